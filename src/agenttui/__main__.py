@@ -1,0 +1,3 @@
+from agenttui.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,25 @@
+"""``agenttui paths``: print every location agenttui uses (S1)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("paths", help="print where config, memory and history live")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from agenttui.core.paths import Paths
+
+    locations = {name: str(path) for name, path in Paths.from_env().describe().items()}
+    if args.json:
+        print(json.dumps(locations, indent=2))
+    else:
+        width = max(map(len, locations))
+        for name, path in locations.items():
+            print(f"{name:<{width}}  {path}")
+    return 0

@@ -1,0 +1,136 @@
+"""Files you can trust (S4): private permissions, atomic writes, locks, and
+corrupt files moved aside instead of being emptied.
+
+Every writer in the core goes through these helpers so the guarantees hold in
+one place:
+
+* directories are 0700 and files 0600 (they hold personal data);
+* a write is temp file + fsync + rename + fsync(dir): a crash at any instant
+  leaves either the old or the new content, never a torn file;
+* ``locked(path)`` is a cross-process lock (``filelock``) for read-modify-write
+  cycles, so two app instances never lose each other's updates;
+* a file that cannot be parsed is renamed ``NAME.corrupt-<timestamp>`` and
+  reported with :class:`CorruptFileError` -- never overwritten.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+DIR_MODE = 0o700
+FILE_MODE = 0o600
+LOCK_TIMEOUT_S = 30.0
+
+
+class CorruptFileError(Exception):
+    """A data file could not be read; it has been moved aside (not deleted)."""
+
+    def __init__(self, path: Path, moved_to: Path | None, detail: str) -> None:
+        self.path = path
+        self.moved_to = moved_to
+        self.detail = detail
+        where = f"; moved aside to {moved_to}" if moved_to else ""
+        super().__init__(f"{path} is not valid ({detail}){where}")
+
+
+def ensure_dir(path: Path) -> Path:
+    """Create ``path`` (and parents) with 0700; tighten it if it exists."""
+    path.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
+    with contextlib.suppress(OSError):
+        if path.stat().st_mode & 0o777 != DIR_MODE:
+            path.chmod(DIR_MODE)
+    return path
+
+
+def _fsync_dir(directory: Path) -> None:
+    with contextlib.suppress(OSError):  # not every platform can open a dir
+        fd = os.open(directory, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data`` atomically, with mode 0600."""
+    ensure_dir(path.parent)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        os.fchmod(fd, FILE_MODE)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp_name, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp_name)
+        raise
+    _fsync_dir(path.parent)
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def append_text(path: Path, text: str) -> None:
+    """Append with 0600 on creation and fsync (for logs such as decisions.md)."""
+    ensure_dir(path.parent)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, FILE_MODE)
+    try:
+        os.write(fd, text.encode("utf-8"))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def private_file(path: Path) -> Path:
+    """Create ``path`` empty with 0600 if missing (e.g. before SQLite opens it)."""
+    ensure_dir(path.parent)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT, FILE_MODE)
+    os.close(fd)
+    with contextlib.suppress(OSError):
+        path.chmod(FILE_MODE)
+    return path
+
+
+@contextlib.contextmanager
+def locked(path: Path, timeout: float = LOCK_TIMEOUT_S) -> Iterator[None]:
+    """Hold a cross-process lock for ``path`` (a sibling ``.lock`` file)."""
+    from filelock import FileLock  # lazy: keep import of the core cheap
+
+    ensure_dir(path.parent)
+    lock_path = path.with_name(path.name + ".lock")
+    with FileLock(str(lock_path), timeout=timeout, mode=FILE_MODE):
+        yield
+
+
+def timestamp_slug(now: float | None = None) -> str:
+    """A sortable, filename-safe UTC timestamp (``20261121T061000Z``)."""
+    return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(now))
+
+
+def move_aside(path: Path, reason: str = "corrupt") -> Path:
+    """Rename ``path`` to ``NAME.<reason>-<timestamp>`` next to it, never clobbering."""
+    stamp = timestamp_slug()
+    target = path.with_name(f"{path.name}.{reason}-{stamp}")
+    n = 1
+    while target.exists():
+        n += 1
+        target = path.with_name(f"{path.name}.{reason}-{stamp}-{n}")
+    os.replace(path, target)
+    _fsync_dir(path.parent)
+    return target
+
+
+def quarantine(path: Path, detail: str) -> CorruptFileError:
+    """Move a corrupt file aside and return the error that reports it."""
+    moved = None
+    with contextlib.suppress(FileNotFoundError):
+        moved = move_aside(path, "corrupt")
+    return CorruptFileError(path, moved, detail)

@@ -1,0 +1,28 @@
+"""Test isolation: every test gets its own AGENTTUI_HOME and no real secrets.
+
+Nothing a test does may touch the real home directory, the real keyring or a
+real API endpoint.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+_SCRUBBED_ENV = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "AGENTTUI_MODEL", "AGENTTUI_PROFILE")
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path, monkeypatch):
+    """Point AGENTTUI_HOME at a fresh folder and clear endpoint variables."""
+    home = tmp_path / "agenttui-home"
+    monkeypatch.setenv("AGENTTUI_HOME", str(home))
+    for name in _SCRUBBED_ENV:
+        monkeypatch.delenv(name, raising=False)
+    return home
+
+
+@pytest.fixture
+def paths(isolated_home):
+    from agenttui.core.paths import Paths
+
+    return Paths.from_env()
