@@ -145,7 +145,8 @@ class MemoryItem:
         return item
 
 
-WriteStatus = Literal["added", "refreshed", "updated", "rejected"]
+# "pending": held for the user's yes (M7 consent), not stored yet; see MemoryStore.confirm_pending.
+WriteStatus = Literal["added", "refreshed", "updated", "rejected", "pending"]
 
 
 @dataclass
