@@ -1,0 +1,93 @@
+"""Every action's binding, with an id, in one table (U9).
+
+The ids are what users remap in ``config.toml``::
+
+    [keys]
+    "chat.retry" = "ctrl+r"
+    "app.toggle_memory" = "f2,ctrl+b"
+
+The app builds its ``BINDINGS`` from :data:`APP_ACTIONS` and applies the
+config through ``App.set_keymap``; the command palette, the footer and
+``/help`` all read the same table, so nothing can be listed without a key or
+bound without a palette entry.
+
+Key choice: F-keys and ctrl letters the prompt's TextArea does not claim
+(it owns ctrl+a/e/k/u/w/x/c/v/z/y/d and f5-f7 while focused). In a terminal
+Enter arrives as ``\\r`` and ctrl+j as ``\\n``, so ``ctrl+j`` is the newline
+key that works everywhere; ``shift+enter`` works where the terminal reports it
+(kitty keyboard protocol: kitty, WezTerm, foot, Ghostty, recent iTerm2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from textual.binding import Binding
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    id: str
+    key: str
+    action: str  # an App action (or a PromptInput action for "prompt.*")
+    description: str
+    show: bool = True  # in the footer
+    priority: bool = False
+
+
+APP_ACTIONS: tuple[ActionSpec, ...] = (
+    ActionSpec("app.help", "f1", "help", "Help"),
+    ActionSpec("app.toggle_memory", "f2", "toggle_memory", "Memory pane"),
+    ActionSpec("app.toggle_history", "f3", "toggle_history", "History pane"),
+    ActionSpec("chat.inspect_prompt", "f4", "inspect_prompt", "Prompt"),
+    ActionSpec("app.open_audit", "f8", "open_audit", "Audit"),
+    ActionSpec("app.open_settings", "f9", "open_settings", "Settings"),
+    ActionSpec("app.open_project_memory", "f10", "open_project_memory", "Project memory", show=False),
+    ActionSpec("app.open_profiles", "ctrl+g", "open_profiles", "Profiles", show=False),
+    ActionSpec("app.reset_memory", "alt+x", "reset_memory", "Reset memory", show=False),
+    ActionSpec("app.focus_memory", "alt+1", "focus_pane('memory')", "Focus memory", show=False),
+    ActionSpec("app.focus_chat", "alt+2", "focus_pane('chat')", "Focus chat", show=False),
+    ActionSpec("app.focus_history", "alt+3", "focus_pane('history')", "Focus history", show=False),
+    ActionSpec("chat.new", "ctrl+n", "new_conversation", "New chat", show=False),
+    ActionSpec("chat.cancel", "escape", "cancel_turn", "Cancel"),
+    ActionSpec("chat.retry", "ctrl+r", "retry_turn", "Retry"),
+    ActionSpec("chat.copy_last", "ctrl+o", "copy_last_reply", "Copy reply", show=False),
+    ActionSpec("app.next_theme", "ctrl+t", "next_theme", "Next theme", show=False),
+    ActionSpec("app.quit", "ctrl+q", "quit", "Quit", priority=True),
+)
+
+# Bound on the prompt widget itself (priority, so they beat TextArea's own Enter).
+PROMPT_ACTIONS: tuple[ActionSpec, ...] = (
+    ActionSpec("chat.send", "enter", "submit", "Send", priority=True),
+    ActionSpec("chat.newline", "shift+enter,ctrl+j", "newline", "Newline", show=False, priority=True),
+    ActionSpec("chat.complete", "tab", "complete", "Complete", show=False),
+)
+
+ALL_ACTIONS = APP_ACTIONS + PROMPT_ACTIONS
+BINDING_IDS = frozenset(spec.id for spec in ALL_ACTIONS)
+
+
+def to_bindings(specs: tuple[ActionSpec, ...]) -> list[Binding]:
+    return [
+        Binding(s.key, s.action, s.description, show=s.show, priority=s.priority, id=s.id)
+        for s in specs
+    ]
+
+
+def keymap_from_settings(keys: Mapping[str, str]) -> tuple[dict[str, str], list[str]]:
+    """The config's ``[keys]`` table as a Textual keymap, plus warnings for unknown ids."""
+    keymap: dict[str, str] = {}
+    warnings: list[str] = []
+    for binding_id, key in keys.items():
+        if binding_id not in BINDING_IDS:
+            warnings.append(f"[keys] {binding_id!r} is not a binding id")
+        elif not isinstance(key, str) or not key.strip():
+            warnings.append(f"[keys] {binding_id!r} needs a key such as \"ctrl+r\"")
+        else:
+            keymap[binding_id] = key.strip()
+    return keymap, warnings
+
+
+def effective_key(spec: ActionSpec, keymap: Mapping[str, str]) -> str:
+    return keymap.get(spec.id, spec.key)

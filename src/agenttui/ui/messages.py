@@ -1,0 +1,43 @@
+"""App-level messages (past tense; they bubble to the main screen).
+
+The main screen routes them between panes, so panes never reach into each
+other:
+
+- ``MemoryChanged``        -> ``MemoryPane.reload()``
+- ``ConversationsChanged`` -> ``HistoryPane.reload()``
+- ``ConversationRequested``-> the chat opens that conversation (at a message)
+- ``ProfileSwitched``      -> every pane reloads; the header updates
+"""
+
+from __future__ import annotations
+
+from textual.message import Message
+
+
+class MemoryChanged(Message):
+    """The memory store was written (by /remember, /forget, a tool, the memory pane)."""
+
+
+class ConversationsChanged(Message):
+    """A conversation was created, renamed, archived, deleted or got a new message."""
+
+    def __init__(self, conversation_id: str | None = None) -> None:
+        super().__init__()
+        self.conversation_id = conversation_id
+
+
+class ConversationRequested(Message):
+    """Open a conversation in the chat (from the history pane or a search hit)."""
+
+    def __init__(self, conversation_id: str, message_id: int | None = None) -> None:
+        super().__init__()
+        self.conversation_id = conversation_id
+        self.message_id = message_id
+
+
+class ProfileSwitched(Message):
+    """``services.switch_profile`` ran; stores now point at the new profile."""
+
+    def __init__(self, profile: str) -> None:
+        super().__init__()
+        self.profile = profile
