@@ -26,3 +26,7 @@ def paths(isolated_home):
     from agenttui.core.paths import Paths
 
     return Paths.from_env()
+
+
+# The fake OpenAI-compatible server (tests/fakes/openai_server.py) as a fixture.
+from tests.fakes.fixtures import fake_openai  # noqa: E402,F401

@@ -1,0 +1,376 @@
+"""A scriptable, real-HTTP fake of an OpenAI-compatible endpoint.
+
+Tests talk to it through the real ``openai`` client (``base_url``), so the
+whole wire path -- HTTP, SSE framing, chunk parsing, error mapping -- is the
+one production uses; nothing in the ``openai`` package is mocked.
+
+Speaks ``POST /v1/chat/completions`` (``stream`` true -> SSE ``data: {chunk}``
+lines ending in ``data: [DONE]``, with a usage chunk when
+``stream_options.include_usage``; ``stream`` false -> one completion JSON) and
+``GET /v1/models``. Streams use HTTP/1.1 chunked encoding, so a connection
+dropped mid-stream is a protocol error the client can see (with
+``Connection: close`` framing an early close would look like a normal end).
+
+Each request takes the next scripted response from a queue; when the queue
+is empty the server answers ``default_reply``. Every request body is recorded.
+
+Script with the builders (all return ``self`` for chaining)::
+
+    with FakeOpenAI() as server:
+        server.reply("Hello there", words_per_second=50)
+        server.tool_call("remember", {"text": "likes tea"})
+        server.tool_calls([("recall", {}), ("list_directory", {"path": "."})])
+        server.status(429, retry_after=1)       # or 500, 400, ...
+        server.drop(after="Partial reply")      # connection cut mid-stream
+        server.stall(5)                         # no bytes for 5 s
+        server.malformed(after="Some text")     # a data line that is not JSON
+        server.bad_tool_args("remember", '{"text": ')
+
+Standalone, for manual trials and benchmarks::
+
+    python -m tests.fakes.openai_server --port 8765 --reply "Hi"
+    python -m tests.fakes.openai_server --port 8765 --words 5000 --wps 0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import socket
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Literal
+
+Kind = Literal["text", "tool_calls", "status", "drop", "stall", "malformed"]
+
+
+@dataclass
+class Scripted:
+    """One scripted response. Build with the ``FakeOpenAI`` helpers."""
+
+    kind: Kind = "text"
+    text: str = ""
+    calls: list[tuple[str, str]] = field(default_factory=list)  # (name, raw arguments)
+    status: int = 200
+    retry_after: str | None = None
+    error_message: str = ""
+    words_per_chunk: int = 1
+    words_per_second: float = 0.0  # 0 = as fast as possible
+    chunk_delay: float = 0.0  # extra pause after each chunk
+    arg_pieces: int = 3  # each tool call's arguments are split over this many chunks
+    stall_seconds: float = 0.0
+
+
+@dataclass
+class RecordedRequest:
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: dict[str, Any] | None
+    at: float
+
+
+def words_of(text: str, per_chunk: int = 1) -> list[str]:
+    """Split ``text`` into chunks of ``per_chunk`` words, keeping the spaces."""
+    parts: list[str] = []
+    current = ""
+    count = 0
+    for index, word in enumerate(text.split(" ")):
+        current += word if index == 0 else " " + word
+        count += 1
+        if count >= per_chunk:
+            parts.append(current)
+            current, count = "", 0
+    if current:
+        parts.append(current)
+    return [part for part in parts if part]
+
+
+def long_text(words: int) -> str:
+    """A deterministic reply of ``words`` words (with some Markdown)."""
+    vocabulary = ("the", "agent", "remembers", "your", "notes", "and", "facts", "**bold**",
+                  "`code`", "memory", "history", "profile", "stream", "token")
+    out = []
+    for i in range(words):
+        out.append(vocabulary[i % len(vocabulary)])
+        if i % 40 == 39:
+            out[-1] += ".\n\n"
+    return " ".join(out)
+
+
+class FakeOpenAI:
+    """The server plus its script; a context manager (start / stop)."""
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 0, default_reply: str = "ok",
+                 model: str = "fake-model") -> None:
+        self.default = Scripted(kind="text", text=default_reply)
+        self.model = model
+        self.requests: list[RecordedRequest] = []
+        self._script: deque[Scripted] = deque()
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        handler = type("Handler", (_Handler,), {"fake": self})
+        self._httpd = ThreadingHTTPServer((host, port), handler)
+        self._httpd.daemon_threads = True
+        self._thread: threading.Thread | None = None
+
+    # ------------------------------------------------------------ lifecycle
+    @property
+    def port(self) -> int:
+        return self._httpd.server_address[1]
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def start(self) -> FakeOpenAI:
+        self._thread = threading.Thread(target=self._httpd.serve_forever,
+                                        kwargs={"poll_interval": 0.05}, daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stopping.set()  # wakes stalled handlers
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+    def __enter__(self) -> FakeOpenAI:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # ------------------------------------------------------------ scripting
+    def push(self, item: Scripted) -> FakeOpenAI:
+        with self._lock:
+            self._script.append(item)
+        return self
+
+    def reply(self, text: str, *, words_per_second: float = 0.0, words_per_chunk: int = 1,
+              chunk_delay: float = 0.0) -> FakeOpenAI:
+        return self.push(Scripted("text", text=text, words_per_second=words_per_second,
+                                  words_per_chunk=words_per_chunk, chunk_delay=chunk_delay))
+
+    def tool_call(self, name: str, arguments: dict[str, Any] | str, *, text: str = "",
+                  arg_pieces: int = 3) -> FakeOpenAI:
+        return self.tool_calls([(name, arguments)], text=text, arg_pieces=arg_pieces)
+
+    def tool_calls(self, calls: list[tuple[str, dict[str, Any] | str]], *, text: str = "",
+                   arg_pieces: int = 3) -> FakeOpenAI:
+        raw = [(name, args if isinstance(args, str) else json.dumps(args)) for name, args in calls]
+        return self.push(Scripted("tool_calls", text=text, calls=raw, arg_pieces=arg_pieces))
+
+    def bad_tool_args(self, name: str, raw_arguments: str = '{"text": "unterminated') -> FakeOpenAI:
+        return self.tool_calls([(name, raw_arguments)])
+
+    def status(self, code: int, *, retry_after: float | str | None = None,
+               message: str = "") -> FakeOpenAI:
+        return self.push(Scripted(
+            "status", status=code, error_message=message or f"fake error {code}",
+            retry_after=None if retry_after is None else str(retry_after)))
+
+    def drop(self, after: str = "") -> FakeOpenAI:
+        """Stream ``after`` then cut the connection without finishing the body."""
+        return self.push(Scripted("drop", text=after))
+
+    def stall(self, seconds: float, after: str = "") -> FakeOpenAI:
+        """Send nothing for ``seconds`` (before the headers, or after streaming ``after``)."""
+        return self.push(Scripted("stall", text=after, stall_seconds=seconds))
+
+    def malformed(self, after: str = "") -> FakeOpenAI:
+        """Stream ``after`` then a ``data:`` line that is not valid JSON."""
+        return self.push(Scripted("malformed", text=after))
+
+    def _next(self) -> Scripted:
+        with self._lock:
+            return self._script.popleft() if self._script else self.default
+
+    @property
+    def pending(self) -> int:
+        with self._lock:
+            return len(self._script)
+
+    # ------------------------------------------------------------ inspection
+    @property
+    def chat_requests(self) -> list[dict[str, Any]]:
+        return [r.body or {} for r in self.requests if r.path.endswith("/chat/completions")]
+
+    def last_messages(self) -> list[dict[str, Any]]:
+        return self.chat_requests[-1]["messages"]
+
+    def last_system_prompt(self) -> str:
+        first = self.last_messages()[0]
+        return first["content"] if first["role"] == "system" else ""
+
+    def _record(self, request: RecordedRequest) -> None:
+        with self._lock:
+            self.requests.append(request)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    fake: FakeOpenAI
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:  # quiet
+        pass
+
+    # ------------------------------------------------------------ routes
+    def do_GET(self) -> None:
+        self.fake._record(RecordedRequest("GET", self.path, dict(self.headers), None, time.time()))
+        if self.path.rstrip("/").endswith("/models"):
+            self._json(200, {"object": "list", "data": [
+                {"id": self.fake.model, "object": "model", "created": 0, "owned_by": "fake"}]})
+        else:
+            self._json(404, {"error": {"message": "not found", "type": "invalid_request_error"}})
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        try:
+            body = json.loads(raw or b"{}")
+        except ValueError:
+            body = None
+        self.fake._record(RecordedRequest("POST", self.path, dict(self.headers), body, time.time()))
+        if not self.path.rstrip("/").endswith("/chat/completions") or body is None:
+            self._json(404 if body is not None else 400,
+                       {"error": {"message": "bad request", "type": "invalid_request_error"}})
+            return
+        item = self.fake._next()
+        try:
+            if item.kind == "status":
+                headers = {"Retry-After": item.retry_after} if item.retry_after else {}
+                self._json(item.status, {"error": {"message": item.error_message,
+                                                   "type": "fake_error", "code": item.status}},
+                           headers)
+            elif item.kind == "stall" and not item.text:
+                self._sleep(item.stall_seconds)
+                self.close_connection = True
+            elif body.get("stream"):
+                self._stream(item, body)
+            else:
+                self._complete(item, body)
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+
+    # ------------------------------------------------------------ helpers
+    def _sleep(self, seconds: float) -> None:
+        self.fake._stopping.wait(seconds)
+
+    def _json(self, code: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
+        data = json.dumps(payload).encode()
+        self.send_response(code)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data)
+        self.wfile.flush()
+
+    def _chunk(self, data: bytes) -> None:
+        self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+        self.wfile.flush()
+
+    def _event(self, payload: dict[str, Any] | str) -> None:
+        text = payload if isinstance(payload, str) else json.dumps(payload)
+        self._chunk(f"data: {text}\n\n".encode())
+
+    def _base(self, body: dict[str, Any]) -> dict[str, Any]:
+        return {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": int(time.time()),
+                "model": body.get("model") or self.fake.model}
+
+    def _usage(self, body: dict[str, Any], item: Scripted) -> dict[str, int]:
+        prompt = len(json.dumps(body.get("messages", []))) // 4
+        completion = len(item.text.split()) + sum(len(a) // 4 for _, a in item.calls)
+        return {"prompt_tokens": prompt, "completion_tokens": completion,
+                "total_tokens": prompt + completion}
+
+    def _stream(self, item: Scripted, body: dict[str, Any]) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        base = self._base(body)
+
+        def delta(d: dict[str, Any], finish: str | None = None) -> None:
+            self._event({**base, "choices": [{"index": 0, "delta": d, "finish_reason": finish}]})
+
+        delta({"role": "assistant", "content": ""})
+        pause = (1.0 / item.words_per_second * item.words_per_chunk) if item.words_per_second else 0.0
+        for piece in words_of(item.text, item.words_per_chunk):
+            delta({"content": piece})
+            if pause or item.chunk_delay:
+                self._sleep(pause + item.chunk_delay)
+        if item.kind == "drop":
+            self.close_connection = True
+            self.connection.shutdown(socket.SHUT_RDWR)  # no terminating chunk: truncated body
+            return
+        if item.kind == "stall":
+            self._sleep(item.stall_seconds)
+            self.close_connection = True
+            self.connection.shutdown(socket.SHUT_RDWR)
+            return
+        if item.kind == "malformed":
+            self._event('{"id": "chatcmpl-fake", "choices": [{"delta": {"content": "x"')
+        finish = "stop"
+        if item.kind == "tool_calls":
+            finish = "tool_calls"
+            for index, (name, args) in enumerate(item.calls):
+                delta({"tool_calls": [{"index": index, "id": f"call_{index}_{name}", "type": "function",
+                                       "function": {"name": name, "arguments": ""}}]})
+                size = max(1, -(-len(args) // max(1, item.arg_pieces)))
+                for start in range(0, len(args), size):
+                    delta({"tool_calls": [{"index": index,
+                                           "function": {"arguments": args[start:start + size]}}]})
+        delta({}, finish)
+        if (body.get("stream_options") or {}).get("include_usage"):
+            self._event({**base, "choices": [], "usage": self._usage(body, item)})
+        self._event("[DONE]")
+        self._chunk(b"")  # terminating chunk
+
+    def _complete(self, item: Scripted, body: dict[str, Any]) -> None:
+        message: dict[str, Any] = {"role": "assistant", "content": item.text or None}
+        finish = "stop"
+        if item.kind == "tool_calls":
+            finish = "tool_calls"
+            message["tool_calls"] = [
+                {"id": f"call_{i}_{name}", "type": "function",
+                 "function": {"name": name, "arguments": args}}
+                for i, (name, args) in enumerate(item.calls)]
+        if item.kind == "drop":
+            self.close_connection = True
+            self.connection.shutdown(socket.SHUT_RDWR)
+            return
+        self._json(200, {**self._base(body), "object": "chat.completion",
+                         "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+                         "usage": self._usage(body, item)})
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Run the fake OpenAI-compatible server.")
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--reply", default=None, help="the reply to every request")
+    parser.add_argument("--words", type=int, default=0, help="reply with a long text of N words")
+    parser.add_argument("--wps", type=float, default=0.0, help="words per second (0 = flat out)")
+    parser.add_argument("--words-per-chunk", type=int, default=1)
+    args = parser.parse_args(argv)
+    text = args.reply if args.reply is not None else (long_text(args.words) if args.words else "ok")
+    server = FakeOpenAI(port=args.port, default_reply=text)
+    server.default.words_per_second = args.wps
+    server.default.words_per_chunk = args.words_per_chunk
+    server.start()
+    print(f"fake OpenAI server on {server.base_url}  (OPENAI_BASE_URL={server.base_url})", flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        server.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
