@@ -1,0 +1,115 @@
+"""Project memory (P1-P3, seed 003): plain Markdown files per profile.
+
+``context.md`` (current state, rewritten whole), ``decisions.md`` and
+``learnings.md`` (dated logs, appended), ``sessions/YYYY-MM-DD.md`` (archives,
+appended when the day already has one). Missing files are simply empty.
+
+Log entries are ``## YYYY-MM-DD: Title`` followed by the body. Only headings
+of exactly that dated form start an entry, so a body may contain its own
+``##`` headings; a body line that *would* look like a dated heading is
+escaped with a backslash. Everything written passes
+:func:`agenttui.security.redact_secrets` first (H3).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from pathlib import Path
+
+_ENTRY = re.compile(r"^## \d{4}-\d{2}-\d{2}: ", re.MULTILINE)
+_HEADERS = {"decisions": "# Decisions\n", "learnings": "# Learnings\n"}
+
+
+def _redact(text: str) -> str:
+    from agenttui.security import redact_secrets
+
+    return redact_secrets(text)
+
+
+def _entries(text: str) -> list[str]:
+    starts = [m.start() for m in _ENTRY.finditer(text)]
+    return [text[a:b].strip() for a, b in zip(starts, starts[1:] + [len(text)], strict=True)]
+
+
+class ProjectMemory:
+    def __init__(self, directory: Path) -> None:
+        self.directory = Path(directory)
+
+    def files(self) -> dict[str, Path]:
+        return {
+            "context": self.directory / "context.md",
+            "decisions": self.directory / "decisions.md",
+            "learnings": self.directory / "learnings.md",
+            "sessions": self.directory / "sessions",
+        }
+
+    def _read(self, name: str) -> str:
+        try:
+            return self.files()[name].read_text(encoding="utf-8", errors="replace")
+        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+            return ""
+
+    # -- reading -------------------------------------------------------------
+    def context(self) -> str:
+        return self._read("context")
+
+    def decisions(self, last: int = 10) -> list[str]:
+        entries = _entries(self._read("decisions"))
+        return entries[-last:] if last > 0 else []
+
+    def learnings(self) -> str:
+        return self._read("learnings")
+
+    def prompt_section(self) -> str:
+        """context.md whole + the last 10 decisions, under headings (P2)."""
+        parts = []
+        context = self.context().strip()
+        if context:
+            parts.append(f"## Project context\n{context}")
+        decisions = self.decisions(10)
+        if decisions:  # demote entry headings below the section heading
+            body = "\n\n".join("#" + entry for entry in decisions)
+            parts.append(f"## Recent decisions\n{body}")
+        return "\n\n".join(parts)
+
+    # -- writing -------------------------------------------------------------
+    def _append_entry(self, name: str, title: str, body: str, day: date | None) -> None:
+        from agenttui.core.files import append_text, locked
+
+        title = " ".join(_redact(title).split()) or "(untitled)"
+        body = _ENTRY.sub(lambda m: "\\" + m.group(0), _redact(body).strip())
+        stamp = (day or date.today()).isoformat()
+        path = self.files()[name]
+        with locked(path):
+            existing = self._read(name)
+            prefix = _HEADERS[name] if not existing.strip() else ""
+            if existing and not existing.endswith("\n"):
+                prefix += "\n"
+            entry = f"\n## {stamp}: {title}\n\n{body}\n" if body else f"\n## {stamp}: {title}\n"
+            append_text(path, prefix + entry)
+
+    def append_decision(self, title: str, body: str, day: date | None = None) -> None:
+        self._append_entry("decisions", title, body, day)
+
+    def append_learning(self, title: str, body: str, day: date | None = None) -> None:
+        self._append_entry("learnings", title, body, day)
+
+    def write_context(self, text: str) -> None:
+        from agenttui.core.files import atomic_write_text, locked
+
+        path = self.files()["context"]
+        with locked(path):
+            atomic_write_text(path, _redact(text).rstrip("\n") + "\n")
+
+    def archive_session(self, text: str, day: date | None = None) -> Path:
+        """Write (or append to) ``sessions/<day>.md``; returns its path."""
+        from agenttui.core.files import append_text, locked
+
+        stamp = (day or date.today()).isoformat()
+        path = self.files()["sessions"] / f"{stamp}.md"
+        with locked(path):
+            exists = path.exists() and path.stat().st_size > 0
+            prefix = "\n---\n\n" if exists else f"# Session {stamp}\n\n"
+            append_text(path, prefix + _redact(text).strip() + "\n")
+        return path
