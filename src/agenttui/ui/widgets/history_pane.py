@@ -1,26 +1,339 @@
-"""PLACEHOLDER History pane (U4) -- replaced by the history-pane builder.
+"""The History pane (U4, H6): conversations, search, rename/archive/restore/delete.
 
-Contract the main screen relies on: ``HistoryPane(services, id=...)`` is a
-container with ``border_title = "History"`` and a ``reload()`` method it calls
-after a ``messages.ConversationsChanged`` or ``ProfileSwitched``; to open a
-conversation it posts ``messages.ConversationRequested(cid, message_id)``.
+Layout, top to bottom: a search Input, a one-line mode label, then either
+the conversation list (paged, see :mod:`.conversation_list`) or the search
+results, and a rename Input that appears only while renaming.
+
+Decisions:
+
+* **Search is debounced** (``SEARCH_DELAY``) and runs ``HistoryStore.search``
+  in an exclusive thread worker: typing fast cancels the stale query, and a
+  result that arrives for an older query text is dropped.
+* **Opening** a conversation or a hit posts
+  :class:`HistoryPane.ConversationSelected` (a subclass of the app-level
+  ``messages.ConversationRequested``), carrying the hit's message id so the
+  chat opens at that message.
+* **Archive is the undo-able removal** (``a``, restore with ``a`` in the
+  archived view, toggled with ``v``); **delete** and **clear history** are
+  destructive: a confirm dialog states what goes, and a full backup
+  (``core.backup.create_backup``) is written before anything is deleted.
 """
 
 from __future__ import annotations
 
+from rich.text import Text
+from textual import on, work
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import Static
+from textual.message import Message
+from textual.timer import Timer
+from textual.widgets import Input, OptionList, Static
+
+from agenttui.ui import messages
+from agenttui.ui.widgets.conversation_list import ConversationList, SearchResults
+
+SEARCH_DELAY = 0.25
+SEARCH_LIMIT = 50
 
 
 class HistoryPane(Vertical):
+    """Right sidebar; construct with the app's ``services``."""
+
+    DEFAULT_CSS = """
+    HistoryPane { height: 1fr; }
+    HistoryPane > #history-search { margin-bottom: 0; }
+    HistoryPane > #history-mode { height: 1; color: $text-muted; padding: 0 1; }
+    HistoryPane > #conversation-list, HistoryPane > #search-results { height: 1fr; border: none; }
+    HistoryPane > #search-results { display: none; }
+    HistoryPane > #history-rename { display: none; border: round $accent; }
+    """
+
+    BINDINGS = [
+        Binding("slash", "focus_search", "Search", id="history.search"),
+        Binding("r,f2", "rename", "Rename", id="history.rename"),
+        Binding("a", "archive_or_restore", "Archive/restore", id="history.archive"),
+        Binding("v", "toggle_archived", "Show archived", id="history.toggle_archived"),
+        Binding("d,delete", "delete", "Delete", id="history.delete"),
+        Binding("X", "clear_history", "Clear history", id="history.clear"),
+    ]
+
+    class ConversationSelected(messages.ConversationRequested):
+        """Open ``conversation_id`` (at ``message_id`` when it came from a search hit)."""
+
+        def __init__(self, pane: HistoryPane, conversation_id: str, message_id: int | None = None) -> None:
+            super().__init__(conversation_id, message_id)
+            self.pane = pane
+
+        @property
+        def control(self) -> HistoryPane:
+            return self.pane
+
+    class _SearchFinished(Message):
+        def __init__(self, query: str, hits: list, error: str | None) -> None:
+            super().__init__()
+            self.query = query
+            self.hits = hits
+            self.error = error
+
+    class _ActionFinished(Message):
+        def __init__(self, verb: str, conversation_id: str | None, note: str, error: str | None) -> None:
+            super().__init__()
+            self.verb = verb
+            self.conversation_id = conversation_id
+            self.note = note
+            self.error = error
+
     def __init__(self, services, **kwargs) -> None:
         super().__init__(**kwargs)
         self.services = services
-        self.border_title = "History"
+        self._search_timer: Timer | None = None
+        self._query = ""
+        self._renaming: str | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static("(history pane)")
+        yield Input(placeholder="search history…  (/)", id="history-search")
+        yield Static(id="history-mode")
+        yield ConversationList(self.services, id="conversation-list")
+        yield SearchResults(id="search-results")
+        yield Input(id="history-rename")
+
+    def on_mount(self) -> None:
+        self.reload()
+
+    @property
+    def conversation_list(self) -> ConversationList:
+        return self.query_one(ConversationList)
+
+    @property
+    def search_results(self) -> SearchResults:
+        return self.query_one(SearchResults)
+
+    @property
+    def archived_view(self) -> bool:
+        return self.conversation_list.archived
 
     def reload(self) -> None:
-        pass
+        """Reload from the database (after a profile switch or a new message)."""
+        current = self.conversation_list.selected_conversation()
+        self.conversation_list.reload(keep_id=current.id if current else None)
+        if self._query:
+            self._run_search(self._query)
+
+    # -- mode line ------------------------------------------------------------
+    @on(ConversationList.CountChanged)
+    def _count_changed(self, event: ConversationList.CountChanged) -> None:
+        event.stop()
+        self._show_mode()
+
+    def _show_mode(self, text: str | None = None) -> None:
+        if text is None:
+            listing = self.conversation_list
+            kind = "archived" if listing.archived else "conversations"
+            text = f"{listing.total} {kind}" + ("  (v: back)" if listing.archived else "  (v: archived)")
+        self.query_one("#history-mode", Static).update(Text(text))
+
+    # -- search ---------------------------------------------------------------
+    def action_focus_search(self) -> None:
+        self.query_one("#history-search", Input).focus()
+
+    @on(Input.Changed, "#history-search")
+    def _search_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        if self._search_timer is not None:
+            self._search_timer.stop()
+        query = event.value.strip()
+        if not query:
+            self._query = ""
+            self._show_results(False)
+            return
+        self._search_timer = self.set_timer(SEARCH_DELAY, lambda: self._run_search(query))
+
+    @on(Input.Submitted, "#history-search")
+    def _search_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if self._search_timer is not None:
+            self._search_timer.stop()
+        query = event.value.strip()
+        if query:
+            self._run_search(query)
+            self.search_results.focus()
+
+    def _run_search(self, query: str) -> None:
+        self._query = query
+        self._search(query)
+
+    @work(thread=True, exclusive=True, group="history-search")
+    def _search(self, query: str) -> None:
+        try:
+            hits, error = self.services.history.search(query, limit=SEARCH_LIMIT), None
+        except Exception as exc:  # e.g. an FTS syntax error the store did not absorb
+            hits, error = [], str(exc)
+        self.post_message(self._SearchFinished(query, hits, error))
+
+    @on(_SearchFinished)
+    def _search_finished(self, message: _SearchFinished) -> None:
+        if message.query != self._query:
+            return  # typed on since
+        if message.error:
+            self.notify(message.error, title="Search failed", severity="error")
+        self.search_results.show_hits(message.hits)
+        self._show_results(True)
+        self._show_mode(f"{len(message.hits)} results for {message.query!r}  (Esc clears)")
+
+    def _show_results(self, on_: bool) -> None:
+        self.search_results.display = on_
+        self.conversation_list.display = not on_
+        if not on_:
+            self._show_mode()
+
+    def key_escape(self) -> bool | None:
+        search = self.query_one("#history-search", Input)
+        if self._renaming:
+            self._stop_rename()
+            return True
+        if search.value:
+            search.value = ""
+            self.conversation_list.focus()
+            return True
+        return None
+
+    # -- open -----------------------------------------------------------------
+    @on(OptionList.OptionSelected, "#conversation-list")
+    def _conversation_chosen(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if event.option.id:
+            self.post_message(self.ConversationSelected(self, event.option.id, None))
+
+    @on(OptionList.OptionSelected, "#search-results")
+    def _hit_chosen(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        hit = self.search_results.hit_for(event.option.id)
+        if hit is not None:
+            self.post_message(self.ConversationSelected(self, hit.conversation_id, hit.message_id))
+
+    # -- rename ---------------------------------------------------------------
+    def action_rename(self) -> None:
+        conversation = self.conversation_list.selected_conversation()
+        if conversation is None:
+            return
+        self._renaming = conversation.id
+        rename = self.query_one("#history-rename", Input)
+        rename.value = conversation.title or ""
+        rename.border_title = "rename — Enter saves, Esc cancels"
+        rename.display = True
+        rename.focus()
+
+    @on(Input.Submitted, "#history-rename")
+    def _rename_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        cid, title = self._renaming, event.value.strip()
+        self._stop_rename()
+        if cid and title:
+            self._act("rename", cid, _rename, title)
+
+    def _stop_rename(self) -> None:
+        self._renaming = None
+        self.query_one("#history-rename", Input).display = False
+        self.conversation_list.focus()
+
+    # -- archive / restore ----------------------------------------------------
+    def action_toggle_archived(self) -> None:
+        self.conversation_list.reload(archived=not self.archived_view)
+
+    def action_archive_or_restore(self) -> None:
+        conversation = self.conversation_list.selected_conversation()
+        if conversation is None:
+            return
+        verb = "restore" if self.archived_view else "archive"
+        self._act(verb, conversation.id, _archive if verb == "archive" else _restore)
+
+    # -- delete / clear (D1, D2) ----------------------------------------------
+    def action_delete(self) -> None:
+        from agenttui.ui.screens.confirm import ConfirmScreen
+
+        conversation = self.conversation_list.selected_conversation()
+        if conversation is None:
+            return
+        count = self.services.history.count_messages(conversation.id)
+        statement = (
+            f"The conversation {conversation.title or '(untitled)'!r} and its "
+            f"{count} message(s) will be deleted from profile '{self.services.profile_name}'."
+        )
+
+        def done(confirmed: bool | None) -> None:
+            if confirmed:
+                self._act("delete", conversation.id, _delete, backup=True)
+
+        self.app.push_screen(
+            ConfirmScreen("Delete conversation?", statement, backup=self.services.paths.backups_dir),
+            done,
+        )
+
+    def action_clear_history(self) -> None:
+        from agenttui.ui.screens.confirm import ConfirmScreen
+
+        history = self.services.history
+        active, archived = history.count_conversations(False), history.count_conversations(True)
+        statement = (
+            f"ALL history of profile '{self.services.profile_name}' will be deleted: "
+            f"{active} conversation(s) and {archived} archived conversation(s)."
+        )
+
+        def done(confirmed: bool | None) -> None:
+            if confirmed:
+                self._act("clear", None, _clear, backup=True)
+
+        self.app.push_screen(
+            ConfirmScreen(
+                "Clear history?", statement, backup=self.services.paths.backups_dir,
+                require_word="delete", confirm_label="Clear history",
+            ),
+            done,
+        )
+
+    # -- the one worker every change goes through -----------------------------
+    @work(thread=True, group="history-write")
+    def _act(self, verb: str, cid: str | None, fn, *args, backup: bool = False) -> None:
+        note = ""
+        try:
+            if backup:  # D2: nothing is deleted unless the backup exists
+                from agenttui.core.backup import create_backup
+
+                note = f"backup: {create_backup(self.services.paths)}"
+            fn(self.services.history, cid, *args)
+            error = None
+        except Exception as exc:
+            error = str(exc) or type(exc).__name__
+        self.post_message(self._ActionFinished(verb, cid, note, error))
+
+    @on(_ActionFinished)
+    def _action_finished(self, message: _ActionFinished) -> None:
+        if message.error:
+            self.notify(message.error, title=f"History {message.verb} failed", severity="error")
+            return
+        done = {"rename": "Renamed", "archive": "Archived (v shows archived)", "restore": "Restored",
+                "delete": "Deleted", "clear": "History cleared"}[message.verb]
+        self.notify(f"{done}. {message.note}".strip(), title="History")
+        self.reload()
+        self.post_message(messages.ConversationsChanged(message.conversation_id))
+
+
+def _rename(history, cid, title):
+    history.rename(cid, title)
+
+
+def _archive(history, cid):
+    history.archive(cid)
+
+
+def _restore(history, cid):
+    history.restore(cid)
+
+
+def _delete(history, cid):
+    history.delete(cid)
+
+
+def _clear(history, _cid):
+    history.clear()

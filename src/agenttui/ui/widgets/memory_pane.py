@@ -1,25 +1,370 @@
-"""PLACEHOLDER Memory pane (U3) -- replaced by the memory-pane builder.
+"""The Memory pane (U3): notes and facts of both scopes, editable in place.
 
-Contract the main screen relies on: ``MemoryPane(services, id=...)`` is a
-container with ``border_title = "Memory"`` and a ``reload()`` method it calls
-after a ``messages.MemoryChanged`` or ``ProfileSwitched``.
+Decisions:
+
+* **One list, both kinds and scopes.** An ``OptionList`` (line-rendered, so a
+  few hundred items cost nothing) sorted pinned first, then user scope, then
+  profile scope, newest first. Each row is compact: a pin glyph (``★``), a
+  scope tag (``U`` user / ``P`` profile) and a source tag (``exp`` explicit,
+  ``cor`` correction, ``mod`` model, ``ext`` extraction, ``man`` manual,
+  ``imp`` import).
+* **Add** with the Input at the bottom: ``key = value`` is a fact, anything
+  else a note (see :mod:`.memory_item_editor`); ``s`` switches the scope new
+  items go to.
+* **Every write goes through the core's gate** (``MemoryStore``). A rejection
+  is an error toast with the gate's reason; nothing is written.
+* **Delete is immediate, with undo** rather than a confirm dialog: deleting
+  one item is small and the store backs the file up before removing; ``u``
+  (or the toast's hint) re-adds the removed item through the gate with its
+  text, scope, source and pin. Bulk and whole-scope deletes (reset, audit)
+  use the confirm dialog instead.
+* Store calls run in thread workers (file locks, fsync); handlers update the
+  list and post :class:`MemoryPane.MemoryChanged` so the app rebuilds the
+  next turn's prompt from disk.
 """
 
 from __future__ import annotations
 
+from rich.text import Text
+from textual import on, work
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import Static
+from textual.message import Message
+from textual.widgets import Input, OptionList
+from textual.widgets.option_list import Option
+
+from agenttui.core.models import MemoryItem, WriteResult
+from agenttui.ui import messages
+from agenttui.ui.widgets.memory_item_editor import MemoryItemEditor, apply_edit, parse_entry
+from agenttui.ui.widgets.memory_offer import MemoryOffer
+
+SOURCE_TAGS = {
+    "explicit": "exp", "correction": "cor", "model": "mod",
+    "extraction": "ext", "manual": "man", "import": "imp",
+}
+PIN_GLYPH = "★"
+
+
+def item_label(item: MemoryItem) -> Text:
+    """One compact, inert row (user data is never parsed as markup)."""
+    label = Text(no_wrap=True, overflow="ellipsis")
+    label.append(PIN_GLYPH if item.pinned else " ", style="bold yellow")
+    user = item.scope == "user"
+    label.append(" U " if user else " P ", style="bold cyan" if user else "bold magenta")
+    label.append(SOURCE_TAGS.get(item.source, item.source[:3]), style="dim")
+    label.append(" ")
+    if item.kind == "fact":
+        label.append(str(item.key), style="bold")
+        label.append(" = ")
+        label.append(str(item.value))
+    else:
+        label.append(item.text)
+    return label
+
+
+def sort_key(item: MemoryItem):
+    return (not item.pinned, 0 if item.scope == "user" else 1, -item.updated.timestamp())
 
 
 class MemoryPane(Vertical):
+    """Left sidebar; construct with the app's ``services``."""
+
+    DEFAULT_CSS = """
+    MemoryPane { height: 1fr; }
+    MemoryPane > #memory-list { height: 1fr; border: none; }
+    MemoryPane > #memory-editor { display: none; border: round $accent; }
+    MemoryPane > #memory-add { dock: bottom; }
+    """
+
+    BINDINGS = [
+        Binding("e", "edit", "Edit", id="memory.edit"),
+        Binding("p", "toggle_pin", "Pin", id="memory.pin"),
+        Binding("d,delete", "delete", "Delete", id="memory.delete"),
+        Binding("u", "undo", "Undo delete", id="memory.undo"),
+        Binding("s", "toggle_scope", "Scope for new", id="memory.scope"),
+        Binding("a", "focus_add", "Add", id="memory.add"),
+    ]
+
+    class MemoryChanged(messages.MemoryChanged):
+        """Memory on disk changed; ``item_ids`` are the items touched.
+
+        A subclass of the app-level ``messages.MemoryChanged``, so the main
+        screen's ``@on(messages.MemoryChanged)`` routing sees it too.
+        """
+
+        def __init__(self, pane: MemoryPane, verb: str, item_ids: tuple[str, ...] = ()) -> None:
+            super().__init__()
+            self.pane = pane
+            self.verb = verb
+            self.item_ids = item_ids
+
+        @property
+        def control(self) -> MemoryPane:
+            return self.pane
+
+    class _Loaded(Message):
+        def __init__(self, items: list[MemoryItem], problems: list[str]) -> None:
+            super().__init__()
+            self.items = items
+            self.problems = problems
+
+    class _Written(Message):
+        def __init__(self, verb: str, outcome: object, error: str | None, undo: list[MemoryItem]) -> None:
+            super().__init__()
+            self.verb = verb
+            self.outcome = outcome
+            self.error = error
+            self.undo = undo
+
     def __init__(self, services, **kwargs) -> None:
         super().__init__(**kwargs)
         self.services = services
-        self.border_title = "Memory"
+        self.items: dict[str, MemoryItem] = {}
+        self.add_scope = "user"
+        self._undo: list[MemoryItem] = []
+        self._reported_problems: set[str] = set()
 
+    # -- layout ---------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield Static("(memory pane)")
+        yield OptionList(id="memory-list", markup=False)
+        yield MemoryItemEditor(id="memory-editor")
+        yield MemoryOffer(id="memory-offer")
+        yield Input(id="memory-add")
 
+    def on_mount(self) -> None:
+        self._show_add_scope()
+        self.reload()
+
+    def _show_add_scope(self) -> None:
+        add = self.query_one("#memory-add", Input)
+        add.placeholder = f"add a note… / key = value ({self.add_scope})"
+
+    @property
+    def option_list(self) -> OptionList:
+        return self.query_one("#memory-list", OptionList)
+
+    # -- loading --------------------------------------------------------------
     def reload(self) -> None:
-        pass
+        """Re-read memory from disk (after a profile switch, /remember, …)."""
+        self._load()
+
+    @work(thread=True, exclusive=True, group="memory-load")
+    def _load(self) -> None:
+        memory = self.services.memory
+        items = memory.items("all")
+        self.post_message(self._Loaded(items, list(getattr(memory, "problems", []) or [])))
+
+    @on(_Loaded)
+    def _loaded(self, message: _Loaded) -> None:
+        self.items = {item.id: item for item in message.items}
+        option_list = self.option_list
+        highlighted = option_list.highlighted_option
+        keep = highlighted.id if highlighted else None
+        ordered = sorted(message.items, key=sort_key)
+        option_list.set_options(Option(item_label(item), id=item.id) for item in ordered)
+        if keep in self.items:
+            option_list.highlighted = option_list.get_option_index(keep)
+        for problem in message.problems:  # S4: say where a corrupt file went
+            if problem not in self._reported_problems:
+                self._reported_problems.add(problem)
+                self.notify(problem, title="Memory file problem", severity="error", timeout=15)
+        self.border_subtitle = f"{len(self.items)} items · {PIN_GLYPH} pinned"
+
+    # -- writes ---------------------------------------------------------------
+    @work(thread=True, group="memory-write")
+    def _write(self, verb: str, fn, *args, undo: list[MemoryItem] | None = None, **kwargs) -> None:
+        try:
+            outcome, error = fn(*args, **kwargs), None
+        except Exception as exc:  # the gate / store explains itself in str(exc)
+            outcome, error = None, str(exc) or type(exc).__name__
+        self.post_message(self._Written(verb, outcome, error, undo or []))
+
+    @on(_Written)
+    def _written(self, message: _Written) -> None:
+        if message.error:
+            self.notify(message.error, title=f"Memory {message.verb} failed", severity="error")
+            return
+        outcome = message.outcome
+        ids: tuple[str, ...] = ()
+        if isinstance(outcome, WriteResult):
+            if not outcome.ok:
+                self.notify(outcome.reason or "rejected", title="Not remembered", severity="error")
+                return
+            ids = (outcome.item.id,) if outcome.item else ()
+            self._report(message.verb, outcome)
+        elif isinstance(outcome, MemoryItem):
+            ids = (outcome.id,)
+        elif isinstance(outcome, list):
+            ids = tuple(item.id for item in outcome if isinstance(item, MemoryItem))
+        if message.undo:
+            self._undo = message.undo
+            self.notify(
+                f"Deleted {len(message.undo)} item(s). Press u in the Memory pane to undo.",
+                title="Memory",
+            )
+        self.reload()
+        self.post_message(self.MemoryChanged(self, message.verb, ids))
+
+    def _report(self, verb: str, result: WriteResult) -> None:
+        if result.pending or result.status == "pending":
+            self.notify("Waiting for your yes before it is stored.", title="Memory")
+        elif result.status == "refreshed":
+            self.notify("Already remembered; refreshed the existing item.", title="Memory")
+        elif result.reason:
+            self.notify(result.reason, title=f"Memory {verb}")
+        if result.archived:
+            names = ", ".join(item.display[:40] for item in result.archived)
+            self.notify(f"Over the cap; archived (restorable): {names}", title="Memory", timeout=8)
+
+    def highlighted_item(self) -> MemoryItem | None:
+        option = self.option_list.highlighted_option
+        return self.items.get(option.id) if option and option.id else None
+
+    # -- add ------------------------------------------------------------------
+    @on(Input.Submitted, "#memory-add")
+    def _add_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        entry = parse_entry(event.value)
+        if entry is None:
+            return
+        event.input.value = ""
+        memory = self.services.memory
+        if entry.is_fact:
+            self._write("add", memory.set_fact, entry.key, entry.value, scope=self.add_scope, source="manual")
+        else:
+            self._write("add", memory.add_note, entry.text, scope=self.add_scope, source="manual")
+
+    def action_focus_add(self) -> None:
+        self.query_one("#memory-add", Input).focus()
+
+    def action_toggle_scope(self) -> None:
+        self.add_scope = "profile" if self.add_scope == "user" else "user"
+        self._show_add_scope()
+        self.notify(f"New items go to the {self.add_scope} scope.", title="Memory", timeout=3)
+
+    # -- edit -----------------------------------------------------------------
+    @on(OptionList.OptionSelected, "#memory-list")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.action_edit()
+
+    def action_edit(self) -> None:
+        item = self.highlighted_item()
+        if item is not None:
+            self.query_one(MemoryItemEditor).start(item)
+
+    @on(MemoryItemEditor.EditSubmitted)
+    def _edit_submitted(self, event: MemoryItemEditor.EditSubmitted) -> None:
+        event.stop()
+        event.editor.stop()
+        self.option_list.focus()
+        self._write("edit", apply_edit, self.services.memory, event.item, event.text)
+
+    @on(MemoryItemEditor.EditCancelled)
+    def _edit_cancelled(self, event: MemoryItemEditor.EditCancelled) -> None:
+        event.stop()
+        event.editor.stop()
+        self.option_list.focus()
+
+    # -- pin / delete / undo --------------------------------------------------
+    def action_toggle_pin(self) -> None:
+        item = self.highlighted_item()
+        if item is not None:
+            self._write("pin", self.services.memory.set_pinned, item.id, not item.pinned)
+
+    def action_delete(self) -> None:
+        item = self.highlighted_item()
+        if item is not None:
+            self._write("delete", self.services.memory.remove, [item.id], undo=[item])
+
+    def action_undo(self) -> None:
+        if not self._undo:
+            self.notify("Nothing to undo.", title="Memory", timeout=3)
+            return
+        items, self._undo = self._undo, []
+        self._write("undo", _readd, self.services.memory, items)
+
+    # -- corrections and model proposals (M6, M7) -----------------------------
+    def offer(self, text: str, result: WriteResult) -> None:
+        """Show an offer to remember ``text`` (or a saved item with Undo).
+
+        ``result`` is what the gate returned: ``pending`` (or an item that
+        was not stored) -> Remember/Dismiss; stored -> Undo/OK; rejected ->
+        an error toast with the reason.
+        """
+        if not result.ok:
+            self.notify(result.reason or "rejected", title="Not remembered", severity="error")
+            return
+        self.query_one(MemoryOffer).show(text, result)
+        if result.ok and not (result.pending or result.status == "pending"):
+            self.reload()
+
+    @on(MemoryOffer.Chosen)
+    def _offer_chosen(self, event: MemoryOffer.Chosen) -> None:
+        event.stop()
+        memory, item = self.services.memory, event.result.item
+        if event.choice == "remember":
+            self._write("add", _store_offer, memory, event.text, item)
+        elif event.choice == "undo" and item is not None:
+            self._write("undo", memory.remove, [item.id])
+
+    # -- reset (D1, D2) -------------------------------------------------------
+    def action_reset_memory(self) -> None:
+        """Confirm (counts + typed word), back up, then ``MemoryStore.reset``."""
+        from agenttui.ui.screens.confirm import ConfirmScreen
+
+        items = self.services.memory.items("all")
+        counts = _counts(items)
+        profile = self.services.profile_name
+        statement = (
+            f"This deletes ALL memory: user scope {counts['user', 'note']} notes and "
+            f"{counts['user', 'fact']} facts; profile '{profile}' {counts['profile', 'note']} notes "
+            f"and {counts['profile', 'fact']} facts ({len(items)} items). Archived items go too."
+        )
+
+        def done(confirmed: bool | None) -> None:
+            if confirmed:
+                self._write("reset", _reset_all, self.services.memory)
+
+        self.app.push_screen(
+            ConfirmScreen(
+                "Reset memory?", statement,
+                backup=self.services.paths.memory_backups_dir,
+                require_word="delete", confirm_label="Reset memory",
+            ),
+            done,
+        )
+
+
+def _counts(items: list[MemoryItem]) -> dict[tuple[str, str], int]:
+    counts = {(scope, kind): 0 for scope in ("user", "profile") for kind in ("note", "fact")}
+    for item in items:
+        counts[item.scope, item.kind] += 1
+    return counts
+
+
+def _reset_all(memory) -> list:
+    """Both scopes; each ``reset`` backs its file up first and returns where."""
+    return [memory.reset("user"), memory.reset("profile")]
+
+
+def _readd(memory, items: list[MemoryItem]) -> WriteResult:
+    result = None
+    for item in items:
+        if item.kind == "fact":
+            result = memory.set_fact(item.key, item.value, scope=item.scope, source=item.source, pinned=item.pinned)
+        else:
+            result = memory.add_note(item.text, scope=item.scope, source=item.source, pinned=item.pinned)
+    return result
+
+
+def _store_offer(memory, text: str, item: MemoryItem | None) -> WriteResult:
+    """The user said yes: store it (their yes is the consent M7 asks for)."""
+    confirm = getattr(memory, "confirm_pending", None)
+    if item is not None and confirm is not None:
+        return confirm(item)
+    if item is not None and item.kind == "fact":
+        return memory.set_fact(item.key, item.value, scope=item.scope, source=item.source)
+    return memory.add_note(item.text if item else text, scope=item.scope if item else "user",
+                           source=item.source if item else "correction")

@@ -1,0 +1,88 @@
+"""The destructive-action dialog (D1, D2).
+
+One modal for every destructive action: reset memory, delete a conversation,
+clear history, delete a profile, bulk delete in the audit, restore over
+existing data. It states exactly what will go, says where the backup goes,
+starts with focus on **Cancel** (Enter on a fresh dialog never destroys
+anything) and, for the most destructive actions, keeps **Confirm** disabled
+until the user has typed ``require_word``.
+
+The dialog only answers yes/no (``ModalScreen[bool]``); the caller makes the
+backup and does the work, so the statement and the action cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Static
+from rich.text import Text
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """Ask before destroying something. Dismisses with ``True`` only on Confirm."""
+
+    CSS_PATH = "confirm.tcss"
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="confirm.cancel")]
+
+    def __init__(
+        self,
+        title: str,
+        statement: str,
+        *,
+        backup: str | Path | None = None,
+        require_word: str | None = None,
+        confirm_label: str = "Delete",
+    ) -> None:
+        super().__init__()
+        self.title_text = title
+        self.statement = statement
+        self.backup = backup
+        self.require_word = require_word
+        self.confirm_label = confirm_label
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-dialog"):
+            # Text objects, not markup: names in the statement are user data.
+            yield Static(Text(self.title_text, style="bold"), id="confirm-title")
+            yield Static(Text(self.statement), id="confirm-statement")
+            if self.backup is not None:
+                yield Static(Text(f"A backup is made first: {self.backup}"), id="confirm-backup")
+            if self.require_word:
+                yield Static(
+                    Text(f"Type {self.require_word!r} to confirm:"), id="confirm-word-label"
+                )
+                yield Input(placeholder=self.require_word, id="confirm-word")
+            with Horizontal(id="confirm-buttons"):
+                yield Button("Cancel", id="cancel", variant="primary")
+                yield Button(
+                    self.confirm_label,
+                    id="confirm",
+                    variant="error",
+                    disabled=bool(self.require_word),
+                )
+
+    def on_mount(self) -> None:
+        self.query_one("#cancel", Button).focus()
+
+    @on(Input.Changed, "#confirm-word")
+    def _word_typed(self, event: Input.Changed) -> None:
+        self.query_one("#confirm", Button).disabled = event.value.strip() != self.require_word
+
+    @on(Input.Submitted, "#confirm-word")
+    def _word_submitted(self, event: Input.Submitted) -> None:
+        if event.value.strip() == self.require_word:
+            self.dismiss(True)
+
+    @on(Button.Pressed, "#confirm")
+    def _confirmed(self) -> None:
+        self.dismiss(True)
+
+    @on(Button.Pressed, "#cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(False)

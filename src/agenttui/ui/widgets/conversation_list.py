@@ -1,0 +1,162 @@
+"""Conversation and search-hit lists for the History pane (U4, H6).
+
+Both are ``OptionList``s: line-rendered, so only visible rows cost anything.
+``ConversationList`` never holds the whole profile: it loads ``PAGE`` rows at
+a time from SQLite (``list_conversations(limit, offset)``) and asks for the
+next page when the cursor or the scroll position comes within ``PREFETCH``
+rows of the end. Loads run in thread workers; every load carries a
+generation number so a page that arrives after a reload or a profile switch
+is dropped instead of being appended to the wrong list.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from rich.text import Text
+from textual import on, work
+from textual.message import Message
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+from agenttui.core.models import Conversation, SearchHit, utcnow
+from agenttui.ui.inert import inert_line
+
+PAGE = 100
+PREFETCH = 20
+
+
+def when(moment: datetime, now: datetime | None = None) -> str:
+    """Short, local-time age: ``14:05`` today, ``Nov 03`` this year, else ``2024-11-03``."""
+    now = now or utcnow()
+    local, local_now = moment.astimezone(), now.astimezone()
+    if local.date() == local_now.date():
+        return local.strftime("%H:%M")
+    if local.year == local_now.year:
+        return local.strftime("%b %d")
+    return local.strftime("%Y-%m-%d")
+
+
+def conversation_label(conversation: Conversation) -> Text:
+    label = Text(no_wrap=True, overflow="ellipsis")
+    label.append(f"{when(conversation.updated):>6} ", style="dim")
+    label.append(inert_line(conversation.title or "(untitled)", 120))
+    if conversation.message_count:
+        label.append(f" ·{conversation.message_count}", style="dim")
+    return label
+
+
+def hit_label(hit: SearchHit) -> Text:
+    label = Text(overflow="ellipsis")
+    label.append(inert_line(hit.conversation_title or "(untitled)", 80), style="bold")
+    label.append(f"  {when(hit.created)} {hit.role}\n", style="dim")
+    label.append(inert_line(hit.snippet, 200), style="italic")
+    return label
+
+
+class ConversationList(OptionList):
+    """The profile's conversations, newest first, paged from the database."""
+
+    class _PageLoaded(Message):
+        def __init__(self, generation: int, rows: list[Conversation], total: int | None) -> None:
+            super().__init__()
+            self.generation = generation
+            self.rows = rows
+            self.total = total
+
+    class CountChanged(Message):
+        """Posted after a page lands, for the pane's subtitle."""
+
+        def __init__(self, loaded: int, total: int) -> None:
+            super().__init__()
+            self.loaded = loaded
+            self.total = total
+
+    def __init__(self, services, **kwargs) -> None:
+        super().__init__(markup=False, **kwargs)
+        self.services = services
+        self.archived = False
+        self.total = 0
+        self.conversations: dict[str, Conversation] = {}
+        self._generation = 0
+        self._loading = False
+        self._keep_id: str | None = None
+
+    @property
+    def exhausted(self) -> bool:
+        return self.option_count >= self.total
+
+    def reload(self, archived: bool | None = None, keep_id: str | None = None) -> None:
+        """Start over from the first page (keeps the cursor on ``keep_id`` if it is there)."""
+        if archived is not None:
+            self.archived = archived
+        self._generation += 1
+        self._keep_id = keep_id
+        self._loading = True
+        self._load(self._generation, 0, True)
+
+    def load_more(self) -> None:
+        if self._loading or self.exhausted:
+            return
+        self._loading = True
+        self._load(self._generation, self.option_count, False)
+
+    @work(thread=True, group="history-page")
+    def _load(self, generation: int, offset: int, with_total: bool) -> None:
+        history = self.services.history
+        rows = history.list_conversations(limit=PAGE, offset=offset, archived=self.archived)
+        total = history.count_conversations(archived=self.archived) if with_total else None
+        self.post_message(self._PageLoaded(generation, rows, total))
+
+    @on(_PageLoaded)
+    def _page_loaded(self, message: _PageLoaded) -> None:
+        message.stop()
+        if message.generation != self._generation:
+            return  # a reload or profile switch happened meanwhile
+        self._loading = False
+        if message.total is not None:
+            self.total = message.total
+            self.conversations.clear()
+            self.clear_options()
+        fresh = [row for row in message.rows if row.id not in self.conversations]
+        self.conversations.update((row.id, row) for row in fresh)
+        self.add_options(Option(conversation_label(row), id=row.id) for row in fresh)
+        if not message.rows:  # the table shrank under us: stop asking
+            self.total = self.option_count
+        if message.total is not None:
+            keep = self._keep_id
+            self.highlighted = self.get_option_index(keep) if keep in self.conversations else (
+                0 if self.option_count else None
+            )
+        self.post_message(self.CountChanged(self.option_count, self.total))
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        if new_value >= self.max_scroll_y - PREFETCH:
+            self.load_more()
+
+    @on(OptionList.OptionHighlighted)
+    def _near_end(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option_index >= self.option_count - PREFETCH:
+            self.load_more()
+
+    def selected_conversation(self) -> Conversation | None:
+        option = self.highlighted_option
+        return self.conversations.get(option.id) if option and option.id else None
+
+
+class SearchResults(OptionList):
+    """Full-text search hits; option ids are ``<conversation id>:<message id>``."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(markup=False, **kwargs)
+        self.hits: dict[str, SearchHit] = {}
+
+    def show_hits(self, hits: list[SearchHit]) -> None:
+        self.hits = {f"{hit.conversation_id}:{hit.message_id}": hit for hit in hits}
+        self.set_options(Option(hit_label(hit), id=key) for key, hit in self.hits.items())
+        if hits:
+            self.highlighted = 0
+
+    def hit_for(self, option_id: str | None) -> SearchHit | None:
+        return self.hits.get(option_id) if option_id else None

@@ -1,0 +1,113 @@
+"""Parsing and inline editing of one memory item (shared by the pane and the audit).
+
+One text syntax for both kinds, so the user never picks a kind from a menu:
+``key = value`` (a single identifier-like word, then ``=``) is a fact,
+anything else is a note. ``a == b`` or ``x = y + z`` with spaces in the
+key stay notes, because the key must be one word.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from textual.binding import Binding
+from textual.message import Message
+from textual.widgets import Input
+
+from agenttui.core.models import MemoryItem
+
+_FACT = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_.-]{0,63})\s*=(?!=)\s*(\S.*?)\s*$", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """What the user typed: a note (``key is None``) or a fact."""
+
+    text: str
+    key: str | None = None
+    value: str | None = None
+
+    @property
+    def is_fact(self) -> bool:
+        return self.key is not None
+
+
+def parse_entry(raw: str) -> Entry | None:
+    """``None`` for blank input; a fact for ``key = value``; else a note."""
+    text = raw.strip()
+    if not text:
+        return None
+    match = _FACT.match(text)
+    if match:
+        return Entry(text=text, key=match.group(1), value=match.group(2))
+    return Entry(text=text)
+
+
+def edit_text(item: MemoryItem) -> str:
+    """The editable form of an item (the inverse of :func:`parse_entry`)."""
+    return f"{item.key} = {item.value}" if item.kind == "fact" else item.text
+
+
+def apply_edit(memory, item: MemoryItem, raw: str):
+    """Write an edit through the gate; returns the store's ``WriteResult``.
+
+    A fact whose key changed becomes a new fact (the store edits values, not
+    keys) and the old one is removed only if the new one was accepted.
+    """
+    entry = parse_entry(raw)
+    if entry is None:
+        raise ValueError("empty edit: delete the item instead")
+    if item.kind == "note":
+        return memory.edit(item.id, text=entry.text)
+    if not entry.is_fact:
+        raise ValueError("a fact needs the form 'key = value'")
+    if entry.key == item.key:
+        return memory.edit(item.id, value=entry.value)
+    result = memory.set_fact(entry.key, entry.value, scope=item.scope, source="manual")
+    if result.ok and not getattr(result, "pending", False):
+        memory.remove([item.id])
+    return result
+
+
+class MemoryItemEditor(Input):
+    """An Input prefilled with one item; Enter saves, Escape cancels."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel edit", id="memory.edit_cancel")]
+
+    class EditSubmitted(Message):
+        def __init__(self, editor: MemoryItemEditor, item: MemoryItem, text: str) -> None:
+            super().__init__()
+            self.editor = editor
+            self.item = item
+            self.text = text
+
+    class EditCancelled(Message):
+        def __init__(self, editor: MemoryItemEditor) -> None:
+            super().__init__()
+            self.editor = editor
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.item: MemoryItem | None = None
+
+    def start(self, item: MemoryItem) -> None:
+        self.item = item
+        self.value = edit_text(item)
+        self.border_title = f"edit {item.kind} ({item.scope}) — Enter saves, Esc cancels"
+        self.display = True
+        self.focus()
+        self.cursor_position = len(self.value)
+
+    def stop(self) -> None:
+        self.item = None
+        self.display = False
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        # Re-posted as our own message so the parent's add-Input handler never sees it.
+        event.stop()
+        if self.item is not None:
+            self.post_message(self.EditSubmitted(self, self.item, self.value))
+
+    def action_cancel(self) -> None:
+        self.post_message(self.EditCancelled(self))
