@@ -1,0 +1,425 @@
+"""Risk level of a shell command for the approval dialog (A3).
+
+``shell_risk(command)`` is a classifier for a *human* decision, not a sandbox:
+every shell command needs approval anyway; the level tells the user how hard
+to look. So it errs on the side of ``high`` and never returns ``low`` for
+something it does not understand.
+
+How it reads a command:
+
+* ``shlex`` (POSIX mode, newline and ``();<>|&`` as operators, no comment
+  handling) splits it into simple commands at ``;``, ``&&``, ``||``, ``|``,
+  ``&``, newlines and sub-shell parentheses; shell keywords (``do``, ``then`` …)
+  and wrappers (``env``, ``nohup``, ``timeout 5``, ``xargs``, ``VAR=x`` …) are
+  peeled off so ``for f in *; do rm "$f"; done`` and ``find . | xargs rm``
+  are seen as ``rm``.
+* The bodies of ``$( … )``, backticks, ``sh -c '…'``, ``eval '…'`` and
+  ``ssh host '…'`` are classified recursively (depth-limited).
+* Whole-text patterns catch what is not a command name: SQL (``DROP TABLE``,
+  ``TRUNCATE``, ``DELETE FROM`` without ``WHERE``), fork bombs, writes to raw
+  disks (``> /dev/sda``) and download-and-execute (``curl … | sh``,
+  ``bash <(curl …)``).
+
+Levels: ``high`` = destructive or privilege-escalating (data loss that the
+user cannot undo: ``rm``, ``dd``, ``mkfs``, ``git push --force``,
+``git reset --hard``, ``sudo`` …); ``medium`` = changes files, talks to the
+network, installs packages, runs arbitrary programs, or anything unknown;
+``low`` = a known read-only command (``ls``, ``cat``, ``git status`` …).
+Unparseable text (unbalanced quotes) is at least ``medium``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from collections.abc import Iterable
+
+from agenttui.agent.events import Risk
+
+_ORDER = {"low": 0, "medium": 1, "high": 2}
+_MAX_DEPTH = 4
+_OPERATOR_CHARS = "();<>|&\n"
+
+# --- whole-text patterns ---------------------------------------------------
+_SQL_HIGH = re.compile(
+    r"\b(?:DROP\s+(?:TABLE|DATABASE|SCHEMA|INDEX|VIEW|USER)|TRUNCATE\s+TABLE|TRUNCATE\s+[\w.\"`]+\s*(?:;|$|[\"'])"
+    r"|ALTER\s+TABLE\s+\S+\s+DROP)\b",
+    re.IGNORECASE,
+)
+# DELETE FROM / UPDATE … SET with no WHERE before the statement ends.
+_SQL_UNBOUNDED = re.compile(r"\b(?:DELETE\s+FROM|UPDATE\s+\S+\s+SET)\b([^;\"']*)", re.IGNORECASE)
+_WHERE = re.compile(r"\bWHERE\b", re.IGNORECASE)
+_FORK_BOMB = re.compile(r"(\S+)\s*\(\)\s*\{[^}]*\1\s*\|\s*\1\s*&")
+_RAW_DISK = re.compile(
+    r">\s*/dev/(?:sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|md|dm-|mapper/|loop)", re.IGNORECASE
+)
+_DOWNLOADERS = {"curl", "wget", "fetch", "aria2c", "http", "https", "iwr", "invoke-webrequest"}
+_INTERPRETERS = {
+    "sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "python", "python3",
+    "python2", "perl", "ruby", "node", "php", "source", ".", "eval", "iex",
+    "invoke-expression", "pwsh", "powershell",
+}
+_FETCH_AND_RUN = re.compile(
+    r"(?:\b(?:ba|z|da|k)?sh|\bsource|\beval|\bpython3?|\bperl|\bruby|\bnode|(?:^|\s)\.)\s"
+    r"[^|;&]*?(?:<\(|\$\(|`)\s*(?:curl|wget|fetch)\b",
+    re.IGNORECASE,
+)
+
+# --- command tables --------------------------------------------------------
+_ALWAYS_HIGH = {
+    "sudo", "doas", "su", "pkexec", "runas",  # privilege escalation
+    "rm", "unlink", "shred", "wipefs", "srm", "dd", "fdisk", "sfdisk", "gdisk",
+    "parted", "cfdisk", "mkswap", "truncate", "blkdiscard", "format",
+    "shutdown", "reboot", "halt", "poweroff", "killall", "pkill",
+}
+_HIGH_SUBCOMMANDS = {
+    # command: subcommands/flags that make it destructive
+    "docker": {("system", "prune"), ("volume", "rm"), ("volume", "prune"), ("rm", "-f"),
+               ("image", "prune"), ("container", "prune"), ("rmi", "-f")},
+    "podman": {("system", "prune"), ("volume", "rm"), ("rm", "-f")},
+    "kubectl": {("delete",), ("drain",)},
+    "terraform": {("destroy",), ("apply", "-auto-approve")},
+    "gh": {("repo", "delete"), ("release", "delete")},
+    "aws": {("s3", "rm"), ("s3", "rb")},
+    "gsutil": {("rm",)},
+    "iptables": {("-F",), ("--flush",)},
+    "crontab": {("-r",)},
+    "diskutil": {("eraseDisk",), ("eraseVolume",), ("partitionDisk",)},
+    "systemctl": {("stop",), ("disable",), ("mask",), ("poweroff",), ("reboot",), ("halt",)},
+    "npm": {("unpublish",)},
+    "zfs": {("destroy",)},
+    "lvremove": {()},
+}
+_LOW = {
+    "ls", "ll", "la", "dir", "cat", "head", "tail", "less", "more", "wc", "grep", "egrep",
+    "fgrep", "rg", "ag", "ack", "pwd", "echo", "printf", "date", "cal", "whoami", "id",
+    "uname", "hostname", "which", "whereis", "type", "file", "stat", "du", "df", "tree",
+    "sort", "uniq", "cut", "tr", "jq", "yq", "diff", "cmp", "comm", "md5sum", "sha1sum",
+    "sha256sum", "sha512sum", "shasum", "cksum", "basename", "dirname", "realpath",
+    "readlink", "true", "false", "test", "[", "ps", "uptime", "free", "nproc", "lscpu",
+    "lsblk", "groups", "locale", "column", "nl", "od", "xxd", "hexdump", "strings",
+    "zcat", "bat", "fd", "printenv", "tac", "rev", "fold", "expand", "seq", "sleep",
+    "history", "man", "info", "help", "cd", "wait", "time", "sed", "awk", "find",
+}
+# Wrappers: the real command follows (after their own options).
+_WRAPPERS = {
+    "env", "nohup", "nice", "ionice", "time", "command", "builtin", "exec", "stdbuf",
+    "timeout", "watch", "xargs", "strace", "ltrace", "chronic", "unbuffer", "caffeinate",
+    "flock", "setsid", "then", "do", "else", "elif", "if", "while", "until", "!", "{", "}",
+    "noglob",
+}
+_WRAPPER_ARG_OPTS = {  # options of wrappers that take a value
+    "timeout": {"-s", "--signal", "-k", "--kill-after"},
+    "nice": {"-n", "--adjustment"},
+    "xargs": {"-I", "-L", "-n", "-P", "-d", "-E", "-s", "-a", "--delimiter", "--max-args",
+              "--max-procs", "--arg-file", "--replace"},
+    "watch": {"-n", "--interval", "-d"},
+    "env": {"-u", "--unset", "-C", "--chdir", "-S"},
+    "ionice": {"-c", "-n", "-p"},
+    "flock": {"-w", "-E"},
+}
+_NETWORK = {
+    "curl", "wget", "ssh", "scp", "sftp", "ftp", "rsync", "nc", "ncat", "netcat", "telnet",
+    "ping", "traceroute", "dig", "nslookup", "host", "http", "https", "aria2c", "mosh",
+    "socat", "fetch",
+}
+_INSTALLERS = {
+    "pip", "pip3", "pipx", "uv", "poetry", "npm", "npx", "yarn", "pnpm", "bun", "apt",
+    "apt-get", "aptitude", "dpkg", "brew", "port", "cargo", "gem", "go", "conda", "mamba",
+    "snap", "flatpak", "dnf", "yum", "pacman", "zypper", "apk", "nix-env", "choco", "winget",
+    "composer",
+}
+_GIT_READ = {
+    "status", "log", "diff", "show", "blame", "rev-parse", "describe", "ls-files",
+    "ls-tree", "shortlog", "reflog", "grep", "whatchanged", "cat-file", "help", "version",
+    "--version", "rev-list", "count-objects", "name-rev",
+}
+_GIT_HIGH = {"filter-branch", "filter-repo", "gc", "prune", "update-ref"}
+_SHELLS = {"sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh"}
+_HARMLESS_TARGETS = {"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"}
+
+
+def shell_risk(command: str) -> Risk:
+    """``"low"``, ``"medium"`` or ``"high"`` for ``command`` (see module doc)."""
+    return _classify(command, 0)
+
+
+def _classify(text: str, depth: int) -> Risk:
+    if not text.strip():
+        return "low"
+    if depth > _MAX_DEPTH:
+        return "high"  # absurd nesting is itself a red flag
+    risk: Risk = _text_patterns(text)
+    if risk == "high":
+        return risk
+    for inner in _substitutions(text):
+        risk = _worst(risk, _classify(inner, depth + 1))
+    try:
+        tokens = _tokenize(text)
+    except ValueError:  # unbalanced quotes: judge the raw words, at least medium
+        words = re.findall(r"[\w./-]+", text)
+        guess = _worst("medium", _words_risk(words, depth))
+        return _worst(risk, guess)
+    risk = _worst(risk, _tokens_risk(tokens, depth))
+    return risk
+
+
+def _text_patterns(text: str) -> Risk:
+    if _SQL_HIGH.search(text) or _FORK_BOMB.search(text) or _RAW_DISK.search(text):
+        return "high"
+    for match in _SQL_UNBOUNDED.finditer(text):
+        if not _WHERE.search(match.group(1)):
+            return "high"
+    if _FETCH_AND_RUN.search(text):
+        return "high"
+    return "low"
+
+
+def _substitutions(text: str) -> list[str]:
+    """Bodies of ``$( … )`` (balanced) and backticks, outermost first."""
+    bodies: list[str] = []
+    i = 0
+    while True:
+        start = text.find("$(", i)
+        if start < 0:
+            break
+        level, j = 0, start + 1
+        while j < len(text):
+            if text[j] == "(":
+                level += 1
+            elif text[j] == ")":
+                level -= 1
+                if level == 0:
+                    break
+            j += 1
+        bodies.append(text[start + 2 : j])
+        i = j + 1
+    bodies.extend(re.findall(r"`([^`]*)`", text))
+    bodies.extend(re.findall(r"<\(([^()]*)\)", text))
+    return bodies
+
+
+def _tokenize(text: str) -> list[str]:
+    lexer = shlex.shlex(text, posix=True, punctuation_chars=_OPERATOR_CHARS)
+    lexer.whitespace = " \t\r"
+    lexer.whitespace_split = True
+    lexer.commenters = ""  # '#' is only a comment at a word start; be conservative
+    return list(lexer)
+
+
+def _is_operator(token: str) -> bool:
+    return bool(token) and all(ch in _OPERATOR_CHARS for ch in token)
+
+
+def _tokens_risk(tokens: list[str], depth: int) -> Risk:
+    """Split into simple commands; track pipes for download-and-run."""
+    risk: Risk = "low"
+    command: list[str] = []
+    pipeline: list[list[str]] = []
+    redirect_next = False
+    for token in tokens:
+        if redirect_next:
+            redirect_next = False
+            risk = _worst(risk, _redirect_risk(token))
+            continue
+        if _is_operator(token):
+            if ">" in token:
+                redirect_next = True
+                continue  # a redirection belongs to the current command
+            if "<" in token:
+                continue
+            pipeline.append(command)
+            command = []
+            piped = "|" in token and "||" not in token
+            if not piped:
+                risk = _worst(risk, _pipeline_risk(pipeline, depth))
+                pipeline = []
+            continue
+        command.append(token)
+    pipeline.append(command)
+    return _worst(risk, _pipeline_risk(pipeline, depth))
+
+
+def _redirect_risk(target: str) -> Risk:
+    if target in _HARMLESS_TARGETS or target.startswith("&") or target.isdigit():
+        return "low"
+    if re.match(r"/dev/(?:sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|md|dm-|loop)", target):
+        return "high"
+    return "medium"  # overwrites a file
+
+
+def _pipeline_risk(pipeline: list[list[str]], depth: int) -> Risk:
+    stages = [_strip_wrappers(words) for words in pipeline]
+    stages = [words for words in stages if words]
+    risk: Risk = "low"
+    seen_download = False
+    for words in stages:
+        name = _name(words[0])
+        if seen_download and (name in _INTERPRETERS or name in _ALWAYS_HIGH):
+            return "high"  # curl … | sh
+        if name in _DOWNLOADERS:
+            seen_download = True
+        risk = _worst(risk, _command_risk(words, depth))
+    return risk
+
+
+def _strip_wrappers(words: list[str]) -> list[str]:
+    """Drop ``VAR=x``, keywords and wrappers (with their options) in front."""
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", word):
+            i += 1
+            continue
+        name = _name(word)
+        if name not in _WRAPPERS:
+            break
+        i += 1
+        takes_value = _WRAPPER_ARG_OPTS.get(name, set())
+        while i < len(words) and words[i].startswith("-") and words[i] != "-":
+            i += 2 if words[i] in takes_value else 1
+        if name == "timeout" and i < len(words) and re.match(r"^\d", words[i]):
+            i += 1  # the duration
+        if name in {"nice", "watch"} and i < len(words) and re.match(r"^-?\d", words[i]):
+            i += 1
+    return words[i:]
+
+
+def _name(word: str) -> str:
+    return os.path.basename(word.lstrip("\\")).lower() or word
+
+
+def _words_risk(words: Iterable[str], depth: int) -> Risk:
+    return _command_risk(_strip_wrappers(list(words)), depth) if words else "low"
+
+
+def _flags(args: list[str]) -> set[str]:
+    """Short flags exploded (``-rf`` -> r, f) plus long flags as written."""
+    flags: set[str] = set()
+    for arg in args:
+        if arg.startswith("--"):
+            flags.add(arg.split("=", 1)[0])
+        elif arg.startswith("-") and len(arg) > 1:
+            flags.update(arg[1:])
+    return flags
+
+
+def _command_risk(words: list[str], depth: int) -> Risk:
+    if not words:
+        return "low"
+    name, args = _name(words[0]), words[1:]
+    if name.startswith("mkfs") or name in _ALWAYS_HIGH:
+        return "high"
+    if name in _SHELLS or name in {"eval", "source", "."}:
+        return _shell_risk(name, args, depth)
+    if name == "git":
+        return _git_risk(args)
+    if name in {"chmod", "chown", "chgrp"}:
+        recursive = bool({"R", "--recursive"} & _flags(args))
+        wide_open = any(re.fullmatch(r"0?777|a\+rwx|o\+w|ugo\+rwx", a) for a in args)
+        everything = any(a in {"/", "~", "/*", "*"} for a in args)
+        return "high" if recursive or (wide_open and everything) else "medium"
+    if name == "find":
+        if any(a in {"-delete", "-exec", "-execdir", "-ok", "-okdir"} for a in args):
+            tail = _after_exec(args)
+            return "high" if "-delete" in args else _worst("medium", _words_risk(tail, depth + 1))
+        if any(a.startswith("-fprint") or a == "-fls" for a in args):
+            return "medium"
+        return "low"
+    if name == "rsync" and any(a.startswith("--delete") or a == "--remove-source-files" for a in args):
+        return "high"
+    if name == "mv" and any(a in {"/", "~", "/dev/null"} for a in args):
+        return "high"
+    if name == "kill" and any(a in {"-1", "1"} for a in args):
+        return "high"
+    if name == "ssh":  # the remote command, if any, is still a command
+        remote = [a for a in args if not a.startswith("-")][1:]
+        return _worst("medium", _classify(" ".join(remote), depth + 1)) if remote else "medium"
+    if name in _HIGH_SUBCOMMANDS and _matches_subcommand(name, args):
+        return "high"
+    if name == "sed":
+        return "medium" if {"i", "--in-place"} & _flags(args) else "low"
+    if name == "awk" or name == "gawk":
+        return "medium" if re.search(r"system\s*\(|\|\s*\"|>\s*\"", " ".join(args)) else "low"
+    if name in _LOW:
+        return "low"
+    if name in _NETWORK or name in _INSTALLERS:
+        return "medium"
+    if args and all(a in {"--version", "-V", "--help", "-h", "version"} for a in args):
+        return "low"
+    return "medium"  # unknown program: it can do anything
+
+
+def _after_exec(args: list[str]) -> list[str]:
+    for i, arg in enumerate(args):
+        if arg in {"-exec", "-execdir", "-ok", "-okdir"}:
+            tail = args[i + 1 :]
+            end = next((j for j, a in enumerate(tail) if a in {";", "+", "\\;"}), len(tail))
+            return tail[:end]
+    return []
+
+
+def _shell_risk(name: str, args: list[str], depth: int) -> Risk:
+    if name in {"eval", "source", "."}:
+        return _worst("medium", _classify(" ".join(args), depth + 1))
+    if "-c" in args:
+        index = args.index("-c")
+        body = args[index + 1] if index + 1 < len(args) else ""
+        return _worst("medium", _classify(body, depth + 1))
+    return "medium"  # runs a script
+
+
+def _git_risk(args: list[str]) -> Risk:
+    # skip global options such as -C DIR, -c key=value, --no-pager
+    i = 0
+    while i < len(args) and args[i].startswith("-"):
+        i += 2 if args[i] in {"-C", "-c", "--git-dir", "--work-tree"} else 1
+    if i >= len(args):
+        return "low"
+    sub, rest = args[i], args[i + 1 :]
+    flags = _flags(rest)
+    if sub in _GIT_HIGH:
+        return "high"
+    if sub == "push":
+        forced = {"f", "--force", "--force-with-lease", "--force-if-includes", "--mirror",
+                  "d", "--delete", "--prune"} & flags
+        refspec_force = any(a.startswith("+") or a.startswith(":") for a in rest)
+        return "high" if forced or refspec_force else "medium"
+    if sub == "reset":
+        return "high" if {"--hard", "--merge", "--keep"} & flags else "medium"
+    if sub == "clean":
+        return "low" if {"n", "--dry-run"} & flags else "high"
+    if sub in {"checkout", "restore"}:
+        discards = "--" in rest or "." in rest or {"f", "--force"} & flags
+        staged_only = sub == "restore" and "--staged" in flags and "--worktree" not in flags
+        return "high" if discards and not staged_only else "medium"
+    if sub == "branch":
+        if {"D", "--delete", "d", "M", "--force", "f"} & flags:
+            return "high"
+        return "low" if not rest or flags <= {"a", "r", "v", "l", "--list", "--all"} else "medium"
+    if sub == "stash":
+        return "high" if rest[:1] in (["drop"], ["clear"]) else "medium"
+    if sub in {"tag", "remote"} and set(rest) <= {"-l", "--list", "-v", "--verbose"}:
+        return "low"
+    if sub == "config" and rest[:1] in (["--get"], ["--list"], ["-l"], ["--get-all"]):
+        return "low"
+    if sub == "reflog":
+        return "high" if rest[:1] in (["expire"], ["delete"]) else "low"
+    if sub in _GIT_READ:
+        return "low"
+    return "medium"
+
+
+def _matches_subcommand(name: str, args: list[str]) -> bool:
+    positional = [a for a in args]
+    for pattern in _HIGH_SUBCOMMANDS[name]:
+        if not pattern:
+            return True
+        if all(part in positional for part in pattern):
+            return True
+    return False
+
+
+def _worst(a: Risk, b: Risk) -> Risk:
+    return a if _ORDER[a] >= _ORDER[b] else b
