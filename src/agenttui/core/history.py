@@ -1,0 +1,585 @@
+"""Conversation history of one profile: SQLite + WAL + FTS5 (H1-H3, H6, S5).
+
+Decisions worth knowing before changing anything here:
+
+* **Lazy open.** Building a store costs nothing; the file is created and
+  migrated on first use, so the UI paints its first frame before SQLite runs.
+  After :meth:`HistoryStore.close` the next call reopens it.
+* **Private files.** The database file is created 0600 (``files.private_file``)
+  in a 0700 directory *before* SQLite opens it; SQLite creates ``-wal`` and
+  ``-shm`` with the permissions of the database file, and we chmod them to
+  0600 after opening anyway. We do not touch ``os.umask``: it is
+  process-wide and the UI opens stores from worker threads.
+* **Durability.** WAL with ``synchronous=NORMAL``: a commit is written to the
+  WAL (in the OS page cache) before ``COMMIT`` returns, so once ``append``
+  has returned, killing the process -- even with SIGKILL -- never loses that
+  message and never corrupts the file (the SIGKILL trials in the tests check
+  exactly this). Only a power loss or kernel crash may drop the last few
+  commits (no fsync per commit); it still cannot corrupt the database, as the
+  WAL is checksummed and replayed only up to the last valid commit.
+  ``synchronous=FULL`` would add an fsync per message for that case alone.
+* **O(log n) appends.** The append path is one INSERT (plus its FTS trigger)
+  and one UPDATE of the conversation by primary key -- no COUNT(*), no scan.
+  ``conversations.message_count`` is a counter kept in the same transaction.
+* **Redaction before persistence (H3).** Content, tool-call arguments,
+  tool results, names and titles pass :func:`agenttui.security.redact_secrets`
+  (with the profile's extra patterns) before they reach SQLite; exports
+  redact again. Messages with ``persist=False`` are never written.
+* **Threads.** One connection per store (``check_same_thread=False``) guarded
+  by one lock: the UI calls from worker threads, and SQLite connections must
+  not be used concurrently.
+* **Failures to write** (disk full, "database is locked" after the busy
+  timeout, read-only file) raise :class:`HistoryWriteError`; the transaction
+  is rolled back and the caller still holds its in-memory message, so the
+  agent loop can warn and retry (A4).
+* **Search** includes archived conversations: ``/reset`` archives instead of
+  destroying (H2), and what was archived is exactly what one later searches
+  for. Pass ``include_archived=False`` to leave them out. User text is turned
+  into a safe FTS5 query (:func:`to_fts_query`); no input makes it raise.
+* **Deletes scrub.** ``secure_delete`` is on and the WAL is checkpointed after
+  ``delete``/``clear``, so deleted conversations do not linger in free pages.
+* **A corrupt file** (not a database) is moved aside as
+  ``history.sqlite3.corrupt-<timestamp>`` with its ``-wal``/``-shm``, a fresh
+  database is started, and :attr:`HistoryStore.problems` says where it went.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import re
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+from agenttui.core import files
+from agenttui.core.history_schema import SchemaTooNewError, migrate
+from agenttui.core.models import Conversation, Message, SearchHit, ToolCall, new_id, utcnow
+from agenttui.security import redact_secrets
+
+BUSY_TIMEOUT_S = 5.0
+TITLE_MAX_CHARS = 60
+EXPLICIT_TITLE_MAX_CHARS = 200
+#: Marks around matched terms in :attr:`SearchHit.snippet`; plain characters
+#: (not Rich markup), so the CLI can print them and the UI can restyle them.
+HIGHLIGHT_OPEN = "«"
+HIGHLIGHT_CLOSE = "»"
+SNIPPET_TOKENS = 12
+#: Search terms beyond this are ignored: bounds the cost of a pasted novel.
+MAX_QUERY_TERMS = 16
+#: The last term is prefix-matched ("migr" finds "migration") from this length on;
+#: shorter prefixes would expand to a large part of the vocabulary.
+MIN_PREFIX_CHARS = 3
+EXPORT_BATCH = 500
+
+_SQLITE_NOTADB = 26
+_SQLITE_CORRUPT = 11
+
+
+class HistoryError(Exception):
+    """The history database could not be used."""
+
+
+class HistoryWriteError(HistoryError):
+    """A write failed (disk full, database locked past the busy timeout, ...).
+
+    Nothing was written (the transaction was rolled back); the caller still
+    holds its in-memory data and may retry later.
+    """
+
+
+class UnknownConversationError(HistoryError, LookupError):
+    """No conversation with that id in this profile."""
+
+    def __init__(self, cid: str) -> None:
+        self.conversation_id = cid
+        super().__init__(f"no conversation with id {cid!r}")
+
+
+# --------------------------------------------------------------------------
+# Pure helpers
+# --------------------------------------------------------------------------
+_WORD_CHAR = re.compile(r"[^\W_]")
+_WHITESPACE = re.compile(r"\s+")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def to_fts_query(text: str, prefix_last: bool = True) -> str | None:
+    """Turn arbitrary user text into a valid FTS5 MATCH expression, or None.
+
+    Every whitespace-separated chunk becomes a quoted phrase (inner quotes
+    doubled), so FTS5 operators (AND, OR, NOT, NEAR, ``-``, ``*``, ``^``,
+    ``:``, parentheses) are taken literally and punctuation inside a chunk
+    ("foo-bar", "sk-proj") becomes an exact phrase, as the tokenizer splits
+    the stored text the same way. Chunks without a letter or digit match
+    nothing and are dropped. Phrases are ANDed (FTS5's implicit operator).
+    The last chunk is prefix-matched unless the text ends in whitespace (the
+    user finished the word) or it is shorter than ``MIN_PREFIX_CHARS``.
+    """
+    text = text.encode("utf-8", "ignore").decode("utf-8").replace("\x00", "")
+    chunks = [chunk for chunk in text.split() if _WORD_CHAR.search(chunk)]
+    if not chunks:
+        return None
+    chunks = chunks[:MAX_QUERY_TERMS]
+    phrases = ['"' + chunk.replace('"', '""') + '"' for chunk in chunks]
+    last = chunks[-1]
+    if (
+        prefix_last
+        and not text[-1:].isspace()
+        and _WORD_CHAR.search(last[-1])
+        and sum(1 for ch in last if _WORD_CHAR.match(ch)) >= MIN_PREFIX_CHARS
+    ):
+        phrases[-1] += "*"
+    return " ".join(phrases)
+
+
+def derive_title(content: str | None, max_chars: int = TITLE_MAX_CHARS) -> str:
+    """A title from the first non-empty line of a (redacted) user message.
+
+    Markdown heading/quote/list markers are dropped, whitespace collapsed and
+    control characters removed; long lines are cut at a word boundary with "…".
+    """
+    if not content:
+        return ""
+    for line in content.splitlines():
+        line = _CONTROL.sub("", line)
+        line = line.strip().lstrip("#>*-+ \t").strip()
+        line = _WHITESPACE.sub(" ", line)
+        if line:
+            return _truncate(line, max_chars)
+    return ""
+
+
+def _truncate(text: str, max_chars: int) -> str:
+    if len(text) <= max_chars:
+        return text
+    cut = text[: max_chars - 1]
+    space = cut.rfind(" ")
+    if space >= max_chars // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,.;:-") + "…"
+
+
+def _clean_title(title: str) -> str:
+    title = _WHITESPACE.sub(" ", _CONTROL.sub("", title)).strip()
+    return _truncate(title, EXPLICIT_TITLE_MAX_CHARS)
+
+
+def _ts(moment: datetime) -> str:
+    """Fixed-width ISO 8601 UTC (always with microseconds) so text order = time order."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def _from_ts(text: str) -> datetime:
+    moment = datetime.fromisoformat(text)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+_MESSAGE_COLUMNS = (
+    "id, conversation_id, role, content, tool_calls, tool_call_id, name, "
+    "image_b64, image_mime, turn_id, created, tokens, incomplete"
+)
+_CONVERSATION_COLUMNS = "id, title, created, updated, model, archived, message_count"
+
+
+def _message_from_row(row: Sequence) -> Message:
+    (mid, cid, role, content, tool_calls, tool_call_id, name,
+     image_b64, image_mime, turn_id, created, tokens, incomplete) = row
+    calls: list[ToolCall] = []
+    if tool_calls:
+        with contextlib.suppress(ValueError, TypeError, KeyError):
+            calls = [ToolCall(id=c["id"], name=c["name"], arguments=c["arguments"])
+                     for c in json.loads(tool_calls)]
+    return Message(
+        role=role, content=content, tool_calls=calls, tool_call_id=tool_call_id,
+        name=name, image_b64=image_b64, image_mime=image_mime, id=mid,
+        conversation_id=cid, turn_id=turn_id, created=_from_ts(created),
+        tokens=tokens, incomplete=bool(incomplete),
+    )
+
+
+def _conversation_from_row(row: Sequence) -> Conversation:
+    cid, title, created, updated, model, archived, count = row
+    return Conversation(id=cid, title=title, created=_from_ts(created),
+                        updated=_from_ts(updated), model=model,
+                        archived=bool(archived), message_count=count)
+
+
+# --------------------------------------------------------------------------
+# The store
+# --------------------------------------------------------------------------
+class HistoryStore:
+    """All conversations of one profile in one SQLite file. See the module doc."""
+
+    def __init__(self, db_path: Path, redact_patterns: Sequence[str] = (),
+                 *, busy_timeout: float = BUSY_TIMEOUT_S) -> None:
+        self.db_path = Path(db_path)
+        self.redact_patterns = tuple(redact_patterns)
+        self.busy_timeout = busy_timeout
+        self.problems: list[str] = []
+        self._lock = threading.RLock()
+        self._conn: sqlite3.Connection | None = None
+
+    # -- connection ----------------------------------------------------------
+    def _db(self) -> sqlite3.Connection:
+        """The open connection (the caller holds ``self._lock``)."""
+        if self._conn is None:
+            try:
+                self._conn = self._open()
+            except sqlite3.DatabaseError as exc:
+                if getattr(exc, "sqlite_errorcode", None) not in (_SQLITE_NOTADB, _SQLITE_CORRUPT):
+                    raise HistoryError(f"cannot open {self.db_path}: {exc}") from exc
+                self._quarantine(str(exc))
+                self._conn = self._open()
+        return self._conn
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            files.private_file(self.db_path)  # 0600 file in a 0700 dir before SQLite sees it
+        except OSError as exc:
+            raise HistoryWriteError(f"cannot create {self.db_path}: {exc}") from exc
+        conn = sqlite3.connect(str(self.db_path), timeout=self.busy_timeout,
+                               isolation_level=None, check_same_thread=False)
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")
+            conn.execute("PRAGMA foreign_keys = ON")
+            conn.execute("PRAGMA secure_delete = ON")
+            migrate(conn)
+        except SchemaTooNewError as exc:
+            conn.close()
+            raise HistoryError(str(exc)) from exc
+        except sqlite3.OperationalError as exc:
+            conn.close()
+            raise HistoryWriteError(f"cannot open {self.db_path}: {exc}") from exc
+        except BaseException:
+            conn.close()
+            raise
+        self._tighten_sidecars()
+        return conn
+
+    def _sidecars(self) -> list[Path]:
+        return [self.db_path.with_name(self.db_path.name + suffix) for suffix in ("-wal", "-shm")]
+
+    def _tighten_sidecars(self) -> None:
+        for path in self._sidecars():
+            with contextlib.suppress(OSError):
+                if path.stat().st_mode & 0o777 != files.FILE_MODE:
+                    path.chmod(files.FILE_MODE)
+
+    def _quarantine(self, detail: str) -> None:
+        error = files.quarantine(self.db_path, detail)
+        for sidecar in self._sidecars():
+            with contextlib.suppress(FileNotFoundError):
+                files.move_aside(sidecar, "corrupt")
+        self.problems.append(
+            f"history database {self.db_path} could not be read ({detail}); "
+            f"moved aside to {error.moved_to} and started a new one"
+        )
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One IMMEDIATE transaction; any SQLite/OS failure -> HistoryWriteError."""
+        with self._lock:
+            db = self._db()
+            try:
+                db.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                raise HistoryWriteError(f"history not saved: {exc}") from exc
+            try:
+                yield db
+                db.execute("COMMIT")
+            except BaseException as exc:
+                if db.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        db.execute("ROLLBACK")
+                if isinstance(exc, (sqlite3.Error, OSError)):
+                    raise HistoryWriteError(f"history not saved: {exc}") from exc
+                raise
+
+    @contextlib.contextmanager
+    def _read(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            db = self._db()
+            try:
+                yield db
+            except sqlite3.Error as exc:
+                raise HistoryError(f"history could not be read: {exc}") from exc
+
+    def close(self) -> None:
+        """Close the connection (the next call reopens it lazily)."""
+        with self._lock:
+            if self._conn is not None:
+                with contextlib.suppress(sqlite3.Error):
+                    self._conn.execute("PRAGMA optimize")
+                self._conn.close()
+                self._conn = None
+
+    def __enter__(self) -> HistoryStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _redact(self, text: str | None) -> str | None:
+        if not text:
+            return text
+        return redact_secrets(text, self.redact_patterns)
+
+    # -- conversations -------------------------------------------------------
+    def create_conversation(self, title: str | None = None, model: str | None = None) -> Conversation:
+        now = utcnow()
+        conversation = Conversation(
+            id=new_id(), title=_clean_title(self._redact(title) or ""),
+            created=now, updated=now, model=model,
+        )
+        with self._write() as db:
+            db.execute(
+                "INSERT INTO conversations (id, title, created, updated, model, archived) "
+                "VALUES (?, ?, ?, ?, ?, 0)",
+                (conversation.id, conversation.title, _ts(now), _ts(now), model),
+            )
+        return conversation
+
+    def get_conversation(self, cid: str) -> Conversation | None:
+        with self._read() as db:
+            row = db.execute(f"SELECT {_CONVERSATION_COLUMNS} FROM conversations WHERE id = ?",
+                             (cid,)).fetchone()
+        return _conversation_from_row(row) if row else None
+
+    def latest_conversation(self) -> Conversation | None:
+        """The most recently updated conversation that is not archived."""
+        found = self.list_conversations(limit=1)
+        return found[0] if found else None
+
+    def list_conversations(self, limit: int = 50, offset: int = 0,
+                           archived: bool | None = False) -> list[Conversation]:
+        """Newest ``updated`` first. ``archived``: False = active, True = archived, None = both."""
+        where, params = self._archived_filter(archived)
+        with self._read() as db:
+            rows = db.execute(
+                f"SELECT {_CONVERSATION_COLUMNS} FROM conversations {where} "
+                "ORDER BY updated DESC, rowid DESC LIMIT ? OFFSET ?",
+                (*params, int(limit), int(offset)),
+            ).fetchall()
+        return [_conversation_from_row(row) for row in rows]
+
+    def count_conversations(self, archived: bool | None = False) -> int:
+        where, params = self._archived_filter(archived)
+        with self._read() as db:
+            return int(db.execute(f"SELECT COUNT(*) FROM conversations {where}", params).fetchone()[0])
+
+    @staticmethod
+    def _archived_filter(archived: bool | None) -> tuple[str, tuple]:
+        if archived is None:
+            return "", ()
+        return "WHERE archived = ?", (int(bool(archived)),)
+
+    def _update_conversation(self, cid: str, assignments: str, params: tuple) -> None:
+        with self._write() as db:
+            cursor = db.execute(f"UPDATE conversations SET {assignments} WHERE id = ?", (*params, cid))
+            if cursor.rowcount == 0:
+                raise UnknownConversationError(cid)
+
+    def rename(self, cid: str, title: str) -> None:
+        self._update_conversation(cid, "title = ?", (_clean_title(self._redact(title) or ""),))
+
+    def archive(self, cid: str) -> None:
+        self._update_conversation(cid, "archived = 1", ())
+
+    def restore(self, cid: str) -> None:
+        self._update_conversation(cid, "archived = 0", ())
+
+    def delete(self, cid: str) -> None:
+        """Delete a conversation and its messages (FK cascade; FTS triggers follow)."""
+        with self._write() as db:
+            if db.execute("DELETE FROM conversations WHERE id = ?", (cid,)).rowcount == 0:
+                raise UnknownConversationError(cid)
+        self._checkpoint()
+
+    def clear(self) -> int:
+        """Delete every conversation of the profile; returns how many there were."""
+        with self._write() as db:
+            count = db.execute("DELETE FROM conversations").rowcount
+        self._checkpoint()
+        return count
+
+    def _checkpoint(self) -> None:
+        """Fold the WAL back so deleted pages (zeroed by secure_delete) replace the old ones."""
+        with self._lock, contextlib.suppress(sqlite3.Error):
+            self._db().execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    # -- messages --------------------------------------------------------------
+    def _prepared(self, cid: str, message: Message) -> Message:
+        """The redacted copy of ``message`` that will be stored."""
+        return dataclasses.replace(
+            message,
+            conversation_id=cid,
+            content=self._redact(message.content),
+            name=self._redact(message.name),
+            tool_calls=[ToolCall(id=call.id, name=call.name,
+                                 arguments=self._redact(call.arguments) or "")
+                        for call in message.tool_calls],
+        )
+
+    def append(self, cid: str, message: Message) -> Message:
+        """Redact and store ``message``; returns the stored copy (id assigned).
+
+        ``persist=False`` messages are returned unchanged and never written.
+        Raises :class:`UnknownConversationError` or :class:`HistoryWriteError`.
+        """
+        return self.append_many(cid, [message])[0]
+
+    def append_many(self, cid: str, messages: Iterable[Message]) -> list[Message]:
+        """Store several messages in one transaction (imports, bulk loads).
+
+        Same path as :meth:`append` (redaction, triggers, counter); the result
+        lines up with the input, ephemeral messages returned unchanged.
+        """
+        given = list(messages)
+        result = [self._prepared(cid, m) if m.persist else m for m in given]
+        stored = [m for m in result if m.persist]
+        if not stored:
+            return result
+        title = next((derive_title(m.content) for m in stored
+                      if m.role == "user" and derive_title(m.content)), "")
+        with self._write() as db:
+            cursor = db.execute(
+                "UPDATE conversations SET updated = ?, message_count = message_count + ?, "
+                "title = CASE WHEN title = '' THEN ? ELSE title END WHERE id = ?",
+                (_ts(utcnow()), len(stored), title, cid),
+            )
+            if cursor.rowcount == 0:
+                raise UnknownConversationError(cid)
+            for message in stored:
+                cursor = db.execute(
+                    "INSERT INTO messages (conversation_id, role, content, tool_calls, "
+                    "tool_call_id, name, image_b64, image_mime, turn_id, created, tokens, "
+                    "incomplete) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        cid, message.role, message.content,
+                        json.dumps([{"id": c.id, "name": c.name, "arguments": c.arguments}
+                                    for c in message.tool_calls]) if message.tool_calls else None,
+                        message.tool_call_id, message.name, message.image_b64,
+                        message.image_mime, message.turn_id, _ts(message.created),
+                        int(message.tokens), int(message.incomplete),
+                    ),
+                )
+                message.id = cursor.lastrowid
+        return result
+
+    def messages(self, cid: str, limit: int | None = None,
+                 before_id: int | None = None) -> list[Message]:
+        """Ascending by id: the latest ``limit`` messages before ``before_id``.
+
+        ``messages(cid, limit=50)`` is the last page; pass the first id of a
+        page as ``before_id`` for the page before it. Served from the
+        ``(conversation_id, id)`` index: cost depends on the page, not the
+        conversation.
+        """
+        sql = f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ?"
+        params: list = [cid]
+        if before_id is not None:
+            sql += " AND id < ?"
+            params.append(int(before_id))
+        if limit is None:
+            sql += " ORDER BY id ASC"
+        else:
+            sql += " ORDER BY id DESC LIMIT ?"
+            params.append(max(0, int(limit)))
+        with self._read() as db:
+            rows = db.execute(sql, params).fetchall()
+        if limit is not None:
+            rows.reverse()
+        return [_message_from_row(row) for row in rows]
+
+    def iter_messages(self, cid: str, batch: int = EXPORT_BATCH) -> Iterator[Message]:
+        """Every message of a conversation, ascending, fetched ``batch`` at a time."""
+        after = 0
+        while True:
+            with self._read() as db:
+                rows = db.execute(
+                    f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ? "
+                    "AND id > ? ORDER BY id ASC LIMIT ?", (cid, after, batch)).fetchall()
+            if not rows:
+                return
+            for row in rows:
+                yield _message_from_row(row)
+            after = rows[-1][0]
+
+    def get_message(self, message_id: int) -> Message | None:
+        with self._read() as db:
+            row = db.execute(f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE id = ?",
+                             (int(message_id),)).fetchone()
+        return _message_from_row(row) if row else None
+
+    def count_messages(self, cid: str) -> int:
+        with self._read() as db:
+            return int(db.execute("SELECT COUNT(*) FROM messages WHERE conversation_id = ?",
+                                  (cid,)).fetchone()[0])
+
+    # -- search (H6) -------------------------------------------------------------
+    def search(self, query: str, limit: int = 20, conversation_id: str | None = None,
+               *, include_archived: bool = True) -> list[SearchHit]:
+        """Ranked full-text search (bm25; best first). Never raises on user input.
+
+        ``SearchHit.rank`` is SQLite's bm25 score: more negative = more relevant.
+        The snippet marks matches with ``HIGHLIGHT_OPEN``/``HIGHLIGHT_CLOSE``.
+        """
+        match = to_fts_query(query)
+        if match is None or limit <= 0:
+            return []
+        sql = (
+            "SELECT m.conversation_id, c.title, m.id, m.role, "
+            "snippet(messages_fts, 0, ?, ?, '…', ?), m.created, messages_fts.rank "
+            "FROM messages_fts "
+            "JOIN messages m ON m.id = messages_fts.rowid "
+            "JOIN conversations c ON c.id = m.conversation_id "
+            "WHERE messages_fts MATCH ?"
+        )
+        params: list = [HIGHLIGHT_OPEN, HIGHLIGHT_CLOSE, SNIPPET_TOKENS, match]
+        if conversation_id is not None:
+            sql += " AND m.conversation_id = ?"
+            params.append(conversation_id)
+        if not include_archived:
+            sql += " AND c.archived = 0"
+        sql += " ORDER BY messages_fts.rank LIMIT ?"
+        params.append(int(limit))
+        with self._lock:
+            db = self._db()
+            try:
+                rows = db.execute(sql, params).fetchall()
+            except sqlite3.OperationalError:
+                # to_fts_query only emits quoted phrases, so this is not expected;
+                # but a search box must never crash the app.
+                return []
+        return [
+            SearchHit(conversation_id=cid, conversation_title=title, message_id=mid,
+                      role=role, snippet=snippet or "", created=_from_ts(created), rank=rank)
+            for cid, title, mid, role, snippet, created, rank in rows
+        ]
+
+    # -- export ----------------------------------------------------------------
+    def _for_export(self, cid: str) -> Conversation:
+        conversation = self.get_conversation(cid)
+        if conversation is None:
+            raise UnknownConversationError(cid)
+        return conversation
+
+    def export_markdown(self, cid: str) -> str:
+        from agenttui.core.history_export import conversation_to_markdown
+
+        conversation = self._for_export(cid)
+        return conversation_to_markdown(conversation, self.iter_messages(cid), self.redact_patterns)
+
+    def export_json(self, cid: str) -> str:
+        from agenttui.core.history_export import conversation_to_json
+
+        conversation = self._for_export(cid)
+        return conversation_to_json(conversation, self.iter_messages(cid), self.redact_patterns)

@@ -1,0 +1,115 @@
+"""Export one conversation as Markdown or JSON (H2).
+
+The text in the database is already redacted (H3); every field is redacted
+again here (defence in depth: rules improve, and an export leaves the app).
+Messages arrive as an iterator (the store pages them), so exporting a long
+conversation never runs one huge query.
+
+Markdown is for people: attached images become a placeholder (the base64
+would drown the text). JSON is for machines and round trips: every field,
+images included, with a ``format`` tag and version.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from agenttui.core.models import Conversation, Message, to_iso
+from agenttui.security import redact_secrets
+
+EXPORT_FORMAT = "agenttui.conversation"
+EXPORT_VERSION = 1
+
+_ROLE_HEADINGS = {"system": "System", "user": "User", "assistant": "Assistant", "tool": "Tool result"}
+
+
+def _redactor(patterns: Sequence[str]):
+    def redact(text: str | None) -> str | None:
+        return redact_secrets(text, patterns) if text else text
+
+    return redact
+
+
+def _fence(text: str, info: str = "") -> str:
+    """A code fence longer than any backtick run inside ``text``."""
+    longest = run = 0
+    for ch in text:
+        run = run + 1 if ch == "`" else 0
+        longest = max(longest, run)
+    ticks = "`" * max(3, longest + 1)
+    return f"{ticks}{info}\n{text}\n{ticks}"
+
+
+def conversation_to_markdown(conversation: Conversation, messages: Iterable[Message],
+                             redact_patterns: Sequence[str] = ()) -> str:
+    redact = _redactor(redact_patterns)
+    title = redact(conversation.title) or "Untitled conversation"
+    lines = [
+        f"# {title}",
+        "",
+        f"- id: `{conversation.id}`",
+        f"- created: {to_iso(conversation.created)}",
+        f"- updated: {to_iso(conversation.updated)}",
+        f"- model: {conversation.model or '—'}",
+        f"- archived: {'yes' if conversation.archived else 'no'}",
+        f"- messages: {conversation.message_count}",
+        "",
+    ]
+    for message in messages:
+        heading = _ROLE_HEADINGS.get(message.role, message.role)
+        if message.role == "tool" and message.name:
+            heading += f" `{redact(message.name)}`"
+        flags = " (incomplete)" if message.incomplete else ""
+        lines += [f"## {heading}{flags}", "", f"<sub>#{message.id} · {to_iso(message.created)}</sub>", ""]
+        if message.image_b64:
+            size = len(message.image_b64) * 3 // 4
+            lines += [f"*[image: {message.image_mime or 'image'}, about {size} bytes]*", ""]
+        if message.role == "tool":
+            if message.content:
+                lines += [_fence(redact(message.content) or ""), ""]
+        elif message.content:
+            lines += [redact(message.content) or "", ""]
+        for call in message.tool_calls:
+            lines += [f"**Tool call** `{call.name}` (`{call.id}`):", "",
+                      _fence(redact(call.arguments) or "", "json"), ""]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _message_dict(message: Message, redact) -> dict[str, Any]:
+    return {
+        "id": message.id,
+        "role": message.role,
+        "content": redact(message.content),
+        "tool_calls": [{"id": c.id, "name": c.name, "arguments": redact(c.arguments)}
+                       for c in message.tool_calls],
+        "tool_call_id": message.tool_call_id,
+        "name": redact(message.name),
+        "image_b64": message.image_b64,
+        "image_mime": message.image_mime,
+        "turn_id": message.turn_id,
+        "created": to_iso(message.created),
+        "tokens": message.tokens,
+        "incomplete": message.incomplete,
+    }
+
+
+def conversation_to_json(conversation: Conversation, messages: Iterable[Message],
+                         redact_patterns: Sequence[str] = ()) -> str:
+    redact = _redactor(redact_patterns)
+    document = {
+        "format": EXPORT_FORMAT,
+        "version": EXPORT_VERSION,
+        "conversation": {
+            "id": conversation.id,
+            "title": redact(conversation.title),
+            "created": to_iso(conversation.created),
+            "updated": to_iso(conversation.updated),
+            "model": conversation.model,
+            "archived": conversation.archived,
+            "message_count": conversation.message_count,
+        },
+        "messages": [_message_dict(message, redact) for message in messages],
+    }
+    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"

@@ -1,0 +1,153 @@
+"""The history database schema and its migrations (S5).
+
+The schema version lives in ``PRAGMA user_version`` (0 = empty file). Each
+migration is an ordered tuple of single SQL statements -- not a script --
+because ``executescript`` would commit behind our back; we run them inside
+one ``BEGIN IMMEDIATE`` transaction together with the ``user_version`` bump,
+so a crash mid-migration leaves the old version intact and the next open
+simply retries. The version is re-read after taking the write lock, so two
+app instances opening an old file at once migrate it exactly once.
+
+Never edit a released migration: append a new one.
+
+Design notes on the tables:
+
+* ``messages.id`` is ``AUTOINCREMENT`` so ids are never reused after a
+  delete: a search hit or a memory item's origin can never point at a
+  different, later message.
+* ``messages_fts`` is an FTS5 *external-content* table over
+  ``messages.content`` (the text is stored once), kept in sync by triggers,
+  so every write path -- ``append``, bulk loads, deletes through the
+  foreign-key cascade -- updates the index in the same transaction.
+  ``remove_diacritics 2`` lets "viet" find "Việt".
+* Times are ISO 8601 UTC strings with microseconds: they sort as text, so
+  ``conversations(archived, updated)`` serves "newest first" straight from
+  the index.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    description: str
+    statements: tuple[str, ...]
+
+
+_V1 = (
+    """
+    CREATE TABLE conversations (
+        id       TEXT PRIMARY KEY,
+        title    TEXT NOT NULL DEFAULT '',
+        created  TEXT NOT NULL,
+        updated  TEXT NOT NULL,
+        model    TEXT,
+        archived INTEGER NOT NULL DEFAULT 0
+    )
+    """,
+    "CREATE INDEX conversations_by_updated ON conversations(archived, updated)",
+    """
+    CREATE TABLE messages (
+        id              INTEGER PRIMARY KEY AUTOINCREMENT,
+        conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+        role            TEXT NOT NULL CHECK (role IN ('system', 'user', 'assistant', 'tool')),
+        content         TEXT,
+        tool_calls      TEXT,            -- JSON list of {id, name, arguments}, NULL if none
+        tool_call_id    TEXT,
+        name            TEXT,
+        image_b64       TEXT,
+        image_mime      TEXT,
+        turn_id         TEXT,
+        created         TEXT NOT NULL,
+        tokens          INTEGER NOT NULL DEFAULT 0,
+        incomplete      INTEGER NOT NULL DEFAULT 0
+    )
+    """,
+    "CREATE INDEX messages_by_conversation ON messages(conversation_id, id)",
+    """
+    CREATE VIRTUAL TABLE messages_fts USING fts5(
+        content,
+        content='messages',
+        content_rowid='id',
+        tokenize='unicode61 remove_diacritics 2'
+    )
+    """,
+    """
+    CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
+        INSERT INTO messages_fts(rowid, content) VALUES (new.id, new.content);
+    END
+    """,
+    """
+    CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
+        INSERT INTO messages_fts(messages_fts, rowid, content)
+        VALUES ('delete', old.id, old.content);
+    END
+    """,
+    """
+    CREATE TRIGGER messages_fts_update AFTER UPDATE OF content ON messages BEGIN
+        INSERT INTO messages_fts(messages_fts, rowid, content)
+        VALUES ('delete', old.id, old.content);
+        INSERT INTO messages_fts(rowid, content) VALUES (new.id, new.content);
+    END
+    """,
+)
+
+# A per-conversation message counter, maintained by the append path in the
+# same transaction, so the history pane lists thousands of conversations with
+# their sizes without a COUNT(*) per row.
+_V2 = (
+    "ALTER TABLE conversations ADD COLUMN message_count INTEGER NOT NULL DEFAULT 0",
+    """
+    UPDATE conversations SET message_count =
+        (SELECT COUNT(*) FROM messages WHERE messages.conversation_id = conversations.id)
+    """,
+)
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "conversations, messages, FTS5 index and its triggers", _V1),
+    Migration(2, "conversations.message_count", _V2),
+)
+SCHEMA_VERSION = MIGRATIONS[-1].version
+
+
+class SchemaTooNewError(Exception):
+    """The file was written by a newer agenttui; we do not touch it."""
+
+
+def schema_version(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> tuple[int, int]:
+    """Bring the database up to ``target``; returns (version before, after).
+
+    ``conn`` must be in autocommit mode (``isolation_level=None``). Every
+    pending migration runs in one transaction: all of them or none.
+    """
+    before = schema_version(conn)
+    if before > SCHEMA_VERSION:
+        raise SchemaTooNewError(
+            f"history database has schema version {before}; this agenttui knows up to "
+            f"{SCHEMA_VERSION} -- upgrade agenttui to open it"
+        )
+    if before >= target:
+        return before, before
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        current = schema_version(conn)  # another process may have migrated meanwhile
+        for migration in MIGRATIONS:
+            if current < migration.version <= target:
+                for statement in migration.statements:
+                    conn.execute(statement)
+                current = migration.version
+        conn.execute(f"PRAGMA user_version = {int(current)}")
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:  # some errors (disk full) already rolled back
+            conn.execute("ROLLBACK")
+        raise
+    return before, current
