@@ -43,8 +43,9 @@ _OPERATOR_CHARS = "();<>|&\n"
 
 # --- whole-text patterns ---------------------------------------------------
 _SQL_HIGH = re.compile(
-    r"\b(?:DROP\s+(?:TABLE|DATABASE|SCHEMA|INDEX|VIEW|USER)|TRUNCATE\s+TABLE|TRUNCATE\s+[\w.\"`]+\s*(?:;|$|[\"'])"
-    r"|ALTER\s+TABLE\s+\S+\s+DROP)\b",
+    r"\b(?:DROP\s+(?:TABLE|DATABASE|SCHEMA|INDEX|VIEW|USER)\b"
+    r"|TRUNCATE\s+TABLE\b|TRUNCATE\s+[\w.`]+\s*(?:;|$|[\"'])"
+    r"|ALTER\s+TABLE\s+\S+\s+DROP\b)",
     re.IGNORECASE,
 )
 # DELETE FROM / UPDATE … SET with no WHERE before the statement ends.
