@@ -1,0 +1,177 @@
+"""The settings dialog (U6): model, endpoint, API key, theme, memory options.
+
+Decisions:
+
+* Edits go to the **global** settings (``services.base_settings``) and are
+  written with ``core.config.save_settings`` -- only what differs from the
+  defaults, never a secret. A profile's own overrides still win for that
+  profile, and the dialog says so when one is active.
+* The **API key** never goes near config.toml: a non-empty password field is
+  handed to ``core.secrets.set_api_key`` (the OS keyring). Without a usable
+  keyring backend the dialog shows the core's plain advice (set
+  ``OPENAI_API_KEY`` or install a backend) instead of failing; everything else
+  is still saved.
+* **Applied live**: after a save the services reload their settings and the
+  app switches theme; the next turn uses the new model and memory options.
+* Saving runs in a thread worker (keyring backends can block on D-Bus).
+"""
+
+from __future__ import annotations
+
+import copy
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Select, Static, Switch
+
+CORRECTIONS = (("off", "off"), ("offer to remember", "offer"), ("save with undo", "save"))
+CONSENT = (("save with undo", "save"), ("ask first", "ask"))
+
+
+class SettingsScreen(ModalScreen[bool]):
+    """Dismisses with ``True`` when settings were saved."""
+
+    CSS_PATH = "settings.tcss"
+    BINDINGS = [
+        Binding("ctrl+s", "save", "Save", id="settings.save"),
+        Binding("escape", "cancel", "Cancel", id="settings.cancel"),
+    ]
+
+    class _KeyringChecked(Message):
+        def __init__(self, ok: bool, backend: str, advice: str) -> None:
+            super().__init__()
+            self.ok, self.backend, self.advice = ok, backend, advice
+
+    class _Saved(Message):
+        def __init__(self, error: str | None, key_note: str) -> None:
+            super().__init__()
+            self.error = error
+            self.key_note = key_note
+
+    def __init__(self, services) -> None:
+        super().__init__()
+        self.services = services
+
+    def _themes(self) -> list[str]:
+        return sorted(getattr(self.app, "available_themes", {}) or [])
+
+    def compose(self) -> ComposeResult:
+        base = self.services.base_settings
+        memory = base.memory
+        themes = self._themes()
+        theme = base.theme if base.theme in themes else (self.app.theme if self.app.theme in themes else None)
+        with Vertical(id="settings-dialog"):
+            yield Static(Text("Settings", style="bold"), id="settings-title")
+            with VerticalScroll(id="settings-form"):
+                yield Label("Model")
+                yield Input(base.model, id="set-model")
+                yield Label("Base URL (empty = the OpenAI API)")
+                yield Input(base.base_url or "", placeholder="https://…/v1", id="set-base-url")
+                yield Label("API key (saved to the OS keyring, never to config.toml)")
+                yield Input(password=True, placeholder="leave empty to keep the current key", id="set-api-key")
+                yield Static(Text("checking the keyring…"), id="keyring-status")
+                yield Label("Theme")
+                yield Select([(name, name) for name in themes], value=theme or Select.BLANK,
+                             allow_blank=theme is None, id="set-theme")
+                yield Label("Detected corrections")
+                yield Select(CORRECTIONS, value=memory.corrections, allow_blank=False, id="set-corrections")
+                yield Label("Memory the model proposes")
+                yield Select(CONSENT, value=memory.model_consent, allow_blank=False, id="set-consent")
+                with Horizontal(classes="switch-row"):
+                    yield Switch(memory.extraction, id="set-extraction")
+                    yield Label("Extraction pass after each turn")
+                yield Label("Notes injected into the prompt")
+                yield Input(str(memory.inject_notes), type="integer", id="set-inject")
+                if self.services.profile_name != "default":
+                    yield Static(Text(
+                        f"Profile '{self.services.profile_name}' may override some of these."
+                    ), classes="hint")
+            with Horizontal(id="settings-buttons"):
+                yield Button("Cancel", id="settings-cancel")
+                yield Button("Save", id="settings-save", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#set-model").focus()
+        self._check_keyring()
+
+    @work(thread=True, group="settings-keyring")
+    def _check_keyring(self) -> None:
+        from agenttui.core.secrets import keyring_status
+
+        self.post_message(self._KeyringChecked(*keyring_status()))
+
+    @on(_KeyringChecked)
+    def _keyring_checked(self, message: _KeyringChecked) -> None:
+        status = self.query_one("#keyring-status", Static)
+        if message.ok:
+            status.update(Text(f"keyring: {message.backend}", style="green"))
+        else:
+            status.update(Text(message.advice, style="yellow"))
+
+    def collect(self):
+        """The edited copy of the global settings (pure: reads the form only)."""
+        settings = copy.deepcopy(self.services.base_settings)
+        settings.model = self.query_one("#set-model", Input).value.strip() or settings.model
+        settings.base_url = self.query_one("#set-base-url", Input).value.strip() or None
+        theme = self.query_one("#set-theme", Select).value
+        if isinstance(theme, str):
+            settings.theme = theme
+        settings.memory.corrections = self.query_one("#set-corrections", Select).value
+        settings.memory.model_consent = self.query_one("#set-consent", Select).value
+        settings.memory.extraction = self.query_one("#set-extraction", Switch).value
+        inject = self.query_one("#set-inject", Input).value.strip()
+        if inject.isdigit():
+            settings.memory.inject_notes = int(inject)
+        return settings
+
+    @on(Button.Pressed, "#settings-save")
+    def action_save(self) -> None:
+        self.query_one("#settings-save", Button).disabled = True
+        self._save(self.collect(), self.query_one("#set-api-key", Input).value.strip())
+
+    @work(thread=True, group="settings-save")
+    def _save(self, settings, api_key: str) -> None:
+        from agenttui.core.config import save_settings
+        from agenttui.core.secrets import NoKeyringBackend, SecretsError, set_api_key
+
+        key_note = ""
+        if api_key:
+            try:
+                set_api_key(api_key)
+                key_note = "API key saved to the keyring."
+            except NoKeyringBackend as exc:  # plain advice, not a crash (S3)
+                key_note = str(exc)
+            except SecretsError as exc:
+                key_note = f"API key not saved: {exc}"
+        try:
+            save_settings(self.services.paths, settings)
+            self.services.reload_settings()
+            error = None
+        except Exception as exc:  # e.g. ConfigError: the file on disk is broken
+            error = str(exc)
+        self.post_message(self._Saved(error, key_note))
+
+    @on(_Saved)
+    def _saved(self, message: _Saved) -> None:
+        self.query_one("#settings-save", Button).disabled = False
+        if message.key_note:
+            ok = message.key_note.startswith("API key saved")
+            self.notify(message.key_note, title="API key", severity="information" if ok else "warning",
+                        timeout=6 if ok else 20)
+        if message.error:
+            self.notify(message.error, title="Settings not saved", severity="error", timeout=15)
+            return
+        theme = self.services.base_settings.theme
+        if theme in getattr(self.app, "available_themes", {}):
+            self.app.theme = theme
+        self.notify(f"Saved to {self.services.paths.config_file}", title="Settings")
+        self.dismiss(True)
+
+    @on(Button.Pressed, "#settings-cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(False)
