@@ -1,0 +1,112 @@
+"""Helpers shared by the headless commands (SPEC §9, D3).
+
+Exit codes: 0 ok, 1 refused/failed (message on stderr), 2 usage. Problems the
+core found while loading (a broken config, a corrupt memory file moved
+aside) go to stderr as warnings: the command still runs on what is left.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+
+PROG = "agenttui"
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def fail(message: str, code: int = 1) -> int:
+    print(f"{PROG}: {message}", file=sys.stderr)
+    return code
+
+
+def warn(message: str) -> None:
+    print(f"{PROG}: warning: {message}", file=sys.stderr)
+
+
+def inert(text: str | None) -> str:
+    """Model/tool text may carry terminal escapes (A5): show them, never run them."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group(0)):02x}", text or "")
+
+
+def stdin_is_tty() -> bool:
+    try:
+        return sys.stdin is not None and sys.stdin.isatty()
+    except (ValueError, OSError):  # closed stdin
+        return False
+
+
+def add_yes(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--yes", "-y", action="store_true",
+                        help="do it without asking (required when stdin is not a terminal)")
+
+
+def confirm_destructive(args: argparse.Namespace, action: str, word: str | None = None) -> bool:
+    """D3: ``--yes`` proceeds; no terminal and no ``--yes`` refuses; a terminal asks.
+
+    ``action`` completes "refusing to …" / "… ?" (e.g. "delete profile 'work'").
+    With ``word`` the user must type it exactly (the most destructive actions).
+    """
+    if getattr(args, "yes", False):
+        return True
+    if not stdin_is_tty():
+        fail(f"refusing to {action} without --yes (stdin is not a terminal)")
+        return False
+    try:
+        if word:
+            answer = input(f"This will {action}. Type {word!r} to confirm: ")
+            ok = answer.strip() == word
+        else:
+            ok = input(f"{action[:1].upper()}{action[1:]}? [y/N] ").strip().lower() in ("y", "yes")
+    except EOFError:
+        ok = False
+    if not ok:
+        fail("cancelled; nothing was changed")
+    return ok
+
+
+def paths():
+    from agenttui.core.paths import Paths
+
+    return Paths.from_env()
+
+
+def open_services(args: argparse.Namespace):
+    """Build the services for ``--profile`` (or the cwd's profile); ``None`` after
+    printing why, when that is impossible (unknown profile, bad name)."""
+    from agenttui.bootstrap import build_services
+    from agenttui.core.paths import InvalidProfileName
+    from agenttui.core.profiles import ProfileError
+
+    try:
+        services = build_services(profile=getattr(args, "profile", None))
+    except (ProfileError, InvalidProfileName) as exc:
+        fail(str(exc))
+        return None
+    report_problems(services)
+    return services
+
+
+def report_problems(services) -> None:
+    if services.config_error:
+        warn(f"config not loaded, using defaults: {services.config_error}")
+    for message in services.config_warnings:
+        warn(message)
+    for source in (services.profiles, services.memory):
+        for message in getattr(source, "problems", None) or ():
+            warn(message)
+    for message in getattr(services.profiles, "warnings", None) or ():
+        warn(message)
+
+
+def backup_first(what: str) -> str | None:
+    """D2: a full backup before a destructive command; prints where it went."""
+    from agenttui.core.backup import create_backup
+
+    try:
+        path = create_backup(paths())
+    except Exception as exc:  # no backup, no destruction
+        fail(f"backup before {what} failed ({exc}); nothing was changed")
+        return None
+    print(f"backup written to {path}")
+    return str(path)
