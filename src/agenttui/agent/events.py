@@ -95,6 +95,15 @@ class PersistWarning:
 
 
 @dataclass
+class RetryScheduled:
+    """The LLM call failed transiently; it is retried after ``delay`` seconds (A4)."""
+
+    attempt: int  # 1 = first retry
+    delay: float
+    reason: str  # the user-facing failure message
+
+
+@dataclass
 class TurnFinished:
     stop_reason: StopReason
     trace: Trace
@@ -112,5 +121,5 @@ class TurnFailed:
 
 AgentEvent = (
     TurnStarted | TextDelta | ToolCallStarted | ToolCallFinished | ApprovalRequested
-    | MemoryChanged | PersistWarning | TurnFinished | TurnFailed
+    | MemoryChanged | PersistWarning | RetryScheduled | TurnFinished | TurnFailed
 )

@@ -1,0 +1,38 @@
+"""The exact request of the last turn, for the prompt inspector (M5).
+
+The loop records every completion request it sends (messages, tools, model,
+parameters) on the services object; :func:`last_prompt` returns the latest.
+It lives in memory only -- it is what was sent, unredacted, and never written.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+_ATTR = "_agent_last_prompt"
+
+
+@dataclass
+class CapturedPrompt:
+    model: str
+    messages: list[dict[str, Any]]
+    tools: list[dict[str, Any]]
+    params: dict[str, Any] = field(default_factory=dict)  # temperature, stream options ...
+    injected_memory: list[str] = field(default_factory=list)  # ids of memory items in the prompt
+    at: float = field(default_factory=time.time)
+
+    @property
+    def system_prompt(self) -> str:
+        first = self.messages[0] if self.messages else {}
+        return first.get("content") or "" if first.get("role") == "system" else ""
+
+
+def record(services: object, prompt: CapturedPrompt) -> None:
+    setattr(services, _ATTR, prompt)
+
+
+def last_prompt(services: object) -> CapturedPrompt | None:
+    """The request the last LLM call sent for these services, or None."""
+    return getattr(services, _ATTR, None)
