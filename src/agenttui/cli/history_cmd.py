@@ -1,0 +1,156 @@
+"""``agenttui history list|search|show|export`` (H2, H6 headless).
+
+IDs may be given as a unique prefix (lists show the first 8 characters).
+Message text is printed inert: escape sequences from the model never reach
+the terminal (A5).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from agenttui.cli.common import fail, inert, open_services
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("history", help="list, search, show and export conversations")
+    sub = parser.add_subparsers(dest="history_command", metavar="ACTION", required=True)
+
+    listing = sub.add_parser("list", help="conversations, newest first")
+    listing.add_argument("--json", action="store_true", help="machine-readable output")
+    listing.add_argument("--archived", action="store_true", help="list archived conversations")
+    listing.add_argument("--limit", type=int, default=50)
+    listing.set_defaults(handler=run_list)
+
+    search = sub.add_parser("search", help="full-text search over this profile's messages")
+    search.add_argument("query")
+    search.add_argument("--json", action="store_true", help="machine-readable output")
+    search.add_argument("--limit", type=int, default=20)
+    search.set_defaults(handler=run_search)
+
+    show = sub.add_parser("show", help="print a conversation")
+    show.add_argument("id")
+    show.set_defaults(handler=run_show)
+
+    export = sub.add_parser("export", help="export a conversation as Markdown or JSON")
+    export.add_argument("id")
+    export.add_argument("--format", choices=("md", "json"), required=True)
+    export.add_argument("--output", "-o", metavar="FILE", type=Path, default=None)
+    export.set_defaults(handler=run_export)
+
+
+def _conversation_json(c) -> dict:
+    return {"id": c.id, "title": c.title, "created": c.created.isoformat(),
+            "updated": c.updated.isoformat(), "model": c.model, "archived": c.archived,
+            "message_count": c.message_count}
+
+
+def run_list(args: argparse.Namespace) -> int:
+    services = open_services(args)
+    if services is None:
+        return 1
+    conversations = services.history.list_conversations(limit=args.limit, archived=args.archived)
+    if args.json:
+        print(json.dumps([_conversation_json(c) for c in conversations], indent=2,
+                         ensure_ascii=False))
+        return 0
+    if not conversations:
+        print("no archived conversations" if args.archived else "no conversations yet")
+    for c in conversations:
+        print(f"{c.id[:8]}  {c.updated:%Y-%m-%d %H:%M}  {c.message_count:>5} msgs  {inert(c.title)}")
+    return 0
+
+
+def run_search(args: argparse.Namespace) -> int:
+    if not args.query.strip():
+        return fail("usage: agenttui history search QUERY  (e.g. agenttui history search deploy)", 2)
+    services = open_services(args)
+    if services is None:
+        return 1
+    hits = services.history.search(args.query, limit=args.limit)
+    if args.json:
+        print(json.dumps([{"conversation_id": h.conversation_id,
+                           "conversation_title": h.conversation_title,
+                           "message_id": h.message_id, "role": h.role, "snippet": h.snippet,
+                           "created": h.created.isoformat(), "rank": h.rank} for h in hits],
+                         indent=2, ensure_ascii=False))
+        return 0
+    if not hits:
+        print(f"no messages match {args.query!r}")
+    for h in hits:
+        snippet = " ".join(inert(h.snippet).split())
+        print(f"{h.conversation_id[:8]}  #{h.message_id}  {h.role:<9} {inert(h.conversation_title)}: {snippet}")
+    return 0
+
+
+def _find(services, ident: str):
+    """Exact id, else a unique prefix over live and archived conversations."""
+    history = services.history
+    found = history.get_conversation(ident)
+    if found is not None:
+        return found
+    matches = []
+    for archived in (False, True):
+        offset = 0
+        while True:
+            batch = history.list_conversations(limit=500, offset=offset, archived=archived)
+            matches += [c for c in batch if c.id.startswith(ident)]
+            if len(batch) < 500:
+                break
+            offset += 500
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        fail(f"{ident!r} matches {len(matches)} conversations; give more of the id")
+    else:
+        fail(f"no conversation {ident!r} in profile {services.profile_name!r}")
+    return None
+
+
+def run_show(args: argparse.Namespace) -> int:
+    services = open_services(args)
+    if services is None:
+        return 1
+    conversation = _find(services, args.id)
+    if conversation is None:
+        return 1
+    print(f"# {inert(conversation.title)}  ({conversation.id})")
+    history = services.history
+    stream = getattr(history, "iter_messages", None) or history.messages  # paged if available
+    for message in stream(conversation.id):
+        print(f"\n[{message.role}] {message.created:%Y-%m-%d %H:%M}"
+              + (" (incomplete)" if message.incomplete else ""))
+        if message.content:
+            print(inert(message.content))
+        for call in message.tool_calls:
+            print(f"-> tool {inert(call.name)}({inert(call.arguments)})")
+        if message.image_b64:
+            print("[image attached]")
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    services = open_services(args)
+    if services is None:
+        return 1
+    conversation = _find(services, args.id)
+    if conversation is None:
+        return 1
+    history = services.history
+    text = (history.export_markdown if args.format == "md" else history.export_json)(conversation.id)
+    if args.output is None:
+        if sys.stdout.isatty():  # exact bytes for pipes; inert on a terminal (A5)
+            text = inert(text)
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        return 0
+    from agenttui.core.files import atomic_write_text
+
+    try:
+        atomic_write_text(args.output, text)
+    except OSError as exc:
+        return fail(f"cannot write {args.output}: {exc.strerror or exc}")
+    print(f"exported to {args.output}")
+    return 0

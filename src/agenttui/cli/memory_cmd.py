@@ -1,0 +1,151 @@
+"""``agenttui memory list|add|set|forget|audit`` (M2, M3, M9 headless).
+
+Writes go through the same M3 gate as the UI (``MemoryStore``); a rejection
+is exit 1 with the gate's reason on stderr. ``forget`` shows what matches,
+backs up first, and needs ``--yes`` when more than one item matches or stdin
+is not a terminal (M2, D3); on a terminal several matches are confirmed y/N.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from agenttui.cli.common import (
+    add_yes, backup_first, confirm_destructive, fail, inert, open_services, stdin_is_tty,
+)
+
+SCOPES = ("user", "profile")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("memory", help="list, add, forget and audit what the agent remembers")
+    sub = parser.add_subparsers(dest="memory_command", metavar="ACTION", required=True)
+
+    listing = sub.add_parser("list", help="list memory items")
+    listing.add_argument("--scope", choices=(*SCOPES, "all"), default="all")
+    listing.add_argument("--json", action="store_true", help="machine-readable output")
+    listing.set_defaults(handler=run_list)
+
+    add = sub.add_parser("add", help="remember a note (checked by the memory gate)")
+    add.add_argument("text", help='e.g. "summarise output over 20 lines"')
+    add.add_argument("--scope", choices=SCOPES, default="user")
+    add.set_defaults(handler=run_add)
+
+    fact = sub.add_parser("set", help="remember a fact KEY = VALUE (checked by the memory gate)")
+    fact.add_argument("key", help="e.g. language")
+    fact.add_argument("value", help="e.g. id")
+    fact.add_argument("--scope", choices=SCOPES, default="user")
+    fact.set_defaults(handler=run_set)
+
+    forget = sub.add_parser("forget", help="remove the items whose text contains SUBSTRING")
+    forget.add_argument("substring")
+    forget.add_argument("--scope", choices=(*SCOPES, "all"), default="all")
+    add_yes(forget)
+    forget.set_defaults(handler=run_forget)
+
+    audit = sub.add_parser("audit", help="flag suspicious, secret, duplicate, stale … items (M9)")
+    audit.add_argument("--json", action="store_true", help="machine-readable output")
+    audit.add_argument("--all", action="store_true", help="list clean items too")
+    audit.set_defaults(handler=run_audit)
+
+
+def _line(item) -> str:
+    flags = " [pinned]" if item.pinned else ""
+    if item.is_expired():
+        flags += " [expired]"
+    return f"{item.id[:8]}  {item.scope:<7}  {inert(item.display)}{flags}"
+
+
+def run_list(args: argparse.Namespace) -> int:
+    services = open_services(args)
+    if services is None:
+        return 1
+    items = services.memory.items(args.scope)
+    if args.json:
+        print(json.dumps([item.to_dict() for item in items], indent=2, ensure_ascii=False))
+        return 0
+    if not items:
+        print("no memory items yet (add one: agenttui memory add \"I prefer short answers\")")
+    for item in items:
+        print(_line(item))
+    return 0
+
+
+def _report(result) -> int:
+    if not result.ok:
+        return fail(f"not saved: {result.reason or 'rejected by the memory gate'}")
+    note = f" ({result.reason})" if result.reason else ""
+    print(f"{result.status} {result.item.id[:8]}  {inert(result.item.display)}{note}")
+    for item in result.archived:
+        print(f"archived (over the cap) {item.id[:8]}  {inert(item.display)}")
+    return 0
+
+
+def run_add(args: argparse.Namespace) -> int:
+    if not args.text.strip():
+        return fail('usage: agenttui memory add TEXT  (e.g. agenttui memory add '
+                    '"summarise output over 20 lines")', 2)
+    services = open_services(args)
+    if services is None:
+        return 1
+    return _report(services.memory.add_note(args.text, scope=args.scope, source="explicit"))
+
+
+def run_set(args: argparse.Namespace) -> int:
+    if not args.key.strip() or not args.value.strip():
+        return fail("usage: agenttui memory set KEY VALUE  (e.g. agenttui memory set language id)", 2)
+    services = open_services(args)
+    if services is None:
+        return 1
+    return _report(services.memory.set_fact(args.key, args.value, scope=args.scope,
+                                            source="explicit"))
+
+
+def run_forget(args: argparse.Namespace) -> int:
+    if not args.substring.strip():
+        return fail('usage: agenttui memory forget SUBSTRING  (e.g. agenttui memory forget "saya")', 2)
+    services = open_services(args)
+    if services is None:
+        return 1
+    matches = services.memory.find(args.substring, args.scope)
+    if not matches:
+        return fail(f"nothing in memory matches {args.substring!r}")
+    print(f"{len(matches)} item(s) match:")
+    for item in matches:
+        print("  " + _line(item))
+    if len(matches) > 1 or not stdin_is_tty():
+        if not confirm_destructive(args, f"forget these {len(matches)} item(s)"):
+            return 1
+    if backup_first("forgetting memory") is None:
+        return 1
+    removed = services.memory.remove([item.id for item in matches])
+    print(f"forgot {len(removed)} item(s)")
+    return 0
+
+
+def run_audit(args: argparse.Namespace) -> int:
+    from agenttui.core.audit import audit
+
+    services = open_services(args)
+    if services is None:
+        return 1
+    settings = services.settings.memory
+    findings = audit(services.memory.items("all"), stale_days=settings.stale_days,
+                     max_chars=settings.max_note_chars)
+    shown = findings if args.all else [f for f in findings if f.flags]
+    if args.json:
+        print(json.dumps([{"item": f.item.to_dict(), "flags": list(f.flags),
+                           "reasons": dict(f.reasons), "twins": list(f.twins)}
+                          for f in shown], indent=2, ensure_ascii=False))
+        return 0
+    if not shown:
+        print(f"{len(findings)} item(s) audited; nothing flagged")
+        return 0
+    for finding in shown:
+        print(_line(finding.item))
+        for flag in finding.flags:
+            print(f"    {flag}: {inert(finding.reasons.get(flag, ''))}")
+    flagged = sum(1 for f in findings if f.flags)
+    print(f"{flagged} of {len(findings)} item(s) flagged")
+    return 0
