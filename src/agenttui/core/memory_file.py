@@ -1,0 +1,145 @@
+"""One memory scope on disk (S6): a human-readable JSON file.
+
+Format::
+
+    {"schema": 1, "scope": "user", "items": [...], "archive": [...]}
+
+with items in :meth:`MemoryItem.to_dict` form, ``indent=2``, UTF-8 (non-ASCII
+kept readable), so ``jq '.items'`` and a text editor work.
+
+Bad files never cost the user a note:
+
+* The whole file unreadable (not JSON, not an object, wrong ``schema``,
+  ``items``/``archive`` not lists): the file is moved aside with
+  :func:`files.quarantine` (``NAME.corrupt-<timestamp>``), reported, and the
+  scope starts empty; the next write creates a fresh file and never touches
+  the quarantined one.
+* Some items unreadable in an otherwise valid file: the good items are kept
+  and used. The original file is moved aside as a whole (so the bad items are
+  preserved byte for byte where the user can fix them), the good items are
+  written back at once so the live file is valid again, and the report names
+  the bad items and where the original went. Quarantining the whole file for
+  one typo would hide all the user's memory until they fixed it by hand.
+
+The file's own scope wins over an item's ``scope`` field (an item pasted from
+the other file belongs where it now is); a duplicated id gets a fresh one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from agenttui.core import files
+from agenttui.core.models import MemoryItem, Scope, new_id
+
+SCHEMA = 1
+
+
+@dataclass
+class ScopeData:
+    scope: Scope
+    items: list[MemoryItem] = field(default_factory=list)
+    archive: list[MemoryItem] = field(default_factory=list)
+
+
+@dataclass
+class LoadResult:
+    data: ScopeData
+    problem: str | None = None  # a sentence for the user, naming the paths
+    bad_items: list[str] = field(default_factory=list)  # partial failure details
+    fatal_detail: str | None = None  # the whole file was unusable
+
+
+def stat_key(path: Path) -> tuple[int, int, int] | None:
+    """Identity of the file's current content (atomic writes change the inode)."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return (st.st_ino, st.st_mtime_ns, st.st_size)
+
+
+def parse(raw: str, scope: Scope) -> LoadResult:
+    """Parse file text; never raises for bad content."""
+    try:
+        doc = json.loads(raw)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        return LoadResult(ScopeData(scope), fatal_detail=f"not valid JSON: {exc}")
+    if not isinstance(doc, dict):
+        return LoadResult(ScopeData(scope), fatal_detail="the top level is not a JSON object")
+    if doc.get("schema") != SCHEMA:
+        return LoadResult(ScopeData(scope), fatal_detail=f"unsupported schema {doc.get('schema')!r} (expected {SCHEMA})")
+    data = ScopeData(scope)
+    bad: list[str] = []
+    seen: set[str] = set()
+    for section in ("items", "archive"):
+        entries = doc.get(section, [])
+        if not isinstance(entries, list):
+            return LoadResult(ScopeData(scope), fatal_detail=f"{section!r} is not a list")
+        target = data.items if section == "items" else data.archive
+        for n, entry in enumerate(entries):
+            try:
+                if not isinstance(entry, dict):
+                    raise TypeError("not an object")
+                item = MemoryItem.from_dict({**entry, "scope": scope})
+            except (KeyError, ValueError, TypeError, AttributeError) as exc:
+                bad.append(f"{section}[{n}]: {exc}")
+                continue
+            if item.id in seen:
+                item.id = new_id()
+            seen.add(item.id)
+            target.append(item)
+    return LoadResult(data, bad_items=bad)
+
+
+def read(path: Path, scope: Scope) -> LoadResult:
+    """Read and parse ``path``; a missing file is an empty scope."""
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return LoadResult(ScopeData(scope))
+    except UnicodeDecodeError as exc:
+        return LoadResult(ScopeData(scope), fatal_detail=f"not UTF-8 text: {exc}")
+    return parse(raw, scope)
+
+
+def dumps(data: ScopeData) -> str:
+    doc = {
+        "schema": SCHEMA,
+        "scope": data.scope,
+        "items": [item.to_dict() for item in data.items],
+        "archive": [item.to_dict() for item in data.archive],
+    }
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def write(path: Path, data: ScopeData) -> None:
+    files.atomic_write_text(path, dumps(data))
+
+
+def load_repairing(path: Path, scope: Scope) -> LoadResult:
+    """Read ``path`` and move bad content aside. Call with ``files.locked(path)`` held.
+
+    Returns the usable data and, if anything was moved aside, ``problem``.
+    """
+    result = read(path, scope)
+    if result.fatal_detail:
+        err = files.quarantine(path, result.fatal_detail)
+        where = f"moved to {err.moved_to}" if err.moved_to else "left in place"
+        result.problem = (
+            f"Memory file {path} could not be read ({result.fatal_detail}); it was {where} "
+            "and nothing in it was deleted. Fix it and move it back, or copy notes from it."
+        )
+    elif result.bad_items:
+        err = files.quarantine(path, "invalid items")
+        write(path, result.data)
+        shown = "; ".join(result.bad_items[:5]) + (" ..." if len(result.bad_items) > 5 else "")
+        result.problem = (
+            f"Memory file {path}: {len(result.bad_items)} item(s) could not be read ({shown}); "
+            f"the original file was saved as {err.moved_to}, and the "
+            f"{len(result.data.items) + len(result.data.archive)} readable item(s) were kept."
+        )
+    return result

@@ -1,0 +1,231 @@
+"""The one memory write gate (M3). Pure: no I/O, no clock.
+
+Every writer -- ``/remember`` (source ``explicit``), a UI edit (``manual``),
+an auto-detected correction (``correction``), an import, the model's
+``remember`` tool (``model``) and the extraction pass (``extraction``) --
+calls :func:`check_write` with the items already in the target scope and acts
+on the :class:`GateDecision`. Rules, in order:
+
+1. **Shape** -- known kind/scope/source; a note has text; a fact has a
+   well-formed key (``[a-z][a-z0-9_]*`` with optional ``.`` sections, up to
+   64 characters, normalised: lowercased, spaces and ``-`` become ``_``) and a
+   value.
+2. **Policy boundary** (seed 002) -- model/extraction may write only to
+   ``settings.model_scopes`` and only fact keys in ``settings.fact_keys``.
+   The user may set any well-formed key while
+   ``allow_any_fact_key_from_user`` is on (the allowlist binds the model).
+3. **Runtime boundary** -- ``settings.blocked_keys`` is checked for *every*
+   source, even when the policy allows the key. A blocked entry matches as a
+   run of ``_``-separated words, so ``token`` blocks ``github_token`` too
+   (false positives such as ``token_budget`` are the price of not storing
+   credentials under a near-miss name).
+4. **Injection** -- text that looks like a prompt injection / system
+   instruction (``security.is_suspicious_note``) is rejected for every source,
+   with ``security.injection_reasons`` in the reason.
+5. **Secrets** -- *refused* for ``model``/``extraction`` (the model has no
+   business storing a credential, and a redacted stub would only be noise);
+   *redacted* for user sources (``explicit``, ``manual``, ``correction``,
+   ``import``): the user asked for the note deliberately and the rest of it is
+   usually still useful ("staging db is postgres://app:[REDACTED]@db1"); the
+   reason then says so. If nothing but the redaction would remain, rejected.
+6. **Length** -- the (redacted) note text or fact value may not exceed
+   ``max_note_chars``; rejected rather than truncated so nothing is silently
+   changed.
+7. **Dedupe** -- a note equal or near-equal (token Jaccard >=
+   ``near_duplicate_threshold``) to a note in the scope refreshes that note
+   (action ``refresh``); a fact with a key that exists in the scope updates
+   that fact (``update``) or refreshes it when the value is unchanged.
+8. **Consent** (M7) -- a model/extraction write that would add or change
+   something waits for the user (action ``pending``) when
+   ``model_consent == "ask"`` or the fact key is in ``sensitive_keys``; the
+   caller stores nothing and re-submits with ``confirmed=True`` after the
+   user's yes. A pure refresh needs no consent.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from agenttui.core.memory_text import is_near_duplicate
+from agenttui.core.models import SCOPES, SOURCES, MemoryItem
+from agenttui.core.settings import MemorySettings
+from agenttui.security import contains_secret, injection_reasons, is_suspicious_note, redact_secrets
+
+MODEL_SOURCES = frozenset({"model", "extraction"})
+USER_SOURCES = frozenset({"explicit", "manual", "correction", "import"})
+MAX_KEY_CHARS = 64
+
+_KEY = re.compile(r"^[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)*$")
+_REDACTION_MARK = re.compile(r"\[REDACTED(?::[^\]]*)?\]")
+_WORDISH = re.compile(r"\w")
+
+Action = Literal["add", "refresh", "update", "reject", "pending"]
+
+
+@dataclass
+class GateDecision:
+    action: Action
+    reason: str = ""  # a human sentence: why rejected / what was changed
+    reasons: list[str] = field(default_factory=list)  # detail lines (e.g. injection reasons)
+    text: str = ""  # the note text to store (redacted)
+    key: str | None = None  # the normalised fact key
+    value: str | None = None  # the fact value to store (redacted)
+    target_id: str | None = None  # the existing item to refresh / update
+    redacted: bool = False
+
+    @property
+    def accepted(self) -> bool:
+        return self.action in ("add", "refresh", "update")
+
+
+def normalise_key(key: str) -> str:
+    return re.sub(r"[\s\-]+", "_", key.strip().lower())
+
+
+def key_is_blocked(key: str, blocked: Sequence[str]) -> str | None:
+    """The blocked entry that ``key`` matches (as a run of words), if any."""
+    words = re.split(r"[._]", key)
+    for entry in blocked:
+        parts = [p for p in re.split(r"[._]", normalise_key(entry)) if p]
+        if not parts:
+            continue
+        for start in range(len(words) - len(parts) + 1):
+            if words[start : start + len(parts)] == parts:
+                return entry
+    return None
+
+
+def _reject(reason: str, reasons: Sequence[str] = ()) -> GateDecision:
+    return GateDecision("reject", reason=reason, reasons=list(reasons))
+
+
+def _only_redactions_left(text: str) -> bool:
+    return not _WORDISH.search(_REDACTION_MARK.sub("", text))
+
+
+def check_write(
+    kind: str,
+    scope: str,
+    source: str,
+    *,
+    settings: MemorySettings,
+    existing: Sequence[MemoryItem] = (),
+    text: str = "",
+    key: str | None = None,
+    value: str | None = None,
+    confirmed: bool = False,
+    redact_patterns: Sequence[str] = (),
+    editing_id: str | None = None,
+) -> GateDecision:
+    """Decide what to do with one proposed write.
+
+    ``existing`` are the live items of the target scope (others are ignored);
+    ``editing_id`` is the item being edited, which must not count as its own
+    duplicate.
+    """
+    # 1. shape ---------------------------------------------------------------
+    if kind not in ("note", "fact"):
+        return _reject(f"Unknown memory kind {kind!r}.")
+    if scope not in SCOPES:
+        return _reject(f"Unknown memory scope {scope!r}; use 'user' or 'profile'.")
+    if source not in SOURCES:
+        return _reject(f"Unknown memory source {source!r}.")
+    from_model = source in MODEL_SOURCES
+
+    # 2. policy boundary: scope -------------------------------------------------
+    if from_model and scope not in settings.model_scopes:
+        return _reject(f"The model may not write to the {scope!r} memory scope (policy).")
+
+    if kind == "fact":
+        raw_key = (key or "").strip()
+        if not raw_key:
+            return _reject("A fact needs a key, e.g. `language = en`.")
+        key = normalise_key(raw_key)
+        if len(key) > MAX_KEY_CHARS or not _KEY.match(key):
+            return _reject(
+                f"Invalid fact key {raw_key!r}: use lowercase letters, digits and '_' "
+                f"(starting with a letter, up to {MAX_KEY_CHARS} characters)."
+            )
+        body = (value or "").strip()
+        if not body:
+            return _reject(f"The fact {key!r} needs a value.")
+        # 3. runtime boundary, every source
+        blocked = key_is_blocked(key, settings.blocked_keys)
+        if blocked:
+            return _reject(f"The key {key!r} is blocked (matches {blocked!r}); it is never stored.")
+        # 2. policy boundary: keys
+        user_free = source in USER_SOURCES and settings.allow_any_fact_key_from_user
+        if not user_free and key not in settings.fact_keys:
+            who = "The model" if from_model else "This source"
+            return _reject(f"{who} may not set the fact key {key!r} (not in the allowed fact keys).")
+        checked = f"{key}: {body}"
+    else:
+        body = (text or "").strip()
+        if not body:
+            return _reject("Nothing to remember: the note is empty.")
+        checked = body
+
+    # 4. injection -----------------------------------------------------------
+    if is_suspicious_note(checked):
+        why = injection_reasons(checked)
+        detail = f" ({'; '.join(why)})" if why else ""
+        return _reject(f"This looks like an instruction to the assistant, not a memory{detail}.", why)
+
+    # 5. secrets -------------------------------------------------------------
+    redacted = redact_secrets(body, tuple(redact_patterns))
+    has_secret = redacted != body or contains_secret(body)
+    notes: list[str] = []
+    if has_secret:
+        if from_model:
+            return _reject("It contains a secret (credential); the model may not store secrets.")
+        if _only_redactions_left(redacted):
+            return _reject("It contains only a secret; secrets are never stored in memory.")
+        body = redacted
+        notes.append("a secret was redacted before saving")
+
+    # 6. length --------------------------------------------------------------
+    if len(body) > settings.max_note_chars:
+        what = "value" if kind == "fact" else "note"
+        return _reject(
+            f"The {what} is too long ({len(body)} characters; the limit is "
+            f"{settings.max_note_chars}). Shorten it."
+        )
+
+    decision = GateDecision("add", text=body if kind == "note" else "", key=key if kind == "fact" else None,
+                            value=body if kind == "fact" else None, redacted=has_secret)
+
+    # 7. dedupe / same key ----------------------------------------------------
+    peers = [i for i in existing if i.scope == scope and i.kind == kind and i.id != editing_id]
+    if kind == "note":
+        threshold = settings.near_duplicate_threshold
+        twin = next((i for i in peers if is_near_duplicate(body, i.text, threshold)), None)
+        if twin is not None:
+            decision.action = "refresh"
+            decision.target_id = twin.id
+            notes.append(f"already remembered as {twin.text!r}; refreshed it instead of adding")
+    else:
+        same = next((i for i in peers if i.key == key), None)
+        if same is not None:
+            decision.target_id = same.id
+            if (same.value or "") == body:
+                decision.action = "refresh"
+                notes.append(f"{key} was already {body!r}; refreshed it")
+            else:
+                decision.action = "update"
+                notes.append(f"{key} changed from {same.value!r} to {body!r}")
+
+    # 8. consent -------------------------------------------------------------
+    if from_model and not confirmed and decision.action != "refresh":
+        sensitive = kind == "fact" and key in settings.sensitive_keys
+        if sensitive or settings.model_consent == "ask":
+            decision.action = "pending"
+            why = f"{key!r} is a sensitive key" if sensitive else "model memory needs your yes"
+            notes.insert(0, f"waiting for confirmation ({why})")
+
+    decision.reason = "; ".join(notes)
+    if decision.reason:
+        decision.reason = decision.reason[0].upper() + decision.reason[1:] + "."
+    return decision
