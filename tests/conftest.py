@@ -18,6 +18,9 @@ def isolated_home(tmp_path, monkeypatch):
     monkeypatch.setenv("AGENTTUI_HOME", str(home))
     for name in _SCRUBBED_ENV:
         monkeypatch.delenv(name, raising=False)
+    # Subprocesses (and keyring's lazy auto-detection here) must never reach the
+    # real OS keyring; tests that need one install tests.fakes.memory_keyring.
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
     return home
 
 
