@@ -148,6 +148,16 @@ def pending_count(services: Any) -> int:
     return len(_pending(services))
 
 
+def _context_api():
+    """(build_system_prompt, select_window) from core.context (or its two halves)."""
+    try:
+        from agenttui.core.context import build_system_prompt, select_window
+    except ImportError:
+        from agenttui.core.context_prompt import build_system_prompt
+        from agenttui.core.context_window import select_window
+    return build_system_prompt, select_window
+
+
 # ---------------------------------------------------------------- the client
 def _client_for(services: Any, api_key: str) -> Any:
     """One cached AsyncOpenAI per services (and event loop, endpoint, key, timeout)."""
@@ -293,12 +303,16 @@ class _Turn:
 
     # -------------------------------------------------------------- prompt
     def build_messages(self, query: str) -> tuple[list[dict[str, Any]], list[str]]:
-        from agenttui.core.context import build_system_prompt, select_window
-
+        """System prompt (soul, memory, project) + related excerpts + the window."""
+        build_system_prompt, select_window = _context_api()
         settings = self.settings
         memory_items = self.services.memory.items("all", include_expired=False)
         project_section = self.services.project.prompt_section()
-        system, injected = build_system_prompt(settings, memory_items, project_section, query)
+        built = build_system_prompt(settings, memory_items, project_section, query)
+        if isinstance(built, tuple):  # the DESIGN.md form: (text, injected_ids)
+            system, injected = built
+        else:  # PromptParts
+            system, injected = built.text, built.injected_ids
         count = int(settings.history.window_messages)
         fetch = max(count * WINDOW_FETCH_FACTOR, 200)
         history = self.services.history.messages(self.cid, limit=fetch)
@@ -307,7 +321,9 @@ class _Turn:
                        or m.turn_id == self.trace.turn_id]
         history += self._unsaved()
         window = select_window(history, count=count,
-                               token_budget=int(settings.history.window_tokens))
+                               token_budget=int(settings.history.window_tokens),
+                               collapse_tool_steps=bool(settings.history.collapse_tool_steps),
+                               current_turn_id=self.trace.turn_id)
         messages = [{"role": "system", "content": system}]
         messages += self._related(query, window)
         messages += [m.to_openai() for m in window]

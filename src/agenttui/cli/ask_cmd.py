@@ -1,0 +1,133 @@
+"""``agenttui ask TEXT``: one agent turn from the command line (SPEC §9).
+
+The reply streams to stdout (control sequences made inert, A5); everything
+else -- tool calls, approvals, memory changes, warnings -- goes to stderr so
+``agenttui ask "…" > reply.txt`` captures just the reply.
+
+* Continues the profile's most recently updated conversation; ``--new``
+  starts one.
+* Tools that need approval (the shell) are denied unless ``--yes``; each
+  denial is printed with the exact command and its risk.
+* The endpoint comes from ``OPENAI_BASE_URL`` / the profile's ``base_url``,
+  the model from ``--model`` / ``AGENTTUI_MODEL`` / the profile, the key from
+  ``OPENAI_API_KEY`` or the keyring. Local servers that need no key (Ollama,
+  llama.cpp) still need some value: ``export OPENAI_API_KEY=anything``.
+* Exit 0 on a reply (also when a step/time limit cut it short: a warning
+  says so), 1 when the endpoint fails or no key is configured, 130 on Ctrl-C
+  (the partial reply is kept in history, marked incomplete).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "ask", help="one turn against the current conversation; the reply streams to stdout")
+    parser.add_argument("text", metavar="TEXT", help="your message ('-' reads it from stdin)")
+    parser.add_argument("--new", action="store_true", help="start a new conversation")
+    parser.add_argument("--yes", action="store_true",
+                        help="approve tools that need approval (shell commands)")
+    parser.add_argument("--image", metavar="PATH", default=None, help="attach an image (png, jpg, gif, webp)")
+    parser.add_argument("--model", metavar="M", default=None, help="model for this turn")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from agenttui.cli.common import fail, open_services
+
+    text = sys.stdin.read() if args.text == "-" else args.text
+    if not text.strip():
+        return fail('nothing to ask; usage: agenttui ask "What did we decide about X?"', code=2)
+    if args.image:
+        from agenttui.agent.images import ImageError, load_image
+
+        try:
+            load_image(args.image)
+        except ImageError as exc:
+            return fail(str(exc))
+    services = open_services(args)
+    if services is None:
+        return 1
+    try:
+        key = services.api_key()
+        if not key.value:
+            from agenttui.agent.loop import NO_KEY_MESSAGE
+
+            return fail(NO_KEY_MESSAGE + (f" ({key.problem})" if key.problem else ""))
+        import asyncio
+
+        return asyncio.run(_ask(services, args, text))
+    finally:
+        services.close()
+
+
+async def _ask(services, args: argparse.Namespace, text: str) -> int:
+    from agenttui.agent.events import (
+        ApprovalRequested,
+        MemoryChanged,
+        PersistWarning,
+        RetryScheduled,
+        TextDelta,
+        ToolCallFinished,
+        ToolCallStarted,
+        TurnFailed,
+        TurnFinished,
+    )
+    from agenttui.agent.loop import aclose_client, run_turn
+    from agenttui.cli.common import fail, inert, warn
+
+    history = services.history
+    conversation = None if args.new else history.latest_conversation()
+    if conversation is None:
+        conversation = history.create_conversation(model=args.model or services.model)
+    out = sys.stdout
+    wrote = ""
+    code = 0
+    try:
+        async for event in run_turn(services, conversation.id, text, image_path=args.image,
+                                    model=args.model):
+            if isinstance(event, TextDelta):
+                out.write(inert(event.text))
+                out.flush()
+                wrote = event.text or wrote
+            elif isinstance(event, ApprovalRequested):
+                event.future.set_result(bool(args.yes))
+                verb = "approved" if args.yes else "denied (rerun with --yes to allow)"
+                warn(f"{verb} [{event.risk} risk] {event.call.name}: {inert(event.summary)}")
+            elif isinstance(event, ToolCallStarted):
+                print(f"[tool] {event.call.name} {inert(event.call.arguments)[:200]}", file=sys.stderr)
+            elif isinstance(event, ToolCallFinished) and not event.ok and not event.denied:
+                print(f"[tool] {event.call.name} failed: {inert(event.output)[:300]}", file=sys.stderr)
+            elif isinstance(event, MemoryChanged):
+                _report_memory(event, warn, inert)
+            elif isinstance(event, PersistWarning):
+                warn(event.text)
+            elif isinstance(event, RetryScheduled):
+                warn(f"{event.reason} Retrying in {event.delay:.1f} s (retry {event.attempt}).")
+            elif isinstance(event, TurnFinished | TurnFailed):
+                if wrote and not wrote.endswith("\n"):
+                    out.write("\n")
+                    out.flush()
+                if isinstance(event, TurnFailed):
+                    kept = " (the partial reply is kept in history)" if event.partial else ""
+                    code = fail(event.error + kept)
+                elif event.stop_reason != "success":
+                    warn(f"the turn stopped early: {event.stop_reason}")
+    finally:
+        await aclose_client(services)
+    return code
+
+
+def _report_memory(event, warn, inert) -> None:
+    text = inert(event.text)
+    if event.action == "written":
+        warn(f"remembered: {text}")
+    elif event.action == "blocked":
+        warn(f"memory write blocked: {text} ({event.result.reason})")
+    elif event.action == "pending":
+        warn(f"memory proposal waiting for your yes (see `agenttui memory list`): {text}")
+    elif event.action == "offered":
+        warn(f"that sounded like a correction; to remember it: agenttui memory add {text!r}")
