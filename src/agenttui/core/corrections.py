@@ -36,7 +36,7 @@ class Correction:
 
 
 _FILLERS = (
-    r"ok(?:ay)?|no|nope|nah|hey|and|also|but|so|please|pls|plz|kindly|seriously|again|"
+    r"ok(?:ay)?|no|nope|nah|hey|oh|and|also|but|so|anyway|anyways|btw|by the way|actually|thanks|please|pls|plz|kindly|seriously|again|"
     r"from now on|going forward|in future|in the future|"
     r"tolong|mohon|plis|ya|yah|yang penting|pokoknya|udah|dah|dan|terus|trus|eh|bro|sis|"
     r"guys|bang|mas|mbak|mulai sekarang|lain kali|ke depannya|oke|oke deh|sekali lagi"
@@ -71,7 +71,7 @@ def _rule(name: str, pattern: str) -> tuple[str, re.Pattern[str]]:
 
 # Order matters: the specific preference shapes before the generic imperatives.
 _RULES = [
-    _rule("en.prefer_over", _LEAD + r"(?P<core>(?:i|we)\s+(?:(?:'d|would)\s+(?:much\s+)?rather|(?:much\s+|really\s+|do\s+)?prefer)\s+"
+    _rule("en.prefer_over", _LEAD + r"(?P<core>(?:i|we)(?:(?:\s*['’]d|\s+would)\s+(?:much\s+)?rather(?:\s+(?:have|use|get|see))?|\s+(?:much\s+|really\s+|do\s+)?prefer)\s+"
           r"(?P<x>.+?)(?:\s*,\s*|\s+)(?:not|over|instead\s+of|rather\s+than|than)\s+(?P<y>.+))$"),
     _rule("en.prefer", _LEAD + r"(?P<core>(?:i|we)\s+(?:much\s+|really\s+|do\s+)?prefer\s+(?P<x>.+))$"),
     _rule("en.when_i_say", _LEAD + r"(?P<core>(?:when|whenever|if)\s+i\s+say\s+(?P<x>.+?)\s*,\s*"
