@@ -25,6 +25,8 @@ Decisions:
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -36,6 +38,7 @@ from textual.widgets.option_list import Option
 
 from agenttui.core.models import MemoryItem, WriteResult
 from agenttui.ui import messages
+from agenttui.ui.inert import inert_line
 from agenttui.ui.widgets.memory_item_editor import MemoryItemEditor, apply_edit, parse_entry
 from agenttui.ui.widgets.memory_offer import MemoryOffer
 
@@ -55,11 +58,11 @@ def item_label(item: MemoryItem) -> Text:
     label.append(SOURCE_TAGS.get(item.source, item.source[:3]), style="dim")
     label.append(" ")
     if item.kind == "fact":
-        label.append(str(item.key), style="bold")
+        label.append(inert_line(str(item.key), 64), style="bold")
         label.append(" = ")
-        label.append(str(item.value))
+        label.append(inert_line(str(item.value), 300))
     else:
-        label.append(item.text)
+        label.append(inert_line(item.text, 300))
     return label
 
 
@@ -197,6 +200,8 @@ class MemoryPane(Vertical):
             ids = (outcome.id,)
         elif isinstance(outcome, list):
             ids = tuple(item.id for item in outcome if isinstance(item, MemoryItem))
+        elif isinstance(outcome, Path):
+            self.notify(f"Memory reset. Backup: {outcome}", title="Memory", timeout=10)
         if message.undo:
             self._undo = message.undo
             self.notify(
@@ -308,6 +313,8 @@ class MemoryPane(Vertical):
             self._write("add", _store_offer, memory, event.text, item)
         elif event.choice == "undo" and item is not None:
             self._write("undo", memory.remove, [item.id])
+        elif event.choice == "dismiss" and item is not None:
+            memory.discard_pending(item.id)  # in-process only: no I/O
 
     # -- reset (D1, D2) -------------------------------------------------------
     def action_reset_memory(self) -> None:
@@ -327,10 +334,12 @@ class MemoryPane(Vertical):
             if confirmed:
                 self._write("reset", _reset_all, self.services.memory)
 
+        backups = self.services.paths.memory_backups_dir
+
         self.app.push_screen(
             ConfirmScreen(
                 "Reset memory?", statement,
-                backup=self.services.paths.memory_backups_dir,
+                backup=backups,
                 require_word="delete", confirm_label="Reset memory",
             ),
             done,
@@ -344,9 +353,9 @@ def _counts(items: list[MemoryItem]) -> dict[tuple[str, str], int]:
     return counts
 
 
-def _reset_all(memory) -> list:
-    """Both scopes; each ``reset`` backs its file up first and returns where."""
-    return [memory.reset("user"), memory.reset("profile")]
+def _reset_all(memory):
+    """Both scopes, items and archive; the store snapshots them first and returns where."""
+    return memory.reset("all")
 
 
 def _readd(memory, items: list[MemoryItem]) -> WriteResult:
@@ -360,11 +369,12 @@ def _readd(memory, items: list[MemoryItem]) -> WriteResult:
 
 
 def _store_offer(memory, text: str, item: MemoryItem | None) -> WriteResult:
-    """The user said yes: store it (their yes is the consent M7 asks for)."""
-    confirm = getattr(memory, "confirm_pending", None)
-    if item is not None and confirm is not None:
-        return confirm(item)
+    """The user said yes: that yes is the consent M7 asks for (``confirmed=True``)."""
+    if item is not None and any(p.id == item.id for p in memory.pending()):
+        return memory.confirm_pending(item.id)
     if item is not None and item.kind == "fact":
-        return memory.set_fact(item.key, item.value, scope=item.scope, source=item.source)
+        return memory.set_fact(item.key, item.value, scope=item.scope, source=item.source,
+                               origin=item.origin, confirmed=True)
     return memory.add_note(item.text if item else text, scope=item.scope if item else "user",
-                           source=item.source if item else "correction")
+                           source=item.source if item else "correction",
+                           origin=item.origin if item else None, confirmed=True)

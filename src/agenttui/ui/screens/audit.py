@@ -1,0 +1,291 @@
+"""The memory audit screen (U7, M9).
+
+Every item of the user scope and the current profile in one table (see
+:mod:`agenttui.ui.widgets.audit_table`), flagged by ``core.audit.audit``
+computed in a thread worker. Keys:
+
+* sort: click a header, or ``o`` to cycle the sort column and ``r`` to
+  reverse;
+* filter by flag: ``1``–``7`` (suspicious, secret, duplicate, conflict,
+  stale, expired, too long), ``0`` for all; or the Select above the table;
+* ``e`` edit (the Memory pane's inline editor), ``p`` pin, ``d`` delete
+  (confirm), ``m`` merge duplicates (keep the highlighted item, fold its
+  twins into it), ``X`` bulk delete of every flagged item in view (confirm
+  with counts and a typed word; the store snapshots memory first).
+
+Every change posts :class:`AuditScreen.MemoryChanged` to the app so the
+Memory pane and the next prompt pick it up; the screen dismisses with
+``True`` if anything changed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import datetime
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Select, Static
+
+from agenttui.core.models import AUDIT_FLAGS
+from agenttui.ui import messages
+from agenttui.ui.widgets.audit_table import COLUMNS, FLAG_TAGS, AuditRow, AuditTable, rows_from
+from agenttui.ui.widgets.memory_item_editor import MemoryItemEditor, apply_edit
+
+SORT_ORDER = list(COLUMNS)
+
+
+class AuditScreen(Screen[bool]):
+    CSS_PATH = "audit.tcss"
+    BINDINGS = [
+        Binding("escape,q", "close", "Close", id="audit.close"),
+        Binding("e", "edit", "Edit", id="audit.edit"),
+        Binding("p", "toggle_pin", "Pin", id="audit.pin"),
+        Binding("d,delete", "delete", "Delete", id="audit.delete"),
+        Binding("m", "merge", "Merge dups", id="audit.merge"),
+        Binding("X", "bulk_delete", "Delete flagged", id="audit.bulk_delete"),
+        Binding("o", "cycle_sort", "Sort", id="audit.sort"),
+        Binding("r", "reverse_sort", "Reverse", show=False, id="audit.reverse"),
+        Binding("0", "filter(None)", "All", show=False, id="audit.filter_all"),
+        *[Binding(str(n), f"filter('{flag}')", flag, show=False, id=f"audit.filter_{flag}")
+          for n, flag in enumerate(AUDIT_FLAGS, 1)],
+    ]
+
+    class MemoryChanged(messages.MemoryChanged):
+        """Posted to the app after every write made from the audit."""
+
+    class _Audited(Message):
+        def __init__(self, rows: list[AuditRow]) -> None:
+            super().__init__()
+            self.rows = rows
+
+    class _Written(Message):
+        def __init__(self, verb: str, note: str, error: str | None) -> None:
+            super().__init__()
+            self.verb, self.note, self.error = verb, note, error
+
+    def __init__(self, services, now: datetime | None = None) -> None:
+        super().__init__()
+        self.services = services
+        self.now = now  # frozen clock for snapshots / tests
+        self.rows: list[AuditRow] = []
+        self.flag: str | None = None
+        self.sort = "flags"
+        self.reverse = False
+        self.changed = False
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="audit-bar"):
+            yield Static(Text("Memory audit", style="bold"), id="audit-title")
+            yield Select([(f"{n} {flag}", flag) for n, flag in enumerate(AUDIT_FLAGS, 1)],
+                         prompt="0 all flags", id="audit-filter")
+        yield Static(id="audit-summary")
+        yield AuditTable(now=self.now, id="audit-table")
+        yield Static(id="audit-reasons")
+        yield MemoryItemEditor(id="audit-editor")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(AuditTable).focus()
+        self.refresh_audit()
+
+    @property
+    def table(self) -> AuditTable:
+        return self.query_one(AuditTable)
+
+    # -- computing ------------------------------------------------------------
+    def refresh_audit(self) -> None:
+        self._audit()
+
+    @work(thread=True, exclusive=True, group="audit")
+    def _audit(self) -> None:
+        from agenttui.core.audit import audit
+
+        memory, settings = self.services.memory, self.services.settings.memory
+        items = memory.items("all", include_expired=True)
+        findings = audit(items, now=self.now, stale_days=settings.stale_days,
+                         max_chars=settings.max_note_chars,
+                         near_duplicate_threshold=settings.near_duplicate_threshold)
+        self.post_message(self._Audited(rows_from(items, findings)))
+
+    @on(_Audited)
+    def _audited(self, message: _Audited) -> None:
+        self.rows = message.rows
+        self._show()
+
+    def _show(self) -> None:
+        self.table.show(self.rows, self.flag, self.sort, self.reverse)
+        counts = Counter(flag for row in self.rows for flag in row.flags)
+        flagged = sum(1 for row in self.rows if row.flags)
+        summary = Text(f"{len(self.rows)} items, {flagged} flagged")
+        for flag in AUDIT_FLAGS:
+            if counts[flag]:
+                summary.append(f" · {FLAG_TAGS[flag]} {counts[flag]}")
+        summary.append(f"   showing {len(self.table.shown)}"
+                       f" ({self.flag or 'all'}; sorted by {COLUMNS[self.sort][0]}"
+                       f"{' ↑' if self.reverse else ''})", style="dim")
+        self.query_one("#audit-summary", Static).update(summary)
+        self._show_reasons()
+
+    @on(DataTable.RowHighlighted)
+    def _show_reasons(self, event: DataTable.RowHighlighted | None = None) -> None:
+        row = self.table.current_row()
+        text = Text()
+        if row is not None:
+            for flag in row.flags:
+                text.append(f"{flag}: ", style="bold")
+                text.append(row.reasons.get(flag, "") + "  ")
+        self.query_one("#audit-reasons", Static).update(text)
+
+    # -- sort / filter ---------------------------------------------------------
+    @on(DataTable.HeaderSelected)
+    def _header(self, event: DataTable.HeaderSelected) -> None:
+        key = str(event.column_key.value)
+        self.reverse = (not self.reverse) if key == self.sort else False
+        self.sort = key
+        self._show()
+
+    def action_cycle_sort(self) -> None:
+        self.sort = SORT_ORDER[(SORT_ORDER.index(self.sort) + 1) % len(SORT_ORDER)]
+        self._show()
+
+    def action_reverse_sort(self) -> None:
+        self.reverse = not self.reverse
+        self._show()
+
+    def action_filter(self, flag: str | None) -> None:
+        select = self.query_one("#audit-filter", Select)
+        value = flag if flag is not None else Select.BLANK
+        if select.value != value:
+            select.value = value  # -> Select.Changed -> _filter_changed
+        else:
+            self._set_filter(flag)
+
+    @on(Select.Changed, "#audit-filter")
+    def _filter_changed(self, event: Select.Changed) -> None:
+        self._set_filter(event.value if isinstance(event.value, str) else None)
+
+    def _set_filter(self, flag: str | None) -> None:
+        self.flag = flag
+        self._show()
+
+    # -- actions -----------------------------------------------------------------
+    def action_edit(self) -> None:
+        row = self.table.current_row()
+        if row is not None:
+            self.query_one(MemoryItemEditor).start(row.item)
+
+    @on(MemoryItemEditor.EditSubmitted)
+    def _edit_submitted(self, event: MemoryItemEditor.EditSubmitted) -> None:
+        event.stop()
+        event.editor.stop()
+        self.table.focus()
+        self._write("edit", _edit, self.services.memory, event.item, event.text)
+
+    @on(MemoryItemEditor.EditCancelled)
+    def _edit_cancelled(self, event: MemoryItemEditor.EditCancelled) -> None:
+        event.stop()
+        event.editor.stop()
+        self.table.focus()
+
+    def action_toggle_pin(self) -> None:
+        row = self.table.current_row()
+        if row is not None:
+            self._write("pin", _pin, self.services.memory, row.item.id, not row.item.pinned)
+
+    def action_delete(self) -> None:
+        row = self.table.current_row()
+        if row is not None:
+            self._confirm_delete([row], f"Delete this {row.item.kind}?", require_word=None)
+
+    def action_bulk_delete(self) -> None:
+        flagged = [row for row in self.table.shown if row.flags]
+        if not flagged:
+            self.notify("No flagged items in view.", title="Audit")
+            return
+        self._confirm_delete(flagged, f"Delete {len(flagged)} flagged items?", require_word="delete")
+
+    def _confirm_delete(self, rows: list[AuditRow], title: str, require_word: str | None) -> None:
+        from agenttui.ui.screens.confirm import ConfirmScreen
+
+        scopes = Counter(row.item.scope for row in rows)
+        flags = Counter(flag for row in rows for flag in row.flags)
+        statement = (
+            f"{len(rows)} memory item(s) will be deleted: {scopes['user']} user, "
+            f"{scopes['profile']} profile '{self.services.profile_name}'."
+        )
+        if flags:
+            statement += " Flags: " + ", ".join(f"{flag} {n}" for flag, n in flags.most_common()) + "."
+        if len(rows) == 1:
+            statement += f"\n{rows[0].item.display[:200]}"
+        ids = [row.item.id for row in rows]
+
+        def done(confirmed: bool | None) -> None:
+            if confirmed:
+                self._write("delete", _delete, self.services.memory, ids)
+
+        self.app.push_screen(
+            ConfirmScreen(title, statement, backup=self.services.paths.memory_backups_dir,
+                          require_word=require_word),
+            done,
+        )
+
+    def action_merge(self) -> None:
+        row = self.table.current_row()
+        if row is None:
+            return
+        live = {r.item.id for r in self.rows}
+        twins = [twin for twin in row.twins if twin in live]
+        if not twins or not {"duplicate", "conflict"} & set(row.flags):
+            self.notify("This item has no duplicates to merge.", title="Audit")
+            return
+        self._write("merge", _merge, self.services.memory, row.item.id, twins)
+
+    @work(thread=True, group="audit-write")
+    def _write(self, verb: str, fn, *args) -> None:
+        try:
+            note, error = fn(*args), None
+        except Exception as exc:
+            note, error = "", str(exc) or type(exc).__name__
+        self.post_message(self._Written(verb, note, error))
+
+    @on(_Written)
+    def _written(self, message: _Written) -> None:
+        if message.error:
+            self.notify(message.error, title=f"Audit {message.verb} failed", severity="error")
+            return
+        if message.note:
+            self.notify(message.note, title="Audit")
+        self.changed = True
+        self.app.post_message(self.MemoryChanged())
+        self.refresh_audit()
+
+    def action_close(self) -> None:
+        self.dismiss(self.changed)
+
+
+def _edit(memory, item, text) -> str:
+    result = apply_edit(memory, item, text)
+    if not result.ok:
+        raise ValueError(f"Not saved: {result.reason}")
+    return ""
+
+
+def _pin(memory, item_id, pinned) -> str:
+    memory.set_pinned(item_id, pinned)
+    return ""
+
+
+def _delete(memory, ids) -> str:
+    removed = memory.remove(ids)
+    return f"Deleted {len(removed)} item(s). Backup: {memory.last_backup}"
+
+
+def _merge(memory, keep_id, drop_ids) -> str:
+    memory.merge(keep_id, drop_ids)
+    return f"Merged {len(drop_ids)} duplicate(s) into the selected item. Backup: {memory.last_backup}"
