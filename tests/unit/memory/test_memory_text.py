@@ -1,0 +1,88 @@
+"""Near-duplicate definition shared by the gate and the audit; item round-trip (M1)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from datetime import UTC, datetime
+
+from agenttui.core.memory_text import (
+    NearDuplicateIndex,
+    is_near_duplicate,
+    jaccard,
+    normalise_text,
+    token_set,
+)
+from agenttui.core.models import MemoryItem, Origin
+
+
+def test_normalise_ignores_case_punctuation_width_and_zero_width():
+    assert normalise_text("User  prefers TABS!!") == normalise_text("user prefers tabs")
+    assert normalise_text("ｕｓｅ tabs") == "use tabs"  # NFKC folds full-width letters
+    assert normalise_text("use\u200b tabs") == "use tabs"
+    assert "don't" in token_set("Don’t use tabs")
+
+
+def test_negation_and_numbers_keep_notes_apart():
+    assert not is_near_duplicate("use tabs", "don't use tabs", 0.85)
+    assert not is_near_duplicate("summarise output over 20 lines", "summarise output over 50 lines", 0.85)
+    assert is_near_duplicate("Summarise output over 20 lines.", "summarise OUTPUT over 20 lines", 0.85)
+
+
+def test_word_order_and_one_word_in_a_long_note():
+    assert is_near_duplicate("prefers pytest over unittest", "over unittest prefers pytest", 0.85)
+    long_a = "when reviewing pull requests always check the migrations the tests and the changelog entry first"
+    long_b = long_a + " please"
+    assert jaccard(token_set(long_a), token_set(long_b)) >= 0.85
+    assert is_near_duplicate(long_a, long_b, 0.85)
+
+
+def _brute_clusters(texts, threshold):
+    parent = list(range(len(texts)))
+
+    def find(x):
+        while parent[x] != x:
+            x = parent[x]
+        return x
+
+    for a, b in itertools.combinations(range(len(texts)), 2):
+        if token_set(texts[a]) and token_set(texts[b]) and \
+                jaccard(token_set(texts[a]), token_set(texts[b])) >= threshold:
+            parent[find(a)] = find(b)
+    groups = {}
+    for i in range(len(texts)):
+        if token_set(texts[i]):
+            groups.setdefault(find(i), []).append(i)
+    return sorted(sorted(g) for g in groups.values() if len(g) > 1)
+
+
+def test_index_finds_exactly_the_pairs_a_brute_force_finds():
+    rng = random.Random(7)
+    vocab = [f"w{n}" for n in range(40)]
+    texts = []
+    for _ in range(300):
+        if texts and rng.random() < 0.3:  # perturb an earlier text
+            words = texts[rng.randrange(len(texts))].split()
+            op = rng.random()
+            if op < 0.4 and len(words) > 1:
+                words.pop(rng.randrange(len(words)))
+            elif op < 0.8:
+                words.insert(rng.randrange(len(words) + 1), rng.choice(vocab))
+            rng.shuffle(words)
+            texts.append(" ".join(words))
+        else:
+            texts.append(" ".join(rng.sample(vocab, rng.randint(2, 14))))
+    texts.append("")  # empty text never clusters
+    for threshold in (0.5, 0.7, 0.85, 1.0):
+        got = sorted(NearDuplicateIndex(threshold).clusters(texts))
+        assert got == _brute_clusters(texts, threshold), threshold
+
+
+def test_memory_item_round_trip():
+    moment = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+    note = MemoryItem(kind="note", scope="profile", text="Likes short answers", source="correction",
+                      confidence=0.7, created=moment, updated=moment, expires=moment, last_used=moment,
+                      use_count=3, pinned=True, origin=Origin("work", "c1", 42))
+    fact = MemoryItem(kind="fact", scope="user", key="language", value="id", source="model")
+    for item in (note, fact):
+        assert MemoryItem.from_dict(item.to_dict()) == item
