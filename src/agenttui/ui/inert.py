@@ -62,3 +62,37 @@ def inert_line(text: str | None, limit: int = 200) -> str:
     """One display line: inert, newlines folded to spaces, shortened with an ellipsis."""
     line = " ".join(inert(text).split())
     return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+# A sequence that has started but not finished at the end of a chunk: hold it
+# back so a sequence split across two stream deltas is still removed whole.
+_UNFINISHED = re.compile(
+    r"""(?:
+        \x1b
+      | (?:\x1b\[|\x9b) [\x30-\x3f]* [\x20-\x2f]*
+      | (?:\x1b\]|\x9d) [^\x07\x1b\x9c]* \x1b?
+      | (?:\x1b[P X^_]|[\x90\x98\x9e\x9f]) [^\x1b\x9c]* \x1b?
+    )\Z""",
+    re.VERBOSE,
+)
+_HOLD_LIMIT = 4096  # a "sequence" longer than this is junk; release it (inert) anyway
+
+
+class InertStream:
+    """Make a stream of chunks inert, keeping sequences split across chunks whole."""
+
+    def __init__(self) -> None:
+        self._held = ""
+
+    def feed(self, chunk: str) -> str:
+        text = self._held + chunk
+        self._held = ""
+        start = max(text.rfind("\x1b"), *(text.rfind(c) for c in "\x9b\x9d\x90\x98\x9e\x9f"))
+        if start >= 0 and len(text) - start < _HOLD_LIMIT and _UNFINISHED.match(text, start):
+            self._held = text[start:]
+            text = text[:start]
+        return inert(text)
+
+    def flush(self) -> str:
+        held, self._held = self._held, ""
+        return inert(held)

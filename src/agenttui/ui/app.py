@@ -1,0 +1,268 @@
+"""The Textual app: ``AgentTUI`` over a ``Services`` object, and ``run_app``.
+
+Start-up is kept to what the first frame needs: settings and profile
+resolution (``build_services`` opens no database), the theme files and the
+widget tree. SQLite, the keyring and the openai client are touched in workers
+after the first frame (the panes load their data on mount, the API-key check
+and the agent-loop import run in threads).
+
+Keys: every action is an App binding with an id from :mod:`bindings`,
+remapped from ``[keys]`` in config.toml through ``App.set_keymap``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from importlib import import_module
+
+from textual import work
+from textual.app import App
+from textual.binding import Binding
+from textual.theme import Theme
+
+from agenttui.ui.bindings import ALL_ACTIONS, APP_ACTIONS, effective_key, keymap_from_settings, to_bindings
+from agenttui.ui.commands import AgentCommands
+from agenttui.ui.messages import ProfileSwitched
+from agenttui.ui.screens.main import MainScreen
+from agenttui.ui.themes import FALLBACK_THEME, load_themes
+
+APP_NAME = "agenttui"
+
+
+class AgentTUI(App[int]):
+    CSS_PATH = "app.tcss"
+    TITLE = APP_NAME
+    BINDINGS = to_bindings(APP_ACTIONS)
+    COMMANDS = App.COMMANDS | {AgentCommands}
+
+    def __init__(self, services, *, check_api_key: bool = True) -> None:
+        super().__init__()
+        self.services = services
+        self.check_api_key = check_api_key
+        self.keymap_ids, self._warnings = keymap_from_settings(services.settings.keys)
+        self._warnings = list(services.config_warnings) + self._warnings
+        self.agent_themes: list[str] = []
+        self.refresh_header()
+
+    # -- start-up --------------------------------------------------------------
+    def on_mount(self) -> None:
+        self._install_themes()
+        self.set_keymap(self.keymap_ids)
+        self.push_screen(MainScreen(self.services))
+        if self.services.config_error:
+            self.notify(f"{self.services.config_error}\nUsing defaults; the file was not changed.",
+                        title="config.toml has an error", severity="error", timeout=20)
+        for warning in self._warnings:
+            self.notify(warning, title="config.toml", severity="warning", timeout=10)
+        if self.check_api_key:
+            self.call_after_refresh(self._look_up_api_key)
+        self.call_after_refresh(self._warm_up)
+
+    def _install_themes(self) -> None:
+        loaded = load_themes(self.services.paths.user_themes_dir)
+        for theme in loaded.themes.values():
+            self.register_theme(theme)
+        self.agent_themes = sorted(loaded.themes)
+        for error in loaded.errors:
+            self.notify(error, title="Bad theme file (skipped)", severity="error", timeout=15)
+        wanted = self.services.settings.theme
+        if wanted in self.available_themes:
+            self.theme = wanted
+        else:
+            self.notify(f"Theme {wanted!r} is not available; using {FALLBACK_THEME}.",
+                        title="Theme", severity="error", timeout=15)
+            self.theme = FALLBACK_THEME if FALLBACK_THEME in self.available_themes else "textual-dark"
+        self.theme_changed_signal.subscribe(self, self._theme_changed)
+
+    @work(thread=True, group="startup")
+    def _look_up_api_key(self) -> None:
+        lookup = self.services.api_key()  # imports keyring: after the first frame
+        if lookup.value is None:
+            self.call_from_thread(self._show_first_run, lookup.problem)
+
+    def _show_first_run(self, problem: str | None) -> None:
+        from agenttui.ui.screens.first_run import FirstRunScreen
+
+        def closed(choice: str | None) -> None:
+            if choice == "settings":
+                self.run_action("open_settings")
+
+        self.push_screen(FirstRunScreen(self.key_for("app.open_settings"), problem), closed)
+
+    @work(thread=True, group="startup")
+    def _warm_up(self) -> None:
+        """Import the agent loop (and openai) now, so the first message does not pay for it."""
+        import_module("agenttui.agent.loop")
+
+    # -- themes ------------------------------------------------------------------
+    def _theme_changed(self, theme: Theme) -> None:
+        services = self.services
+        if services.base_settings.theme == theme.name:
+            return
+        services.settings = dataclasses.replace(services.settings, theme=theme.name)
+        services.base_settings = dataclasses.replace(services.base_settings, theme=theme.name)
+        if services.config_error:
+            self.notify("config.toml has an error, so the theme choice was not saved.", severity="warning")
+            return
+        self._save_settings()
+
+    @work(thread=True, group="save-settings", exclusive=True)
+    def _save_settings(self) -> None:
+        from agenttui.core.config import save_settings
+
+        try:
+            save_settings(self.services.paths, self.services.base_settings)
+        except OSError as exc:
+            self.call_from_thread(self.notify, str(exc), title="Settings not saved", severity="error")
+
+    def action_next_theme(self) -> None:
+        names = self.agent_themes or sorted(self.available_themes)
+        index = names.index(self.theme) + 1 if self.theme in names else 0
+        self.theme = names[index % len(names)]
+        self.notify(self.theme, title="Theme")
+
+    # -- helpers -----------------------------------------------------------------
+    def key_for(self, binding_id: str) -> str:
+        spec = next(s for s in ALL_ACTIONS if s.id == binding_id)
+        return effective_key(spec, self.keymap_ids)
+
+    def refresh_header(self) -> None:
+        self.sub_title = f"profile: {self.services.profile_name} · model: {self.services.model}"
+
+    @property
+    def main(self) -> MainScreen:
+        return next(s for s in self.screen_stack if isinstance(s, MainScreen))
+
+    # -- actions -----------------------------------------------------------------
+    async def action_help(self) -> None:
+        from agenttui.ui.widgets.chat_commands import help_text
+        from agenttui.ui.widgets.slash_commands import COMMANDS
+
+        keys = [(s.id, self.key_for(s.id), s.description) for s in ALL_ACTIONS]
+        keys.append(("app.command_palette", self.COMMAND_PALETTE_BINDING, "Command palette"))
+        await self.main.chat.log.notice(help_text(COMMANDS, keys))
+        self.main.chat.log.scroll_end(animate=False)
+
+    def action_toggle_memory(self) -> None:
+        self.main.toggle_pane("memory")
+
+    def action_toggle_history(self) -> None:
+        self.main.toggle_pane("history")
+
+    def action_focus_pane(self, name: str) -> None:
+        self.main.focus_pane(name)
+
+    def action_inspect_prompt(self) -> None:
+        from agenttui.agent.prompt_capture import last_prompt
+        from agenttui.ui.screens.prompt_inspector import PromptInspectorScreen
+
+        self.push_screen(PromptInspectorScreen(last_prompt(self.services)))
+
+    async def action_new_conversation(self) -> None:
+        await self.main.chat.new_conversation()
+
+    def action_cancel_turn(self) -> None:
+        self.main.chat.cancel_turn()
+
+    async def action_retry_turn(self) -> None:
+        await self.main.chat.retry()
+
+    def action_copy_last_reply(self) -> None:
+        self.main.chat.copy_last_reply()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("cancel_turn", "retry_turn") and isinstance(self.screen, MainScreen):
+            chat = self.main.chat
+            return chat.streaming if action == "cancel_turn" else chat.can_retry
+        return True
+
+    # Screens built by the other UI modules: opened here so keys, palette and
+    # slash commands share one path; a module not in this build says so.
+    def _screen(self, module: str, name: str):
+        try:
+            return getattr(import_module(f"agenttui.ui.screens.{module}"), name)
+        except (ModuleNotFoundError, AttributeError):
+            self.notify("coming", title=name)
+            return None
+
+    def action_open_audit(self) -> None:
+        if screen := self._screen("audit", "AuditScreen"):
+            self.push_screen(screen(self.services), self._after_memory_screen)
+
+    def action_open_project_memory(self) -> None:
+        if screen := self._screen("project_memory", "ProjectMemoryScreen"):
+            self.push_screen(screen(self.services))
+
+    def action_open_settings(self) -> None:
+        if screen := self._screen("settings", "SettingsScreen"):
+            self.push_screen(screen(self.services), self._after_settings)
+
+    def action_open_profiles(self) -> None:
+        if screen := self._screen("profiles", "ProfilesScreen"):
+            self.push_screen(screen(self.services), self._switch_profile)
+
+    @work(group="reset-memory")
+    async def action_reset_memory(self) -> None:
+        """D1/D2: state the counts, back up first, type 'delete' to confirm."""
+        import asyncio
+
+        confirm = self._screen("confirm", "ConfirmScreen")
+        if confirm is None:
+            return
+        memory = self.services.memory
+        user = len(await asyncio.to_thread(memory.items, "user"))
+        profile = len(await asyncio.to_thread(memory.items, "profile"))
+        statement = (f"This removes all {user} user-scope item(s) and all {profile} item(s) of "
+                     f"profile {self.services.profile_name!r}.")
+        if not await self.push_screen_wait(confirm(
+                "Reset memory?", statement, backup=self.services.paths.memory_backups_dir,
+                require_word="delete", confirm_label="Reset memory")):
+            return
+        try:
+            backup = await asyncio.to_thread(memory.reset, "all")
+        except OSError as exc:
+            self.notify(str(exc), title="Memory not reset", severity="error")
+            return
+        self.notify(f"Backup: {backup}", title="Memory reset")
+        self._after_memory_screen()
+
+    def _after_memory_screen(self, _result: object = None) -> None:
+        if isinstance(self.screen, MainScreen):
+            self.main.query_one("#memory-pane").reload()
+
+    def _after_settings(self, saved: bool | None) -> None:
+        if saved:
+            self.keymap_ids, warnings = keymap_from_settings(self.services.settings.keys)
+            self.set_keymap(self.keymap_ids)
+            self.refresh_header()
+
+    def _switch_profile(self, name: str | None) -> None:
+        if not name:
+            return
+        try:
+            self.services.switch_profile(name)
+        except (KeyError, ValueError, OSError) as exc:
+            self.notify(str(exc), title="Profile not switched", severity="error")
+            return
+        self.refresh_header()
+        self.main.post_message(ProfileSwitched(name))
+        self.notify(f"Now using profile {name!r}.", title="Profile")
+
+
+def make_app(services, *, check_api_key: bool = True) -> AgentTUI:
+    """Build the app over ``services`` (the CLI and the tests both come through here)."""
+    return AgentTUI(services, check_api_key=check_api_key)
+
+
+def run_app(profile: str | None = None) -> int:
+    from agenttui.bootstrap import build_services
+
+    services = build_services(profile=profile)
+    try:
+        result = make_app(services).run()
+    finally:
+        services.close()
+    return int(result or 0)
+
+
+__all__ = ["AgentTUI", "Binding", "make_app", "run_app"]

@@ -1,0 +1,71 @@
+"""Tool approval (U6, A3): the exact command, its risk, approve once or deny.
+
+The command is shown verbatim but inert (A5) as literal Content, never markup.
+High risk is drawn in the error colour and focus starts on Deny, so a stray
+Enter never runs a destructive command. Dismisses with True only on Approve;
+the chat pane resolves the loop's future with the answer.
+"""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from agenttui.agent.events import ApprovalRequested
+from agenttui.ui.inert import inert, inert_line
+
+
+class ApprovalScreen(ModalScreen[bool]):
+    DEFAULT_CSS = """
+    ApprovalScreen { align: center middle; }
+    ApprovalScreen #approval-dialog {
+        width: 80%; max-width: 100; height: auto; max-height: 90%;
+        border: thick $warning; background: $surface; padding: 1 2;
+    }
+    ApprovalScreen.-high #approval-dialog { border: thick $error; }
+    ApprovalScreen #approval-command {
+        background: $panel; padding: 0 1; margin: 1 0; max-height: 12; overflow-y: auto;
+    }
+    ApprovalScreen #approval-risk { text-style: bold; color: $text-warning; }
+    ApprovalScreen.-high #approval-risk { color: $text-error; }
+    ApprovalScreen.-low #approval-risk { color: $text-success; }
+    ApprovalScreen #approval-buttons { height: auto; align-horizontal: right; }
+    ApprovalScreen Button { margin-left: 2; }
+    """
+    BINDINGS = [
+        Binding("escape", "deny", "Deny", id="approval.deny"),
+        Binding("y", "approve", "Approve once", id="approval.approve", show=False),
+        Binding("n", "deny", "Deny", id="approval.deny_key", show=False),
+    ]
+
+    def __init__(self, request: ApprovalRequested) -> None:
+        super().__init__(classes=f"-{request.risk}")
+        self.request = request
+
+    def compose(self) -> ComposeResult:
+        request = self.request
+        with Vertical(id="approval-dialog"):
+            yield Static(Content.assemble(("Allow tool ", "bold"), (inert_line(request.call.name, 60), "bold"),
+                                          ("?", "bold")), id="approval-title")
+            yield Static(Content(inert(request.summary)), id="approval-command")
+            yield Static(Content(f"Risk: {request.risk}"), id="approval-risk")
+            with Horizontal(id="approval-buttons"):
+                yield Button("Approve once", id="approve", variant="warning" if request.risk == "high" else "primary")
+                yield Button("Deny", id="deny", variant="default")
+
+    def on_mount(self) -> None:
+        # High risk: Deny first. Otherwise Approve is one Enter away, as the user expects.
+        self.query_one("#deny" if self.request.risk == "high" else "#approve", Button).focus()
+
+    @on(Button.Pressed, "#approve")
+    def action_approve(self) -> None:
+        self.dismiss(True)
+
+    @on(Button.Pressed, "#deny")
+    def action_deny(self) -> None:
+        self.dismiss(False)

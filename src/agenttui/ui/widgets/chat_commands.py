@@ -1,0 +1,176 @@
+"""What the chat's slash commands do (the table is in ``slash_commands``).
+
+A mixin of :class:`~agenttui.ui.widgets.chat_pane.ChatPane`: each command is a
+small method; store calls run in thread workers and report back with toasts
+(gate rejections are error toasts with the gate's reason, M3). Commands that
+open another screen call the App action of the same name, so keys, the
+palette and the slash command share one path.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from agenttui.core.models import Origin
+from agenttui.ui import messages as app_messages
+from agenttui.ui.inert import inert_line
+from agenttui.ui.widgets.slash_commands import BY_NAME, parse
+
+END_INSTRUCTION = (
+    "We are ending this session. Update the project context (context.md) with the "
+    "current state, active focus, blockers and next steps from this conversation, "
+    "using your update_context tool, then reply with a two-line summary."
+)
+
+_APP_ACTIONS = {
+    "audit": "open_audit",
+    "profile": "open_profiles",
+    "reset-memory": "reset_memory",
+}
+
+
+class SlashCommandsMixin:
+    async def run_slash_command(self, text: str) -> bool:
+        """Run ``text`` if it is a slash command; False means "send it as a message"."""
+        parsed = parse(text)
+        if parsed is None:
+            return False
+        name, argument = parsed
+        if name not in BY_NAME:
+            self.notify(f"Unknown command /{inert_line(name, 40)}. /help lists them.", severity="error")
+            return True
+        if name in _APP_ACTIONS:
+            await self.app.run_action(_APP_ACTIONS[name])
+            return True
+        handler = getattr(self, f"_cmd_{name.replace('-', '_')}")
+        await handler(argument)
+        return True
+
+    def _usage(self, name: str) -> None:
+        command = BY_NAME[name]
+        self.notify(f"Usage: /{name} {command.usage}\nExample: {command.example}",
+                    title=f"/{name} needs an argument", severity="warning")
+
+    # -- memory (M2) -----------------------------------------------------------
+    async def _cmd_remember(self, argument: str) -> None:
+        scope = "user"
+        if argument.endswith(" --profile") or argument == "--profile":
+            scope, argument = "profile", argument.removesuffix("--profile").strip()
+        if not argument:
+            self._usage("remember")
+            return
+        origin = Origin(profile=self.services.profile_name, conversation_id=self.conversation_id)
+        result = await asyncio.to_thread(
+            self.services.memory.add_note, argument, scope, "explicit", origin)
+        if not result.ok:
+            self.notify(result.reason or "rejected", title="Not remembered", severity="error")
+            return
+        verb = {"refreshed": "Already remembered (refreshed)"}.get(result.status, "Remembered")
+        detail = f" ({result.reason})" if result.reason else ""
+        self.notify(f"{inert_line(result.item.display if result.item else argument, 120)}{detail}", title=verb)
+        self.post_message(app_messages.MemoryChanged())
+
+    async def _cmd_forget(self, argument: str) -> None:
+        if not argument:
+            self._usage("forget")
+            return
+        matches = await asyncio.to_thread(self.services.memory.find, argument)
+        if not matches:
+            self.notify(f"Nothing in memory contains {argument!r}.", severity="warning")
+            return
+        ids = [item.id for item in matches]
+        if len(matches) == 1:
+            await self._forget(ids)
+            return
+        from agenttui.ui.screens.confirm import ConfirmScreen
+
+        listing = "\n".join(f"• {inert_line(item.display, 100)}" for item in matches)
+        screen = ConfirmScreen(
+            f"Forget {len(matches)} items?", f"These memory items match {argument!r}:\n{listing}",
+            backup=self.services.paths.memory_backups_dir, confirm_label="Forget")
+
+        async def answered(confirmed: bool | None) -> None:
+            if confirmed:
+                await self._forget(ids)
+
+        self.app.push_screen(screen, answered)
+
+    async def _forget(self, ids: list[str]) -> None:
+        removed = await asyncio.to_thread(self.services.memory.remove, ids)
+        self.notify("\n".join(inert_line(item.display, 100) for item in removed),
+                    title=f"Forgot {len(removed)} item(s)")
+        self.post_message(app_messages.MemoryChanged())
+
+    async def _cmd_memory(self, argument: str) -> None:
+        items = await asyncio.to_thread(self.services.memory.items, "all", False)
+        if not items:
+            await self.log.notice("Memory is empty. /remember TEXT adds a note.")
+        else:
+            lines = [f"{'📌 ' if item.pinned else ''}[{item.scope}/{item.source}] {inert_line(item.display, 160)}"
+                     for item in items]
+            await self.log.notice(f"Memory ({len(items)} items):\n" + "\n".join(lines))
+        await self.app.run_action("focus_pane('memory')")
+
+    # -- conversations (H2) ----------------------------------------------------
+    async def _cmd_new(self, argument: str) -> None:
+        await self.new_conversation()
+
+    async def _cmd_reset(self, argument: str) -> None:
+        await self.new_conversation(archive_current=True)
+
+    async def _cmd_export(self, argument: str) -> None:
+        if self.conversation_id is None:
+            self.notify("Nothing to export yet.", severity="warning")
+            return
+        parts = argument.split(maxsplit=1)
+        fmt = parts[0].lower() if parts and parts[0].lower() in ("md", "json") else "md"
+        rest = parts[1] if len(parts) > 1 else (parts[0] if parts and parts[0].lower() not in ("md", "json") else "")
+        target = Path(rest).expanduser() if rest else Path.cwd() / f"agenttui-{self.conversation_id[:8]}.{fmt}"
+        history = self.services.history
+        exporter = history.export_json if fmt == "json" else history.export_markdown
+
+        def write() -> None:
+            from agenttui.core.files import atomic_write_text
+
+            atomic_write_text(target, exporter(self.conversation_id))
+
+        try:
+            await asyncio.to_thread(write)
+        except OSError as exc:
+            self.notify(f"{target}: {exc.strerror or exc}", title="Export failed", severity="error")
+            return
+        self.notify(str(target), title="Exported")
+
+    async def _cmd_end(self, argument: str) -> None:
+        if self.conversation_id is None:
+            self.notify("Nothing to archive yet.", severity="warning")
+            return
+        self._end_session = True
+        await self.send(END_INSTRUCTION, show=True)
+
+    async def _cmd_attach(self, argument: str) -> None:
+        if not argument:
+            self._usage("attach")
+            return
+        from agenttui.agent.images import ImageError, load_image
+
+        try:
+            await asyncio.to_thread(load_image, argument)  # check it now, not at send time
+            self._image = str(Path(argument).expanduser())
+        except ImageError as exc:
+            self.notify(str(exc), title="Cannot attach", severity="error")
+            return
+        await self.log.notice(f"Attached {argument}; it goes with your next message.")
+
+    async def _cmd_help(self, argument: str) -> None:
+        await self.app.run_action("help")
+
+
+def help_text(commands, bindings) -> str:
+    """Plain-text help (commands, then keys) shown in the chat by /help and F1."""
+    lines = ["Commands:"]
+    lines += [f"  /{c.name} {c.usage}".ljust(34) + c.help for c in commands]
+    lines += ["", "Keys:"]
+    lines += [f"  {key}".ljust(22) + f"{description}  ({binding_id})" for binding_id, key, description in bindings]
+    return "\n".join(lines)

@@ -1,0 +1,146 @@
+"""The message list: a VerticalScroll that follows the bottom and pages history.
+
+Only the latest ``PAGE`` messages of a conversation are mounted when it opens;
+scrolling to the top loads the previous page from SQLite (in a thread worker)
+and mounts it above, keeping the view where the user was reading. The log is
+anchored (``VerticalScroll.anchor``): it follows new content until the user
+scrolls up, and follows again once they scroll back to the bottom.
+"""
+
+from __future__ import annotations
+
+from textual import on, work
+from textual.containers import VerticalScroll
+from textual.message import Message as TextualMessage
+from textual.widget import Widget
+
+from agenttui.core.models import Message
+from agenttui.ui.widgets.message_view import AssistantMessage, Notice, UserMessage
+from agenttui.ui.widgets.tool_call_view import ToolCallView
+
+PAGE = 50
+MAX_PAGES = 20
+
+
+def widgets_for(messages: list[Message]) -> list[Widget]:
+    """History rows -> widgets; tool results attach to the call that asked for them."""
+    widgets: list[Widget] = []
+    calls: dict[str, ToolCallView] = {}
+    for message in messages:
+        if message.role == "user":
+            widgets.append(UserMessage(message.content or "", message.id, image=bool(message.image_b64)))
+        elif message.role == "assistant":
+            if message.content:
+                view = AssistantMessage(message.content, message.id)
+                if message.incomplete:
+                    view.add_class("-incomplete")
+                widgets.append(view)
+            for call in message.tool_calls:
+                calls[call.id] = ToolCallView(call, status="ok")
+                widgets.append(calls[call.id])
+        elif message.role == "tool":
+            view = calls.get(message.tool_call_id or "")
+            if view is not None:
+                view.set_status("ok", message.content or "")
+    return widgets
+
+
+class ChatLog(VerticalScroll):
+    DEFAULT_CSS = "ChatLog { height: 1fr; padding: 0 1; }"
+
+    class PageLoaded(TextualMessage):
+        def __init__(self, conversation_id: str, messages: list[Message], older: bool, focus_id: int | None) -> None:
+            super().__init__()
+            self.conversation_id = conversation_id
+            self.messages = messages
+            self.older = older
+            self.focus_id = focus_id
+
+    def __init__(self, services, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.services = services
+        self.conversation_id: str | None = None
+        self.oldest_id: int | None = None
+        self.has_older = False
+        self._loading = False
+
+    def on_mount(self) -> None:
+        self.anchor()
+
+    # -- opening -------------------------------------------------------------
+    async def show_conversation(self, conversation_id: str | None, message_id: int | None = None) -> None:
+        await self.remove_children()
+        self.conversation_id = conversation_id
+        self.oldest_id = None
+        self.has_older = False
+        if conversation_id is not None:
+            self._load(conversation_id, None, message_id)
+        self.anchor()
+
+    @work(thread=True, group="chat-page")
+    def _load(self, conversation_id: str, before_id: int | None, focus_id: int | None = None) -> None:
+        history = self.services.history
+        page = history.messages(conversation_id, limit=PAGE, before_id=before_id)
+        # Opening at a search hit older than the latest page: page back until it is in
+        # (bounded, so a hit deep in a huge conversation costs at most MAX_PAGES reads).
+        for _ in range(MAX_PAGES):
+            if focus_id is None or not page or page[0].id is None or page[0].id <= focus_id:
+                break
+            older = history.messages(conversation_id, limit=PAGE, before_id=page[0].id)
+            if not older:
+                break
+            page = older + page
+        self.post_message(self.PageLoaded(conversation_id, page, before_id is not None, focus_id))
+
+    @on(PageLoaded)
+    async def _page_loaded(self, event: PageLoaded) -> None:
+        if event.conversation_id != self.conversation_id:
+            return  # a stale page for a conversation we already left
+        self._loading = False
+        if event.messages:
+            self.oldest_id = event.messages[0].id
+        self.has_older = len(event.messages) >= PAGE  # a short page is the first one
+        widgets = widgets_for(event.messages)
+        if not widgets:
+            return
+        if event.older and self.children:
+            before_height = self.virtual_size.height
+            await self.mount_all(widgets, before=0)
+            self.call_after_refresh(self._keep_position, before_height)
+        else:
+            await self.mount_all(widgets, before=0 if self.children else None)
+            if event.focus_id is not None:
+                target = next((w for w in widgets if getattr(w, "message_id", None) == event.focus_id), None)
+                if target is not None:
+                    self.release_anchor()
+                    self.call_after_refresh(self.scroll_to_widget, target, animate=False, top=True)
+                    return
+            self.scroll_end(animate=False, immediate=True)
+
+    def _keep_position(self, before_height: int) -> None:
+        self.scroll_to(y=self.scroll_y + self.virtual_size.height - before_height, animate=False)
+
+    # -- paging on scroll ----------------------------------------------------
+    def watch_scroll_y(self, old: float, new: float) -> None:
+        super().watch_scroll_y(old, new)
+        if new <= 0 and old > 0 and self.has_older and not self._loading and self.conversation_id:
+            self._loading = True
+            self._load(self.conversation_id, self.oldest_id)
+
+    def load_older(self) -> None:
+        """Page in older messages now (the same as scrolling to the top)."""
+        if self.has_older and not self._loading and self.conversation_id:
+            self._loading = True
+            self._load(self.conversation_id, self.oldest_id)
+
+    # -- appending -----------------------------------------------------------
+    async def add(self, widget: Widget) -> Widget:
+        await self.mount(widget)
+        return widget
+
+    async def notice(self, text: str, error: bool = False) -> Notice:
+        return await self.add(Notice(text, error=error))  # type: ignore[return-value]
+
+    def last_reply(self) -> AssistantMessage | None:
+        replies = self.query(AssistantMessage)
+        return replies.last() if replies else None

@@ -1,0 +1,273 @@
+"""The Chat pane (U2): the message log, slash-command suggestions and the prompt.
+
+Workers compute, messages carry, handlers mutate: the turn worker iterates
+``agent.loop.run_turn`` and posts each event as ``AgentEventReceived``; the
+handler renders it. Text deltas go to the reply's ``MarkdownStream`` (append
+only, coalesced when the UI falls behind). The loop and the openai client are
+imported in the worker, after the first frame.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.message import Message as TextualMessage
+from textual.reactive import reactive
+
+from agenttui.agent import events as ev
+from agenttui.ui import messages as app_messages
+from agenttui.ui.widgets.chat_commands import SlashCommandsMixin
+from agenttui.ui.widgets.chat_log import ChatLog
+from agenttui.ui.widgets.message_view import AssistantMessage, UserMessage
+from agenttui.ui.widgets.prompt_input import PromptInput
+from agenttui.ui.widgets.slash_commands import SlashSuggestions, completions
+from agenttui.ui.widgets.tool_call_view import ToolCallView
+
+
+class ChatPane(SlashCommandsMixin, Vertical):
+    streaming: reactive[bool] = reactive(False, bindings=True)
+    can_retry: reactive[bool] = reactive(False, bindings=True)
+
+    class AgentEventReceived(TextualMessage):
+        def __init__(self, event: object, turn: int) -> None:
+            super().__init__()
+            self.event = event
+            self.turn = turn
+
+    class ConversationStarted(TextualMessage):
+        def __init__(self, conversation_id: str | None) -> None:
+            super().__init__()
+            self.conversation_id = conversation_id
+
+    def __init__(self, services, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.services = services
+        self.border_title = "Chat"
+        self.conversation_id: str | None = None
+        self._cancel: asyncio.Event | None = None
+        self._turn = 0  # events of an abandoned turn are ignored
+        self._reply: AssistantMessage | None = None
+        self._tool_views: dict[str, ToolCallView] = {}
+        self._retry_text: str | None = None
+        self._retry_of: int | None = None  # id of the failed turn's user message
+        self._image: str | None = None  # /attach: path of the image for the next send
+        self._end_session = False  # /end: archive the session when this turn finishes
+        self.last_reply_text = ""
+
+    def compose(self) -> ComposeResult:
+        yield ChatLog(self.services, id="chat-log")
+        yield SlashSuggestions(id="slash-suggestions")
+        yield PromptInput(id="prompt", placeholder="Message  (Enter send · ctrl+j newline · / commands)")
+
+    @property
+    def log(self) -> ChatLog:  # type: ignore[override]
+        return self.query_one(ChatLog)
+
+    @property
+    def prompt(self) -> PromptInput:
+        return self.query_one(PromptInput)
+
+    def on_mount(self) -> None:
+        self.open_latest()
+
+    # -- conversations ---------------------------------------------------------
+    @work(thread=True, group="chat-open")
+    def open_latest(self) -> None:
+        latest = self.services.history.latest_conversation()
+        self.post_message(self.ConversationStarted(latest.id if latest else None))
+
+    @on(ConversationStarted)
+    async def _conversation_started(self, event: ConversationStarted) -> None:
+        await self.open_conversation(event.conversation_id)
+
+    async def open_conversation(self, conversation_id: str | None, message_id: int | None = None) -> None:
+        self.cancel_turn()
+        self.conversation_id = conversation_id
+        self.can_retry = False
+        self._reply = None
+        await self.log.show_conversation(conversation_id, message_id)
+
+    # -- prompt --------------------------------------------------------------
+    @on(PromptInput.Changed)
+    def _prompt_changed(self, event: PromptInput.Changed) -> None:
+        self.query_one(SlashSuggestions).show(completions(event.text_area.text))
+
+    @on(PromptInput.CompletionRequested)
+    def _complete(self) -> None:
+        suggestions = self.query_one(SlashSuggestions)
+        name = suggestions.selected_name
+        if name is None:
+            self.screen.focus_next()
+            return
+        self.prompt.load_text(f"/{name} ")
+        self.prompt.move_cursor(self.prompt.document.end)
+
+    @on(PromptInput.Submitted)
+    async def _submitted(self, event: PromptInput.Submitted) -> None:
+        self.query_one(SlashSuggestions).show([])
+        if not await self.run_slash_command(event.text):
+            await self.send(event.text)
+
+    # -- turns ---------------------------------------------------------------
+    async def send(self, text: str, *, show: bool = True, retry: bool = False) -> None:
+        if self.streaming:
+            self.notify("A reply is still streaming: Esc cancels it.", severity="warning")
+            return
+        image = None if retry else self._image
+        self._image = None
+        if show:
+            await self.log.add(UserMessage(text, image=image is not None))
+        self.log.anchor()
+        retry_of = self._retry_of if retry else None
+        self._retry_text = text
+        self.can_retry = False
+        self._cancel = asyncio.Event()
+        self._turn += 1
+        self._reply = None
+        self._tool_views = {}
+        self.streaming = True
+        self._run_turn(text, image, retry_of, self._cancel, self._turn)
+
+    @work(group="chat-turn", exclusive=True, exit_on_error=False)
+    async def _run_turn(self, text: str, image: str | None, retry_of: int | None,
+                        cancel: asyncio.Event, turn: int) -> None:
+        from agenttui.agent.loop import run_turn  # openai is imported here, not at start-up
+
+        try:
+            if self.conversation_id is None:
+                conversation = await asyncio.to_thread(
+                    self.services.history.create_conversation, None, self.services.model)
+                self.conversation_id = conversation.id
+                self.log.conversation_id = conversation.id
+            async for event in run_turn(self.services, self.conversation_id, text,
+                                        image_path=image, cancel=cancel, retry_of=retry_of):
+                self.post_message(self.AgentEventReceived(event, turn))
+        except Exception as exc:  # the loop reports faults as TurnFailed; this is a bug guard
+            self.post_message(self.AgentEventReceived(
+                ev.TurnFailed("llm_error", f"{type(exc).__name__}: {exc}", ev.Trace(turn_id=""), None), turn))
+
+    @on(AgentEventReceived)
+    async def _agent_event(self, message: AgentEventReceived) -> None:
+        if message.turn != self._turn:
+            return
+        event = message.event
+        if isinstance(event, ev.TurnStarted):
+            self._retry_of = event.user_message.id  # a retry answers this message again
+        elif isinstance(event, ev.TextDelta):
+            if self._reply is None:
+                self._reply = await self.log.add(AssistantMessage())  # type: ignore[assignment]
+            await self._reply.write(event.text)
+        elif isinstance(event, ev.ToolCallStarted):
+            await self._close_reply()
+            view = ToolCallView(event.call)
+            self._tool_views[event.call.id] = view
+            await self.log.add(view)
+        elif isinstance(event, ev.ToolCallFinished):
+            view = self._tool_views.get(event.call.id)
+            status = "denied" if event.denied else ("ok" if event.ok else "failed")
+            if view is not None:
+                view.set_status(status, event.output)
+        elif isinstance(event, ev.ApprovalRequested):
+            self._ask_approval(event)
+        elif isinstance(event, ev.MemoryChanged):
+            self._memory_event(event)
+        elif isinstance(event, ev.RetryScheduled):
+            self.notify(f"{event.reason}\nRetrying in {event.delay:.0f} s (attempt {event.attempt}).",
+                        title="Model call failed", severity="warning")
+        elif isinstance(event, ev.PersistWarning):
+            self.notify(event.text, title="History not saved yet", severity="warning")
+        elif isinstance(event, ev.TurnFinished):
+            await self._turn_over()
+            if event.reply is not None and event.reply.content:
+                self.last_reply_text = event.reply.content
+            if self._end_session:
+                self._archive_session()
+        elif isinstance(event, ev.TurnFailed):
+            reply = self._reply
+            await self._turn_over()
+            if reply is not None and event.partial is not None:
+                reply.mark_incomplete(event.stop_reason)
+            if event.stop_reason == "cancelled":
+                await self.log.notice("Cancelled.")
+            else:
+                key = self.app.key_for("chat.retry") if hasattr(self.app, "key_for") else "ctrl+r"
+                hint = f"  Press {key} to retry." if event.retryable else ""
+                await self.log.notice(f"{event.error}{hint}", error=True)
+                self.can_retry = event.retryable
+            self._end_session = False
+
+    async def _close_reply(self) -> None:
+        if self._reply is not None:
+            await self._reply.finish()
+            self._reply = None
+
+    async def _turn_over(self) -> None:
+        await self._close_reply()
+        self.streaming = False
+        self._cancel = None
+        self.post_message(app_messages.ConversationsChanged(self.conversation_id))
+
+    def _ask_approval(self, request: ev.ApprovalRequested) -> None:
+        from agenttui.ui.screens.approval import ApprovalScreen
+
+        view = self._tool_views.get(request.call.id)
+        if view is not None:
+            view.set_status("waiting")
+
+        def answered(approved: bool | None) -> None:
+            if not request.future.done():
+                request.future.set_result(bool(approved))
+
+        self.app.push_screen(ApprovalScreen(request), answered)
+
+    def _memory_event(self, event: ev.MemoryChanged) -> None:
+        if event.action == "written":
+            self.notify(event.text, title="Remembered")
+            self.post_message(app_messages.MemoryChanged())
+        elif event.action == "blocked":
+            self.notify(f"{event.text}\n{event.result.reason}", title="Memory write blocked", severity="error")
+        elif event.action in ("offered", "pending"):
+            self.notify(f"{event.text}\nUse /remember to keep it.", title="Remember this?", timeout=10)
+
+    # -- actions reached through App bindings --------------------------------
+    def cancel_turn(self) -> bool:
+        if self._cancel is None:
+            return False
+        self._cancel.set()
+        return True
+
+    async def retry(self) -> None:
+        if self.can_retry and self._retry_of is not None and not self.streaming:
+            await self.send(self._retry_text, show=False, retry=True)
+
+    def copy_last_reply(self) -> None:
+        reply = self.log.last_reply()
+        text = self.last_reply_text or (reply.text if reply else "")
+        if not text:
+            self.notify("No reply to copy yet.", severity="warning")
+            return
+        self.app.copy_to_clipboard(text)
+        self.notify(f"Copied {len(text)} characters.")
+
+    async def new_conversation(self, archive_current: bool = False) -> None:
+        current = self.conversation_id
+        if archive_current and current is not None:
+            await asyncio.to_thread(self.services.history.archive, current)
+        await self.open_conversation(None)
+        self.post_message(app_messages.ConversationsChanged(current))
+        await self.log.notice("Archived; new conversation." if archive_current else "New conversation.")
+        self.prompt.focus()
+
+    @work(thread=True, group="chat-end")
+    def _archive_session(self) -> None:
+        self._end_session = False
+        cid = self.conversation_id
+        if cid is None:
+            return
+        transcript = self.services.history.export_markdown(cid)
+        path: Path = self.services.project.archive_session(transcript)
+        self.app.call_from_thread(self.notify, str(path), title="Session archived")

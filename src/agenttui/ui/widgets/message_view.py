@@ -1,0 +1,97 @@
+"""One message in the chat log.
+
+User text and notices are shown as literal ``Content`` (never markup);
+assistant replies are Markdown (code fences are syntax-highlighted by
+Textual's Markdown). Everything from the model passes :mod:`agenttui.ui.inert`
+first (A5). A streaming reply appends deltas through ``Markdown.get_stream``:
+the widget appends new blocks instead of re-parsing the whole reply per chunk.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.content import Content
+from textual.widgets import Markdown, Static
+from textual.widgets.markdown import MarkdownStream
+
+from agenttui.ui.inert import InertStream, inert
+
+
+class UserMessage(Static):
+    DEFAULT_CSS = """
+    UserMessage {
+        margin: 1 0 0 0;
+        padding: 0 1;
+        background: $boost;
+        border-left: outer $primary;
+    }
+    """
+
+    def __init__(self, text: str, message_id: int | None = None, image: bool = False) -> None:
+        body = inert(text)
+        if image:
+            body += "\n[image attached]"
+        super().__init__(Content(body))
+        self.text = text
+        self.message_id = message_id
+
+
+class Notice(Static):
+    """An info line or an error in the chat (not part of the conversation)."""
+
+    DEFAULT_CSS = """
+    Notice { margin: 1 0 0 0; padding: 0 1; color: $text-muted; }
+    Notice.-error { color: $text-error; border-left: outer $error; }
+    """
+
+    def __init__(self, text: str, error: bool = False) -> None:
+        super().__init__(Content(inert(text)), classes="-error" if error else "")
+
+
+class HelpView(Markdown):
+    """Trusted Markdown we generate ourselves (/help, /memory listings)."""
+
+    DEFAULT_CSS = "HelpView { margin: 1 0 0 0; padding: 0 1; background: $surface; }"
+
+
+class AssistantMessage(Vertical):
+    DEFAULT_CSS = """
+    AssistantMessage { height: auto; margin: 1 0 0 0; }
+    AssistantMessage > Markdown { margin: 0; padding: 0 1; }
+    AssistantMessage > .status { color: $text-warning; padding: 0 1; display: none; }
+    AssistantMessage.-incomplete > .status { display: block; }
+    """
+
+    def __init__(self, text: str = "", message_id: int | None = None) -> None:
+        super().__init__()
+        self._initial = inert(text)
+        self.message_id = message_id
+        self.text = text  # the raw reply as received (for copy)
+        self._stream: MarkdownStream | None = None
+        self._inert = InertStream()
+
+    def compose(self) -> ComposeResult:
+        yield Markdown(self._initial)
+        yield Static("", classes="status")
+
+    @property
+    def markdown(self) -> Markdown:
+        return self.query_one(Markdown)
+
+    async def write(self, delta: str) -> None:
+        """Append a delta; the stream coalesces writes when the UI falls behind."""
+        self.text += delta
+        if self._stream is None:
+            self._stream = Markdown.get_stream(self.markdown)
+        await self._stream.write(self._inert.feed(delta))
+
+    async def finish(self) -> None:
+        if self._stream is not None:
+            await self._stream.write(self._inert.flush())
+            await self._stream.stop()
+            self._stream = None
+
+    def mark_incomplete(self, reason: str) -> None:
+        self.add_class("-incomplete")
+        self.query_one(".status", Static).update(Content(f"⚠ incomplete: {inert(reason)}"))

@@ -1,0 +1,87 @@
+"""The multi-line prompt: Enter sends, ctrl+j (or shift+enter) inserts a newline.
+
+Input history: Up on the first line recalls the previous entry, Down on the
+last line the next one (so moving inside a multi-line draft still works). The
+draft being typed is kept while browsing and restored after the newest entry.
+"""
+
+from __future__ import annotations
+
+from textual.message import Message
+from textual.widgets import TextArea
+
+from agenttui.ui.bindings import PROMPT_ACTIONS, to_bindings
+
+
+class PromptInput(TextArea):
+    DEFAULT_CSS = """
+    PromptInput { height: auto; min-height: 3; max-height: 10; }
+    """
+    BINDINGS = to_bindings(PROMPT_ACTIONS)
+
+    class Submitted(Message):
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    class CompletionRequested(Message):
+        """Tab was pressed; the chat pane completes a slash command if one is shown."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(soft_wrap=True, show_line_numbers=False, tab_behavior="focus", **kwargs)
+        self.history: list[str] = []
+        self._history_index: int | None = None  # None = editing the draft
+        self._draft = ""
+
+    # -- sending -------------------------------------------------------------
+    def action_submit(self) -> None:
+        text = self.text
+        if not text.strip():
+            return
+        if not self.history or self.history[-1] != text:
+            self.history.append(text)
+        self._history_index = None
+        self._draft = ""
+        self.clear()
+        self.post_message(self.Submitted(text))
+
+    def action_newline(self) -> None:
+        self.insert("\n")
+
+    def action_complete(self) -> None:
+        self.post_message(self.CompletionRequested())
+
+    # -- history -------------------------------------------------------------
+    def action_cursor_up(self, select: bool = False) -> None:
+        if not select and self.cursor_location[0] == 0 and self.history:
+            self._recall(-1)
+        else:
+            super().action_cursor_up(select)
+
+    def action_cursor_down(self, select: bool = False) -> None:
+        last_row = self.document.line_count - 1
+        if not select and self.cursor_location[0] == last_row and self._history_index is not None:
+            self._recall(+1)
+        else:
+            super().action_cursor_down(select)
+
+    def _recall(self, step: int) -> None:
+        if self._history_index is None:
+            if step > 0:
+                return
+            self._draft = self.text
+            index = len(self.history) - 1
+        else:
+            index = self._history_index + step
+        if index < 0:
+            return
+        if index >= len(self.history):
+            self._history_index = None
+            self._set(self._draft)
+            return
+        self._history_index = index
+        self._set(self.history[index])
+
+    def _set(self, text: str) -> None:
+        self.load_text(text)
+        self.move_cursor(self.document.end)
