@@ -22,6 +22,7 @@ from textual.widgets.option_list import Option
 from agenttui.core.models import Conversation, SearchHit, utcnow
 from agenttui.ui.inert import inert_line
 
+HIGHLIGHT_OPEN, HIGHLIGHT_CLOSE = "«", "»"  # core.history's snippet markers
 PAGE = 100
 PREFETCH = 20
 
@@ -50,7 +51,11 @@ def hit_label(hit: SearchHit) -> Text:
     label = Text(overflow="ellipsis")
     label.append(inert_line(hit.conversation_title or "(untitled)", 80), style="bold")
     label.append(f"  {when(hit.created)} {hit.role}\n", style="dim")
-    label.append(inert_line(hit.snippet, 200), style="italic")
+    # The store marks matches with « »; show them highlighted, not as glyphs.
+    for n, part in enumerate(inert_line(hit.snippet, 240).split(HIGHLIGHT_OPEN)):
+        matched, _, rest = part.partition(HIGHLIGHT_CLOSE) if n else ("", "", part)
+        label.append(matched, style="bold reverse")
+        label.append(rest, style="italic")
     return label
 
 

@@ -87,6 +87,7 @@ class HistoryPane(Vertical):
     def __init__(self, services, **kwargs) -> None:
         super().__init__(**kwargs)
         self.services = services
+        self.border_title = "History"  # the main screen's pane title (U1)
         self._search_timer: Timer | None = None
         self._query = ""
         self._renaming: str | None = None

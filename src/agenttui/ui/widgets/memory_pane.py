@@ -123,6 +123,7 @@ class MemoryPane(Vertical):
     def __init__(self, services, **kwargs) -> None:
         super().__init__(**kwargs)
         self.services = services
+        self.border_title = "Memory"  # the main screen's pane title (U1)
         self.items: dict[str, MemoryItem] = {}
         self.add_scope = "user"
         self._undo: list[MemoryItem] = []
