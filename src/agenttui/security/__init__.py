@@ -1,0 +1,17 @@
+"""Security helpers: secret redaction (H3) and prompt-injection screening (M3).
+
+Pure and linear-time; never imports textual or rich.
+"""
+
+from .injection import injection_reasons, is_suspicious_note
+from .match import SecretMatch
+from .redaction import contains_secret, find_secrets, redact_secrets
+
+__all__ = [
+    "SecretMatch",
+    "contains_secret",
+    "find_secrets",
+    "injection_reasons",
+    "is_suspicious_note",
+    "redact_secrets",
+]

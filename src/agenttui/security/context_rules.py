@@ -1,0 +1,344 @@
+"""Secrets recognised by their surroundings rather than their format.
+
+Assignments (`KEY=value` in env/YAML/JSON/INI/TOML/code), CLI flags, URLs with
+credentials, Authorization/Cookie headers, "my password is …" in chat, and
+private-key blocks.
+
+Case-insensitive rules run on `lowered` — the text with only A–Z mapped to
+a–z, so offsets are identical to the original — because `re` cannot use its
+literal-prefix scan under IGNORECASE. Values are always read back from the
+original text. All bodies are possessive or bounded; no nesting.
+
+Every finder yields `(start, end, kind, priority)`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from .secret_patterns import CONTEXT, GENERIC
+from .values import (
+    is_code_reference,
+    is_placeholder,
+    looks_like_password,
+    looks_random,
+    strip_quotes,
+)
+
+Candidate = tuple[int, int, str, int]
+
+# --- assignments -------------------------------------------------------------
+
+# The anchor is a secret-ish word; the key is completed in Python (backwards
+# scan) so the regex keeps a literal-ish start.
+_ASSIGN = re.compile(
+    r"""
+    (?:pass|pwd|sandi|secret|token|key|auth|session|cookie|sig|seed|mnemonic|cred)
+    [a-z0-9_.-]{0,40}+            # rest of the key
+    ["']?\]?                      # closing quote of a JSON/dict key
+    [ \t]{0,4}+
+    (?P<sep>=(?![=~>])|:=|=>|:(?![:/]))
+    [ \t]{0,4}+
+    (?P<value>"[^"\r\n]{0,500}+"|'[^'\r\n]{0,500}+'|[^\s"',;{}()\[\]]{1,500}+)
+    """,
+    re.VERBOSE,
+)
+_KEY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_.-")
+
+_STRONG = (
+    "pass", "pwd", "sandi", "secret", "token", "apikey", "api_key", "api-key",
+    "accesskey", "access_key", "access-key", "privatekey", "private_key",
+    "private-key", "privkey", "priv_key", "credential", "signing_key",
+    "encryption_key", "master_key", "auth_key", "authkey", "mnemonic",
+    "seed_phrase", "seedphrase", "client_secret", "sessionkey", "session_key",
+)
+# Words that contain an anchor but are not secrets.
+_NOT_SECRET_WORDS = (
+    "bypass", "compass", "passenger", "passage", "passive", "passthrough",
+    "passport", "author", "keyboard", "keyword", "monkey", "turkey", "hockey",
+    "donkey", "jockey", "keynote", "tokenizer", "signal", "signature_algorithm",
+    "design", "assign", "sigma", "sight", "session_timeout",
+)
+# Last key component that makes the value metadata, not the secret itself.
+_METADATA_SUFFIXES = frozenset(
+    """
+    type types count url uri urls endpoint name names id ids path file files dir
+    length len limit limits size expiry expires expiration ttl timeout usage
+    header prefix field policy version enabled required rotation method mode
+    format env var variable hint label min max hash_algorithm algorithm algo
+    tokens index provider location store source backend helper cmd command
+    """.split()
+)
+_SPLIT_KEY = re.compile(r"[_.\-]+|(?<=[a-z0-9])(?=[A-Z])")
+
+
+def _key_start(lowered: str, anchor: int) -> int:
+    i = anchor
+    stop = max(0, anchor - 60)
+    while i > stop and lowered[i - 1] in _KEY_CHARS:
+        i -= 1
+    return i
+
+
+def _classify_key(key: str, original_key: str) -> tuple[str, bool] | None:
+    """(kind, strong) for a key name, or None when it is not secret-bearing."""
+    if any(w in key for w in _NOT_SECRET_WORDS):
+        if "authorization" not in key:
+            return None
+    parts = [p for p in _SPLIT_KEY.split(original_key) if p]
+    if parts and parts[-1].lower() in _METADATA_SUFFIXES:
+        return None
+    strong = any(s in key for s in _STRONG)
+    if "pass" in key or "pwd" in key or "sandi" in key:
+        return "password", True
+    if "aws" in key and "secret" in key:
+        return "aws_secret_key", True
+    if "twilio" in key or "auth_token" in key or "authtoken" in key:
+        return ("twilio_auth_token" if "twilio" in key else "token"), True
+    if "priv" in key:
+        return "private_key", True
+    if "mnemonic" in key or "seed" in key:
+        return "seed_phrase", strong
+    if "api" in key and "key" in key:
+        return "api_key", True
+    if "secret" in key:
+        return "secret", True
+    if "token" in key:
+        return "token", True
+    return "secret", strong
+
+
+_HEX64 = re.compile(r"(?:0x)?[0-9a-fA-F]{64}")
+
+
+def find_assignments(text: str, lowered: str) -> Iterator[Candidate]:
+    for m in _ASSIGN.finditer(lowered):
+        kstart = _key_start(lowered, m.start())
+        key_end = m.start("sep")
+        raw_key = text[kstart:key_end].strip(" \t\"'[]")
+        key = raw_key.lower()
+        if not key:
+            continue
+        verdict = _classify_key(key, raw_key)
+        if verdict is None:
+            continue
+        kind, strong = verdict
+        vstart, vend = m.span("value")
+        raw = text[vstart:vend]
+        quoted = raw[:1] in "\"'"
+        value = strip_quotes(raw)
+        if quoted:
+            vstart, vend = vstart + 1, vend - 1
+        if is_placeholder(value):
+            continue
+        if not quoted and is_code_reference(value, raw_key.split(".")[-1]):
+            continue
+        if kind == "token" and value.isdigit():
+            continue  # max_tokens=4096, token_count: 12
+        if kind == "private_key" and _HEX64.fullmatch(value):
+            kind = "crypto_private_key"
+        if not strong:
+            if looks_random(value):
+                yield vstart, vend, "high_entropy", GENERIC
+            continue
+        if m.group("sep") == ":" and not quoted and not _value_ends_line(text, kstart, vend):
+            # "Reset password: click the link" — prose, unless it looks chosen.
+            if not looks_like_password(value):
+                continue
+        if len(value) < 3:
+            continue
+        yield vstart, vend, kind, CONTEXT
+
+
+def _value_ends_line(text: str, key_start: int, vend: int) -> bool:
+    """YAML/INI shape: the key opens its line and the value closes it."""
+    line_start = text.rfind("\n", max(0, key_start - 200), key_start) + 1
+    if text[line_start:key_start].strip(" \t-\"'#") != "" and not text[line_start:key_start].strip().startswith("export"):
+        return False
+    rest = text[vend : vend + 200]
+    nl = rest.find("\n")
+    tail = rest if nl < 0 else rest[:nl]
+    return tail.strip() == "" or tail.lstrip().startswith("#")
+
+
+# --- prose: "my password is X", "passwordnya: X", "private key: 0x…" ----------
+
+_PROSE = re.compile(
+    r"""
+    (?P<kw>password|passwd|passcode|passphrase|sandi|pin|private\ key|secret\ key
+      |api\ key|access\ token|auth\ token|token)
+    (?:nya|ku)?
+    [ \t]{1,3}+
+    (?:is|was|adalah|itu|=|:)
+    [ \t]{1,3}+
+    (?P<value>[^\s]{4,200}+)
+    """,
+    re.VERBOSE,
+)
+
+
+def find_prose(text: str, lowered: str) -> Iterator[Candidate]:
+    for m in _PROSE.finditer(lowered):
+        vstart, vend = m.span("value")
+        raw = text[vstart:vend]
+        value = raw.rstrip(".,;:!?)\"'")
+        value = value.lstrip("\"'(`")
+        vstart += len(raw) - len(raw.lstrip("\"'(`"))
+        vend = vstart + len(value)
+        kw = m.group("kw")
+        if kw in ("password", "passwd", "passcode", "passphrase", "sandi", "pin"):
+            if looks_like_password(value) and not is_code_reference(value):
+                yield vstart, vend, "password", CONTEXT
+        elif kw == "private key" and _HEX64.fullmatch(value):
+            yield vstart, vend, "crypto_private_key", CONTEXT
+        elif looks_random(value):
+            yield vstart, vend, kw.replace(" ", "_"), CONTEXT
+
+
+# --- command-line flags --------------------------------------------------------
+
+_FLAG = re.compile(
+    r"""
+    --(?P<key>password|passwd|pass|token|api-key|apikey|api_key|secret|client-secret
+      |auth-token|access-token|private-key)
+    (?:=|[ \t]{1,4}+)
+    (?P<value>"[^"\r\n]{1,500}+"|'[^'\r\n]{1,500}+'|[^\s"']{1,500}+)
+    """,
+    re.VERBOSE,
+)
+_CURL_USER = re.compile(
+    r"""(?:-u|--user)[ \t]{1,4}+["']?[^\s:"']{1,128}+:(?P<value>[^\s"']{1,256}+)"""
+)
+
+
+def find_flags(text: str, lowered: str) -> Iterator[Candidate]:
+    for m in _FLAG.finditer(lowered):
+        vstart, vend = m.span("value")
+        raw = text[vstart:vend]
+        if raw[:1] in "\"'":
+            vstart, vend = vstart + 1, vend - 1
+        value = text[vstart:vend]
+        if is_placeholder(value) or value.startswith("-"):
+            continue
+        kind = "password" if "pass" in m.group("key") else "token"
+        yield vstart, vend, kind, CONTEXT
+    for m in _CURL_USER.finditer(text):
+        value = m.group("value")
+        if not is_placeholder(value):
+            yield *m.span("value"), "basic_auth", CONTEXT
+
+
+# --- URLs with credentials --------------------------------------------------
+
+_URL_CREDS = re.compile(
+    r"://(?P<user>[^\s:/@?#\[\]\"'<>]{0,256}+):(?P<pw>[^\s/@?#\"'<>]{1,256}+)@"
+)
+
+
+def find_url_passwords(text: str, lowered: str) -> Iterator[Candidate]:
+    for m in _URL_CREDS.finditer(text):
+        if not is_placeholder(m.group("pw")):
+            yield *m.span("pw"), "url_password", CONTEXT
+
+
+# --- HTTP headers --------------------------------------------------------------
+
+_AUTH_HEADER = re.compile(
+    r"""
+    authorization["']?[ \t]{0,4}+[:=][ \t]{0,4}+["']?
+    (?:(?P<scheme>bearer|basic|token|bot|apikey|sso-key|key|digest|negotiate|ntlm)[ \t]{1,4}+)?
+    (?P<value>[^\s"',;]{4,4000}+)
+    """,
+    re.VERBOSE,
+)
+_BEARER = re.compile(r"bearer[ \t]{1,4}+(?P<value>[a-z0-9._~+/=-]{16,4000}+)")
+_COOKIE = re.compile(r"(?:set-)?cookie[ \t]{0,4}+:[ \t]{0,4}+(?P<value>[^\r\n\"']{1,8000}+)")
+_COOKIE_FLAG = re.compile(r"(?:--cookie|-b)[ \t]{1,4}+[\"'](?P<value>[^\"'\r\n]{1,8000}+)")
+_API_KEY_HEADER = re.compile(
+    r"x-(?:api-key|auth-token|access-token|apikey|goog-api-key)[ \t]{0,4}+:[ \t]{0,4}+(?P<value>[^\s\"',;]{8,4000}+)"
+)
+
+
+def find_headers(text: str, lowered: str) -> Iterator[Candidate]:
+    for m in _AUTH_HEADER.finditer(lowered):
+        vstart, vend = m.span("value")
+        if m.group("scheme") == "digest":
+            nl = text.find("\n", vstart, vstart + 4000)
+            vend = nl if nl >= 0 else min(len(text), vstart + 4000)
+        if not is_placeholder(text[vstart:vend]):
+            yield vstart, vend, "auth_header", CONTEXT
+    for m in _BEARER.finditer(lowered):
+        vstart, vend = m.span("value")
+        if looks_random(text[vstart:vend]):
+            yield vstart, vend, "bearer_token", CONTEXT
+    for rx in (_COOKIE, _COOKIE_FLAG):
+        for m in rx.finditer(lowered):
+            vstart, vend = m.span("value")
+            value = text[vstart:vend].rstrip()
+            if "=" in value and not is_placeholder(value.split("=", 1)[1]):
+                yield vstart, vstart + len(value), "cookie", CONTEXT
+    for m in _API_KEY_HEADER.finditer(lowered):
+        vstart, vend = m.span("value")
+        if not is_placeholder(text[vstart:vend]):
+            yield vstart, vend, "api_key", CONTEXT
+
+
+# --- private key blocks ----------------------------------------------------
+
+_PEM_BEGIN = re.compile(r"-----BEGIN (?P<label>[A-Z0-9 ]{0,40}+)-----")
+# Body of a block whose END is missing (truncated paste): the rest of the
+# BEGIN line, then base64 lines or PEM headers (`Proc-Type: …`), blank lines
+# allowed, newlines real or JSON-escaped. Every loop turn eats a newline, so
+# the possessive nesting cannot backtrack.
+_PEM_BODY = re.compile(
+    r"[A-Za-z0-9+/= \t]{0,100000}+"
+    r"(?:(?:\r?\n|\\n)(?:[A-Za-z0-9+/=]{1,200}+|[A-Za-z-]{1,40}+: [^\r\n\\]{0,200}+)?){0,100000}+"
+)
+
+
+def find_private_key_blocks(text: str, lowered: str) -> Iterator[Candidate]:
+    no_end_after = len(text) + 1  # cache: no "-----END" at or after here
+    for m in _PEM_BEGIN.finditer(text):
+        label = m.group("label")
+        if "PRIVATE" not in label:
+            continue  # PUBLIC KEY, CERTIFICATE, PGP PUBLIC KEY BLOCK stay
+        start = m.start()
+        end = -1
+        if m.end() < no_end_after:
+            end = text.find("-----END", m.end())
+            if end < 0:
+                no_end_after = m.end()
+        if end >= 0:
+            close = text.find("-----", end + 8, end + 8 + 64)
+            end = close + 5 if close >= 0 else end + 8
+        else:
+            end = _PEM_BODY.match(text, m.end()).end()
+        yield start, end, "private_key", CONTEXT + 5
+    # PuTTY keys keep the private part after "Private-Lines:".
+    i = text.find("Private-Lines:")
+    while i >= 0:
+        end = _PEM_BODY.match(text, i + 14).end()
+        yield i, end, "private_key", CONTEXT + 5
+        i = text.find("Private-Lines:", end)
+
+
+CONTEXT_FINDERS = (
+    find_assignments,
+    find_prose,
+    find_flags,
+    find_url_passwords,
+    find_headers,
+    find_private_key_blocks,
+)
+
+# Case-insensitive anchors each finder needs in `lowered` (any one suffices);
+# an empty tuple means "always run".
+CONTEXT_NEEDLES = {
+    find_assignments: ("=", ":"),
+    find_prose: ("pass", "sandi", "pin", "key", "token"),
+    find_flags: ("--", "-u"),
+    find_url_passwords: ("://",),
+    find_headers: ("authorization", "bearer", "cookie", "x-"),
+    find_private_key_blocks: ("-----begin", "private-lines:"),
+}

@@ -1,0 +1,144 @@
+"""Find and redact secrets (H3): every text passes here before it reaches disk.
+
+Pipeline: each rule yields candidate spans `(start, end, kind, priority)`;
+overlapping spans are merged into their union (so no fragment of a secret
+can survive between two partial matches) and the merged span takes the kind
+of its highest-priority member; then each span becomes `[REDACTED:<kind>]`.
+
+Speed: a rule runs only if one of its literal needles occurs in the text
+(`str.__contains__` is a fast C scan), so ordinary prose pays for a handful
+of passes, not for every provider. Worst case stays linear: see the module
+docstrings of `secret_patterns` and `context_rules`.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from functools import lru_cache
+
+from .context_rules import CONTEXT_FINDERS, CONTEXT_NEEDLES
+from .crypto_keys import find_seed_phrases, find_wallet_keys
+from .match import SecretMatch
+from .secret_patterns import CONTEXT, PROVIDER_RULES
+from .values import is_placeholder
+
+log = logging.getLogger(__name__)
+
+Candidate = tuple[int, int, str, int]
+
+# Whole blocks (private keys) outrank anything found inside their base64.
+_BLOCK_PRIORITY = 100
+
+_ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
+
+
+def ascii_lower(text: str) -> str:
+    """Lower-case with offsets preserved (str.lower may lengthen 'İ')."""
+    lowered = text.lower()
+    if len(lowered) == len(text):
+        return lowered
+    return text.translate(_ASCII_LOWER)
+
+
+@lru_cache(maxsize=64)
+def _compile_extra(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
+    compiled = []
+    for p in patterns:
+        try:
+            compiled.append(re.compile(p))
+        except re.error as exc:  # config is validated elsewhere; never crash a save
+            log.warning("ignoring invalid redaction pattern %r: %s", p, exc)
+    return tuple(compiled)
+
+
+def _provider_candidates(text: str) -> Iterator[Candidate]:
+    for rule in PROVIDER_RULES:
+        if rule.needles and not any(n in text for n in rule.needles):
+            continue
+        for m in rule.regex.finditer(text):
+            start, end = m.span(rule.group)
+            value = text[start:end]
+            if rule.validate is not None and not rule.validate(value):
+                continue
+            if is_placeholder(value):
+                continue
+            yield start, end, rule.kind, rule.priority
+
+
+def _context_candidates(text: str, lowered: str) -> Iterator[Candidate]:
+    for finder in CONTEXT_FINDERS:
+        needles = CONTEXT_NEEDLES[finder]
+        if needles and not any(n in lowered for n in needles):
+            continue
+        for start, end, kind, priority in finder(text, lowered):
+            if kind == "private_key" and priority > CONTEXT:
+                priority = _BLOCK_PRIORITY
+            yield start, end, kind, priority
+    yield from find_seed_phrases(text, lowered)
+    yield from find_wallet_keys(text, lowered)
+
+
+def _extra_candidates(text: str, patterns: Sequence[str]) -> Iterator[Candidate]:
+    for rx in _compile_extra(tuple(patterns)):
+        for m in rx.finditer(text):
+            if rx.groups and m.start(1) >= 0:
+                start, end = m.span(1)
+            else:
+                start, end = m.span()
+            if end > start:
+                yield start, end, "custom", CONTEXT
+
+
+def _merge(candidates: Iterable[Candidate]) -> list[list]:
+    merged: list[list] = []
+    for start, end, kind, priority in sorted(candidates, key=lambda c: (c[0], -c[1])):
+        if merged and start < merged[-1][1]:
+            last = merged[-1]
+            last[1] = max(last[1], end)
+            if priority > last[3]:
+                last[2], last[3] = kind, priority
+        else:
+            merged.append([start, end, kind, priority])
+    return merged
+
+
+def _spans(text: str, extra_patterns: Sequence[str]) -> list[list]:
+    if not text:
+        return []
+    lowered = ascii_lower(text)
+    candidates = [*_provider_candidates(text), *_context_candidates(text, lowered)]
+    if extra_patterns:
+        candidates.extend(_extra_candidates(text, extra_patterns))
+    return _merge(candidates)
+
+
+def find_secrets(text: str, extra_patterns: Sequence[str] = ()) -> list[SecretMatch]:
+    """Every secret in `text`, in order, non-overlapping."""
+    return [SecretMatch(kind, start, end) for start, end, kind, _ in _spans(text, extra_patterns)]
+
+
+def contains_secret(text: str, extra_patterns: Sequence[str] = ()) -> bool:
+    return bool(_spans(text, extra_patterns))
+
+
+def redact_secrets(text: str, extra_patterns: Sequence[str] = ()) -> str:
+    """`text` with each secret replaced by `[REDACTED:<kind>]`.
+
+    Keys of assignments are kept (`password=[REDACTED:password]`); the
+    result is a fixed point (redacting it again changes nothing).
+    `extra_patterns` are user regexes from config; group 1, if present, is
+    the part to redact. They are the user's own and are not linear-checked.
+    """
+    spans = _spans(text, extra_patterns)
+    if not spans:
+        return text
+    out: list[str] = []
+    pos = 0
+    for start, end, kind, _ in spans:
+        out.append(text[pos:start])
+        out.append(f"[REDACTED:{kind}]")
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)

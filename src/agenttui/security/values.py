@@ -1,0 +1,156 @@
+"""Judging a candidate value: placeholder, code reference, or random-looking.
+
+Detection rules find *where* a secret could be; these helpers decide whether
+the thing found is a real credential. Keeping them separate lets every rule
+share one definition of "placeholder" (so `YOUR_API_KEY`, `${TOKEN}`, `<token>`,
+`***`, `changeme` and already-redacted `[REDACTED:x]` are left alone
+everywhere, which also makes redaction idempotent).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+
+_QUOTES = "\"'`"
+
+# Whole-value placeholders (compared case-insensitively after stripping quotes).
+_PLACEHOLDER_WORDS = frozenset(
+    """
+    changeme change_me change-me changeit password passwd pass secret token
+    apikey api_key api-key key placeholder example sample dummy redacted
+    none null nil undefined true false yes no str string int bool bytes any
+    required optional todo tbd fixme n/a na empty blank default value
+    foo bar baz foobar test xxx xxxx tbd hidden masked omitted removed
+    your_password yourpassword mypassword my_password secret123 password123
+    """.split()
+)
+
+# Substrings that mark documentation / templated values.
+_PLACEHOLDER_MARKERS = (
+    "...",
+    "\u2026",
+    "your_",
+    "your-",
+    "yourapi",
+    "example",
+    "placeholder",
+    "changeme",
+    "change_me",
+    "replace_me",
+    "replace-me",
+    "insert_",
+    "redacted",
+    "{{",
+    "${",
+    "$(",
+)
+
+# References to a value held elsewhere (env vars, config lookups, templating).
+_REFERENCE = re.compile(
+    r"""
+    \$[A-Za-z_][A-Za-z0-9_]{0,100}              # $VAR
+    | %[A-Za-z_][A-Za-z0-9_]{0,100}%            # %VAR%
+    | (?:os\.)?(?:environ|getenv)\b             # os.environ / os.getenv
+    | process\.env\b
+    | ENV\[
+    | secrets\.[A-Za-z_]
+    | vault:
+    | !vault
+    """,
+    re.VERBOSE,
+)
+
+# Code that names a value rather than spelling it: self.password,
+# config.api_key, get_token(), args["password"].
+_CODE_REF = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,60}(?:\.[A-Za-z_][A-Za-z0-9_]{0,60}){1,8}")
+
+
+def strip_quotes(value: str) -> str:
+    value = value.strip()
+    while len(value) >= 2 and value[0] in _QUOTES and value[-1] == value[0]:
+        value = value[1:-1].strip()
+    return value.strip(_QUOTES + ",;")
+
+
+def is_placeholder(value: str) -> bool:
+    """True for values that are obviously not real secrets."""
+    v = strip_quotes(value)
+    if not v:
+        return True
+    low = v.lower()
+    if low in _PLACEHOLDER_WORDS or low.startswith("[redacted"):
+        return True
+    if any(m in low for m in _PLACEHOLDER_MARKERS):
+        return True
+    if v[0] == "<" and v[-1] == ">":  # <token>, <your key here>
+        return True
+    if _REFERENCE.match(v):
+        return True
+    # "xxxx", "****", "0000-0000", "XXXX-XXXX": one repeated symbol.
+    distinct = set(low) - set("-_. :/")
+    if len(distinct) <= 1:
+        return True
+    # AWS documentation keys (AKIAIOSFODNN7EXAMPLE) end with EXAMPLE.
+    return v.endswith(("EXAMPLE", "EXAMPLEKEY"))
+
+
+def is_code_reference(value: str, key: str = "") -> bool:
+    """True when an unquoted value is an expression, not a literal.
+
+    `password=password`, `token=get_token()`, `key=self.api_key`,
+    `secret=args["secret"]`: these name a secret held elsewhere.
+    """
+    v = value.strip()
+    if "(" in v or "[" in v:
+        return True
+    if _CODE_REF.fullmatch(v):
+        return True
+    lowered = v.lower()
+    # Identifier that repeats the key (password=password, token=access_token).
+    if key and re.fullmatch(r"[a-z_][a-z0-9_]*", lowered):
+        k = key.lower().strip(_QUOTES)
+        if lowered == k or lowered.endswith(k) or k.endswith(lowered):
+            return True
+    return False
+
+
+def shannon_entropy(value: str) -> float:
+    """Bits per character of `value`."""
+    if not value:
+        return 0.0
+    n = len(value)
+    return -sum(c / n * math.log2(c / n) for c in Counter(value).values())
+
+
+def char_classes(value: str) -> int:
+    return (
+        any(c.islower() for c in value)
+        + any(c.isupper() for c in value)
+        + any(c.isdigit() for c in value)
+        + any(not c.isalnum() for c in value)
+    )
+
+
+def looks_random(value: str, min_len: int = 16) -> bool:
+    """Heuristic for generated credentials (high entropy, mixed classes)."""
+    v = strip_quotes(value)
+    if len(v) < min_len or is_placeholder(v):
+        return False
+    if char_classes(v) < 2:
+        # Pure hex/lowercase strings can still be keys; demand more length.
+        return len(v) >= 32 and shannon_entropy(v) >= 3.5
+    return shannon_entropy(v) >= 3.0
+
+
+def looks_like_password(value: str) -> bool:
+    """For `password: X` / `password is X` in prose: X must look chosen, not a word.
+
+    A plain lowercase word after a colon is usually prose ("Reset password:
+    click the link"); a value with digits, symbols or mixed case is not.
+    """
+    v = strip_quotes(value)
+    if len(v) < 4 or is_placeholder(v):
+        return False
+    return char_classes(v) >= 2 or len(v) >= 20
