@@ -29,7 +29,8 @@ def _redact(text: str) -> str:
 
 def _entries(text: str) -> list[str]:
     starts = [m.start() for m in _ENTRY.finditer(text)]
-    return [text[a:b].strip() for a, b in zip(starts, starts[1:] + [len(text)], strict=True)]
+    ends = starts[1:] + [len(text)]
+    return [text[a:b].strip() for a, b in zip(starts, ends, strict=False)]
 
 
 class ProjectMemory:

@@ -1,0 +1,91 @@
+"""``agenttui profile …`` as a subprocess (§1, §9, D2, D3)."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+
+from agenttui.core.paths import Paths
+
+
+def test_create_list_and_nearest_binding(cli, tmp_path):
+    project = tmp_path / "proj"
+    (project / "sub").mkdir(parents=True)
+    created = cli("profile", "create", "proj", "--path", str(project))
+    assert created.code == 0, created.err
+    assert "created profile proj" in created.out
+    assert cli("profile", "create", "other").code == 0
+
+    listed = cli("profile", "list", "--json", cwd=project / "sub")
+    rows = {row["name"]: row for row in json.loads(listed.out)}
+    assert set(rows) == {"default", "proj", "other"}
+    assert rows["proj"]["active"] and not rows["default"]["active"]
+    assert rows["proj"]["paths"] == [str(project.resolve())]
+    assert "* default" in cli("profile", "list", cwd=tmp_path).out
+    assert "* other" in cli("--profile", "other", "profile", "list", cwd=project).out
+
+
+def test_create_errors_exit_1(cli):
+    assert cli("profile", "create", "dup").code == 0
+    dup = cli("profile", "create", "dup")
+    assert dup.code == 1 and "already exists" in dup.err
+    bad = cli("profile", "create", "../x")
+    assert bad.code == 1 and "invalid profile name" in bad.err
+
+
+def test_unknown_override_exit_1_lists_profiles(cli):
+    result = cli("--profile", "nope", "profile", "list")
+    assert result.code == 1 and "no profile named 'nope'" in result.err and "default" in result.err
+
+
+def test_usage_errors_exit_2(cli):
+    assert cli("profile").code == 2
+    assert cli("profile", "frobnicate").code == 2
+
+
+def test_delete_refuses_without_yes_when_stdin_is_not_a_terminal(cli, paths):
+    cli("profile", "create", "work")
+    result = cli("profile", "delete", "work")
+    assert result.code == 1
+    assert "refusing to delete profile 'work'" in result.err
+    assert "without --yes (stdin is not a terminal)" in result.err
+    assert paths.profile_dir("work").is_dir()
+    assert not paths.backups_dir.exists()
+
+
+def test_delete_with_yes_backs_up_then_trashes(cli, paths):
+    cli("profile", "create", "work")
+    (paths.profile_dir("work") / "memory.json").write_text("{}")
+    result = cli("profile", "delete", "work", "--yes")
+    assert result.code == 0, result.err
+    backups = list(paths.backups_dir.glob("agenttui-backup-*.tar.gz"))
+    assert len(backups) == 1 and str(backups[0]) in result.out
+    trashed = [p for p in paths.trash_dir.iterdir() if p.name.startswith("work-")]
+    assert len(trashed) == 1 and str(trashed[0]) in result.out
+    assert (trashed[0] / "memory.json").exists()
+    assert not paths.profile_dir("work").exists()
+    assert cli("profile", "delete", "work", "--yes").code == 1
+
+
+def _on_a_terminal(cli, typed: str, *args: str):
+    """Run with a pseudo-terminal as stdin and type ``typed``."""
+    master, slave = pty.openpty()
+    try:
+        os.write(master, typed.encode())
+        return cli(*args, stdin=slave)
+    finally:
+        os.close(slave)
+        os.close(master)
+
+
+def test_on_a_terminal_the_profile_name_must_be_typed(cli):
+    paths = Paths.from_env()
+    cli("profile", "create", "work")
+    wrong = _on_a_terminal(cli, "yes\n", "profile", "delete", "work")
+    assert wrong.code == 1 and "cancelled" in wrong.err
+    assert "Type 'work' to confirm" in wrong.out
+    assert paths.profile_dir("work").is_dir()
+    right = _on_a_terminal(cli, "work\n", "profile", "delete", "work")
+    assert right.code == 0, right.err
+    assert not paths.profile_dir("work").exists()
