@@ -56,7 +56,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from agenttui.core import files
-from agenttui.core.history_schema import SchemaTooNewError, migrate
+from agenttui.core.history_schema import SchemaTooNewError, check_not_too_new, migrate
 from agenttui.core.models import Conversation, Message, SearchHit, ToolCall, new_id, utcnow
 from agenttui.security import redact_secrets
 
@@ -247,6 +247,7 @@ class HistoryStore:
                                isolation_level=None, check_same_thread=False)
         try:
             conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
+            check_not_too_new(conn)  # before WAL mode rewrites the header of a newer file
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
             conn.execute("PRAGMA foreign_keys = ON")

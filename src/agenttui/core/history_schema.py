@@ -122,18 +122,26 @@ def schema_version(conn: sqlite3.Connection) -> int:
     return int(conn.execute("PRAGMA user_version").fetchone()[0])
 
 
-def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> tuple[int, int]:
-    """Bring the database up to ``target``; returns (version before, after).
+def check_not_too_new(conn: sqlite3.Connection) -> int:
+    """The file's version; raises SchemaTooNewError (before anything is written)."""
+    version = schema_version(conn)
+    if version > SCHEMA_VERSION:
+        raise SchemaTooNewError(
+            f"history database was written by a newer agenttui (schema version {version}; "
+            f"this one knows up to {SCHEMA_VERSION}) -- upgrade agenttui to open it"
+        )
+    return version
+
+
+def migrate(conn: sqlite3.Connection, target: int | None = None) -> tuple[int, int]:
+    """Bring the database up to ``target`` (default: the latest); returns (before, after).
 
     ``conn`` must be in autocommit mode (``isolation_level=None``). Every
     pending migration runs in one transaction: all of them or none.
     """
-    before = schema_version(conn)
-    if before > SCHEMA_VERSION:
-        raise SchemaTooNewError(
-            f"history database has schema version {before}; this agenttui knows up to "
-            f"{SCHEMA_VERSION} -- upgrade agenttui to open it"
-        )
+    if target is None:
+        target = SCHEMA_VERSION
+    before = check_not_too_new(conn)
     if before >= target:
         return before, before
     conn.execute("BEGIN IMMEDIATE")

@@ -1,0 +1,19 @@
+"""Shared fixtures for the history store tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from agenttui.core.history import HistoryStore
+
+
+@pytest.fixture
+def db_path(isolated_home):
+    return isolated_home / "data" / "profiles" / "default" / "history.sqlite3"
+
+
+@pytest.fixture
+def store(db_path):
+    history = HistoryStore(db_path)
+    yield history
+    history.close()

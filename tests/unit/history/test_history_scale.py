@@ -1,0 +1,85 @@
+"""S5 / §10 at scale: search over 200,000 messages answers fast.
+
+The fixture goes through the store's real write path (``append_many``:
+redaction, FTS triggers, counters), one transaction per conversation.
+Latency figures for the record come from ``bench/bench_history.py``; the
+bound here is deliberately generous (median < 0.1 s).
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+
+import pytest
+
+from agenttui.core.history import HistoryStore
+from agenttui.core.models import Message
+
+CONVERSATIONS = 400
+PER_CONVERSATION = 500  # 200,000 messages
+NEEDLE = "kubernetesoperator"
+
+
+def _vocabulary(rng: random.Random, size: int = 20_000) -> list[str]:
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    return ["".join(rng.choices(letters, k=rng.randint(3, 10))) for _ in range(size)]
+
+
+@pytest.fixture(scope="module")
+def big_store(tmp_path_factory):
+    rng = random.Random(200_000)
+    words = _vocabulary(rng)
+    weights = [1.0 / (rank + 1) for rank in range(len(words))]  # Zipf-like, like real text
+    cum = list(__import__("itertools").accumulate(weights))
+    path = tmp_path_factory.mktemp("big") / "history.sqlite3"
+    store = HistoryStore(path)
+    needles = set(rng.sample(range(CONVERSATIONS * PER_CONVERSATION), 25))
+    n = 0
+    for c in range(CONVERSATIONS):
+        cid = store.create_conversation(title=f"conversation {c}").id
+        batch = []
+        for _ in range(PER_CONVERSATION):
+            text = " ".join(rng.choices(words, cum_weights=cum, k=rng.randint(5, 30)))
+            if n in needles:
+                text += f" {NEEDLE}"
+            batch.append(Message("user" if n % 2 == 0 else "assistant", text))
+            n += 1
+        store.append_many(cid, batch)
+    yield store, words
+    store.close()
+
+
+@pytest.mark.slow
+def test_search_200k_messages_is_fast_and_right(big_store):
+    store, words = big_store
+    assert store.count_conversations() == CONVERSATIONS
+    hits = store.search(NEEDLE, limit=50)
+    assert len(hits) == 25 and all(NEEDLE in h.snippet for h in hits)
+
+    queries = [NEEDLE, words[0], words[10], words[500], words[5000], f"{words[3]} {words[40]}",
+               words[200][:4], f"{words[1]} {words[2]} {words[7]}", "no-such-word-anywhere"]
+    timings = []
+    for _ in range(3):
+        for query in queries:
+            start = time.perf_counter()
+            store.search(query)
+            timings.append(time.perf_counter() - start)
+    median = statistics.median(timings)
+    print(f"\nsearch over 200k messages: median {median * 1000:.1f} ms, "
+          f"max {max(timings) * 1000:.1f} ms over {len(timings)} queries")
+    assert median < 0.1
+
+
+@pytest.mark.slow
+def test_opening_the_latest_page_at_200k_is_immediate(big_store):
+    store, _ = big_store
+    reopened = HistoryStore(store.db_path)
+    start = time.perf_counter()
+    latest = reopened.latest_conversation()
+    page = reopened.messages(latest.id, limit=50)
+    elapsed = time.perf_counter() - start
+    reopened.close()
+    assert latest.title == f"conversation {CONVERSATIONS - 1}" and len(page) == 50
+    assert elapsed < 0.5, elapsed
