@@ -1,0 +1,173 @@
+"""The tool registry (A3, M7, P3): schemas, approval policy, execution.
+
+::
+
+    registry = ToolRegistry(services)          # tools enabled in settings.agent.tools
+    registry.schemas()                         # the `tools` parameter of the request
+    registry.needs_approval(call)              # (needed, summary shown verbatim, risk)
+    outcome = await registry.execute(call)     # ToolOutcome(output, ok, memory)
+
+Decisions:
+
+* **Approval is not decided here.** The registry only says whether a call
+  needs it (``run_shell`` always; ``forget`` when memory consent is "ask") and
+  what to show: the exact command, never a paraphrase. The caller (UI
+  dialog, ``ask --yes``, a test) answers; the registry is approver-independent.
+* **Never raises.** Unknown or disabled tools, invalid JSON, schema
+  violations and tool failures all come back as ``ok=False`` with a message
+  the model can act on. Only cancellation propagates. An unexpected exception
+  is logged with its traceback and reported to the model by type and message.
+* **Blocking work off the event loop.** File, memory and database tools are
+  synchronous and run in a worker thread, so the UI keeps drawing while a
+  lock is awaited. ``run_shell`` is natively async.
+* **Per-profile tools.** ``settings.agent.tools`` (after the profile's
+  overrides) lists what is enabled; unknown names are ignored and listed in
+  :attr:`ToolRegistry.unknown` so ``doctor``/settings can point them out.
+* **Output size.** Each tool bounds its own output at
+  ``settings.agent.max_tool_output`` characters (the loop truncates again).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from agenttui.agent.events import Risk
+from agenttui.agent.shell_risk import shell_risk
+from agenttui.agent.tool_schema import ArgumentError, parse_arguments, validate
+from agenttui.core.models import Origin, ToolCall, WriteResult
+
+__all__ = ["ToolContext", "ToolOutcome", "ToolRegistry", "ToolSpec", "all_tools", "shell_risk"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class ToolOutcome:
+    output: str
+    ok: bool = True
+    memory: list[WriteResult] = field(default_factory=list)  # for the trace / MemoryChanged
+
+
+@dataclass
+class ToolContext:
+    """What a tool may use: the services and where the call came from."""
+
+    services: Any
+    conversation_id: str | None = None
+
+    @property
+    def settings(self) -> Any:
+        return self.services.settings
+
+    @property
+    def max_output(self) -> int:
+        return max(200, int(self.settings.agent.max_tool_output))
+
+    def origin(self) -> Origin:
+        return Origin(profile=getattr(self.services, "profile_name", None),
+                      conversation_id=self.conversation_id)
+
+
+Approval = tuple[bool, str, Risk]
+Runner = Callable[[ToolContext, dict[str, Any]], "ToolOutcome | Awaitable[ToolOutcome]"]
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    name: str
+    description: str
+    parameters: dict[str, Any]
+    run: Runner
+    approval: Callable[[ToolContext, dict[str, Any]], Approval] | None = None
+
+    def schema(self) -> dict[str, Any]:
+        return {"type": "function",
+                "function": {"name": self.name, "description": self.description,
+                             "parameters": self.parameters}}
+
+
+def all_tools(settings: Any = None) -> dict[str, ToolSpec]:
+    """Every tool we have, by name (schemas may depend on ``settings``)."""
+    from agenttui.agent import tool_files, tool_history, tool_memory, tool_project, tool_shell
+
+    specs: list[ToolSpec] = [
+        *tool_memory.specs(settings),
+        *tool_history.specs(settings),
+        *tool_project.specs(settings),
+        *tool_files.specs(settings),
+        *tool_shell.specs(settings),
+    ]
+    return {spec.name: spec for spec in specs}
+
+
+def summarize(name: str, arguments: dict[str, Any]) -> str:
+    return f"{name} {json.dumps(arguments, ensure_ascii=False, sort_keys=True)}"
+
+
+class ToolRegistry:
+    def __init__(self, services: Any, conversation_id: str | None = None,
+                 enabled: list[str] | None = None) -> None:
+        self.services = services
+        self.context = ToolContext(services, conversation_id)
+        available = all_tools(services.settings)
+        wanted = list(services.settings.agent.tools if enabled is None else enabled)
+        self.unknown = [name for name in wanted if name not in available]
+        self.tools: dict[str, ToolSpec] = {
+            name: available[name] for name in dict.fromkeys(wanted) if name in available
+        }
+
+    @property
+    def conversation_id(self) -> str | None:
+        return self.context.conversation_id
+
+    @conversation_id.setter
+    def conversation_id(self, value: str | None) -> None:
+        self.context.conversation_id = value
+
+    def names(self) -> list[str]:
+        return list(self.tools)
+
+    def schemas(self) -> list[dict[str, Any]]:
+        """The OpenAI ``tools`` parameter: enabled tools only, in settings order."""
+        return [spec.schema() for spec in self.tools.values()]
+
+    def _checked(self, call: ToolCall) -> tuple[ToolSpec, dict[str, Any]]:
+        spec = self.tools.get(call.name)
+        if spec is None:
+            available = ", ".join(self.tools) or "none"
+            raise ArgumentError(f"unknown or disabled tool '{call.name}' (available: {available})")
+        return spec, validate(spec.parameters, parse_arguments(call.arguments))
+
+    def needs_approval(self, call: ToolCall) -> Approval:
+        """(needed, summary, risk). Invalid calls need none: they will not run."""
+        try:
+            spec, arguments = self._checked(call)
+        except ArgumentError:
+            return False, f"{call.name} {call.arguments}", "low"
+        if spec.approval is None:
+            return False, summarize(spec.name, arguments), "low"
+        return spec.approval(self.context, arguments)
+
+    async def execute(self, call: ToolCall) -> ToolOutcome:
+        try:
+            spec, arguments = self._checked(call)
+        except ArgumentError as error:
+            return ToolOutcome(f"error: {error}", ok=False)
+        try:
+            if inspect.iscoroutinefunction(spec.run):
+                outcome = await spec.run(self.context, arguments)
+            else:
+                outcome = await asyncio.to_thread(spec.run, self.context, arguments)
+        except ArgumentError as error:
+            return ToolOutcome(f"error: {error}", ok=False)
+        except Exception as error:  # a tool failure goes back to the model, not up the stack
+            log.exception("tool %s failed", call.name)
+            return ToolOutcome(f"error: {call.name} failed: {type(error).__name__}: {error}",
+                               ok=False)
+        return outcome
