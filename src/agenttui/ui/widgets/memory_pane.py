@@ -16,16 +16,14 @@ Decisions:
 * **Delete is immediate, with undo** rather than a confirm dialog: deleting
   one item is small and the store backs the file up before removing; ``u``
   (or the toast's hint) re-adds the removed item through the gate with its
-  text, scope, source and pin. Bulk and whole-scope deletes (reset, audit)
-  use the confirm dialog instead.
+  text, scope, source and pin. Bulk and whole-scope deletes (the app's
+  reset-memory action, the audit) use the confirm dialog instead.
 * Store calls run in thread workers (file locks, fsync); handlers update the
   list and post :class:`MemoryPane.MemoryChanged` so the app rebuilds the
   next turn's prompt from disk.
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 from rich.text import Text
 from textual import on, work
@@ -201,8 +199,6 @@ class MemoryPane(Vertical):
             ids = (outcome.id,)
         elif isinstance(outcome, list):
             ids = tuple(item.id for item in outcome if isinstance(item, MemoryItem))
-        elif isinstance(outcome, Path):
-            self.notify(f"Memory reset. Backup: {outcome}", title="Memory", timeout=10)
         if message.undo:
             self._undo = message.undo
             self.notify(
@@ -316,47 +312,6 @@ class MemoryPane(Vertical):
             self._write("undo", memory.remove, [item.id])
         elif event.choice == "dismiss" and item is not None:
             memory.discard_pending(item.id)  # in-process only: no I/O
-
-    # -- reset (D1, D2) -------------------------------------------------------
-    def action_reset_memory(self) -> None:
-        """Confirm (counts + typed word), back up, then ``MemoryStore.reset``."""
-        from agenttui.ui.screens.confirm import ConfirmScreen
-
-        items = self.services.memory.items("all")
-        counts = _counts(items)
-        profile = self.services.profile_name
-        statement = (
-            f"This deletes ALL memory: user scope {counts['user', 'note']} notes and "
-            f"{counts['user', 'fact']} facts; profile '{profile}' {counts['profile', 'note']} notes "
-            f"and {counts['profile', 'fact']} facts ({len(items)} items). Archived items go too."
-        )
-
-        def done(confirmed: bool | None) -> None:
-            if confirmed:
-                self._write("reset", _reset_all, self.services.memory)
-
-        backups = self.services.paths.memory_backups_dir
-
-        self.app.push_screen(
-            ConfirmScreen(
-                "Reset memory?", statement,
-                backup=backups,
-                require_word="delete", confirm_label="Reset memory",
-            ),
-            done,
-        )
-
-
-def _counts(items: list[MemoryItem]) -> dict[tuple[str, str], int]:
-    counts = {(scope, kind): 0 for scope in ("user", "profile") for kind in ("note", "fact")}
-    for item in items:
-        counts[item.scope, item.kind] += 1
-    return counts
-
-
-def _reset_all(memory):
-    """Both scopes, items and archive; the store snapshots them first and returns where."""
-    return memory.reset("all")
 
 
 def _readd(memory, items: list[MemoryItem]) -> WriteResult:

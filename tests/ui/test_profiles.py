@@ -1,0 +1,78 @@
+"""Profiles (U5): create (bound to cwd), switch (memory/history swap), delete (typed name, backup)."""
+
+from __future__ import annotations
+
+from textual.widgets import Button, Checkbox, Input, OptionList
+
+from agenttui.ui.app import make_app
+from agenttui.ui.screens.confirm import ConfirmScreen
+from agenttui.ui.screens.profiles import ProfilesScreen
+from agenttui.ui.widgets.conversation_list import ConversationList
+from agenttui.ui.widgets.memory_pane import MemoryPane
+from tests.ui.data_harness import settle
+
+
+async def _open_profiles(app, pilot, cwd):
+    app.push_screen(ProfilesScreen(app.services, cwd=cwd), app._switch_profile)
+    await settle(pilot, app)
+    return app.screen
+
+
+async def test_create_bound_switch_swaps_memory_and_history(services, tmp_path):
+    services.memory.add_note("shared preference", scope="user")
+    services.memory.add_note("default-only note", scope="profile")
+    services.history.create_conversation(title="default chat")
+    app = make_app(services, check_api_key=False)
+    project = tmp_path / "project"
+    project.mkdir()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, app)
+        screen = await _open_profiles(app, pilot, project)
+        assert isinstance(screen, ProfilesScreen)
+        screen.query_one("#profile-name", Input).value = "work"
+        screen.query_one("#profile-bind", Checkbox).value = True
+        await pilot.click("#profile-create")
+        await settle(pilot, app)
+        created = services.profiles.get("work")
+        assert created is not None and [p.resolve() for p in created.paths] == [project.resolve()]
+        listing = screen.query_one("#profiles-list", OptionList)
+        assert listing.highlighted_option.id == "work"
+        assert "(active)" in str(listing.get_option("default").prompt)
+        await pilot.click("#profile-switch")
+        await settle(pilot, app)
+        assert services.profile_name == "work"
+        assert "profile: work" in app.sub_title
+        pane = app.screen.query_one(MemoryPane)
+        texts = {item.text for item in pane.items.values()}
+        assert texts == {"shared preference"}  # user scope follows, default's profile note does not
+        assert app.screen.query_one(ConversationList).total == 0
+
+
+async def test_delete_profile_needs_typed_name_and_backs_up(services, tmp_path):
+    services.profiles.create("scratch")
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, app)
+        screen = await _open_profiles(app, pilot, tmp_path)
+        listing = screen.query_one("#profiles-list", OptionList)
+        # the active profile cannot be deleted
+        listing.highlighted = 0
+        await pilot.press("d")
+        await pilot.pause()
+        assert app.screen is screen
+        listing.highlighted = listing.get_option_index("scratch")
+        await pilot.press("d")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmScreen) and dialog.require_word == "scratch"
+        assert app.focused is dialog.query_one("#cancel", Button)
+        word = dialog.query_one("#confirm-word", Input)
+        word.focus()
+        await pilot.press(*"scratc")
+        assert dialog.query_one("#confirm", Button).disabled
+        await pilot.press("h", "enter")
+        await settle(pilot, app)
+        assert services.profiles.get("scratch") is None
+        assert list(services.paths.backups_dir.glob("*.tar.gz"))
+        assert any(p.name.startswith("scratch") for p in services.paths.trash_dir.iterdir())
+        assert [o.id for o in screen.query_one("#profiles-list", OptionList).options] == ["default"]
