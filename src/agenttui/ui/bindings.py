@@ -38,8 +38,8 @@ class ActionSpec:
 
 APP_ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("app.help", "f1", "help", "Help"),
-    ActionSpec("app.toggle_memory", "f2", "toggle_memory", "Memory pane"),
-    ActionSpec("app.toggle_history", "f3", "toggle_history", "History pane"),
+    ActionSpec("app.toggle_memory", "f2", "toggle_memory", "Memory"),
+    ActionSpec("app.toggle_history", "f3", "toggle_history", "History"),
     ActionSpec("chat.inspect_prompt", "f4", "inspect_prompt", "Prompt"),
     ActionSpec("app.open_audit", "f8", "open_audit", "Audit"),
     ActionSpec("app.open_settings", "f9", "open_settings", "Settings"),
@@ -59,7 +59,7 @@ APP_ACTIONS: tuple[ActionSpec, ...] = (
 
 # Bound on the prompt widget itself (priority, so they beat TextArea's own Enter).
 PROMPT_ACTIONS: tuple[ActionSpec, ...] = (
-    ActionSpec("chat.send", "enter", "submit", "Send", priority=True),
+    ActionSpec("chat.send", "enter", "submit", "Send", show=False, priority=True),
     ActionSpec("chat.newline", "shift+enter,ctrl+j", "newline", "Newline", show=False, priority=True),
     ActionSpec("chat.complete", "tab", "complete", "Complete", show=False),
 )

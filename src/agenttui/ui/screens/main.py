@@ -46,7 +46,9 @@ class MainScreen(Screen):
         return self.query_one(ChatPane)
 
     def on_resize(self, event: events.Resize) -> None:
-        self.set_class(event.size.width < NARROW_BELOW, "-narrow")
+        narrow = event.size.width < NARROW_BELOW
+        self.set_class(narrow, "-narrow")
+        self.query_one(Footer).compact = narrow
 
     # -- panes ---------------------------------------------------------------
     def pane(self, name: str) -> Widget:

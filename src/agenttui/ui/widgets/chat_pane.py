@@ -61,7 +61,7 @@ class ChatPane(SlashCommandsMixin, Vertical):
     def compose(self) -> ComposeResult:
         yield ChatLog(self.services, id="chat-log")
         yield SlashSuggestions(id="slash-suggestions")
-        yield PromptInput(id="prompt", placeholder="Message  (Enter send · ctrl+j newline · / commands)")
+        yield PromptInput(id="prompt", placeholder="Message · Enter sends · ctrl+j newline · /help")
 
     @property
     def log(self) -> ChatLog:  # type: ignore[override]

@@ -29,7 +29,7 @@ class PromptInput(TextArea):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(soft_wrap=True, show_line_numbers=False, tab_behavior="focus", **kwargs)
-        self.history: list[str] = []
+        self.sent_history: list[str] = []
         self._history_index: int | None = None  # None = editing the draft
         self._draft = ""
 
@@ -38,8 +38,8 @@ class PromptInput(TextArea):
         text = self.text
         if not text.strip():
             return
-        if not self.history or self.history[-1] != text:
-            self.history.append(text)
+        if not self.sent_history or self.sent_history[-1] != text:
+            self.sent_history.append(text)
         self._history_index = None
         self._draft = ""
         self.clear()
@@ -53,7 +53,7 @@ class PromptInput(TextArea):
 
     # -- history -------------------------------------------------------------
     def action_cursor_up(self, select: bool = False) -> None:
-        if not select and self.cursor_location[0] == 0 and self.history:
+        if not select and self.cursor_location[0] == 0 and self.sent_history:
             self._recall(-1)
         else:
             super().action_cursor_up(select)
@@ -70,17 +70,17 @@ class PromptInput(TextArea):
             if step > 0:
                 return
             self._draft = self.text
-            index = len(self.history) - 1
+            index = len(self.sent_history) - 1
         else:
             index = self._history_index + step
         if index < 0:
             return
-        if index >= len(self.history):
+        if index >= len(self.sent_history):
             self._history_index = None
             self._set(self._draft)
             return
         self._history_index = index
-        self._set(self.history[index])
+        self._set(self.sent_history[index])
 
     def _set(self, text: str) -> None:
         self.load_text(text)
