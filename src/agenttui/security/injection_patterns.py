@@ -1,0 +1,158 @@
+"""Prompt-injection phrases, by language and by view.
+
+WORD rules run on word views (casefolded, punctuation → single spaces, so
+`\\w+` and single spaces are the only shapes); PLAIN rules need punctuation
+(role markers, colons, URLs). Everything is a literal-led, bounded pattern.
+
+Precision notes (why some obvious phrases are narrower than they could be):
+- "ignore … rules" only with a qualifier (previous/above/system/…): "ignore
+  eslint rules in vendor/" is an ordinary preference.
+- "developer mode" only with act-as/you-are/enable framing: Android has one.
+- "mention the user" is not secrecy ("don't mention the user's name in
+  commits"); "tell/inform the user" is.
+"""
+
+from __future__ import annotations
+
+import re
+
+_F = r"(?: \w+)"  # one filler word in a word view
+
+_PRIOR = r"(?:previous|previously|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|old)"
+_ALLISH = r"(?:all|your|every|any)"
+_NOUN_ANY = r"(?:instructions?|prompts?|rules|directives?|guidelines?|commands?|orders|guardrails?|restrictions?|constraints?|programming|context|messages?|polic(?:y|ies)|safety|training)"
+_NOUN_STRICT = r"(?:instructions?|prompts?|directives?|guidelines?|guardrails?|restrictions?|programming|polic(?:y|ies)|safety (?:rules|guidelines)|training|previous \w+)"
+_OVERRIDE_VERB = r"(?:ignore|disregard|forget|skip|override|bypass|neglect|discard|drop|abandon|nevermind|never mind)"
+
+_YOU_ID = r"(?:kamu|anda|kau|lo|lu|elo|loe|gue|engkau|dirimu)"
+
+WORD_RULES: list[tuple[str, str]] = [
+    # --- English -----------------------------------------------------------
+    ("instruction override", rf"\b{_OVERRIDE_VERB}{_F}{{0,4}}? {_PRIOR}{_F}{{0,2}}? {_NOUN_ANY}\b"),
+    ("instruction override", rf"\b{_OVERRIDE_VERB}{_F}{{0,2}}? {_ALLISH}{_F}{{0,2}}? {_NOUN_STRICT}\b"),
+    ("instruction override", rf"\b(?:ignore|disregard|forget)(?: the| all| everything| anything| what){{0,2}} (?:above|before this|said before|you (?:were|have been|ve been) told|i said before)\b"),
+    ("role reassignment", r"\byou are now\b"),
+    ("role reassignment", r"\byou re now (?:a|an|the|my|in|dan|free|called|named)\b"),
+    ("role reassignment", r"\bfrom now on(?: \w+)?,? you (?:are|will|must|shall|should|have to|can|re)\b"),
+    ("role reassignment", r"\byou are no longer (?:an? |bound|restricted|limited|chatgpt|claude|required)"),
+    ("role reassignment", r"\b(?:pretend|imagine) (?:to be|you are|that you are|you re)\b"),
+    ("role reassignment", r"\byour new (?:role|persona|identity|name|instructions|rules|task|purpose|goal|directive)s? (?:is|are)\b"),
+    ("role reassignment", r"\b(?:act|behave|respond|roleplay|operate|answer) (?:as|like)(?: if you were| if you are)?(?: an?)? (?:unrestricted|unfiltered|uncensored|jailbroken|evil|dan\b|an? ai without|ai with no)"),
+    ("role reassignment", rf"\b(?:act|behave|respond|operate|pretend|you are|you re|enter|enable|activate|switch to|simulate)(?: \w+){{0,3}}? (?:developer|dan|god|jailbreak|unrestricted|unfiltered) mode\b"),
+    ("role reassignment", r"\bdo anything now\b"),
+    ("system prompt probing", r"\bsystem prompts?\b"),
+    ("system prompt probing", r"\b(?:reveal|print|show|repeat|output|leak|display|dump|tell me|give me|what is|what are)(?: \w+){0,3}? (?:system|initial|original|hidden|secret|developer) (?:prompt|instructions|message)\b"),
+    ("system prompt probing", r"\b(?:your|the) (?:hidden|secret|initial|original) (?:prompt|instructions)\b"),
+    ("injected instructions", r"\b(?:follow|obey|execute)(?: these| the following| my| the)? (?:new|updated|revised|real|hidden|secret) (?:instructions|directives|orders|rules)\b"),
+    ("injected instructions", r"\binstructions? from (?:the )?(?:developer|admin|administrator|system|openai|anthropic|your creator)s?\b"),
+    ("injected instructions", r"\bthis is (?:a |an |the )?(?:system|admin|administrator|developer|priority) (?:message|instruction|override|command|update)\b"),
+    ("secrecy", r"\b(?:do not|don t|dont|never|without) (?:tell|telling|inform|informing|notify|notifying|alert|alerting|warn|warning|let|letting)(?: \w+){0,1}? (?:the )?(?:user|human|owner|operator)\b"),
+    ("secrecy", r"\b(?:hide|conceal|keep) (?:this|it|these|that|everything)(?: \w+)? from (?:the )?(?:user|human|owner)\b"),
+    ("secrecy", r"\bwithout (?:the )?(?:user|human|owner)(?: s)? (?:knowing|knowledge|noticing|consent|permission|approval)\b"),
+    ("secrecy", r"\b(?:secretly|silently|covertly|quietly) (?:\w+ ){0,2}?(?:send|run|execute|forward|upload|exfiltrate|copy|delete|email|post|transfer)\b"),
+    # --- Indonesian --------------------------------------------------------
+    ("instruction override (id)", r"\b(?:abaikan|abaikanlah|lupakan|lupakanlah|acuhkan|hiraukan|tinggalkan|buang|lewati|langgar)(?: \w+){0,4}? (?:instruksi|perintah|aturan|arahan|petunjuk|prompt|pedoman|batasan)(?:mu|nya)?(?: \w+){0,3}"),
+    ("role reassignment (id)", rf"\b{_YOU_ID} (?:sekarang|kini) (?:adalah|jadi|menjadi|berperan|bertindak|merupakan)\b"),
+    ("role reassignment (id)", rf"\b(?:sekarang|kini) {_YOU_ID} (?:adalah|jadi|menjadi|berperan|bertindak)\b"),
+    ("role reassignment (id)", rf"\bmulai (?:sekarang|saat ini|detik ini|hari ini|sekarang ini) {_YOU_ID} (?:harus|wajib|adalah|akan|jadi|menjadi|boleh|tidak|nggak|gak|bukan)\b"),
+    ("role reassignment (id)", r"\b(?:berperanlah|bertindaklah|berpura pura|pura pura|berlagaklah) (?:sebagai|menjadi|jadi)\b"),
+    ("role reassignment (id)", rf"\banggap(?:lah)? (?:dirimu|diri {_YOU_ID}|{_YOU_ID}) (?:sebagai|adalah|itu)\b"),
+    ("role reassignment (id)", r"\bmode (?:pengembang|developer|dan|jailbreak|tanpa batas|tanpa sensor)\b"),
+    ("system prompt probing (id)", r"\b(?:prompt|instruksi|perintah|pesan) (?:sistem|system)\b"),
+    ("system prompt probing (id)", r"\b(?:tunjukkan|tampilkan|bocorkan|ungkapkan|sebutkan|kasih tau|kasih tahu|beritahu)(?: \w+){0,2}? (?:prompt|instruksi) (?:awal|asli|rahasia|tersembunyi)\b"),
+    ("secrecy (id)", r"\bjangan (?:kasih tahu|kasih tau|kasi tau|kasitau|kasih tw|beri tahu|beritahu|bilang|bilangin|kabari|kabarin|kasih liat|kasih lihat|lapor|laporkan)(?: ke| kepada| pada| sama| ama)? (?:user|pengguna|usernya|penggunanya|pemilik|si user|orangnya)\b"),
+    ("secrecy (id)", r"\bjangan sampai (?:user|pengguna|dia|usernya) (?:tahu|tau|sadar|lihat|liat)\b"),
+    ("secrecy (id)", r"\btanpa sepengetahuan (?:user|pengguna|pemilik|usernya)\b"),
+    ("secrecy (id)", r"\bdiam diam (?:kirim|kirimkan|jalankan|hapus|upload|unggah|teruskan|eksekusi|salin)\b"),
+    # --- other languages (cheap, high precision) -----------------------------
+    ("instruction override (es)", r"\b(?:ignora|ignore|olvida|olvide|descarta|omite)(?: \w+){0,3}? (?:instrucciones|indicaciones|órdenes|ordenes) (?:anteriores|previas)\b"),
+    ("instruction override (es)", r"\b(?:ignora|ignore|olvida|olvide) todas las (?:instrucciones|indicaciones|reglas)\b"),
+    ("role reassignment (es)", r"\b(?:ahora eres|ahora usted es|a partir de ahora eres)\b"),
+    ("instruction override (fr)", r"\b(?:ignore|ignorez|oublie|oubliez)(?: \w+){0,3}? (?:instructions|consignes|directives) (?:précédentes|precedentes|antérieures|anterieures|ci dessus)\b"),
+    ("instruction override (fr)", r"\b(?:ignore|ignorez|oublie|oubliez) (?:toutes )?(?:tes|vos) (?:instructions|consignes)\b"),
+    ("role reassignment (fr)", r"\b(?:tu es maintenant|vous êtes maintenant|vous etes maintenant)\b"),
+    ("instruction override (de)", r"\b(?:ignoriere|ignorieren sie|vergiss|vergessen sie)(?: alle)?(?: \w+){0,2}? (?:anweisungen|instruktionen|befehle|regeln|vorgaben)\b"),
+    ("role reassignment (de)", r"\b(?:du bist jetzt|du bist ab jetzt|ab jetzt bist du|sie sind jetzt)\b"),
+    ("instruction override (pt)", r"\b(?:ignore|ignora|esqueça|esqueca|desconsidere)(?: \w+){0,3}? (?:instruções|instrucoes|orientações|orientacoes) (?:anteriores|prévias|previas)\b"),
+    ("role reassignment (pt)", r"\b(?:você agora é|voce agora e|agora você é|agora voce e)\b"),
+    ("instruction override (ru)", r"\b(?:игнорируй|игнорируйте|забудь|забудьте|проигнорируй)(?: \w+){0,2}? (?:инструкции|указания|команды|правила)\b"),
+    ("role reassignment (ru)", r"\bты теперь\b"),
+    ("instruction override (zh)", r"(?:忽略|无视|忘记|忽視|無視|忘記)(?:之前|以上|上面|先前|所有|前面|以前)(?:的)?(?:所有)?(?:的)?(?:指令|指示|说明|說明|规则|規則|提示)"),
+    ("role reassignment (zh)", r"你现在是|你現在是|系统提示|系統提示"),
+    ("instruction override (ja)", r"(?:以前|前|上記|これまで)の(?:すべての)?(?:指示|命令|ルール)を(?:すべて)?無視"),
+    ("system prompt probing (ja)", r"システムプロンプト"),
+]
+
+# Need punctuation, so they run on the plain view.
+PLAIN_RULES: list[tuple[str, str]] = [
+    ("role marker", r"<\|(?:im_start|im_end|system|user|assistant|endoftext|begin_of_text|start_header_id|end_header_id|eot_id)\|?>"),
+    ("role marker", r"\[/?inst\]|<</?sys>>|</?(?:system|instructions?|assistant)>"),
+    ("role marker", r"#{1,6} ?(?:system|instructions?|assistant|response|new instructions) ?:"),
+    ("role marker", r"[\"']role[\"'] ?: ?[\"'](?:system|developer)[\"']"),
+    ("role marker", r"\b(?:system|assistant|developer) ?: ?(?:you |ignore|from now|always|never|do not|don't|the assistant|your |new )"),
+    ("role marker", r"(?:^| )(?:human|assistant) ?: [^\n]{0,300}? (?:human|assistant) ?:"),
+    ("injected instructions", r"\b(?:new|updated|revised|additional|real|actual|hidden|override|admin|developer|system|important|urgent) (?:instructions?|directives?|orders|prompt) ?:"),
+    ("injected instructions (id)", r"\b(?:instruksi|perintah|arahan|aturan) (?:baru|terbaru|rahasia|sebenarnya|sistem|tambahan) ?:"),
+    ("tool forcing", r"\bauto-?approve (?:all|every|any)\b"),
+]
+
+# Two-step rules: an anchor match, then a "tail" that must occur within the
+# next TAIL_WINDOW characters. Splitting keeps each step single-gap (a pattern
+# with two lazy gaps would cost window² per anchor).
+TAIL_WINDOW = 160
+TWO_STEP_RULES: list[tuple[str, str, str, int]] = [
+    (
+        "exfiltration",
+        r"\b(?:send|post|upload|forward|transmit|exfiltrate|leak|e-?mail|copy|dump|share|submit|include|append|embed|encode|kirim|kirimkan|kirimin|unggah|teruskan|bocorkan)\b.{0,80}?\b(?:conversations?|chat logs?|chat history|history|messages|memory|memories|context|system prompt|api keys?|credentials|secrets?|passwords?|tokens?|env(?:ironment)? var(?:iable)?s|\.env|ssh keys?|private keys?|cookies|session|percakapan|obrolan|riwayat|pesan|memori|kata sandi|kredensial|rahasia)\b",
+        r"https?://|ftp://|\bwebhook|\b[\w.+-]+@[\w-]+\.\w+|\bngrok\b|pastebin|requestbin|\battacker|\b(?:in|into|to|ke|dalam) (?:the |a |this |an )?(?:url|link|image|query|request|gambar)\b",
+        TAIL_WINDOW,
+    ),
+    (
+        "tool forcing",
+        r"\b(?:always|must|automatically|auto|silently|immediately|every time|whenever|each time|before (?:every|each|any)|on (?:every|each)|selalu|harus|otomatis|setiap kali|tiap kali|langsung)\b.{0,60}?\b(?:run|execute|exec|call|invoke|use|type|jalankan|eksekusi|panggil|pakai|ketik)\b",
+        r"rm -(?:rf|fr|r) |rm -(?:rf|fr)$|\bmkfs|\bdd if=|chmod (?:-r )?777|:\(\)\s?\{|\b(?:curl|wget) [^\n|]{0,100}\| ?(?:sudo )?(?:ba|z|fi)?sh\b|\bshutdown\b|\bdel /[sfq]|format c:|drop (?:table|database)|git push (?:-f|--force)|> ?/dev/sd|base64 -d ?\|",
+        TAIL_WINDOW,
+    ),
+    (
+        "tool forcing",
+        r"\b(?:run|execute|delete|remove|push|install|approve|jalankan|eksekusi|hapus)\b",
+        r"\b(?:without (?:asking|confirm|confirmation|confirming|approval|permission|prompting|checking)|tanpa (?:tanya|nanya|konfirmasi|izin|persetujuan|minta izin))",
+        80,
+    ),
+]
+
+# Phrases to look for in squashed spaced-out runs ("i g n o r e a l l …").
+SQUASHED_PHRASES = (
+    "ignoreallpreviousinstructions", "ignorepreviousinstructions", "ignoreallinstructions",
+    "ignoreallprior", "ignoretheabove", "ignoreyourinstructions", "disregardallprevious",
+    "disregardpreviousinstructions", "disregardtheabove", "forgetallpreviousinstructions",
+    "forgetyourinstructions", "forgetallinstructions", "youarenow", "systemprompt",
+    "developermode", "newinstructions", "donottelltheuser", "donttelltheuser",
+    "abaikansemuainstruksi", "abaikaninstruksi", "lupakaninstruksi", "lupakansemuainstruksi",
+    "kamusekarangadalah", "promptsistem", "jangankasihtahu", "jangankasihtau", "jailbreak",
+)
+# Safe to look for even in the whole text with all spaces removed.
+SQUASHED_ANYWHERE = (
+    "ignoreallpreviousinstructions", "ignorepreviousinstructions", "disregardpreviousinstructions",
+    "disregardallpreviousinstructions", "forgetallpreviousinstructions",
+    "abaikansemuainstruksisebelumnya", "abaikaninstruksisebelumnya", "lupakansemuainstruksi",
+)
+
+_ID_QUALIFIER = re.compile(r"\b(?:semua|seluruh|sebelumnya|sebelum ini|di atas|diatas|tadi|sistem|system|awal|asli|yang diberikan|kamu|anda|lo|lu)\b|\b(?:instruksi|perintah|aturan|arahan|petunjuk|prompt|pedoman|batasan)mu\b")
+
+
+def compile_word_rules() -> list[tuple[str, re.Pattern[str]]]:
+    return [(label, re.compile(p)) for label, p in WORD_RULES]
+
+
+def compile_plain_rules() -> list[tuple[str, re.Pattern[str]]]:
+    return [(label, re.compile(p)) for label, p in PLAIN_RULES]
+
+
+def compile_two_step() -> list[tuple[str, re.Pattern[str], re.Pattern[str], int]]:
+    return [(label, re.compile(a), re.compile(t), w) for label, a, t, w in TWO_STEP_RULES]
+
+
+def id_override_is_qualified(snippet: str) -> bool:
+    """'lupakan aturan soal tab' is a preference; 'lupakan semua instruksi' is not."""
+    return bool(_ID_QUALIFIER.search(snippet))

@@ -1,0 +1,114 @@
+"""Text views for injection screening: undo the usual obfuscations.
+
+An attacker hides "ignore previous instructions" with full-width letters
+(NFKC), zero-width or bidi characters, Cyrillic look-alikes, leetspeak,
+punctuation between words, or spaced-out letters. Each view undoes some of
+these; phrase patterns run on every view. Views are separate (rather than one
+maximally folded string) because folding is lossy: leetspeak folding would
+garble Cyrillic text that is matched by the Russian patterns, and digits
+matter for role markers.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# Zero-width and bidi controls (and the invisible "tag" block used for ASCII
+# smuggling). Their presence is itself a signal; see `hidden_characters`.
+_ZERO_WIDTH = "\u200b\u200c\u200d\u200e\u200f\u2060\ufeff\u180e\u2061\u2062\u2063\u2064"
+_BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+_INVISIBLE = frozenset(_ZERO_WIDTH + _BIDI)
+_TAG_RANGE = range(0xE0000, 0xE0080)
+_STRIP_INVISIBLE = {ord(c): None for c in _INVISIBLE} | {c: None for c in _TAG_RANGE}
+# ZWJ/ZWNJ are legitimate inside emoji sequences and Indic/Arabic scripts.
+_JOINERS = "\u200c\u200d"
+
+# Look-alikes that NFKC leaves alone (Cyrillic, Greek) → Latin.
+_HOMOGLYPHS = str.maketrans(
+    {
+        "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h",
+        "о": "o", "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "і": "i",
+        "ї": "i", "ј": "j", "ѕ": "s", "ԁ": "d", "ɡ": "g", "һ": "h", "ӏ": "l",
+        "α": "a", "β": "b", "ε": "e", "ι": "i", "κ": "k", "ν": "v", "ο": "o",
+        "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ϲ": "c", "ℓ": "l",
+    }
+)
+_LEET_I = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s", "!": "i", "|": "l", "8": "b", "9": "g"})
+_LEET_L = str.maketrans({"0": "o", "1": "l", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s", "!": "i", "|": "l", "8": "b", "9": "g"})
+
+_WS = re.compile(r"\s+")
+_NON_WORD = re.compile(r"[\W_]+")
+# ≥4 single-character tokens in a row: "i g n o r e", "i.g.n.o.r.e".
+_SPACED = re.compile(r"(?<!\w)\w(?: \w(?!\w)){3,}+")
+
+
+def hidden_characters(text: str) -> list[str]:
+    """Names of invisible/bidi characters that have no legitimate role here."""
+    found: set[str] = set()
+    for i, ch in enumerate(text):
+        if ch in _INVISIBLE:
+            if ch in _JOINERS and 0 < i < len(text) - 1:
+                prev, nxt = text[i - 1], text[i + 1]
+                if ord(prev) > 0x2FF and ord(nxt) > 0x2FF:
+                    continue  # 👨‍👩‍👧, Persian/Indic shaping
+            found.add(unicodedata.name(ch, f"U+{ord(ch):04X}"))
+        elif ord(ch) in _TAG_RANGE:
+            found.add("TAG CHARACTER")
+    return sorted(found)
+
+
+def has_hidden_candidates(text: str) -> bool:
+    """Cheap pre-check so `hidden_characters` only walks suspicious texts."""
+    return any(c in text for c in _INVISIBLE) or any(ord(c) >= 0xE0000 for c in text if c > "\uffff")
+
+
+def decode_tag_characters(text: str) -> str:
+    """ASCII smuggled in the Unicode tag block (U+E0020..U+E007E)."""
+    return "".join(chr(ord(c) - 0xE0000) for c in text if 0xE0020 <= ord(c) <= 0xE007E)
+
+
+def plain_view(text: str) -> str:
+    """NFKC, invisibles removed, casefolded, whitespace collapsed."""
+    text = unicodedata.normalize("NFKC", text).translate(_STRIP_INVISIBLE)
+    return _WS.sub(" ", text.casefold()).strip()
+
+
+def word_view(plain: str) -> str:
+    """Punctuation and underscores become single spaces."""
+    return _NON_WORD.sub(" ", plain).strip()
+
+
+def despace(words: str) -> tuple[str, list[str]]:
+    """Squash spaced-out letters; return the view and the squashed runs."""
+    runs: list[str] = []
+
+    def squash(m: re.Match[str]) -> str:
+        runs.append(m.group().replace(" ", ""))
+        return runs[-1]
+
+    return _SPACED.sub(squash, words), runs
+
+
+def folded_views(plain: str) -> list[str]:
+    """Word views after homoglyph + leetspeak folding (1→i and 1→l variants)."""
+    base = plain.translate(_HOMOGLYPHS)
+    views = [word_view(base.translate(_LEET_I))]
+    if "1" in base or "|" in base:
+        views.append(word_view(base.translate(_LEET_L)))
+    return views
+
+
+def all_views(text: str) -> tuple[str, list[str], list[str]]:
+    """(plain view, distinct word-level views, squashed spaced-out runs)."""
+    plain = plain_view(text)
+    candidates = [word_view(plain), *folded_views(plain)]
+    views: list[str] = []
+    runs: list[str] = []
+    for v in candidates:
+        despaced, squashed = despace(v)
+        for item in (v, despaced):
+            if item and item not in views:
+                views.append(item)
+        runs.extend(r for r in squashed if r not in runs)
+    return plain, views, runs
