@@ -42,7 +42,12 @@ class AgentTUI(App[int]):
         self.keymap_ids, self._warnings = keymap_from_settings(services.settings.keys)
         self._warnings = list(services.config_warnings) + self._warnings
         self.agent_themes: list[str] = []
+        self.notices: list[tuple[str, str, str]] = []  # (severity, title, message), for tests and logs
         self.refresh_header()
+
+    def notify(self, message: str, *, title: str = "", severity="information", **kwargs) -> None:
+        self.notices.append((severity, title, message))
+        super().notify(message, title=title, severity=severity, **kwargs)
 
     # -- start-up --------------------------------------------------------------
     def on_mount(self) -> None:

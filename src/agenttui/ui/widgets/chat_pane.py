@@ -181,7 +181,14 @@ class ChatPane(SlashCommandsMixin, Vertical):
         elif isinstance(event, ev.PersistWarning):
             self.notify(event.text, title="History not saved yet", severity="warning")
         elif isinstance(event, ev.TurnFinished):
+            reply = self._reply
             await self._turn_over()
+            if event.stop_reason == "cancelled":
+                if reply is not None:
+                    reply.mark_incomplete("cancelled")
+                await self.log.notice("Cancelled.")
+            elif event.stop_reason != "success":
+                await self.log.notice(f"Stopped: {event.stop_reason.replace('_', ' ')}.", error=True)
             if event.reply is not None and event.reply.content:
                 self.last_reply_text = event.reply.content
             if self._end_session:

@@ -1,0 +1,102 @@
+"""The chat pane against the fake OpenAI server: stream, persist, cancel, retry, tools."""
+
+from __future__ import annotations
+
+from agenttui.ui.app import make_app
+from agenttui.ui.screens.approval import ApprovalScreen
+from agenttui.ui.widgets.message_view import AssistantMessage, Notice, UserMessage
+from agenttui.ui.widgets.tool_call_view import ToolCallView
+from tests.ui.helpers import chat, replies, send, wait_until
+
+SIZE = (120, 36)
+
+
+async def test_reply_is_streamed_shown_and_persisted(chat_services, fake_openai):
+    fake_openai.reply("Hello **there**, here is code:\n\n```python\nprint('hi')\n```\n", words_per_second=200)
+    app = make_app(chat_services)
+    async with app.run_test(size=SIZE) as pilot:
+        await send(pilot, "hi there")
+        await wait_until(pilot, lambda: not chat(app).streaming and replies(app))
+        assert replies(app) == ["Hello **there**, here is code:\n\n```python\nprint('hi')\n```\n"]
+        view = app.screen.query_one(AssistantMessage)
+        assert "print('hi')" in view.markdown.source
+        assert [m.text for m in app.screen.query(UserMessage)] == ["hi there"]
+        cid = chat(app).conversation_id
+    stored = chat_services.history.messages(cid)
+    assert [(m.role, m.content) for m in stored][:1] == [("user", "hi there")]
+    assert stored[-1].role == "assistant" and "print('hi')" in stored[-1].content
+    assert fake_openai.last_messages()[-1]["content"] == "hi there"
+
+
+async def test_escape_cancels_a_streaming_reply(chat_services, fake_openai):
+    fake_openai.reply(" ".join(f"word{i}" for i in range(400)), words_per_second=40)
+    app = make_app(chat_services)
+    async with app.run_test(size=SIZE) as pilot:
+        await send(pilot, "tell me a long story")
+        await wait_until(pilot, lambda: replies(app) and "word3" in replies(app)[0])
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not chat(app).streaming)
+        shown = replies(app)[0]
+        assert "word399" not in shown
+        assert any("Cancelled" in str(n.render()) for n in app.screen.query(Notice))
+        cid = chat(app).conversation_id
+    last = chat_services.history.messages(cid)[-1]
+    assert last.role == "assistant" and last.incomplete
+
+
+async def test_retry_after_a_server_error_does_not_duplicate_the_user_message(chat_services, fake_openai):
+    chat_services.settings.agent.max_retries = 0  # fail at once instead of retrying quietly
+    fake_openai.status(500)
+    fake_openai.reply("second time lucky")
+    app = make_app(chat_services)
+    async with app.run_test(size=SIZE) as pilot:
+        await send(pilot, "please answer")
+        await wait_until(pilot, lambda: chat(app).can_retry)
+        errors = [n for n in app.screen.query(Notice) if n.has_class("-error")]
+        assert errors and "retry" in str(errors[-1].render())
+        await pilot.press("ctrl+r")
+        await wait_until(pilot, lambda: "second time lucky" in replies(app))
+        await wait_until(pilot, lambda: not chat(app).streaming)
+        cid = chat(app).conversation_id
+        assert len(app.screen.query(UserMessage)) == 1
+    users = [m for m in chat_services.history.messages(cid) if m.role == "user"]
+    assert [m.content for m in users] == ["please answer"]
+    assert len(fake_openai.chat_requests) == 2
+    assert fake_openai.chat_requests[1]["messages"][-1]["content"] == "please answer"
+
+
+async def test_high_risk_command_asks_with_deny_focused_and_deny_blocks_it(chat_services, fake_openai, tmp_path):
+    target = tmp_path / "precious"
+    target.mkdir()
+    fake_openai.tool_call("run_shell", {"command": f"rm -rf {target}", "timeout_seconds": 5})
+    fake_openai.reply("ok, I did not delete it")
+    app = make_app(chat_services)
+    async with app.run_test(size=SIZE) as pilot:
+        await send(pilot, "clean up")
+        await wait_until(pilot, lambda: isinstance(app.screen, ApprovalScreen))
+        screen = app.screen
+        assert screen.has_class("-high")
+        assert app.focused.id == "deny"
+        command = str(screen.query_one("#approval-command").render())
+        assert f"rm -rf {target}" in command
+        await pilot.press("enter")  # Enter on the focused Deny
+        await wait_until(pilot, lambda: not chat(app).streaming)
+        view = app.screen.query_one(ToolCallView)
+        assert view.status == "denied"
+    assert target.exists()
+
+
+async def test_approving_runs_the_command_once(chat_services, fake_openai, tmp_path):
+    marker = tmp_path / "ran.txt"
+    fake_openai.tool_call("run_shell", {"command": f"echo done > {marker}", "timeout_seconds": 5})
+    fake_openai.reply("it ran")
+    app = make_app(chat_services)
+    async with app.run_test(size=SIZE) as pilot:
+        await send(pilot, "run it")
+        await wait_until(pilot, lambda: isinstance(app.screen, ApprovalScreen))
+        assert app.focused.id == "approve"  # not high risk: approve is the default
+        await pilot.click("#approve")
+        await wait_until(pilot, lambda: not chat(app).streaming)
+        assert app.screen.query_one(ToolCallView).status == "ok"
+        assert "it ran" in replies(app)
+    assert marker.read_text().strip() == "done"
