@@ -159,9 +159,10 @@ def _classify(text: str, depth: int) -> Risk:
     try:
         tokens = _tokenize(text)
     except ValueError:  # unbalanced quotes: judge the raw words, at least medium
-        words = re.findall(r"[\w./-]+", text)
-        guess = _worst("medium", _words_risk(words, depth))
-        return _worst(risk, guess)
+        words = [_name(w) for w in re.findall(r"[\w./\\-]+", text)]
+        if any(w in _ALWAYS_HIGH or w.startswith("mkfs") for w in words):
+            return "high"
+        return _worst(risk, "medium")
     risk = _worst(risk, _tokens_risk(tokens, depth))
     return risk
 
