@@ -166,11 +166,12 @@ def _value_ends_line(text: str, key_start: int, vend: int) -> bool:
 
 _PROSE = re.compile(
     r"""
-    (?P<kw>password|passwd|passcode|passphrase|sandi|pin|private\ key|secret\ key
+    \b(?P<kw>password|passwd|passcode|passphrase|sandi|pin|private\ key|secret\ key
       |api\ key|access\ token|auth\ token|token)
     (?:nya|ku)?
-    [ \t]{1,3}+
-    (?:is|was|adalah|itu|=|:)
+    (?:[ \t]{1,3}+[a-z]{2,12}+){0,3}    # "password wifi kantor:", "password for the router is"
+    [ \t]{0,3}+
+    (?:is|was|adalah|itu|:)
     [ \t]{1,3}+
     (?P<value>[^\s]{4,200}+)
     """,
@@ -187,8 +188,10 @@ def find_prose(text: str, lowered: str) -> Iterator[Candidate]:
         vstart += len(raw) - len(raw.lstrip("\"'(`"))
         vend = vstart + len(value)
         kw = m.group("kw")
+        if is_code_reference(value):
+            continue
         if kw in ("password", "passwd", "passcode", "passphrase", "sandi", "pin"):
-            if looks_like_password(value) and not is_code_reference(value):
+            if looks_like_password(value):
                 yield vstart, vend, "password", CONTEXT
         elif kw == "private key" and _HEX64.fullmatch(value):
             yield vstart, vend, "crypto_private_key", CONTEXT
@@ -231,8 +234,10 @@ def find_flags(text: str, lowered: str) -> Iterator[Candidate]:
 
 # --- URLs with credentials --------------------------------------------------
 
+# The password may contain '?' or '#' (people paste unencoded URLs); it ends
+# at the first '@', and never spans a '/', so host:port/path is not a match.
 _URL_CREDS = re.compile(
-    r"://(?P<user>[^\s:/@?#\[\]\"'<>]{0,256}+):(?P<pw>[^\s/@?#\"'<>]{1,256}+)@"
+    r"://(?P<user>[^\s:/@?#\[\]\"'<>]{0,256}+):(?P<pw>[^\s/@\"'<>]{1,256}+)@"
 )
 
 

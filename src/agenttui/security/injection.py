@@ -26,7 +26,14 @@ from .injection_patterns import (
     compile_word_rules,
     id_override_is_qualified,
 )
-from .normalize import all_views, has_hidden_candidates, hidden_characters, plain_view, word_view
+from .normalize import (
+    all_views,
+    has_hidden_candidates,
+    hidden_characters,
+    plain_variants,
+    plain_view,
+    word_view,
+)
 
 _MAX_DEPTH = 2  # base64 inside base64 is screened; deeper nesting is not
 _SNIPPET = 60
@@ -63,15 +70,23 @@ def _word_hits(views: list[str]) -> list[str]:
 def _plain_hits(plain: str) -> list[str]:
     _, plain_rules, two_step = _rules()
     reasons: list[str] = []
+    variants = plain_variants(plain)
     for label, rx in plain_rules:
-        m = rx.search(plain)
-        if m:
-            reasons.append(f"{label}: '{_snippet(m.group())}'")
+        for view in variants:
+            m = rx.search(view)
+            if m:
+                reasons.append(f"{label}: '{_snippet(m.group())}'")
+                break
     for label, anchor, tail, window in two_step:
-        for m in anchor.finditer(plain):
-            t = tail.search(plain, m.end(), m.end() + window)
-            if t:
-                reasons.append(f"{label}: '{_snippet(plain[m.start() : t.end()])}'")
+        hit = None
+        for view in variants:
+            for m in anchor.finditer(view):
+                t = tail.search(view, m.end(), m.end() + window)
+                if t:
+                    hit = view[m.start() : t.end()]
+                    break
+            if hit:
+                reasons.append(f"{label}: '{_snippet(hit)}'")
                 break
     return reasons
 
@@ -107,7 +122,8 @@ def _screen(text: str, depth: int) -> list[str]:
         # Only a deliberate obfuscator writes rot13 or backwards; high-precision
         # word rules only, no further decoding.
         for label, transformed in transformed_views(plain):
-            for r in _word_hits([word_view(plain_view(transformed))]):
+            tplain = plain_view(transformed)
+            for r in _word_hits([word_view(tplain)]) + _plain_hits(tplain):
                 reasons.append(f"{label} text \u2192 {r}")
     return reasons
 

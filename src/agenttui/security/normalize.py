@@ -39,8 +39,8 @@ _LEET_L = str.maketrans({"0": "o", "1": "l", "3": "e", "4": "a", "5": "s", "7": 
 
 _WS = re.compile(r"\s+")
 _NON_WORD = re.compile(r"[\W_]+")
-# ≥4 single-character tokens in a row: "i g n o r e", "i.g.n.o.r.e".
-_SPACED = re.compile(r"(?<!\w)\w(?: \w(?!\w)){3,}+")
+# ≥3 single-character tokens in a row: "i g n o r e", "i.g.n.o.r.e".
+_SPACED = re.compile(r"(?<!\w)\w(?: \w(?!\w)){2,}+")
 
 
 def hidden_characters(text: str) -> list[str]:
@@ -97,6 +97,29 @@ def folded_views(plain: str) -> list[str]:
     if "1" in base or "|" in base:
         views.append(word_view(base.translate(_LEET_L)))
     return views
+
+
+_JOINED = re.compile(r"(?<=[\w:])[-_.]+(?=\w)")
+# Leetspeak for plain views: no '|' or '!' (pipes and punctuation matter there).
+_LEET_PLAIN = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"})
+_SPACED_PLAIN = re.compile(r"(?<!\w)\w(?: \w(?!\w)){2,}+")
+
+
+def plain_variants(plain: str) -> list[str]:
+    """Plain-level views (punctuation kept) for marker/exfiltration rules."""
+    folded = plain.translate(_HOMOGLYPHS)
+    candidates = [
+        plain,
+        folded,
+        folded.translate(_LEET_PLAIN),
+        _SPACED_PLAIN.sub(lambda m: m.group().replace(" ", ""), folded),
+        _JOINED.sub(" ", folded),
+    ]
+    out: list[str] = []
+    for v in candidates:
+        if v not in out:
+            out.append(v)
+    return out
 
 
 def all_views(text: str) -> tuple[str, list[str], list[str]]:

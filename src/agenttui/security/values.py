@@ -96,6 +96,13 @@ def is_placeholder(value: str) -> bool:
     return v.endswith(("EXAMPLE", "EXAMPLEKEY"))
 
 
+# Expression starters: `token = await get()`, `key = new Key()`.
+_CODE_KEYWORDS = frozenset(
+    "await new lambda function async yield require typeof not self this cls "
+    "None True False null undefined nil".split()
+)
+
+
 def is_code_reference(value: str, key: str = "") -> bool:
     """True when an unquoted value is an expression, not a literal.
 
@@ -103,7 +110,7 @@ def is_code_reference(value: str, key: str = "") -> bool:
     `secret=args["secret"]`: these name a secret held elsewhere.
     """
     v = value.strip()
-    if "(" in v or "[" in v:
+    if v in _CODE_KEYWORDS or "(" in v or "[" in v:
         return True
     if _CODE_REF.fullmatch(v):
         return True
