@@ -26,6 +26,7 @@ from typing import BinaryIO
 DIR_MODE = 0o700
 FILE_MODE = 0o600
 LOCK_TIMEOUT_S = 30.0
+LOCK_POLL_S = 0.002
 
 
 class CorruptFileError(Exception):
@@ -128,7 +129,9 @@ def locked(path: Path, timeout: float = LOCK_TIMEOUT_S) -> Iterator[None]:
 
     ensure_dir(path.parent)
     lock_path = path.with_name(path.name + ".lock")
-    with FileLock(str(lock_path), timeout=timeout, mode=FILE_MODE):
+    # Poll often: holders keep the lock for a few ms (one atomic write), and
+    # filelock's default 50 ms poll made two busy writers mostly wait.
+    with FileLock(str(lock_path), timeout=timeout, mode=FILE_MODE).acquire(poll_interval=LOCK_POLL_S):
         yield
 
 
