@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import os
+from functools import lru_cache
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -107,13 +108,33 @@ def read(path: Path, scope: Scope) -> LoadResult:
 
 
 def dumps(data: ScopeData) -> str:
-    doc = {
-        "schema": SCHEMA,
-        "scope": data.scope,
-        "items": [item.to_dict() for item in data.items],
-        "archive": [item.to_dict() for item in data.archive],
-    }
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    """Exactly ``json.dumps(doc, indent=2, ensure_ascii=False)``, but fast.
+
+    With ``indent`` the stdlib falls back to its pure-Python encoder (~30 ms
+    for 1,000 items, paid on every write). Items rarely change between
+    writes, so each item is encoded compactly by the C encoder and its
+    indented form is cached by that compact text.
+    """
+    head = json.dumps({"schema": SCHEMA, "scope": data.scope}, indent=2, ensure_ascii=False)[:-2]
+    parts = [head]
+    for section in ("items", "archive"):
+        entries = getattr(data, section)
+        if not entries:
+            parts.append(f',\n  "{section}": []')
+            continue
+        body = ",\n".join(_pretty_item(_COMPACT(item.to_dict())) for item in entries)
+        parts.append(f',\n  "{section}": [\n{body}\n  ]')
+    parts.append("\n}\n")
+    return "".join(parts)
+
+
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+@lru_cache(maxsize=8192)
+def _pretty_item(compact: str) -> str:
+    pretty = json.dumps(json.loads(compact), indent=2, ensure_ascii=False)
+    return "\n".join("    " + line for line in pretty.splitlines())
 
 
 def write(path: Path, data: ScopeData) -> None:
