@@ -254,3 +254,15 @@ def test_first_write_of_the_day_makes_the_daily_backup(store, paths):
     days = [p for p in paths.memory_backups_dir.iterdir() if p.name[0].isdigit()]
     assert len(days) == 1
     assert [i["text"] for i in doc(days[0] / "user.json")["items"]] == ["first"]
+
+
+def test_fast_writer_output_is_exactly_json_indent_2(store, paths):
+    store.add_note("héllo \"quoted\"\nsecond line")
+    store.set_fact("editor", "vim")
+    store.add_note("archived later")
+    data = doc(paths.user_memory_file)
+    data["archive"] = data["items"][:1]
+    from agenttui.core import memory_file
+
+    parsed = memory_file.parse(json.dumps(data), "user").data
+    assert memory_file.dumps(parsed) == json.dumps(data, indent=2, ensure_ascii=False) + "\n"
