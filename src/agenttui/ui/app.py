@@ -77,7 +77,9 @@ class AgentTUI(App[int]):
             self.notify(f"Theme {wanted!r} is not available; using {FALLBACK_THEME}.",
                         title="Theme", severity="error", timeout=15)
             self.theme = FALLBACK_THEME if FALLBACK_THEME in self.available_themes else "textual-dark"
-        self.theme_changed_signal.subscribe(self, self._theme_changed)
+        # Textual publishes the change with call_next; subscribing the same way, after
+        # it, keeps the start-up theme (or its fallback) from being saved as a choice.
+        self.call_next(self.theme_changed_signal.subscribe, self, self._theme_changed)
 
     @work(thread=True, group="startup")
     def _look_up_api_key(self) -> None:

@@ -1,0 +1,45 @@
+"""A5: control sequences from the model or tools never reach the terminal."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from agenttui.ui.app import make_app
+from agenttui.ui.inert import InertStream, inert
+from agenttui.ui.widgets.message_view import AssistantMessage
+from tests.ui.helpers import chat, replies, send, wait_until
+
+HOSTILE = "a\x1b[31mred\x1b[0m b\x1b]52;c;cm0gLXJmIH4=\x07 c\x1b]0;pwned\x1b\\ d\x9b2J e\x00\x07f[bold]g[/bold]"
+
+
+def test_sequences_removed_controls_made_visible():
+    out = inert(HOSTILE)
+    assert "\x1b" not in out and "\x9b" not in out and "\x07" not in out and "\x00" not in out
+    assert out == "ared b c d e\u2400\u2407f[bold]g[/bold]"
+    assert "[bold]g[/bold]" in out  # markup stays literal text
+    assert inert("line1\n\tline2\r\n") == "line1\n\tline2\n"
+
+
+@given(st.lists(st.text(alphabet="ab[];\x1b\x07\x9b\x9d\\0123mJ\n", max_size=20), max_size=8))
+def test_stream_never_lets_an_escape_through(chunks):
+    stream = InertStream()
+    out = "".join(stream.feed(chunk) for chunk in chunks) + stream.flush()
+    assert not any(c in out for c in "\x1b\x07\x9b\x9d")
+
+
+def test_sequence_split_across_chunks_is_removed_whole():
+    stream = InertStream()
+    out = "".join(stream.feed(c) for c in ["x\x1b[3", "1my\x1b]0;ti", "tle\x07z"]) + stream.flush()
+    assert out == "xyz"
+
+
+async def test_hostile_reply_is_shown_inert(chat_services, fake_openai):
+    fake_openai.reply(HOSTILE)
+    app = make_app(chat_services)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await send(pilot, "say something odd")
+        await wait_until(pilot, lambda: replies(app) and not chat(app).streaming)
+        source = app.screen.query_one(AssistantMessage).markdown.source
+        assert "\x1b" not in source and "\x07" not in source
+        assert "red" in source and "pwned" not in source
