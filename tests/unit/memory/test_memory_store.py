@@ -261,7 +261,7 @@ def test_fast_writer_output_is_exactly_json_indent_2(store, paths):
     store.set_fact("editor", "vim")
     store.add_note("archived later")
     data = doc(paths.user_memory_file)
-    data["archive"] = data["items"][:1]
+    data["archive"] = [{**data["items"][0], "id": "archived1"}]
     from agenttui.core import memory_file
 
     parsed = memory_file.parse(json.dumps(data), "user").data
