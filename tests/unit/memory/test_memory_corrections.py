@@ -119,3 +119,13 @@ def test_first_correcting_clause_wins_and_questions_are_skipped():
 
 def test_huge_paste_is_not_scanned():
     assert detect_correction("don't do that. " * 400) is None
+
+
+@pytest.mark.parametrize(("message", "rule", "note"), HITS)
+def test_detected_notes_pass_the_write_gate(message, rule, note):
+    from agenttui.core.memory_gate import check_write
+    from agenttui.core.settings import MemorySettings
+
+    found = detect_correction(message)
+    decision = check_write("note", "user", "correction", settings=MemorySettings(), text=found.note)
+    assert decision.action == "add", decision.reason
