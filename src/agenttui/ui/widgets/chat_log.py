@@ -104,9 +104,9 @@ class ChatLog(VerticalScroll):
         if not widgets:
             return
         if event.older and self.children:
-            before_height = self.virtual_size.height
+            first = self.children[0]  # what the user was reading stays in view
             await self.mount_all(widgets, before=0)
-            self.call_after_refresh(self._keep_position, before_height)
+            self.call_after_refresh(self.scroll_to_widget, first, animate=False, top=True, immediate=True)
         else:
             await self.mount_all(widgets, before=0 if self.children else None)
             if event.focus_id is not None:
@@ -116,9 +116,6 @@ class ChatLog(VerticalScroll):
                     self.call_after_refresh(self.scroll_to_widget, target, animate=False, top=True)
                     return
             self.scroll_end(animate=False, immediate=True)
-
-    def _keep_position(self, before_height: int) -> None:
-        self.scroll_to(y=self.scroll_y + self.virtual_size.height - before_height, animate=False)
 
     # -- paging on scroll ----------------------------------------------------
     def watch_scroll_y(self, old: float, new: float) -> None:

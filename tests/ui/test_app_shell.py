@@ -1,0 +1,139 @@
+"""The app shell: layout, narrow terminals, first run, keymap, palette, inspector, paging."""
+
+from __future__ import annotations
+
+from agenttui.core.models import Message
+from agenttui.ui.app import make_app
+from agenttui.ui.screens.first_run import FirstRunScreen
+from agenttui.ui.screens.main import MainScreen
+from agenttui.ui.screens.prompt_inspector import PromptInspectorScreen
+from agenttui.ui.widgets.chat_log import PAGE, ChatLog
+from agenttui.ui.widgets.message_view import UserMessage
+from tests.ui.helpers import chat, replies, send, wait_until
+
+
+def pane_titles(app) -> dict[str, bool]:
+    return {app.screen.query_one(f"#{name}-pane").border_title: app.screen.query_one(f"#{name}-pane").display
+            for name in ("memory", "chat", "history")}
+
+
+async def test_three_titled_panes_and_header(services):
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=(120, 36)):
+        assert pane_titles(app) == {"Memory": True, "Chat": True, "History": True}
+        assert app.title == "agenttui"
+        assert "profile: default" in app.sub_title and services.model in app.sub_title
+
+
+async def test_narrow_terminal_collapses_sidebars_and_keys_bring_them_back(services):
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert pane_titles(app) == {"Memory": False, "Chat": True, "History": False}
+        chat_pane = app.screen.query_one("#chat-pane")
+        assert chat_pane.region.width == 80
+        await pilot.press("f2")
+        assert pane_titles(app)["Memory"] is True
+        memory = app.screen.query_one("#memory-pane")
+        assert memory.region.right <= chat_pane.region.x  # side by side, no overlap
+        await pilot.press("f2")
+        assert pane_titles(app)["Memory"] is False
+        await pilot.press("alt+3")  # focusing a hidden pane shows it
+        await pilot.pause()
+        assert pane_titles(app)["History"] is True
+        assert app.screen.query_one("#history-pane").has_focus_within
+
+
+async def test_toggle_hides_a_sidebar_on_a_wide_terminal(services):
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.press("f3")
+        assert pane_titles(app) == {"Memory": True, "Chat": True, "History": False}
+
+
+async def test_first_run_screen_without_api_key_and_panes_stay_usable(services):
+    services.memory.add_note("likes tea")
+    app = make_app(services)  # no OPENAI_API_KEY, empty in-memory keyring
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, FirstRunScreen))
+        text = str(app.screen.query_one("#first-run-text").render())
+        assert "export OPENAI_API_KEY" in text and "agenttui key set" in text
+        await pilot.press("escape")
+        assert isinstance(app.screen, MainScreen)
+        await send(pilot, "/memory")
+        await wait_until(pilot, lambda: "likes tea" in str(app.screen.query(".-error, Notice").last().render()))
+
+
+async def test_first_run_not_shown_with_a_key(chat_services, fake_openai):
+    app = make_app(chat_services)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, MainScreen)
+
+
+async def test_keys_are_remappable_from_config(paths, make_services):
+    paths.config_dir.mkdir(parents=True)
+    paths.config_file.write_text('[keys]\n"app.toggle_memory" = "f12"\n"no.such" = "f11"\n')
+    app = make_app(make_services(), check_api_key=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("f2")
+        assert pane_titles(app)["Memory"] is True  # f2 no longer bound
+        await pilot.press("f12")
+        assert pane_titles(app)["Memory"] is False
+        assert any("no.such" in m for _, _, m in app.notices)
+        assert app.key_for("app.toggle_memory") == "f12"
+
+
+async def test_palette_lists_every_action():
+    from agenttui.ui.bindings import APP_ACTIONS
+    from agenttui.ui.commands import AgentCommands
+
+    names = {spec.description for spec in APP_ACTIONS}
+    assert len(names) == len(APP_ACTIONS)  # every palette entry is distinguishable
+    assert AgentCommands  # provider registered below
+    from agenttui.ui.app import AgentTUI
+
+    assert AgentCommands in AgentTUI.COMMANDS
+
+
+async def test_palette_runs_an_action(services):
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"History")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert pane_titles(app)["History"] is False
+
+
+async def test_prompt_inspector_shows_the_system_prompt_with_memory(chat_services, fake_openai):
+    chat_services.memory.add_note("my cat is called Mochi")
+    fake_openai.reply("meow")
+    app = make_app(chat_services)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await send(pilot, "what is my cat called?")
+        await wait_until(pilot, lambda: "meow" in replies(app) and not chat(app).streaming)
+        await pilot.press("f4")
+        assert isinstance(app.screen, PromptInspectorScreen)
+        body = str(app.screen.query_one("#inspector-body").render())
+        assert "my cat is called Mochi" in body
+        assert "what is my cat called?" in body
+        assert fake_openai.last_system_prompt().splitlines()[0] in body
+
+
+async def test_long_conversation_mounts_one_page_and_pages_older_in(services):
+    conversation = services.history.create_conversation("long")
+    for i in range(3 * PAGE):
+        services.history.append(conversation.id, Message(role="user", content=f"message {i}"))
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        log = app.screen.query_one(ChatLog)
+        await wait_until(pilot, lambda: len(log.query(UserMessage)) == PAGE)
+        assert log.query(UserMessage).last().text == f"message {3 * PAGE - 1}"
+        log.scroll_home(animate=False)
+        await wait_until(pilot, lambda: len(log.query(UserMessage)) == 2 * PAGE)
+        assert log.query(UserMessage).first().text == f"message {PAGE}"
+        await wait_until(pilot, lambda: log.scroll_y > 0)  # the view stayed on what was being read
+        assert not log.is_vertical_scroll_end
