@@ -13,9 +13,9 @@ Decisions recorded here:
   file already had (an explicit choice stays explicit) and unknown keys the
   file already had (a newer version's keys, or a typo the warning names, are
   not destroyed). Comments are lost on save: tomli-w cannot keep them.
-* **Never a secret**: keys that name a credential (``api_key``, ``token``,
-  ``password``, ``secret``) are dropped on save, and string values pass
-  through :func:`agenttui.security.redact_secrets`.
+* **Never a secret**: unknown keys that name a credential (``api_key``,
+  ``token``, ``password``, ``secret``) are dropped on save (with a warning on
+  load), and string values pass through :func:`agenttui.security.redact_secrets`.
 
 The validation helpers (:func:`coerce_section`) are shared with
 :mod:`agenttui.core.profiles`, whose ``[memory]`` overrides follow the same rules.
@@ -35,7 +35,10 @@ from typing import Any, Literal
 from agenttui.core.paths import Paths
 from agenttui.core.settings import Settings
 
-_SECRET_KEY = re.compile(r"(?i)(api[_-]?key|token|secret|password|passwd)")
+# Names of credentials. Only *unknown* keys are checked: no Settings field holds
+# a secret, and e.g. ``window_tokens`` must not be mistaken for one.
+_SECRET_KEY = re.compile(r"(?i)(^|[_-])(api[_-]?key|access[_-]?key|secret([_-]?key)?|token|"
+                         r"password|passwd|credentials?)$")
 _LINE_COL = re.compile(r"at line (\d+), column (\d+)")
 
 
@@ -219,8 +222,6 @@ def _diff(current: dict[str, Any], defaults: dict[str, Any], existing: dict[str,
         if key not in current and not _SECRET_KEY.search(key):
             out[key] = value
     for key, value in current.items():
-        if _SECRET_KEY.search(key):
-            continue
         if isinstance(value, dict) and isinstance(defaults.get(key), dict) and key != "keys":
             prior = existing.get(key) if isinstance(existing.get(key), dict) else {}
             sub = _diff(value, defaults[key], prior, redact)

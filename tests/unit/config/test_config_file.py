@@ -33,6 +33,8 @@ def test_round_trip_of_every_section(paths):
     settings.memory.max_notes = 12
     settings.memory.corrections = "save"
     settings.history.window_messages = 10
+    settings.history.window_tokens = 4000  # "token" in a name is not a secret
+    settings.agent.memory_token_budget = 900
     settings.agent.tools = ["remember"]
     settings.redaction.extra_patterns = [r"ACME-\d{6}"]
     settings.keys = {"quit": "ctrl+q"}
