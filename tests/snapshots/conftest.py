@@ -1,0 +1,1 @@
+from tests.ui.conftest import make_services, memory_keyring, services  # noqa: F401
