@@ -1,0 +1,58 @@
+"""End to end: the installed ``agenttui`` command in a real pseudo-terminal.
+
+A user's session, watched on a pyte screen: the three panes appear, a message
+goes to the fake server and its reply shows, ``/remember`` saves a note,
+ctrl+q quits; then history and memory are checked on disk.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from agenttui.core.history import HistoryStore
+from agenttui.core.paths import Paths
+from tests.e2e.pty_terminal import PtyTerminal
+
+AGENTTUI = Path(sys.executable).parent / "agenttui"
+
+
+def agent_env(home: Path, base_url: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "AGENTTUI_"))}
+    env.update(
+        AGENTTUI_HOME=str(home), OPENAI_BASE_URL=base_url, OPENAI_API_KEY="sk-test-fake",
+        TERM="xterm-256color", COLUMNS="120", LINES="36",
+        PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring",  # never the real keyring
+    )
+    return env
+
+
+@pytest.mark.slow
+def test_chat_remember_quit_then_check_disk(fake_openai, isolated_home, tmp_path):
+    assert AGENTTUI.exists(), f"install the package first: {AGENTTUI}"
+    fake_openai.reply("Hi from the fake server")
+    env = agent_env(isolated_home, fake_openai.base_url)
+    with PtyTerminal([str(AGENTTUI)], env=env, size=(120, 36), cwd=str(tmp_path)) as term:
+        term.wait_for(lambda s: all(f"─ {t} ─" in s for t in ("Memory", "Chat", "History")), timeout=20)
+        term.settle(0.3)
+        term.type("hello agent")
+        term.press("enter")
+        term.wait_for("Hi from the fake server", timeout=20)
+        term.type("/remember I like short answers")
+        term.press("enter")
+        term.wait_for("Remembered", timeout=10)
+        term.press("ctrl+q")
+        assert term.wait_exit(10) == 0
+
+    paths = Paths.from_env({"AGENTTUI_HOME": str(isolated_home)})
+    memory = json.loads(paths.user_memory_file.read_text())
+    assert [item["text"] for item in memory["items"]] == ["I like short answers"]
+    with HistoryStore(paths.history_db("default")) as history:
+        conversation = history.latest_conversation()
+        stored = [(m.role, m.content) for m in history.messages(conversation.id)]
+    assert stored == [("user", "hello agent"), ("assistant", "Hi from the fake server")]
+    assert fake_openai.last_messages()[-1] == {"role": "user", "content": "hello agent"}
