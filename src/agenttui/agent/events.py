@@ -42,6 +42,7 @@ class Trace:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     seconds: float = 0.0
+    llm_seconds: float = 0.0  # of ``seconds``, spent waiting on the model (incl. retries' waits)
 
 
 @dataclass

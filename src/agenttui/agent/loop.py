@@ -233,6 +233,7 @@ class _Turn:
         self.completion: _Completion | None = None  # the call in flight (not yet persisted)
         self.retry_of: int | None = None
         self.last_output = ""
+        self._waited = 0.0
 
     # -------------------------------------------------------------- helpers
     def remaining(self) -> float:
@@ -301,7 +302,7 @@ class _Turn:
         """
         from agenttui.core.context import assemble, to_wire
 
-        assembled = assemble(self.services, self.cid, self.user, mark_used=first_step)
+        assembled = assemble(self.services, self.cid, self.user, mark_used=False)
         if first_step:
             self.trace.memory_injected = list(assembled.injected_ids)
         messages = list(assembled.messages)
@@ -353,6 +354,8 @@ class _Turn:
                 raise
             except Exception as exc:  # noqa: BLE001 -- classified below
                 failure = classify(exc, float(self.settings.agent.request_timeout))
+            finally:
+                self.trace.llm_seconds += self._waited
             if failure is None:
                 return
             if not failure.retryable or completion.emitted or attempt >= self.policy.max_retries:
@@ -366,6 +369,7 @@ class _Turn:
             self.trace.retries += 1
             yield RetryScheduled(attempt=attempt, delay=delay, reason=failure.message)
             await self.wait(asyncio.sleep(delay))
+            self.trace.llm_seconds += delay
 
     async def _one_call(self, params: dict[str, Any], completion: _Completion) -> AsyncIterator[Any]:
         """Consume one stream from a producer task.
@@ -374,6 +378,7 @@ class _Turn:
         racing every chunk against them (no extra task per chunk).
         """
         queue: asyncio.Queue = asyncio.Queue()
+        self._waited = 0.0  # time blocked on the network, for Trace.llm_seconds
         loop = asyncio.get_running_loop()
         stop_reason: list[str] = []
 
@@ -392,7 +397,12 @@ class _Turn:
         producer = asyncio.ensure_future(_produce(self.client, params, queue))
         try:
             while True:
-                item = await queue.get()
+                if queue.empty():
+                    waited = time.perf_counter()
+                    item = await queue.get()
+                    self._waited += time.perf_counter() - waited
+                else:
+                    item = queue.get_nowait()
                 text = ""
                 while True:  # coalesce everything already received into one delta
                     if item is _END or item is _STOP or isinstance(item, BaseException):
@@ -704,16 +714,24 @@ async def _turn_events(services: Any, turn: _Turn, text: str,
     except _ToolCrash as exc:
         turn.close_open_calls("Not run: an earlier tool in this step crashed.")
         final = TurnFailed("tool_error", str(exc), turn.finish_trace(), None)
-    async for event in _end(services, final):
+    async for event in _end(services, final, turn):
         yield event
 
 
-async def _end(services: Any, final: AgentEvent) -> AsyncIterator[AgentEvent]:
-    """Retry writes that failed during the turn, then the final event."""
+async def _end(services: Any, final: AgentEvent, turn: _Turn | None = None) -> AsyncIterator[AgentEvent]:
+    """Finish background bookkeeping, retry writes that failed, then the final event."""
+    if turn is not None and turn.trace.memory_injected:
+        # M5 usage stats. mark_used rewrites and fsyncs the memory files (~20 ms):
+        # in a thread, so the event loop keeps drawing, and after the reply, so it
+        # neither delays the first token nor competes with the stream.
+        with contextlib.suppress(Exception):  # bookkeeping never costs the turn
+            await asyncio.to_thread(services.memory.mark_used, list(turn.trace.memory_injected))
     if pending_count(services):
         warning = await _retry_pending(services)
         if warning:
             yield PersistWarning(warning)
+    if turn is not None:
+        turn.finish_trace()  # the trace object is the final event's: include the above
     yield final
 
 
