@@ -110,3 +110,18 @@ def test_fuzz_generated_queries_are_valid_fts(text):
                 max_size=30).map("".join))
 def test_fuzz_search_never_raises(store, text):
     assert isinstance(store.search(text), list)
+
+
+def test_broad_queries_rank_within_the_most_recent_matches(store, monkeypatch):
+    import agenttui.core.history as history
+
+    conversation = store.create_conversation()
+    best_but_old = store.append(conversation.id, Message("user", "zeta zeta zeta zeta"))
+    recent = store.append_many(conversation.id, [Message("user", f"zeta and filler number {i} here")
+                                                 for i in range(10)])
+    assert store.search("zeta ")[0].message_id == best_but_old.id  # ranked over everything
+    monkeypatch.setattr(history, "RANK_WINDOW", 4)
+    hits = store.search("zeta ")
+    assert {h.message_id for h in hits} == {m.id for m in recent[-4:]}
+    scoped = store.search("zeta ", conversation_id=conversation.id, include_archived=False)
+    assert {h.message_id for h in scoped} == {m.id for m in recent[-4:]}
