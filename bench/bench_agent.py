@@ -4,9 +4,16 @@ A turn's wall time is the model's time plus ours (prompt assembly: memory
 ranking, project context, the history window; persistence: the user message,
 the reply; the prompt capture). Against the local fake server the model's
 time is what the raw ``openai`` client needs for the same streamed request,
-measured in the same run; the loop's overhead is the difference.
+measured in the same run. The loop's own time is measured directly: the
+turn's wall time minus the time it waited on the network
+(``Trace.seconds - Trace.llm_seconds``); the difference of the two medians is
+printed as a cross-check.
 
 Scenarios (medians over --turns turns each):
+
+The loop's time includes recording memory use (``mark_used`` rewrites and
+fsyncs the memory files; it runs in a thread after the reply, so the first
+token does not wait for it).
 
 * empty -- no history, no memory;
 * large -- one conversation of --messages messages (default 20,000) plus
@@ -69,34 +76,71 @@ def populate(services, messages: int, memory: bool) -> str:
     return conversation.id
 
 
-async def loop_turns(services, cid: str, turns: int) -> list[float]:
+async def loop_turns(services, cid: str, turns: int) -> tuple[list[float], list[float], list[float]]:
+    """(whole-turn times, first-delta times, the loop's own time per turn)."""
+    from agenttui.agent.events import TextDelta, TurnFinished
     from agenttui.agent.loop import aclose_client, run_turn
 
-    times = []
+    times, firsts, own = [], [], []
     for i in range(turns):
         started = time.perf_counter()
-        async for _event in run_turn(services, cid, f"question {i} about amber and cedar"):
-            pass
+        first = None
+        async for event in run_turn(services, cid, f"question {i} about amber and cedar"):
+            if first is None and isinstance(event, TextDelta):
+                first = time.perf_counter() - started
+            if isinstance(event, TurnFinished):
+                own.append(event.trace.seconds - event.trace.llm_seconds)
         times.append(time.perf_counter() - started)
+        firsts.append(first)
     await aclose_client(services)
-    return times[2:]  # first turns warm up the client and caches
+    return times[2:], firsts[2:], own[2:]  # first turns warm up the client and caches
 
 
-async def raw_turns(base_url: str, messages: list[dict], tools: list[dict], turns: int) -> list[float]:
+async def raw_turns(base_url: str, messages: list[dict], tools: list[dict],
+                    turns: int) -> tuple[list[float], list[float]]:
     import openai
 
     client = openai.AsyncOpenAI(base_url=base_url, api_key="sk-bench", max_retries=0)
-    times = []
+    times, firsts = [], []
     for _ in range(turns):
         started = time.perf_counter()
+        first = None
         stream = await client.chat.completions.create(
             model="fake", messages=messages, tools=tools or openai.NOT_GIVEN, stream=True,
             stream_options={"include_usage": True})
-        async for _chunk in stream:
-            pass
+        async for chunk in stream:
+            if first is None and chunk.choices and chunk.choices[0].delta.content:
+                first = time.perf_counter() - started
         times.append(time.perf_counter() - started)
+        firsts.append(first)
     await client.close()
-    return times[2:]
+    return times[2:], firsts[2:]
+
+
+def components(services, cid: str, turns: int) -> dict[str, float]:
+    """The two parts of the overhead, timed on their own."""
+    from agenttui.core.context import assemble
+    from agenttui.core.models import Message
+
+    assemble_t, persist_t = [], []
+    for i in range(turns):
+        message = Message(role="user", content=f"direct {i} amber cedar")
+        t0 = time.perf_counter()
+        services.history.append(cid, message)
+        t1 = time.perf_counter()
+        assemble(services, cid, message, mark_used=False)
+        t2 = time.perf_counter()
+        persist_t.append(t1 - t0)
+        assemble_t.append(t2 - t1)
+    ids = [item.id for item in services.memory.items()][:20]
+    mark_t = []
+    for _ in range(turns if ids else 0):
+        t0 = time.perf_counter()
+        services.memory.mark_used(ids)
+        mark_t.append(time.perf_counter() - t0)
+    return {"assemble": statistics.median(assemble_t) * 1000,
+            "persist": statistics.median(persist_t) * 1000,
+            "mark_used": statistics.median(mark_t) * 1000 if mark_t else 0.0}
 
 
 def scenario(name: str, server: FakeOpenAI, messages: int, memory: bool, turns: int) -> dict:
@@ -110,15 +154,24 @@ def scenario(name: str, server: FakeOpenAI, messages: int, memory: bool, turns: 
         t0 = time.perf_counter()
         cid = populate(services, messages, memory)
         setup = time.perf_counter() - t0
-        loop_times = asyncio.run(loop_turns(services, cid, turns))
+        loop_times, loop_firsts, own = asyncio.run(loop_turns(services, cid, turns))
+        parts = components(services, cid, turns)
         prompt = last_prompt(services)
-        raw_times = asyncio.run(raw_turns(server.base_url, prompt.messages, prompt.tools, turns))
+        raw_times, raw_firsts = asyncio.run(
+            raw_turns(server.base_url, prompt.messages, prompt.tools, turns))
         services.close()
     loop_ms = statistics.median(loop_times) * 1000
     raw_ms = statistics.median(raw_times) * 1000
-    print(f"{name:>5}: setup {setup:6.1f} s | turn {loop_ms:7.2f} ms | raw client, same request "
-          f"{raw_ms:6.2f} ms | overhead {loop_ms - raw_ms:6.2f} ms | prompt {len(prompt.messages)} msgs")
-    return {"loop": loop_ms, "raw": raw_ms, "overhead": loop_ms - raw_ms}
+    first_ms = (statistics.median(loop_firsts) - statistics.median(raw_firsts)) * 1000
+    own_ms = statistics.median(own) * 1000
+    print(f"{name:>5}: assemble {parts['assemble']:.2f} ms, append {parts['persist']:.2f} ms "
+          f"per message, memory.mark_used {parts['mark_used']:.2f} ms (medians, measured directly)")
+    print(f"{name:>5}: setup {setup:5.1f} s | loop's own time per turn {own_ms:6.2f} ms "
+          f"(trace.seconds - trace.llm_seconds)")
+    print(f"{name:>5}: cross-check -- turn {loop_ms:6.2f} ms vs raw client, same request "
+          f"{raw_ms:6.2f} ms: difference {loop_ms - raw_ms:6.2f} ms (to first token {first_ms:5.2f} ms; "
+          f"noisy: two separate medians) | prompt {len(prompt.messages)} msgs")
+    return {"loop": loop_ms, "raw": raw_ms, "overhead": own_ms, "first": first_ms, **parts}
 
 
 def main() -> int:
@@ -131,6 +184,8 @@ def main() -> int:
         empty = scenario("empty", server, 0, False, args.turns)
         large = scenario("large", server, args.messages, True, args.turns)
     ratio = large["overhead"] / max(empty["overhead"], 1e-6)
+    print(f"prompt assembly: empty {empty['assemble']:.2f} ms, large {large['assemble']:.2f} ms; "
+          f"append: empty {empty['persist']:.2f} ms, large {large['persist']:.2f} ms")
     print(f"loop overhead per turn: empty {empty['overhead']:.2f} ms, large {large['overhead']:.2f} ms "
           f"({args.messages} messages, 100 notes, 20 facts); ratio large/empty {ratio:.2f}")
     return 0
