@@ -153,8 +153,12 @@ def find_assignments(text: str, lowered: str) -> Iterator[Candidate]:
 
 def _value_ends_line(text: str, key_start: int, vend: int) -> bool:
     """YAML/INI shape: the key opens its line and the value closes it."""
-    line_start = text.rfind("\n", max(0, key_start - 200), key_start) + 1
-    if text[line_start:key_start].strip(" \t-\"'#") != "" and not text[line_start:key_start].strip().startswith("export"):
+    lo = max(0, key_start - 200)  # bounded look-back keeps this O(1)
+    nl = text.rfind("\n", lo, key_start)
+    if nl < 0 and lo > 0:
+        return False  # a long run of text precedes the key on its line
+    prefix = text[nl + 1 : key_start].strip(" \t-\"'#")
+    if prefix and not prefix.startswith("export"):
         return False
     rest = text[vend : vend + 200]
     nl = rest.find("\n")
