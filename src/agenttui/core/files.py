@@ -41,8 +41,25 @@ class CorruptFileError(Exception):
 
 
 def ensure_dir(path: Path) -> Path:
-    """Create ``path`` (and parents) with 0700; tighten it if it exists."""
-    path.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
+    """Create ``path`` with 0700, and every parent this call creates too.
+
+    ``Path.mkdir(parents=True)`` gives parents the umask default (often 0755),
+    so missing ancestors are created one by one. Existing ancestors are left
+    as they are (they may be the user's own folders); ``path`` itself is
+    tightened to 0700 if it already exists.
+    """
+    missing = []
+    current = path
+    while not current.exists():
+        missing.append(current)
+        if current.parent == current:
+            break
+        current = current.parent
+    for directory in reversed(missing):
+        with contextlib.suppress(FileExistsError):  # another process won the race
+            directory.mkdir(mode=DIR_MODE)
+        with contextlib.suppress(OSError):
+            directory.chmod(DIR_MODE)  # mkdir's mode is filtered by the umask
     with contextlib.suppress(OSError):
         if path.stat().st_mode & 0o777 != DIR_MODE:
             path.chmod(DIR_MODE)
