@@ -414,13 +414,7 @@ def _git_risk(args: list[str]) -> Risk:
 
 
 def _matches_subcommand(name: str, args: list[str]) -> bool:
-    positional = [a for a in args]
-    for pattern in _HIGH_SUBCOMMANDS[name]:
-        if not pattern:
-            return True
-        if all(part in positional for part in pattern):
-            return True
-    return False
+    return any(all(part in args for part in pattern) for pattern in _HIGH_SUBCOMMANDS[name])
 
 
 def _worst(a: Risk, b: Risk) -> Risk:

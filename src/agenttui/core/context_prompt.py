@@ -73,6 +73,10 @@ class PromptParts:
     project_tokens: int = 0
     project_truncated: bool = False
 
+    def __iter__(self):
+        """Unpacks as DESIGN.md's ``(text, injected_ids)``."""
+        return iter((self.text, self.injected_ids))
+
 
 def content_words(text: str | None) -> set[str]:
     """Lower-cased words worth matching on (no stop words, no 1-letter words)."""

@@ -147,3 +147,9 @@ def test_project_section_is_truncated_to_its_budget_at_a_line():
 def test_same_inputs_same_prompt():
     items = [note("a"), fact("language", "id")]
     assert build(items, query="hi").text == build(items, query="hi").text
+
+
+def test_unpacks_as_text_and_injected_ids():
+    item = note("likes tea")
+    text, ids = build([item])
+    assert "likes tea" in text and ids == [item.id]
