@@ -47,13 +47,23 @@ def test_all_terms_must_match_and_snippet_marks_them(store, corpus):
     assert len(hits) == 2
     assert f"{HIGHLIGHT_OPEN}compose{HIGHLIGHT_CLOSE}" in hits[0].snippet
     assert store.search("docker bread") == []
-    assert len(store.search("docker banana")) == 1  # prefix: "bananas"
+    assert store.search("docker banana") == []  # "banana" is a word: exact
+    assert len(store.search("docker banan")) == 1  # a prefix: "bananas"
 
 
 def test_last_word_is_a_prefix_unless_finished(store, corpus):
     assert [h.conversation_id for h in store.search("bana")] == [corpus["cooking"]] * 2
     assert store.search("bana ") == []  # trailing space: the word is complete
     assert store.search("dep")  # "deploy"
+
+
+def test_a_complete_word_is_not_expanded(store):
+    conversation = store.create_conversation()
+    store.append_many(conversation.id, [Message("user", "docker rocks"),
+                                        Message("user", "edit the dockerfile")])
+    assert len(store.search("dock")) == 2  # not a word: prefix
+    assert len(store.search("docker")) == 1  # a word already: exact, fast on common words
+    assert len(store.search("docker*")) == 1  # '*' typed by the user is literal too
 
 
 def test_punctuation_diacritics_and_case(store, corpus):
