@@ -132,6 +132,7 @@ async def test_long_conversation_mounts_one_page_and_pages_older_in(services):
         log = app.screen.query_one(ChatLog)
         await wait_until(pilot, lambda: len(log.query(UserMessage)) == PAGE)
         assert log.query(UserMessage).last().text == f"message {3 * PAGE - 1}"
+        await wait_until(pilot, lambda: log.max_scroll_y > 0 and log.is_vertical_scroll_end)
         log.scroll_home(animate=False)
         await wait_until(pilot, lambda: len(log.query(UserMessage)) == 2 * PAGE)
         assert log.query(UserMessage).first().text == f"message {PAGE}"

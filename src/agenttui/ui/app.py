@@ -59,9 +59,11 @@ class AgentTUI(App[int]):
                         title="config.toml has an error", severity="error", timeout=20)
         for warning in self._warnings:
             self.notify(warning, title="config.toml", severity="warning", timeout=10)
+        # Keyring and openai imports hold the GIL for a while: start them once the
+        # first frames are out, not while the screen is being built.
         if self.check_api_key:
-            self.call_after_refresh(self._look_up_api_key)
-        self.call_after_refresh(self._warm_up)
+            self.set_timer(0.3, self._look_up_api_key)
+        self.set_timer(1.0, self._warm_up)
 
     def _install_themes(self) -> None:
         loaded = load_themes(self.services.paths.user_themes_dir)

@@ -18,7 +18,7 @@ from agenttui.core.models import Message
 from agenttui.ui.widgets.message_view import AssistantMessage, Notice, UserMessage
 from agenttui.ui.widgets.tool_call_view import ToolCallView
 
-PAGE = 50
+PAGE = 20  # enough to fill a tall terminal; each Markdown reply costs ms to mount
 MAX_PAGES = 20
 
 
@@ -74,7 +74,8 @@ class ChatLog(VerticalScroll):
         self.oldest_id = None
         self.has_older = False
         if conversation_id is not None:
-            self._load(conversation_id, None, message_id)
+            # After the next frame: the pane titles and prompt paint before any history does.
+            self.call_after_refresh(self._load, conversation_id, None, message_id)
         self.anchor()
 
     @work(thread=True, group="chat-page")
@@ -116,6 +117,12 @@ class ChatLog(VerticalScroll):
                     self.call_after_refresh(self.scroll_to_widget, target, animate=False, top=True)
                     return
             self.scroll_end(animate=False, immediate=True)
+        self.call_after_refresh(self._fill_viewport)
+
+    def _fill_viewport(self) -> None:
+        """A page too short to scroll could never trigger paging: load more now."""
+        if self.max_scroll_y == 0:
+            self.load_older()
 
     # -- paging on scroll ----------------------------------------------------
     def watch_scroll_y(self, old: float, new: float) -> None:
