@@ -38,7 +38,7 @@ WORD_RULES: list[tuple[str, str]] = [
     ("role reassignment", r"\b(?:pretend|imagine) (?:to be|you are|that you are|you re)\b"),
     ("role reassignment", r"\byour new (?:role|persona|identity|name|instructions|rules|task|purpose|goal|directive)s? (?:is|are)\b"),
     ("role reassignment", r"\b(?:act|behave|respond|roleplay|operate|answer) (?:as|like)(?: if you were| if you are)?(?: an?)? (?:unrestricted|unfiltered|uncensored|jailbroken|evil|dan\b|an? ai without|ai with no)"),
-    ("role reassignment", rf"\b(?:act|behave|respond|operate|pretend|you are|you re|enter|enable|activate|switch to|simulate)(?: \w+){{0,3}}? (?:developer|dan|god|jailbreak|unrestricted|unfiltered) mode\b"),
+    ("role reassignment", rf"\b(?:act|behave|respond|operate|pretend|you are|you re|enter|enable|activate|switch to|simulate)(?: \w+){{0,5}}? (?:developer|dan|god|jailbreak|unrestricted|unfiltered) mode\b"),
     ("role reassignment", r"\bdo anything now\b"),
     ("system prompt probing", r"\bsystem prompts?\b"),
     ("system prompt probing", r"\b(?:reveal|print|show|repeat|output|leak|display|dump|tell me|give me|what is|what are)(?: \w+){0,3}? (?:system|initial|original|hidden|secret|developer) (?:prompt|instructions|message)\b"),
