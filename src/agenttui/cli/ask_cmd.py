@@ -41,6 +41,7 @@ def run(args: argparse.Namespace) -> int:
     text = sys.stdin.read() if args.text == "-" else args.text
     if not text.strip():
         return fail('nothing to ask; usage: agenttui ask "What did we decide about X?"', code=2)
+    _preload_openai()
     if args.image:
         from agenttui.agent.images import ImageError, load_image
 
@@ -62,6 +63,25 @@ def run(args: argparse.Namespace) -> int:
         return asyncio.run(_ask(services, args, text))
     finally:
         services.close()
+
+
+def _preload_openai() -> None:
+    """Import ``openai`` (~0.4 s) in a thread while the services load (mostly I/O).
+
+    The loop imports it lazily on the first request; by then the module is
+    (nearly) ready, so the first token is not delayed by the import. A failed
+    import here is ignored: the loop's own import reports it properly.
+    """
+    import importlib
+    import threading
+
+    def load() -> None:
+        try:
+            importlib.import_module("openai")
+        except Exception:  # noqa: BLE001 -- see docstring
+            pass
+
+    threading.Thread(target=load, name="preload-openai", daemon=True).start()
 
 
 async def _ask(services, args: argparse.Namespace, text: str) -> int:
