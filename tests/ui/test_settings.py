@@ -1,0 +1,78 @@
+"""Settings dialog (U6): saved to config.toml, key to the keyring (never the file), applied live."""
+
+from __future__ import annotations
+
+import tomllib
+
+from textual.widgets import Input, Select, Switch
+
+from agenttui.ui.app import make_app
+from agenttui.ui.screens.settings import SettingsScreen
+from tests.ui.data_harness import settle
+
+KEY = "sk-test-abcdefghijklmnopqrstuvwxyz0123456789ABCD"
+
+
+async def _open(app, pilot) -> SettingsScreen:
+    await app.run_action("open_settings")
+    await settle(pilot, app)
+    assert isinstance(app.screen, SettingsScreen)
+    return app.screen
+
+
+async def test_save_writes_config_and_keyring_not_the_key(services, memory_keyring):
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, app)
+        screen = await _open(app, pilot)
+        screen.query_one("#set-model", Input).value = "llama3.1:8b"
+        screen.query_one("#set-base-url", Input).value = "http://127.0.0.1:11434/v1"
+        screen.query_one("#set-api-key", Input).value = KEY
+        themes = sorted(app.available_themes)
+        other = next(t for t in themes if t != app.theme and t.startswith("agenttui"))
+        screen.query_one("#set-theme", Select).value = other
+        screen.query_one("#set-corrections", Select).value = "save"
+        screen.query_one("#set-consent", Select).value = "ask"
+        screen.query_one("#set-extraction", Switch).value = True
+        screen.query_one("#set-inject", Input).value = "12"
+        await pilot.press("ctrl+s")
+        await settle(pilot, app)
+        assert not isinstance(app.screen, SettingsScreen)  # dismissed on success
+        raw = services.paths.config_file.read_text()
+        data = tomllib.loads(raw)
+        assert data["model"] == "llama3.1:8b"
+        assert data["base_url"] == "http://127.0.0.1:11434/v1"
+        assert data["theme"] == other
+        assert data["memory"]["corrections"] == "save"
+        assert data["memory"]["model_consent"] == "ask"
+        assert data["memory"]["extraction"] is True
+        assert data["memory"]["inject_notes"] == 12
+        assert KEY not in raw and "api_key" not in raw
+        from agenttui.core.secrets import get_api_key
+
+        assert get_api_key({}).value == KEY
+        # applied live
+        assert services.settings.model == "llama3.1:8b"
+        assert services.settings.memory.inject_notes == 12
+        assert app.theme == other
+
+
+async def test_no_keyring_backend_shows_advice_and_still_saves(services):
+    import keyring
+    from keyring.backends import fail
+
+    keyring.set_keyring(fail.Keyring())
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, app)
+        screen = await _open(app, pilot)
+        status = str(screen.query_one("#keyring-status").render())
+        assert "OPENAI_API_KEY" in status  # the plain advice, not a crash
+        screen.query_one("#set-model", Input).value = "gpt-4.1-mini"
+        screen.query_one("#set-api-key", Input).value = KEY
+        await pilot.press("ctrl+s")
+        await settle(pilot, app)
+        warnings = [n for n in app._notifications if n.title == "API key"]
+        assert warnings and "OPENAI_API_KEY" in warnings[-1].message
+        raw = services.paths.config_file.read_text()
+        assert "gpt-4.1-mini" in raw and KEY not in raw
