@@ -160,7 +160,7 @@ class AuditScreen(Screen[bool]):
 
     def action_filter(self, flag: str | None) -> None:
         select = self.query_one("#audit-filter", Select)
-        value = flag if flag is not None else Select.BLANK
+        value = flag if flag is not None else Select.NULL
         if select.value != value:
             select.value = value  # -> Select.Changed -> _filter_changed
         else:

@@ -76,7 +76,7 @@ class SettingsScreen(ModalScreen[bool]):
                 yield Input(password=True, placeholder="leave empty to keep the current key", id="set-api-key")
                 yield Static(Text("checking the keyring…"), id="keyring-status")
                 yield Label("Theme")
-                yield Select([(name, name) for name in themes], value=theme or Select.BLANK,
+                yield Select([(name, name) for name in themes], value=theme or Select.NULL,
                              allow_blank=theme is None, id="set-theme")
                 yield Label("Detected corrections")
                 yield Select(CORRECTIONS, value=memory.corrections, allow_blank=False, id="set-corrections")

@@ -1,0 +1,151 @@
+"""Audit screen (U7, M9): flags shown, filter, sort, pin, merge duplicates, bulk delete."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+from textual.widgets import Button, Input
+
+from agenttui.core.models import MemoryItem, utcnow
+from agenttui.ui.app import make_app
+from agenttui.ui.screens.audit import AuditScreen
+from agenttui.ui.screens.confirm import ConfirmScreen
+from agenttui.ui.widgets.audit_table import AuditTable
+from tests.ui.data_harness import settle
+
+
+def seed(services):
+    """Deterministic items written straight to the user file (hand-edit style, S6)."""
+    now = utcnow()
+    old = now - timedelta(days=400)
+    items = [
+        MemoryItem(kind="note", scope="user", text="prefer short answers in English", source="explicit"),
+        MemoryItem(kind="note", scope="user", text="Prefer short answers, in English!", source="correction"),
+        MemoryItem(kind="fact", scope="user", key="editor", value="vim", source="manual"),
+        MemoryItem(kind="fact", scope="user", key="language", value="id", source="explicit", use_count=3,
+                   last_used=now),
+        MemoryItem(kind="note", scope="user", text="old habit nobody uses", source="import",
+                   created=old, updated=old),
+        MemoryItem(kind="note", scope="user", text="temporary: on call this week", source="explicit",
+                   expires=now - timedelta(days=1)),
+    ]
+    path = services.paths.user_memory_file
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"schema": 1, "scope": "user",
+                                "items": [i.to_dict() for i in items], "archive": []}))
+    return items
+
+
+async def _open(app, pilot) -> AuditScreen:
+    await app.run_action("open_audit")
+    await settle(pilot, app)
+    assert isinstance(app.screen, AuditScreen)
+    return app.screen
+
+
+async def test_flags_filter_sort_and_pin(services):
+    items = seed(services)
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, app)
+        screen = await _open(app, pilot)
+        table = screen.query_one(AuditTable)
+        assert table.row_count == 6
+        flags = {row.item.id: set(row.flags) for row in screen.rows}
+        assert "duplicate" in flags[items[0].id] and "duplicate" in flags[items[1].id]
+        assert "stale" in flags[items[4].id] and "expired" in flags[items[5].id]
+        # filter by flag with the number keys, back to all with 0
+        await pilot.press("3")  # duplicate
+        await pilot.pause()
+        assert {r.item.id for r in table.shown} == {items[0].id, items[1].id}
+        await pilot.press("6")  # expired
+        await pilot.pause()
+        assert [r.item.id for r in table.shown] == [items[5].id]
+        await pilot.press("0")
+        await pilot.pause()
+        assert table.row_count == 6
+        # sort: "o" cycles the column (flags -> scope -> ... -> uses), "r" reverses
+        for _ in range(7):
+            await pilot.press("o")
+        assert screen.sort == "uses"
+        assert table.shown[-1].item.id == items[3].id  # ascending: the used one last
+        await pilot.press("r")
+        await pilot.pause()
+        assert table.shown[0].item.id == items[3].id
+        assert "sorted by uses" in str(screen.query_one("#audit-summary").render())
+        # pin the highlighted row
+        table.move_cursor(row=0)
+        await pilot.press("p")
+        await settle(pilot, app)
+        assert services.memory.get(items[3].id).pinned
+
+
+async def test_merge_duplicates_keeps_the_selected(services):
+    items = seed(services)
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, app)
+        screen = await _open(app, pilot)
+        table = screen.query_one(AuditTable)
+        await pilot.press("3")
+        await pilot.pause()
+        keep = items[1].id
+        table.move_cursor(row=[r.item.id for r in table.shown].index(keep))
+        await pilot.press("m")
+        await settle(pilot, app)
+        ids = {i.id for i in services.memory.items()}
+        assert keep in ids and items[0].id not in ids
+        assert not any("duplicate" in row.flags for row in screen.rows)
+
+
+async def test_bulk_delete_flagged_with_confirm(services):
+    items = seed(services)
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, app)
+        screen = await _open(app, pilot)
+        flagged = {row.item.id for row in screen.rows if row.flags}
+        assert flagged and len(flagged) < 6
+        await pilot.press("X")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmScreen)
+        assert f"{len(flagged)} memory item(s)" in dialog.statement and "duplicate 2" in dialog.statement
+        assert app.focused is dialog.query_one("#cancel", Button)
+        dialog.query_one("#confirm-word", Input).focus()
+        await pilot.press(*"delete", "enter")
+        await settle(pilot, app)
+        left = {i.id for i in services.memory.items()}
+        assert left == {i.id for i in items} - flagged
+        assert services.memory.last_backup is not None and services.memory.last_backup.exists()
+        assert screen.query_one(AuditTable).row_count == len(left)
+        # closing tells the app that memory changed; the pane reloads
+        await pilot.press("escape")
+        await settle(pilot, app)
+        pane = app.screen.query_one("#memory-pane")
+        assert set(pane.items) == left
+
+
+async def test_edit_from_audit_goes_through_the_gate(services):
+    items = seed(services)
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, app)
+        screen = await _open(app, pilot)
+        table = screen.query_one(AuditTable)
+        table.move_cursor(row=[r.item.id for r in table.shown].index(items[2].id))
+        await pilot.press("e")
+        editor = screen.query_one("#audit-editor", Input)
+        assert editor.value == "editor = vim"
+        editor.value = "editor = helix"
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert services.memory.get(items[2].id).value == "helix"
+        table.move_cursor(row=[r.item.id for r in table.shown].index(items[3].id))
+        await pilot.press("e")
+        editor.value = "api_key = sk-nope"
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert services.memory.get(items[3].id).value == "id"
+        assert any(n.severity == "error" for n in app._notifications)
