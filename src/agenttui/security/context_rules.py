@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from .secret_patterns import CONTEXT, GENERIC
 from .values import (
@@ -81,6 +82,7 @@ def _key_start(lowered: str, anchor: int) -> int:
     return i
 
 
+@lru_cache(maxsize=4096)
 def _classify_key(key: str, original_key: str) -> tuple[str, bool] | None:
     """(kind, strong) for a key name, or None when it is not secret-bearing."""
     if any(w in key for w in _NOT_SECRET_WORDS):
@@ -170,7 +172,7 @@ def _value_ends_line(text: str, key_start: int, vend: int) -> bool:
 
 _PROSE = re.compile(
     r"""
-    \b(?P<kw>password|passwd|passcode|passphrase|sandi|pin|private\ key|secret\ key
+    (?P<kw>password|passwd|passcode|passphrase|sandi|private\ key|secret\ key
       |api\ key|access\ token|auth\ token|token)
     (?:nya|ku)?
     (?:[ \t]{1,3}+[a-z]{2,12}+){0,3}    # "password wifi kantor:", "password for the router is"
@@ -185,6 +187,9 @@ _PROSE = re.compile(
 
 def find_prose(text: str, lowered: str) -> Iterator[Candidate]:
     for m in _PROSE.finditer(lowered):
+        if m.start() and lowered[m.start() - 1].isalpha():
+            continue  # "spin: …", "keypin …" — word boundary checked here, not
+            # in the regex, so `re` keeps its first-character scan
         vstart, vend = m.span("value")
         raw = text[vstart:vend]
         value = raw.rstrip(".,;:!?)\"'")
@@ -194,7 +199,7 @@ def find_prose(text: str, lowered: str) -> Iterator[Candidate]:
         kw = m.group("kw")
         if is_code_reference(value):
             continue
-        if kw in ("password", "passwd", "passcode", "passphrase", "sandi", "pin"):
+        if kw in ("password", "passwd", "passcode", "passphrase", "sandi"):
             if looks_like_password(value):
                 yield vstart, vend, "password", CONTEXT
         elif kw == "private key" and _HEX64.fullmatch(value):
@@ -345,7 +350,7 @@ CONTEXT_FINDERS = (
 # an empty tuple means "always run".
 CONTEXT_NEEDLES = {
     find_assignments: ("=", ":"),
-    find_prose: ("pass", "sandi", "pin", "key", "token"),
+    find_prose: ("pass", "sandi", "key", "token"),
     find_flags: ("--", "-u"),
     find_url_passwords: ("://",),
     find_headers: ("authorization", "bearer", "cookie", "x-"),

@@ -40,9 +40,39 @@ _WORD_RUN = re.compile(
 _WORD = re.compile(r"[a-z]{3,8}")
 
 
+# Cheap first pass: a single-class run long enough to hold 12 words (12×3
+# letters + 11 separators). Only inside such runs is the word regex run.
+# The lookbehind (after the first char, so the prefix scan survives) stops a
+# short run from being retried at each of its positions.
+_LOWER_RUN = re.compile(r"[a-z0-9\s,.)](?<![a-z0-9\s,.)]{2})[a-z0-9\s,.)]{46,}+")
+
+
+# Separators and list numbering become spaces for the fast membership pass.
+_SEP_TABLE = str.maketrans({c: " " for c in ",.)(:;0123456789"})
+_STREAK = b"\x01" * SEED_MIN_WORDS
+
+
+def _may_hold_seed(text: str) -> bool:
+    """C-speed pass: split, test set membership with `map`, look for 12 ones.
+
+    Only when this says yes does the exact (slower, position-tracking)
+    regex scan run, so ordinary text pays ~one split per call.
+    """
+    words = text.translate(_SEP_TABLE).split()
+    flags = bytes(map(bip39_words().__contains__, words))
+    return _STREAK in flags
+
+
 def find_seed_phrases(text: str, lowered: str) -> Iterator[Candidate]:
+    if not _may_hold_seed(text):
+        return
+    for span in _LOWER_RUN.finditer(text):
+        yield from _seed_phrases_in(text, span.start(), span.end())
+
+
+def _seed_phrases_in(text: str, lo: int, hi: int) -> Iterator[Candidate]:
     words = bip39_words()
-    for run in _WORD_RUN.finditer(text):
+    for run in _WORD_RUN.finditer(text, lo, hi):
         streak: list[re.Match[str]] = []
         for w in _WORD.finditer(text, run.start(), run.end()):
             if w.group() in words:
@@ -75,7 +105,7 @@ def base58check_decode(s: str) -> bytes | None:
 
 
 _WIF = re.compile(
-    r"[5KL9c](?<![A-Za-z0-9][5KL9c])[1-9A-HJ-NP-Za-km-z]{50,51}+(?![A-Za-z0-9])"
+    r"[5KL](?<![A-Za-z0-9][5KL])[1-9A-HJ-NP-Za-km-z]{50,51}+(?![A-Za-z0-9])"
 )
 _XPRV = re.compile(r"[xtyzuv]prv(?<![A-Za-z0-9]....)[1-9A-HJ-NP-Za-km-z]{100,112}+")
 
@@ -83,8 +113,9 @@ _XPRV = re.compile(r"[xtyzuv]prv(?<![A-Za-z0-9]....)[1-9A-HJ-NP-Za-km-z]{100,112
 def find_wallet_keys(text: str, lowered: str) -> Iterator[Candidate]:
     for m in _WIF.finditer(text):
         payload = base58check_decode(m.group())
-        # version 0x80 mainnet / 0xef testnet; 32-byte key (+0x01 compressed)
-        if payload and payload[0] in (0x80, 0xEF) and len(payload) in (33, 34):
+        # mainnet version 0x80; 32-byte key (+0x01 compressed). Testnet keys
+        # (9…/c…) are skipped: 'c' starts too many words to scan for cheaply.
+        if payload and payload[0] == 0x80 and len(payload) in (33, 34):
             yield *m.span(), "wif_private_key", PROVIDER
     if "prv" in text:
         for m in _XPRV.finditer(text):

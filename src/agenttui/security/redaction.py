@@ -57,6 +57,8 @@ def _provider_candidates(text: str) -> Iterator[Candidate]:
     for rule in PROVIDER_RULES:
         if rule.needles and not any(n in text for n in rule.needles):
             continue
+        if rule.hint is not None and rule.hint.search(text) is None:
+            continue
         for m in rule.regex.finditer(text):
             start, end = m.span(rule.group)
             value = text[start:end]
