@@ -1,7 +1,7 @@
 """Project memory editor (P3): context.md, decisions.md, learnings.md.
 
 One tab per file with a ``TextArea``; ``ctrl+s`` saves the visible tab, and
-``ctrl+e`` opens it in ``$EDITOR`` (``App.suspend()`` hands the terminal
+``ctrl+o`` opens it in ``$EDITOR`` (``App.suspend()`` hands the terminal
 over; the tab is reloaded afterwards). Missing files are fine (P1): they
 show empty and are created on the first save.
 
@@ -31,7 +31,7 @@ class ProjectMemoryScreen(Screen[bool]):
     CSS_PATH = "project_memory.tcss"
     BINDINGS = [
         Binding("ctrl+s", "save", "Save", id="project.save"),
-        Binding("ctrl+e", "open_editor", "Open in $EDITOR", id="project.editor"),
+        Binding("ctrl+o", "open_editor", "Open in $EDITOR", id="project.editor"),
         Binding("escape", "close", "Close", id="project.close"),
     ]
 
