@@ -1,0 +1,174 @@
+"""Streaming a long reply into the installed ``agenttui`` (§10, issue 4 b/c).
+
+    .venv/bin/python bench/bench_streaming.py [--runs 5] [--words 2000]
+
+The loopback fake OpenAI server runs in this process; each run spawns the
+command in a pty (120x36) watched through a pyte screen, sends one message
+and waits for the reply's last word (a unique marker) on screen.
+
+* ``flat_out_ratio`` -- the reply sent as fast as the server can: time from
+  Enter to the last word on screen, agenttui vs a minimal Textual app that
+  streams the same reply (same openai client) into one Markdown widget with
+  ``Markdown.get_stream``. Goal <= 1.0.
+* paced at 200 words/s -- ``lag``: last word on screen minus the moment the
+  server wrote its last chunk (goal <= 0.3 s); and CPU seconds of the child
+  process over the whole run (``resource.getrusage(RUSAGE_CHILDREN)``),
+  agenttui vs the minimal app (goal: no more).
+
+Medians over ``--runs``; the compared commands alternate run by run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "src"))
+
+from tests.e2e.pty_terminal import PtyTerminal  # noqa: E402
+from tests.fakes import openai_server  # noqa: E402
+
+AGENTTUI = Path(sys.executable).parent / "agenttui"
+MARKER = "LASTWORDMARKER"
+MINIMAL_APP = '''
+import os
+from openai import AsyncOpenAI
+from textual import work
+from textual.app import App
+from textual.containers import VerticalScroll
+from textual.widgets import Markdown, Static
+
+class Minimal(App):
+    BINDINGS = [("enter", "go", "go")]
+
+    def compose(self):
+        yield Static("minimal ready")
+        with VerticalScroll():
+            yield Markdown()
+
+    def action_go(self):
+        self.stream()
+
+    @work
+    async def stream(self):
+        scroll = self.query_one(VerticalScroll)
+        scroll.anchor()
+        stream = Markdown.get_stream(self.query_one(Markdown))
+        client = AsyncOpenAI(base_url=os.environ["OPENAI_BASE_URL"], api_key="sk-bench")
+        response = await client.chat.completions.create(
+            model="gpt-4o-mini", stream=True, messages=[{"role": "user", "content": "go"}])
+        async for chunk in response:
+            if chunk.choices and chunk.choices[0].delta.content:
+                await stream.write(chunk.choices[0].delta.content)
+        await stream.stop()
+
+Minimal().run()
+'''
+
+
+class Server:
+    """The in-process fake server, noting when it wrote the last chunk of each reply."""
+
+    def __init__(self, text: str) -> None:
+        self.fake = openai_server.FakeOpenAI(default_reply=text)
+        self.finished: list[float] = []
+        original = openai_server._Handler._stream
+        server = self
+
+        def stream_and_note(handler, item, body):
+            original(handler, item, body)
+            server.finished.append(time.perf_counter())
+
+        openai_server._Handler._stream = stream_and_note
+        self.fake.start()
+
+    def pace(self, words_per_second: float) -> None:
+        self.fake.default.words_per_second = words_per_second
+
+
+def env_for(home: Path, base_url: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "AGENTTUI_"))}
+    env.update(AGENTTUI_HOME=str(home), TERM="xterm-256color", OPENAI_API_KEY="sk-bench",
+               OPENAI_BASE_URL=base_url, PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring")
+    return env
+
+
+def child_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def one_run(argv, env, ready, server: Server, cwd: str) -> tuple[float, float, float]:
+    """(seconds from Enter to the marker on screen, lag after the server finished, child CPU)."""
+    cpu_before = child_cpu()
+    with PtyTerminal(argv, env=env, size=(120, 36), cwd=cwd) as term:
+        term.wait_for(ready, timeout=30)
+        term.settle(0.5)
+        if "agenttui" in argv[0]:
+            term.type("go")
+        sent = time.perf_counter()
+        term.press("enter")
+        term.wait_for(MARKER, timeout=120)
+        shown = time.perf_counter()
+        term.press("ctrl+q")
+        if term.wait_exit(10) is None:
+            term.close()
+    lag = shown - server.finished[-1] if server.finished else float("nan")
+    return shown - sent, lag, child_cpu() - cpu_before
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--words", type=int, default=2000)
+    parser.add_argument("--wps", type=float, default=200.0)
+    args = parser.parse_args()
+    text = openai_server.long_text(args.words - 1).rstrip() + f" {MARKER}\n"
+    server = Server(text)
+    with tempfile.TemporaryDirectory(prefix="agenttui-bench-") as tmp:
+        tmp_path = Path(tmp)
+        minimal = tmp_path / "minimal_app.py"
+        minimal.write_text(MINIMAL_APP)
+        ours = ([str(AGENTTUI)], lambda s: "─ Chat ─" in s)
+        theirs = ([sys.executable, str(minimal)], "minimal ready")
+
+        def measure(label: str, wps: float) -> dict[str, list[tuple[float, float, float]]]:
+            server.pace(wps)
+            results: dict[str, list] = {"agenttui": [], "minimal": []}
+            for run in range(args.runs):
+                for name, (argv, ready) in (("agenttui", ours), ("minimal", theirs)):
+                    home = tmp_path / f"home-{label}-{name}-{run}"
+                    results[name].append(one_run(argv, env_for(home, server.fake.base_url), ready,
+                                                 server, str(tmp_path)))
+            return results
+
+        print(f"flat out: {args.words} words as fast as the loopback server sends ({args.runs} runs)")
+        flat = measure("flat", 0.0)
+        a = statistics.median(r[0] for r in flat["agenttui"])
+        b = statistics.median(r[0] for r in flat["minimal"])
+        print(f"  agenttui {a:.3f} s   minimal app {b:.3f} s")
+        print(f"flat_out_ratio = {a / b:.2f}   (goal <= 1.0)")
+
+        print(f"paced: {args.wps:.0f} words/s ({args.runs} runs)")
+        paced = measure("paced", args.wps)
+        lag_a = statistics.median(r[1] for r in paced["agenttui"])
+        lag_b = statistics.median(r[1] for r in paced["minimal"])
+        cpu_a = statistics.median(r[2] for r in paced["agenttui"])
+        cpu_b = statistics.median(r[2] for r in paced["minimal"])
+        print(f"  lag after the server finished: agenttui {lag_a:.3f} s (goal <= 0.3)   minimal {lag_b:.3f} s")
+        print(f"  child CPU per run: agenttui {cpu_a:.2f} s   minimal {cpu_b:.2f} s   ratio {cpu_a / cpu_b:.2f}"
+              "   (goal <= 1.0)")
+    server.fake.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
