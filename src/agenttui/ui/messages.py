@@ -7,6 +7,7 @@ other:
 - ``ConversationsChanged`` -> ``HistoryPane.reload()``
 - ``ConversationRequested``-> the chat opens that conversation (at a message)
 - ``ProfileSwitched``      -> every pane reloads; the header updates
+- ``MemoryOffered``        -> ``MemoryPane.offer()`` (Remember/Dismiss, or Undo)
 """
 
 from __future__ import annotations
@@ -41,3 +42,16 @@ class ProfileSwitched(Message):
     def __init__(self, profile: str) -> None:
         super().__init__()
         self.profile = profile
+
+
+class MemoryOffered(Message):
+    """A detected correction or model proposal to show as an offer (M6, M7).
+
+    ``result`` is the gate's ``WriteResult``: pending -> Remember/Dismiss;
+    already stored -> Undo.
+    """
+
+    def __init__(self, text: str, result) -> None:
+        super().__init__()
+        self.text = text
+        self.result = result

@@ -87,6 +87,10 @@ class MainScreen(Screen):
     def _memory_changed(self) -> None:
         self.query_one(MemoryPane).reload()
 
+    @on(messages.MemoryOffered)
+    def _memory_offered(self, event: messages.MemoryOffered) -> None:
+        self.query_one(MemoryPane).offer(event.text, event.result)
+
     @on(messages.ConversationsChanged)
     def _conversations_changed(self) -> None:
         self.query_one(HistoryPane).reload()

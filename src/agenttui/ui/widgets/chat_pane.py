@@ -235,10 +235,13 @@ class ChatPane(SlashCommandsMixin, Vertical):
         if event.action == "written":
             self.notify(event.text, title="Remembered")
             self.post_message(app_messages.MemoryChanged())
+            item = event.result.item
+            if item is not None and item.source in ("correction", "model", "extraction"):
+                self.post_message(app_messages.MemoryOffered(event.text, event.result))  # Undo row
         elif event.action == "blocked":
             self.notify(f"{event.text}\n{event.result.reason}", title="Memory write blocked", severity="error")
         elif event.action in ("offered", "pending"):
-            self.notify(f"{event.text}\nUse /remember to keep it.", title="Remember this?", timeout=10)
+            self.post_message(app_messages.MemoryOffered(event.text, event.result))
 
     # -- actions reached through App bindings --------------------------------
     def cancel_turn(self) -> bool:
