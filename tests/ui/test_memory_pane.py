@@ -150,3 +150,23 @@ async def test_offer_remember_and_dismiss(tmp_path):
         await pilot.click("#offer-secondary")
         await settle(pilot, app)
         assert services.memory.items() == []
+
+
+async def test_main_screen_routes_offers_to_the_pane(services):
+    from agenttui.core.models import MemoryItem
+    from agenttui.ui import messages
+    from agenttui.ui.app import make_app
+
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, app)
+        item = MemoryItem(kind="note", scope="user", text="stop using bullet lists", source="correction")
+        app.main.post_message(messages.MemoryOffered("stop using bullet lists",
+                                                     WriteResult("pending", item=item, pending=True)))
+        await pilot.pause()
+        offer = app.main.query_one(MemoryOffer)
+        assert offer.display and offer.text == "stop using bullet lists"
+        await pilot.click("#offer-primary")
+        await settle(pilot, app)
+        assert [i.text for i in services.memory.items()] == ["stop using bullet lists"]
+        assert "stop using bullet lists" in {i.text for i in app.main.query_one(MemoryPane).items.values()}
