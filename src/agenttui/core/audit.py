@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
+from functools import lru_cache
 
 from agenttui.core.memory_text import NearDuplicateIndex
 from agenttui.core.models import AuditFinding, MemoryItem, utcnow
@@ -57,13 +58,11 @@ def audit(
     stale_before = now - timedelta(days=stale_days)
     for i, item in enumerate(items):
         text = item.display
-        why = injection_reasons(text)
+        why, kinds = screen_text(text)
         if why:
             flag(i, "suspicious", "Looks like an instruction to the assistant: " + "; ".join(why) + ".")
-        secrets = find_secrets(text)
-        if secrets:
-            kinds = ", ".join(sorted({s.kind for s in secrets}))
-            flag(i, "secret", f"Contains what looks like a credential ({kinds}).")
+        if kinds:
+            flag(i, "secret", f"Contains what looks like a credential ({', '.join(kinds)}).")
         if item.is_expired(now):
             flag(i, "expired", f"Expired on {item.expires:%Y-%m-%d}; no longer sent to the model.")
         reference = item.last_used or item.created
@@ -76,6 +75,18 @@ def audit(
     _flag_note_duplicates(items, flag, near_duplicate_threshold)
     _flag_fact_clashes(items, flag)
     return findings
+
+
+@lru_cache(maxsize=32768)
+def screen_text(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(injection reasons, secret kinds) for one text.
+
+    The security checks are pure and are most of the audit's cost, so they
+    are cached by text: the audit screen re-runs the audit after every edit,
+    and then only changed items pay for them.
+    """
+    kinds = tuple(sorted({s.kind for s in find_secrets(text)}))
+    return tuple(injection_reasons(text)), kinds
 
 
 def _others(members: Sequence[int], me: int) -> list[int]:

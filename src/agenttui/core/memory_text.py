@@ -14,7 +14,12 @@ all-pairs loop: identical token sets are grouped by hash first, then an
 inverted index over *prefix* tokens (each set's rarest ``|x| - ceil(t|x|) + 1``
 tokens -- two sets with J >= t must share one, the prefix-filtering principle
 of All-Pairs/PPJoin) plus a size filter yields candidates that are verified
-exactly. On realistic memory (short, varied notes) that is close to linear.
+exactly. Sets are processed in ascending size, so each indexed (smaller)
+set needs only its ``|y| - ceil(2t/(1+t)|y|) + 1`` rarest tokens indexed
+(the PPJoin mid-prefix). On realistic memory (short, varied notes) that is
+close to linear; words shared by a large fraction of the notes (template
+phrases) add a term quadratic in their frequency -- ~6x from 2,500 to 10,000
+items on the bench corpus, against 16x for a pairwise loop.
 """
 
 from __future__ import annotations
@@ -93,24 +98,30 @@ class NearDuplicateIndex:
         freq: Counter[str] = Counter()
         for rep in reps:
             freq.update(rep)
-        order = sorted(range(len(reps)), key=lambda r: len(reps[r]))
+        rank = {tok: n for n, tok in enumerate(sorted(freq, key=lambda tok: (freq[tok], tok)))}
+        sizes = [len(rep) for rep in reps]
+        order = sorted(range(len(reps)), key=sizes.__getitem__)
         index: dict[str, list[int]] = defaultdict(list)
+        mid = 2 * t / (1 + t)  # a smaller, already-seen set needs only this shorter prefix indexed
         for r in order:  # ascending size: every earlier set is no larger
             tokens = reps[r]
-            size = len(tokens)
-            ranked = sorted(tokens, key=lambda tok: (freq[tok], tok))
-            prefix = ranked[: size - math.ceil(t * size) + 1]
+            size = sizes[r]
+            ranked = sorted(tokens, key=rank.__getitem__)
+            probe = ranked[: size - math.ceil(t * size) + 1]
+            indexed = size - math.ceil(mid * size) + 1
             min_size = t * size
             seen: set[int] = set()
-            for tok in prefix:
-                for other in index[tok]:
-                    if other in seen:
+            for tok in probe:
+                for other in index.get(tok, ()):
+                    if other in seen or sizes[other] < min_size:
                         continue
                     seen.add(other)
-                    if len(reps[other]) >= min_size and jaccard(tokens, reps[other]) >= t:
+                    inter = len(tokens & reps[other])
+                    if inter >= t * (size + sizes[other] - inter):
                         ra, rb = find(r), find(other)
                         if ra != rb:
                             parent[ra] = rb
+            for tok in ranked[:indexed]:
                 index[tok].append(r)
         # 3. expand representatives back to item indices.
         merged: dict[int, list[int]] = defaultdict(list)
