@@ -152,8 +152,9 @@ def main() -> None:
             "common_word": [words[i] for i in range(0, 10)],
             "two_words": [f"{words[i]} {words[i + 50]}" for i in range(20, 30)],
             "prefix": [words[i][:4] for i in range(1000, 1010)],
+            # the worst case: a prefix of a very common word that is not a word itself
+            "common_prefix": [words[i][:3] for i in range(0, 10)],
         }
-        max_id = store.count_messages  # noqa: F841 - keep the API visible for readers
         lookups = []
         lookup_rng = random.Random(1)
         for _ in range(200):
