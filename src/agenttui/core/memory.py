@@ -27,6 +27,8 @@ Decisions:
   scope's ``archive``. Facts are not counted: there is one per key, and the
   model can only use allowlisted keys. If every note is pinned the cap is
   exceeded rather than anything dropped.
+* **Copies out** -- items returned to callers are copies; change memory
+  only through the methods, never by mutating a returned item.
 * **Backups** (M10) -- the first write of each day makes the daily backup
   (rotation ``backup_keep``); :meth:`remove`, :meth:`reset` and :meth:`merge`
   take a timestamped snapshot first and record it in :attr:`last_backup`.
@@ -115,11 +117,11 @@ class MemoryStore:
         now = utcnow()
         out: list[MemoryItem] = []
         for s in self._scopes(scope):
-            out.extend(i for i in self._data(s).items if include_expired or not i.is_expired(now))
+            out.extend(_copy(i) for i in self._data(s).items if include_expired or not i.is_expired(now))
         return out
 
     def archived(self, scope: ScopeArg = "all") -> list[MemoryItem]:
-        return [i for s in self._scopes(scope) for i in self._data(s).archive]
+        return [_copy(i) for s in self._scopes(scope) for i in self._data(s).archive]
 
     def find(self, substring: str, scope: ScopeArg = "all") -> list[MemoryItem]:
         needle = substring.casefold().strip()
@@ -131,7 +133,7 @@ class MemoryStore:
         return next((i for i in self.items() if i.id == item_id), None)
 
     def pending(self) -> list[MemoryItem]:
-        return list(self._pending.values())
+        return [_copy(i) for i in self._pending.values()]
 
     # -- the write cycle ---------------------------------------------------
     def _mutate(self, scope: Scope, change: Callable[[ScopeData], tuple[T, bool]]) -> T:
@@ -149,7 +151,7 @@ class MemoryStore:
                 raise
             if changed:
                 self._cache[scope] = (memory_file.stat_key(path), data)
-        return result
+        return _detach(result)
 
     def _daily_backup(self) -> None:
         today = date.today()
@@ -381,7 +383,7 @@ class MemoryStore:
     def remove(self, ids: Iterable[str]) -> list[MemoryItem]:
         """Delete items (live or archived) by id, after a snapshot backup."""
         wanted = set(ids)
-        if not wanted:
+        if not wanted & {i.id for i in (*self.items(), *self.archived())}:
             return []
         self._snapshot("remove")
         removed: list[MemoryItem] = []
@@ -431,6 +433,20 @@ class MemoryStore:
             if ids:
                 self._mutate(scope, _dropper(ids))
         return kept
+
+
+def _copy(item: MemoryItem) -> MemoryItem:
+    return replace(item, origin=replace(item.origin))
+
+
+def _detach(result: T) -> T:
+    """Callers get copies: mutating a returned item must not corrupt the cache."""
+    if isinstance(result, MemoryItem):
+        return _copy(result)  # type: ignore[return-value]
+    if isinstance(result, WriteResult):
+        return replace(result, item=result.item and _copy(result.item),  # type: ignore[return-value]
+                       archived=[_copy(a) for a in result.archived])
+    return result
 
 
 def _dropper(ids: set[str]) -> Callable[[ScopeData], tuple[None, bool]]:

@@ -266,3 +266,17 @@ def test_fast_writer_output_is_exactly_json_indent_2(store, paths):
 
     parsed = memory_file.parse(json.dumps(data), "user").data
     assert memory_file.dumps(parsed) == json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def test_returned_items_are_copies(store):
+    result = store.add_note("original text")
+    result.item.text = "mutated by a caller"
+    listed = store.items()[0]
+    listed.text = "also mutated"
+    assert store.items()[0].text == "original text"
+
+
+def test_remove_of_unknown_ids_takes_no_backup(store):
+    store.add_note("stays")
+    assert store.remove(["no-such-id"]) == []
+    assert store.last_backup is None
