@@ -57,6 +57,15 @@ Decisions:
   exception escaping the registry (a bug) is recorded as the call's result
   and stops the turn with ``tool_error``.
 
+* **Memory use** (M5): the items ``assemble`` injected get ``mark_used`` once
+  per turn, in a thread after the reply (it rewrites and fsyncs the memory
+  files; the first token never waits for it).
+
+Hooks: ``_after_user_message`` runs M6 correction detection (offer, or save
+with source ``correction``, per ``memory.corrections``); ``_after_reply`` is
+the M7 extraction point (calls ``agenttui.agent.extraction.extract_memory``
+when ``memory.extraction`` is on and that module exists).
+
 The last request sent is kept for the prompt inspector:
 :func:`agenttui.agent.prompt_capture.last_prompt(services)`.
 """
