@@ -64,7 +64,7 @@ Decisions:
 Hooks: ``_after_user_message`` runs M6 correction detection (offer, or save
 with source ``correction``, per ``memory.corrections``); ``_after_reply`` is
 the M7 extraction point (calls ``agenttui.agent.extraction.extract_memory``
-when ``memory.extraction`` is on and that module exists).
+when ``memory.extraction`` is on).
 
 The last request sent is kept for the prompt inspector:
 :func:`agenttui.agent.prompt_capture.last_prompt(services)`.
@@ -101,7 +101,7 @@ from agenttui.agent.events import (
     TurnStarted,
 )
 from agenttui.agent.retry import LLMFailure, RetryPolicy, classify, delay_for
-from agenttui.core.models import Message, Origin, ToolCall, WriteResult, new_id
+from agenttui.core.models import Message, ToolCall, WriteResult, new_id
 
 PENDING_ATTR = "_agent_pending_writes"
 CLIENT_ATTR = "_agent_client"
@@ -551,45 +551,26 @@ class _ToolCrash(Exception):
 async def _after_user_message(services: Any, turn: _Turn, message: Message) -> AsyncIterator[AgentEvent]:
     """M6: offer (or save, per setting) a correction the user just made.
 
-    The extension point for per-message memory logic; keep it cheap -- it runs
-    before the model is called.
+    The policy lives in :func:`agenttui.agent.memory_hooks.after_user_message`;
+    here the outcome is only recorded in the turn's trace. It runs before the
+    model is called, so it must stay cheap.
     """
-    mode = services.settings.memory.corrections
-    if mode == "off" or not message.content:
-        return
-    try:
-        from agenttui.core.corrections import detect_correction
-    except ImportError:  # corrections not built yet
-        return
-    correction = detect_correction(message.content)
-    if correction is None:
-        return
-    note = getattr(correction, "note", None) or getattr(correction, "text", None) or str(correction)
-    origin = Origin(profile=services.profile_name, conversation_id=turn.cid, message_id=message.id)
-    if mode == "save":
-        result = services.memory.add_note(note, scope="user", source="correction", origin=origin)
-        if result.ok and result.item is not None:
-            turn.trace.memory_written.append(result.item.id)
-            yield MemoryChanged(action="written", result=result, text=note)
-        else:
-            turn.trace.memory_blocked.append(result.reason or "rejected")
-            yield MemoryChanged(action="blocked", result=result, text=note)
-        return
-    from agenttui.core.models import MemoryItem
+    from agenttui.agent.memory_hooks import after_user_message
 
-    proposal = MemoryItem(kind="note", scope="user", text=note, source="correction", origin=origin)
-    yield MemoryChanged(action="offered", result=WriteResult(status="pending", item=proposal,
-                                                             pending=True), text=note)
+    for event in after_user_message(services, message):
+        if event.action == "written" and event.result.item is not None:
+            turn.trace.memory_written.append(event.result.item.id)
+        elif event.action == "blocked":
+            turn.trace.memory_blocked.append(event.result.reason or "rejected")
+        yield event
 
 
 async def _after_reply(services: Any, turn: _Turn, reply: Message | None) -> AsyncIterator[AgentEvent]:
-    """M7 extraction pass (off by default): the extension point after a successful reply."""
+    """M7 extraction pass (off by default), after a successful reply."""
     if not services.settings.memory.extraction or reply is None:
         return
-    try:
-        from agenttui.agent.extraction import extract_memory
-    except ImportError:  # not built yet
-        return
+    from agenttui.agent.extraction import extract_memory
+
     async for event in extract_memory(services, turn, reply):
         yield event
 
