@@ -81,3 +81,19 @@ def test_installed_package_finds_builtin_themes(installed):
     assert out.returncode == 0, out.stderr
     count, errors, from_wheel = out.stdout.split()
     assert int(count) >= 4 and errors == "0" and from_wheel == "True"
+
+
+def test_pipx_install_from_the_source_tree(tmp_path):
+    """``pipx install .`` (the README's alternative) gives a working command."""
+    tools = tmp_path / "pipx-venv"
+    venv.EnvBuilder(with_pip=True).create(tools)
+    subprocess.run([tools / "bin" / "python", "-m", "pip", "install", "--quiet", "pipx"],
+                   check=True, timeout=600)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "AGENTTUI_", "PIPX_"))}
+    env.update(PIPX_HOME=str(tmp_path / "pipx-home"), PIPX_BIN_DIR=str(tmp_path / "pipx-bin"),
+               PIPX_MAN_DIR=str(tmp_path / "pipx-man"))
+    subprocess.run([tools / "bin" / "pipx", "install", "--quiet", str(ROOT)],
+                   check=True, timeout=900, env=env, capture_output=True)
+    version = subprocess.run([tmp_path / "pipx-bin" / "agenttui", "--version"],
+                             capture_output=True, text=True, timeout=60, env=env)
+    assert version.returncode == 0 and __version__ in version.stdout
