@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
+from .anchored import AnchoredPattern
 from .secret_patterns import CONTEXT, GENERIC
 from .values import (
     is_code_reference,
@@ -32,10 +33,13 @@ Candidate = tuple[int, int, str, int]
 # --- assignments -------------------------------------------------------------
 
 # The anchor is a secret-ish word; the key is completed in Python (backwards
-# scan) so the regex keeps a literal-ish start.
-_ASSIGN = re.compile(
+# scan). One literal-led regex per anchor (see `anchored`): an alternation
+# here would cost a match attempt at every p/s/t/k/a/c/m of the text.
+_ASSIGN = AnchoredPattern(
+    dict.fromkeys(
+        "pass pwd sandi secret token key auth session cookie sig seed mnemonic cred".split(), ""
+    ),
     r"""
-    (?:pass|pwd|sandi|secret|token|key|auth|session|cookie|sig|seed|mnemonic|cred)
     [a-z0-9_.-]{0,40}+            # rest of the key
     ["']?\]?                      # closing quote of a JSON/dict key
     [ \t]{0,4}+
@@ -45,7 +49,7 @@ _ASSIGN = re.compile(
     """,
     re.VERBOSE,
 )
-_KEY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_.-")
+_KEY_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789_.-"
 
 _STRONG = (
     "pass", "pwd", "sandi", "secret", "token", "apikey", "api_key", "api-key",
@@ -75,11 +79,9 @@ _SPLIT_KEY = re.compile(r"[_.\-]+|(?<=[a-z0-9])(?=[A-Z])")
 
 
 def _key_start(lowered: str, anchor: int) -> int:
-    i = anchor
-    stop = max(0, anchor - 60)
-    while i > stop and lowered[i - 1] in _KEY_CHARS:
-        i -= 1
-    return i
+    """Start of the key around `anchor`: at most 60 key characters back."""
+    before = lowered[max(0, anchor - 60) : anchor]
+    return anchor - (len(before) - len(before.rstrip(_KEY_CHARS)))
 
 
 @lru_cache(maxsize=4096)
@@ -170,10 +172,19 @@ def _value_ends_line(text: str, key_start: int, vend: int) -> bool:
 
 # --- prose: "my password is X", "passwordnya: X", "private key: 0x…" ----------
 
-_PROSE = re.compile(
+_PROSE = AnchoredPattern(
+    {
+        "pass": "word|wd|code|phrase",
+        "sandi": "",
+        "private key": "",
+        "secret key": "",
+        "api key": "",
+        "access token": "",
+        "auth token": "",
+        "token": "",
+    },
     r"""
-    (?P<kw>password|passwd|passcode|passphrase|sandi|private\ key|secret\ key
-      |api\ key|access\ token|auth\ token|token)
+    (?P<kw_end>)                      # the keyword is text[start:kw_end]
     (?:nya|ku)?
     (?:[ \t]{1,3}+[a-z]{2,12}+){0,3}    # "password wifi kantor:", "password for the router is"
     [ \t]{0,3}+
@@ -196,7 +207,7 @@ def find_prose(text: str, lowered: str) -> Iterator[Candidate]:
         value = value.lstrip("\"'(`")
         vstart += len(raw) - len(raw.lstrip("\"'(`"))
         vend = vstart + len(value)
-        kw = m.group("kw")
+        kw = lowered[m.start() : m.start("kw_end")]
         if is_code_reference(value):
             continue
         if kw in ("password", "passwd", "passcode", "passphrase", "sandi"):

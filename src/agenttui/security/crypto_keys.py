@@ -40,34 +40,81 @@ _WORD_RUN = re.compile(
 _WORD = re.compile(r"[a-z]{3,8}")
 
 
-# Cheap first pass: a single-class run long enough to hold 12 words (12×3
-# letters + 11 separators). Only inside such runs is the word regex run.
-# The lookbehind (after the first char, so the prefix scan survives) stops a
-# short run from being retried at each of its positions.
-_LOWER_RUN = re.compile(r"[a-z0-9\s,.)](?<![a-z0-9\s,.)]{2})[a-z0-9\s,.)]{46,}+")
+def find_seed_phrases(text: str, lowered: str) -> Iterator[Candidate]:
+    regions = seed_regions(text)
+    # One membership pass over all regions at once (joined by a non-word),
+    # since ordinary text has thousands of regions and none passes.
+    if not regions or not _may_hold_seed(" # ".join(text[lo:hi] for lo, hi in regions)):
+        return
+    for lo, hi in regions:
+        if _may_hold_seed(text[lo:hi]):
+            # hi + 1: the regex must see the breaker after the region, for `\b`.
+            yield from _seed_phrases_in(text, lo, min(hi + 1, len(text)))
 
 
-# Separators and list numbering become spaces for the fast membership pass.
+# --- prefilter: where could 12 seed words in a row be? ---------------------
+#
+# A seed phrase (`_WORD_RUN`) is ≥12 words of 3–8 ASCII lowercase letters,
+# separated by whitespace or commas, each optionally numbered ("1. abandon
+# 2) ability"), so it is at least 47 characters long. The prefilter works on
+# a one-byte-per-character class view of the text (bytes.translate, replace
+# and find are C loops) and marks "breakers", characters no seed phrase can
+# span: anything outside that alphabet, and words of 1–2 or ≥9 letters
+# (BIP39 words have 3–8). A region is a run of ≥47 non-breakers. The rules
+# are lenient where exactness would cost another pass (list punctuation
+# counts as a separator anywhere, a digit-glued word as a word), never
+# strict, so no seed is lost; the exact regex then runs only in regions
+# that pass the membership test. On real English prose ~3-5% of the text
+# ends up in regions; code and logs usually have none.
+
+_SEED_CLASSES = bytes(
+    ord("a") if 97 <= c <= 122  # a–z
+    else ord(" ") if chr(c).isspace() or chr(c) in ",.):0123456789"
+    else ord("#")
+    for c in range(256)
+)
+_TO_RUN = bytes.maketrans(b" ", b"a")  # after marking breakers: 'a' = may hold a seed
+_MIN_SEED_CHARS = SEED_MIN_WORDS * 3 + SEED_MIN_WORDS - 1
+# Unicode whitespace separates words for `\s`; keep it a separator in the
+# ASCII view (other non-ASCII characters become '?', a breaker).
+_UNICODE_SPACES = {c: " " for c in range(0x80, 0x3001) if chr(c).isspace()}
+
+
+def ascii_view(text: str) -> bytes:
+    """One byte per character: ASCII as is, Unicode spaces as ' ', others '?'."""
+    if text.isascii():
+        return text.encode("ascii")
+    return text.translate(_UNICODE_SPACES).encode("ascii", "replace")
+
+
 _SEP_TABLE = str.maketrans({c: " " for c in ",.)(:;0123456789"})
 _STREAK = b"\x01" * SEED_MIN_WORDS
 
 
 def _may_hold_seed(text: str) -> bool:
-    """C-speed pass: split, test set membership with `map`, look for 12 ones.
-
-    Only when this says yes does the exact (slower, position-tracking)
-    regex scan run, so ordinary text pays ~one split per call.
-    """
+    """Membership pass in C: split, test each word with `map`, look for 12 ones."""
     words = text.translate(_SEP_TABLE).split()
     flags = bytes(map(bip39_words().__contains__, words))
     return _STREAK in flags
 
 
-def find_seed_phrases(text: str, lowered: str) -> Iterator[Candidate]:
-    if not _may_hold_seed(text):
-        return
-    for span in _LOWER_RUN.finditer(text):
-        yield from _seed_phrases_in(text, span.start(), span.end())
+def seed_regions(text: str) -> list[tuple[int, int]]:
+    """Spans of `text` that could hold a seed phrase (see above)."""
+    view = ascii_view(text).translate(_SEED_CLASSES)
+    need = b"a" * _MIN_SEED_CHARS
+    if view.translate(_TO_RUN).find(need) < 0:
+        return []  # code and logs end here: no long lowercase stretch at all
+    view = view.replace(b" a ", b" # ").replace(b" aa ", b" ## ").replace(b"a" * 9, b"#" * 9)
+    view = view.translate(_TO_RUN)
+    regions = []
+    pos = view.find(need)
+    while pos >= 0:
+        end = view.find(b"#", pos + _MIN_SEED_CHARS)
+        if end < 0:
+            end = len(view)
+        regions.append((pos, end))
+        pos = view.find(need, end)
+    return regions
 
 
 def _seed_phrases_in(text: str, lo: int, hi: int) -> Iterator[Candidate]:
@@ -104,20 +151,45 @@ def base58check_decode(s: str) -> bytes | None:
     return payload
 
 
-_WIF = re.compile(
-    r"[5KL](?<![A-Za-z0-9][5KL])[1-9A-HJ-NP-Za-km-z]{50,51}+(?![A-Za-z0-9])"
-)
 _XPRV = re.compile(r"[xtyzuv]prv(?<![A-Za-z0-9]....)[1-9A-HJ-NP-Za-km-z]{100,112}+")
+_XPRV_MIN = 104
+
+# WIF: a whole alphanumeric token of 51 (uncompressed) or 52 (compressed)
+# base58 characters. Found as runs in a byte view (alphanumerics → 'b'),
+# because a regex led by the class [5KL9c] would try every such letter.
+_ALNUM_VIEW = bytes(ord("b") if chr(c).isalnum() and c < 128 else ord(" ") for c in range(256))
+_WIF_LENGTHS = (51, 52)
+_WIF_FIRST = frozenset("5KL9c")  # mainnet 0x80 → 5/K/L, testnet 0xEF → 9/c
+_WIF_VERSIONS = (0x80, 0xEF)
+_B58_SET = frozenset(_B58)
+
+
+def _alnum_runs(view: bytes, min_len: int) -> Iterator[tuple[int, int]]:
+    """Spans of maximal runs of b'b' at least `min_len` long in `view`."""
+    need = b"b" * min_len
+    pos = view.find(need)  # a run's start: find() returns the earliest hit
+    while pos >= 0:
+        end = view.find(b" ", pos + min_len)
+        if end < 0:
+            end = len(view)
+        yield pos, end
+        pos = view.find(need, end)
 
 
 def find_wallet_keys(text: str, lowered: str) -> Iterator[Candidate]:
-    for m in _WIF.finditer(text):
-        payload = base58check_decode(m.group())
-        # mainnet version 0x80; 32-byte key (+0x01 compressed). Testnet keys
-        # (9…/c…) are skipped: 'c' starts too many words to scan for cheaply.
-        if payload and payload[0] == 0x80 and len(payload) in (33, 34):
-            yield *m.span(), "wif_private_key", PROVIDER
-    if "prv" in text:
-        for m in _XPRV.finditer(text):
-            if base58check_decode(m.group()):
-                yield *m.span(), "crypto_private_key", PROVIDER
+    view = ascii_view(text).translate(_ALNUM_VIEW)
+    for start, end in _alnum_runs(view, _WIF_LENGTHS[0]):
+        token = text[start:end]
+        if end - start > _WIF_LENGTHS[1] or token[0] not in _WIF_FIRST:
+            continue
+        if not _B58_SET.issuperset(token):
+            continue
+        payload = base58check_decode(token)
+        # Version byte, then a 32-byte key (+0x01 when compressed).
+        if payload and payload[0] in _WIF_VERSIONS and len(payload) in (33, 34):
+            yield start, end, "wif_private_key", PROVIDER
+    # Extended keys start an alphanumeric run of ≥104 characters ("xprv" + 100).
+    for start, _ in _alnum_runs(view, _XPRV_MIN):
+        m = _XPRV.match(text, start)
+        if m and base58check_decode(m.group()):
+            yield *m.span(), "crypto_private_key", PROVIDER
