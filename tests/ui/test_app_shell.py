@@ -54,7 +54,9 @@ async def test_first_run_screen_without_api_key_and_panes_stay_usable(services):
     services.memory.add_note("likes tea")
     app = make_app(services)  # no OPENAI_API_KEY, empty in-memory keyring
     async with app.run_test(size=(120, 36)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, FirstRunScreen))
+        # pushed is not composed: wait for the text itself
+        await wait_until(pilot, lambda: isinstance(app.screen, FirstRunScreen)
+                         and bool(app.screen.query("#first-run-text")))
         text = str(app.screen.query_one("#first-run-text").render())
         assert "export OPENAI_API_KEY" in text and "agenttui key set" in text
         await pilot.press("escape")
