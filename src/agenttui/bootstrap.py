@@ -2,18 +2,60 @@
 
 The CLI, the UI and the tests all call :func:`build_services`; tests pass
 their own ``paths`` / ``environ`` / ``cwd`` instead of patching anything.
-Stores open their files lazily, so building services is cheap and the UI's
-first frame does not wait on SQLite or JSON parsing.
+The stores (memory, history, project memory) are built on first use:
+``build_services`` reads config.toml and resolves the profile, nothing more,
+so the UI's first frame waits neither on SQLite and JSON nor on importing the
+store modules (``core.history`` pulls in the redaction rules). A store can
+still be assigned directly (tests swap one in).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+import threading
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from agenttui.core.paths import Paths
+
+
+class _Store:
+    """A Services attribute whose value is built on first read (thread-safe).
+
+    A dataclass field default that is a descriptor: ``__get__(None, owner)``
+    gives the field's default (None), ``__init__`` assigns through ``__set__``.
+    Reading while the value is None calls the factory ``_attach_profile`` left.
+    """
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.name = name
+        self.slot = f"_{name}_value"
+
+    def __get__(self, services, owner=None):
+        if services is None:
+            return None
+        value = services.__dict__.get(self.slot)
+        if value is None:
+            factory = services.__dict__.get("_factories", {}).get(self.name)
+            if factory is None:
+                return None
+            with _BUILD_LOCK:
+                value = services.__dict__.get(self.slot)
+                if value is None:
+                    value = factory()
+                    services.__dict__[self.slot] = value
+        return value
+
+    def __set__(self, services, value) -> None:
+        services.__dict__[self.slot] = value
+
+    def built(self, services) -> object | None:
+        """The value if it was built or assigned, without building it."""
+        return services.__dict__.get(self.slot)
+
+
+_BUILD_LOCK = threading.RLock()
 
 
 @dataclass
@@ -23,9 +65,9 @@ class Services:
     settings: object  # the same with the active profile's overrides applied
     profile: object  # core.profiles.Profile
     profiles: object  # core.profiles.ProfileStore
-    memory: object  # core.memory.MemoryStore
-    history: object  # core.history.HistoryStore
-    project: object  # core.project_memory.ProjectMemory
+    memory: object = _Store()  # core.memory.MemoryStore (built on first use)
+    history: object = _Store()  # core.history.HistoryStore (built on first use)
+    project: object = _Store()  # core.project_memory.ProjectMemory (built on first use)
     environ: Mapping[str, str] = field(default_factory=lambda: os.environ)
     config_warnings: list[str] = field(default_factory=list)
     config_error: str | None = None
@@ -53,7 +95,7 @@ class Services:
         profile = self.profiles.get(name)  # type: ignore[attr-defined]
         if profile is None:
             raise KeyError(f"no profile named {name!r}")
-        self.history.close()  # type: ignore[attr-defined]
+        self._close_history()
         _attach_profile(self, profile)
 
     def reload_settings(self) -> None:
@@ -66,22 +108,41 @@ class Services:
         self.settings = self.profile.apply(loaded.settings)  # type: ignore[attr-defined]
 
     def close(self) -> None:
-        self.history.close()  # type: ignore[attr-defined]
+        self._close_history()
+
+    def _close_history(self) -> None:
+        history = Services.__dict__["history"].built(self)  # a store never opened needs no close
+        if history is not None:
+            history.close()  # type: ignore[attr-defined]
 
 
 def _attach_profile(services: Services, profile) -> None:
-    from agenttui.core.history import HistoryStore
-    from agenttui.core.memory import MemoryStore
-    from agenttui.core.project_memory import ProjectMemory
-
     paths = services.paths
     settings = profile.apply(services.base_settings)
     extra = settings.redaction.extra_patterns
     services.profile = profile
     services.settings = settings
-    services.memory = MemoryStore(paths, profile.name, settings.memory, redact_patterns=extra)
-    services.history = HistoryStore(paths.history_db(profile.name), redact_patterns=extra)
-    services.project = ProjectMemory(paths.project_dir(profile.name))
+
+    def memory():
+        from agenttui.core.memory import MemoryStore
+
+        return MemoryStore(paths, profile.name, settings.memory, redact_patterns=extra)
+
+    def history():
+        from agenttui.core.history import HistoryStore
+
+        return HistoryStore(paths.history_db(profile.name), redact_patterns=extra)
+
+    def project():
+        from agenttui.core.project_memory import ProjectMemory
+
+        return ProjectMemory(paths.project_dir(profile.name))
+
+    factories: dict[str, Callable[[], object]] = {"memory": memory, "history": history, "project": project}
+    with _BUILD_LOCK:  # a worker reading a store mid-switch gets the old or the new one, whole
+        services.__dict__["_factories"] = factories
+        for name in factories:
+            services.__dict__.pop(f"_{name}_value", None)
 
 
 def build_services(
@@ -104,9 +165,6 @@ def build_services(
         settings=loaded.settings,
         profile=active,
         profiles=profiles,
-        memory=None,
-        history=None,
-        project=None,
         environ=env,
         config_warnings=list(loaded.warnings),
         config_error=str(loaded.error) if loaded.error else None,
