@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import tomllib
 import types
 import typing
 from dataclasses import dataclass, field
@@ -174,6 +173,8 @@ def coerce_section(cls: type, data: dict[str, Any], where: str,
 # --------------------------------------------------------------------------
 def parse_toml_file(path: Path) -> dict[str, Any]:
     """Parse ``path``; a syntax error becomes :class:`ConfigError` with line/column."""
+    import tomllib  # lazy: its regexes cost ~10 ms to import; no config file, no cost
+
     try:
         raw = path.read_bytes()
     except OSError as exc:
