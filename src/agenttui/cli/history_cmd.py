@@ -110,17 +110,22 @@ def _find(services, ident: str):
     return None
 
 
-def run_show(args: argparse.Namespace) -> int:
+def _open_conversation(args: argparse.Namespace):
+    """(services, conversation) for ``args.id``, or None after saying why."""
     services = open_services(args)
     if services is None:
-        return 1
+        return None
     conversation = _find(services, args.id)
-    if conversation is None:
+    return None if conversation is None else (services, conversation)
+
+
+def run_show(args: argparse.Namespace) -> int:
+    opened = _open_conversation(args)
+    if opened is None:
         return 1
+    services, conversation = opened
     print(f"# {inert(conversation.title)}  ({conversation.id})")
-    history = services.history
-    stream = getattr(history, "iter_messages", None) or history.messages  # paged if available
-    for message in stream(conversation.id):
+    for message in services.history.iter_messages(conversation.id):  # paged, never all at once
         print(f"\n[{message.role}] {message.created:%Y-%m-%d %H:%M}"
               + (" (incomplete)" if message.incomplete else ""))
         if message.content:
@@ -133,12 +138,10 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    services = open_services(args)
-    if services is None:
+    opened = _open_conversation(args)
+    if opened is None:
         return 1
-    conversation = _find(services, args.id)
-    if conversation is None:
-        return 1
+    services, conversation = opened
     history = services.history
     text = (history.export_markdown if args.format == "md" else history.export_json)(conversation.id)
     if args.output is None:

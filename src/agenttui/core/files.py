@@ -75,29 +75,11 @@ def _fsync_dir(directory: Path) -> None:
             os.close(fd)
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` atomically, with mode 0600."""
-    ensure_dir(path.parent)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        os.fchmod(fd, FILE_MODE)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp_name, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp_name)
-        raise
-    _fsync_dir(path.parent)
-
-
 @contextlib.contextmanager
 def atomic_writer(path: Path) -> Iterator[BinaryIO]:
     """Stream into a 0600 temp file next to ``path``; on success fsync + rename
-    over ``path`` (for archives too big to build in memory). On error the temp
-    file is removed and ``path`` is untouched."""
+    over ``path`` (a crash leaves the old file or the new one, never a torn
+    one). On error the temp file is removed and ``path`` is untouched."""
     ensure_dir(path.parent)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -112,6 +94,12 @@ def atomic_writer(path: Path) -> Iterator[BinaryIO]:
             os.unlink(tmp_name)
         raise
     _fsync_dir(path.parent)
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data`` atomically, with mode 0600."""
+    with atomic_writer(path) as handle:
+        handle.write(data)
 
 
 def atomic_write_text(path: Path, text: str) -> None:
