@@ -230,8 +230,10 @@ _FLAG = re.compile(
     """,
     re.VERBOSE,
 )
-_CURL_USER = re.compile(
-    r"""(?:-u|--user)[ \t]{1,4}+["']?[^\s:"']{1,128}+:(?P<value>[^\s"']{1,256}+)"""
+# Anchored on "-u"/"--user" rather than led by "-": logs are full of hyphens.
+_CURL_USER = AnchoredPattern(
+    {"-u": "", "--user": ""},
+    r"""[ \t]{1,4}+["']?[^\s:"']{1,128}+:(?P<value>[^\s"']{1,256}+)""",
 )
 
 
@@ -278,8 +280,11 @@ _AUTH_HEADER = re.compile(
     re.VERBOSE,
 )
 _BEARER = re.compile(r"bearer[ \t]{1,4}+(?P<value>[a-z0-9._~+/=-]{16,4000}+)")
-_COOKIE = re.compile(r"(?:set-)?cookie[ \t]{0,4}+:[ \t]{0,4}+(?P<value>[^\r\n\"']{1,8000}+)")
-_COOKIE_FLAG = re.compile(r"(?:--cookie|-b)[ \t]{1,4}+[\"'](?P<value>[^\"'\r\n]{1,8000}+)")
+# "cookie" also covers "set-cookie" (same value), and keeps a literal lead.
+_COOKIE = re.compile(r"cookie[ \t]{0,4}+:[ \t]{0,4}+(?P<value>[^\r\n\"']{1,8000}+)")
+_COOKIE_FLAG = AnchoredPattern(
+    {"--cookie": "", "-b": ""}, r"[ \t]{1,4}+[\"'](?P<value>[^\"'\r\n]{1,8000}+)"
+)
 _API_KEY_HEADER = re.compile(
     r"x-(?:api-key|auth-token|access-token|apikey|goog-api-key)[ \t]{0,4}+:[ \t]{0,4}+(?P<value>[^\s\"',;]{8,4000}+)"
 )
@@ -356,14 +361,3 @@ CONTEXT_FINDERS = (
     find_headers,
     find_private_key_blocks,
 )
-
-# Case-insensitive anchors each finder needs in `lowered` (any one suffices);
-# an empty tuple means "always run".
-CONTEXT_NEEDLES = {
-    find_assignments: ("=", ":"),
-    find_prose: ("pass", "sandi", "key", "token"),
-    find_flags: ("--", "-u"),
-    find_url_passwords: ("://",),
-    find_headers: ("authorization", "bearer", "cookie", "x-"),
-    find_private_key_blocks: ("-----begin", "private-lines:"),
-}

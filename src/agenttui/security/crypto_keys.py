@@ -59,8 +59,8 @@ def find_seed_phrases(text: str, lowered: str) -> Iterator[Candidate]:
 # 2) ability"), so it is at least 47 characters long. The prefilter works on
 # a one-byte-per-character class view of the text (bytes.translate, replace
 # and find are C loops) and marks "breakers", characters no seed phrase can
-# span: anything outside that alphabet, and words of 1–2 or ≥9 letters
-# (BIP39 words have 3–8). A region is a run of ≥47 non-breakers. The rules
+# span: anything outside that alphabet, and words of 2 or ≥9 letters (BIP39
+# words have 3–8; a pass for 1-letter words cost more than it saved). A region is a run of ≥47 non-breakers. The rules
 # are lenient where exactness would cost another pass (list punctuation
 # counts as a separator anywhere, a digit-glued word as a word), never
 # strict, so no seed is lost; the exact regex then runs only in regions
@@ -75,16 +75,24 @@ _SEED_CLASSES = bytes(
 )
 _TO_RUN = bytes.maketrans(b" ", b"a")  # after marking breakers: 'a' = may hold a seed
 _MIN_SEED_CHARS = SEED_MIN_WORDS * 3 + SEED_MIN_WORDS - 1
-# Unicode whitespace separates words for `\s`; keep it a separator in the
-# ASCII view (other non-ASCII characters become '?', a breaker).
-_UNICODE_SPACES = {c: " " for c in range(0x80, 0x3001) if chr(c).isspace()}
+# Whitespace beyond Latin-1 (U+2000…, U+3000, …): `\s` separates words there.
+_WIDE_SPACE = re.compile("[\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
 
 
-def ascii_view(text: str) -> bytes:
-    """One byte per character: ASCII as is, Unicode spaces as ' ', others '?'."""
+def ascii_view(text: str, wide_spaces: bool = False) -> bytes:
+    """One byte per character, offsets unchanged, for bytes.translate views.
+
+    ASCII and Latin-1 keep their byte (the tables treat U+0085 and U+00A0 as
+    spaces); other characters become '?', or ' ' for wide spaces if asked.
+    Encoding with "replace" is a C loop; the wide-space pass (a regex scan)
+    runs only when asked and the text has characters beyond Latin-1.
+    """
     if text.isascii():
         return text.encode("ascii")
-    return text.translate(_UNICODE_SPACES).encode("ascii", "replace")
+    view = text.encode("latin-1", "replace")
+    if wide_spaces and view.count(b"?") != text.count("?") and _WIDE_SPACE.search(text):
+        view = _WIDE_SPACE.sub(" ", text).encode("latin-1", "replace")
+    return view
 
 
 _SEP_TABLE = str.maketrans({c: " " for c in ",.)(:;0123456789"})
@@ -100,11 +108,11 @@ def _may_hold_seed(text: str) -> bool:
 
 def seed_regions(text: str) -> list[tuple[int, int]]:
     """Spans of `text` that could hold a seed phrase (see above)."""
-    view = ascii_view(text).translate(_SEED_CLASSES)
+    view = ascii_view(text, wide_spaces=True).translate(_SEED_CLASSES)
     need = b"a" * _MIN_SEED_CHARS
     if view.translate(_TO_RUN).find(need) < 0:
         return []  # code and logs end here: no long lowercase stretch at all
-    view = view.replace(b" a ", b" # ").replace(b" aa ", b" ## ").replace(b"a" * 9, b"#" * 9)
+    view = view.replace(b" aa ", b" ## ").replace(b"a" * 9, b"#" * 9)
     view = view.translate(_TO_RUN)
     regions = []
     pos = view.find(need)

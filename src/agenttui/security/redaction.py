@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 
-from .context_rules import CONTEXT_FINDERS, CONTEXT_NEEDLES
+from .context_rules import CONTEXT_FINDERS
 from .crypto_keys import find_seed_phrases, find_wallet_keys
 from .match import SecretMatch
 from .secret_patterns import CONTEXT, PROVIDER_RULES
@@ -55,12 +55,11 @@ def _compile_extra(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
 
 def _provider_candidates(text: str) -> Iterator[Candidate]:
     for rule in PROVIDER_RULES:
-        if rule.needles and not any(n in text for n in rule.needles):
-            continue
         if rule.hint is not None and rule.hint.search(text) is None:
             continue
         for m in rule.regex.finditer(text):
             start, end = m.span(rule.group)
+            start -= rule.lead
             value = text[start:end]
             if rule.validate is not None and not rule.validate(value):
                 continue
@@ -71,9 +70,6 @@ def _provider_candidates(text: str) -> Iterator[Candidate]:
 
 def _context_candidates(text: str, lowered: str) -> Iterator[Candidate]:
     for finder in CONTEXT_FINDERS:
-        needles = CONTEXT_NEEDLES[finder]
-        if needles and not any(n in lowered for n in needles):
-            continue
         for start, end, kind, priority in finder(text, lowered):
             if kind == "private_key" and priority > CONTEXT:
                 priority = _BLOCK_PRIORITY
