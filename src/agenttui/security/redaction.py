@@ -5,10 +5,18 @@ overlapping spans are merged into their union (so no fragment of a secret
 can survive between two partial matches) and the merged span takes the kind
 of its highest-priority member; then each span becomes `[REDACTED:<kind>]`.
 
-Speed: a rule runs only if one of its literal needles occurs in the text
-(`str.__contains__` is a fast C scan), so ordinary prose pays for a handful
-of passes, not for every provider. Worst case stays linear: see the module
-docstrings of `secret_patterns` and `context_rules`.
+Speed (SPEC §10, `bench/bench_redaction.py`): the cost is a few dozen C
+scans over the text, and Python sees only real candidates.
+- Every whole-text scan is led by a literal (class-led rules are gated by
+  a literal-led hint), so `re` skips ahead with its prefix scan; an alternation of anchors is split into one literal-led regex per
+  anchor (`anchored.AnchoredPattern`), since a class-led pattern costs a
+  match attempt at every letter of its first-character set.
+- Provider rules that share a first character share one hint regex, so
+  text without any of them pays one scan per family (`secret_patterns`).
+- Seed phrases and WIF keys are located on byte views of the text
+  (`bytes.translate`/`find`), not with class-led regexes (`crypto_keys`).
+Worst case stays linear: every match attempt is bounded (see the module
+docstrings of `secret_patterns`, `context_rules` and `anchored`).
 """
 
 from __future__ import annotations
@@ -54,9 +62,14 @@ def _compile_extra(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
 
 
 def _provider_candidates(text: str) -> Iterator[Candidate]:
+    hint_found: dict[re.Pattern[str], bool] = {}  # a family's hint is searched once
     for rule in PROVIDER_RULES:
-        if rule.hint is not None and rule.hint.search(text) is None:
-            continue
+        if rule.hint is not None:
+            found = hint_found.get(rule.hint)
+            if found is None:
+                found = hint_found[rule.hint] = rule.hint.search(text) is not None
+            if not found:
+                continue
         for m in rule.regex.finditer(text):
             start, end = m.span(rule.group)
             start -= rule.lead

@@ -17,7 +17,7 @@ from agenttui.security import context_rules, crypto_keys, find_secrets, redact_s
 from agenttui.security.anchored import AnchoredPattern
 from agenttui.security.crypto_keys import _seed_phrases_in, bip39_words, find_seed_phrases, find_wallet_keys
 from agenttui.security.secret_patterns import PROVIDER_RULES
-from tests.unit.security.secret_corpus import Gen, base58check
+from tests.unit.security.secret_corpus import PROVIDERS, Gen, base58check, build_corpus
 
 BIP39 = sorted(bip39_words())
 
@@ -198,3 +198,18 @@ def test_rewritten_provider_rules_match_like_the_originals(text):
         if rule.kind in _OLD_PROVIDER_PATTERNS and "whsec" not in rule.regex.pattern:
             old, group = _OLD_PROVIDER_PATTERNS[rule.kind]
             assert _rule_spans(rule, text) == [m.span(group) for m in old.finditer(text)]
+
+
+def test_every_hint_is_implied_by_its_rule():
+    """A family hint that missed a member's match would silently drop recall."""
+    g = Gen(3)
+    texts = [s.text for s in build_corpus()] + [make(g) for _, make in PROVIDERS.values()]
+    checked = 0
+    for rule in PROVIDER_RULES:
+        if rule.hint is None:
+            continue
+        for text in texts:
+            for m in rule.regex.finditer(text):
+                checked += 1
+                assert rule.hint.search(text, m.start() - rule.lead, m.end()), (rule.kind, text[:80])
+    assert checked >= 50
