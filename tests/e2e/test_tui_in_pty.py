@@ -42,8 +42,9 @@ def test_chat_remember_quit_then_check_disk(fake_openai, isolated_home, tmp_path
         term.type("hello agent")
         term.press("enter")
         term.wait_for("Hi from the fake server", timeout=20)
-        term.type("/remember I like short answers")
-        term.press("enter")
+        # One write with its Enter, as a paste or a fast typist delivers it: the
+        # Enter must not overtake the characters queued before it.
+        term.send("/remember I like short answers\r")
         term.wait_for("Remembered", timeout=10)
         term.press("ctrl+q")
         assert term.wait_exit(10) == 0

@@ -34,7 +34,18 @@ class PromptInput(TextArea):
         self._draft = ""
 
     # -- sending -------------------------------------------------------------
+    # Enter is a *priority* binding (it must beat TextArea's own newline), and
+    # priority bindings run when the App sees the key -- while keys typed just
+    # before it may still wait in this widget's queue (a fast typist, a paste
+    # without bracketed-paste, tmux send-keys). ``call_later`` queues the work
+    # behind them, so "hello<Enter>" in one burst sends "hello", not "".
     def action_submit(self) -> None:
+        self.call_later(self._submit_now)
+
+    def action_newline(self) -> None:
+        self.call_later(self.insert, "\n")
+
+    def _submit_now(self) -> None:
         text = self.text
         if not text.strip():
             return
@@ -44,9 +55,6 @@ class PromptInput(TextArea):
         self._draft = ""
         self.clear()
         self.post_message(self.Submitted(text))
-
-    def action_newline(self) -> None:
-        self.insert("\n")
 
     def action_complete(self) -> None:
         self.post_message(self.CompletionRequested())
