@@ -2,24 +2,28 @@
 
 Each command group lives in its own module exposing ``register(subparsers)``;
 modules import only the standard library at top level so that building the
-parser costs nothing and the UI's first frame is not delayed. With no command,
-the Textual app starts (imported lazily).
+parser costs little. With no command (``agenttui`` or ``agenttui --profile
+NAME``) the parser is not built at all and the Textual app starts at once
+(imported lazily): importing the eight command modules and argparse would
+otherwise sit in front of the UI's first frame.
 
 Exit codes (SPEC §9): 0 ok, 1 refused/failed (message on stderr), 2 usage.
 """
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import sys
+from types import SimpleNamespace
 
 from agenttui import __version__
 
 COMMAND_MODULES = ("ask", "memory", "history", "profile", "backup", "key", "paths", "doctor")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser():
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="agenttui",
         description="Chat with a personal AI agent that remembers you.",
@@ -39,7 +43,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _tui_only(argv: list[str]) -> SimpleNamespace | None:
+    """The arguments when ``argv`` just starts the UI, else None (full parser)."""
+    if not argv:
+        return SimpleNamespace(command=None, profile=None)
+    if len(argv) == 2 and argv[0] == "--profile" and argv[1] and not argv[1].startswith("-"):
+        return SimpleNamespace(command=None, profile=argv[1])
+    if len(argv) == 1 and argv[0].startswith("--profile=") and len(argv[0]) > len("--profile="):
+        return SimpleNamespace(command=None, profile=argv[0].split("=", 1)[1])
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
+    fast = _tui_only(sys.argv[1:] if argv is None else list(argv))
+    if fast is not None:
+        from agenttui.cli.tui import run_tui
+
+        return run_tui(fast)
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 
-def run_tui(args: argparse.Namespace) -> int:
+def run_tui(args) -> int:
+    """``args.profile``: the --profile value or None."""
     try:
         from agenttui.ui.app import run_app
     except ModuleNotFoundError as exc:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 from importlib import import_module
 
-from textual import work
+from textual import on, work
 from textual.app import App
 from textual.binding import Binding
 from textual.theme import Theme
@@ -24,9 +24,11 @@ from agenttui.ui.bindings import ALL_ACTIONS, APP_ACTIONS, effective_key, keymap
 from agenttui.ui.commands import AgentCommands
 from agenttui.ui.messages import ProfileSwitched
 from agenttui.ui.screens.main import MainScreen
-from agenttui.ui.themes import FALLBACK_THEME, load_themes
+from agenttui.ui.themes import FALLBACK_THEME, find_theme, load_themes
 
 APP_NAME = "agenttui"
+# Actions that need the chat pane (disabled for the moment before it mounts).
+_CHAT_ACTIONS = frozenset({"help", "new_conversation", "cancel_turn", "retry_turn", "copy_last_reply"})
 
 
 class AgentTUI(App[int]):
@@ -43,6 +45,7 @@ class AgentTUI(App[int]):
         self._warnings = list(services.config_warnings) + self._warnings
         self.agent_themes: list[str] = []
         self.notices: list[tuple[str, str, str]] = []  # (severity, title, message), for tests and logs
+        self._themes_loaded = False
         self.refresh_header()
 
     def notify(self, message: str, *, title: str = "", severity="information", **kwargs) -> None:
@@ -59,29 +62,59 @@ class AgentTUI(App[int]):
                         title="config.toml has an error", severity="error", timeout=20)
         for warning in self._warnings:
             self.notify(warning, title="config.toml", severity="warning", timeout=10)
-        # Keyring and openai imports hold the GIL for a while: start them once the
-        # first frames are out, not while the screen is being built.
+        # The other theme files (on PanesReady), the keyring and openai imports wait
+        # until the first frames are out (imports hold the GIL for a while).
         if self.check_api_key:
             self.set_timer(0.3, self._look_up_api_key)
         self.set_timer(1.0, self._warm_up)
 
     def _install_themes(self) -> None:
-        loaded = load_themes(self.services.paths.user_themes_dir)
-        for theme in loaded.themes.values():
-            self.register_theme(theme)
-        self.agent_themes = sorted(loaded.themes)
-        for error in loaded.errors:
-            self.notify(error, title="Bad theme file (skipped)", severity="error", timeout=15)
+        """Select the configured theme, parsing only its own file when it is ours."""
         wanted = self.services.settings.theme
+        if wanted not in self.available_themes:
+            theme = find_theme(wanted, self.services.paths.user_themes_dir)
+            if theme is not None:
+                self.register_theme(theme)
+            else:  # not found by file name (or broken): read them all now
+                self._load_all_themes()
         if wanted in self.available_themes:
             self.theme = wanted
         else:
+            if FALLBACK_THEME not in self.available_themes:
+                fallback = find_theme(FALLBACK_THEME, None)
+                if fallback is not None:
+                    self.register_theme(fallback)
             self.notify(f"Theme {wanted!r} is not available; using {FALLBACK_THEME}.",
                         title="Theme", severity="error", timeout=15)
             self.theme = FALLBACK_THEME if FALLBACK_THEME in self.available_themes else "textual-dark"
         # Textual publishes the change with call_next; subscribing the same way, after
         # it, keeps the start-up theme (or its fallback) from being saved as a choice.
         self.call_next(self.theme_changed_signal.subscribe, self, self._theme_changed)
+
+    def on_ready(self) -> None:
+        """Textual's Ready: the DOM is up and the start-up batch is over."""
+        for screen in self.screen_stack:
+            if isinstance(screen, MainScreen):
+                screen.first_frame_shown()
+
+    @on(MainScreen.PanesReady)
+    def _panes_ready_now(self) -> None:
+        self._load_all_themes()
+
+    def _load_all_themes(self) -> None:
+        """Register every theme file (built-in and user), once; report the bad ones."""
+        if self._themes_loaded:
+            return
+        self._themes_loaded = True
+        loaded = load_themes(self.services.paths.user_themes_dir)
+        active = self.theme
+        for theme in loaded.themes.values():
+            self.register_theme(theme)
+        self.agent_themes = sorted(loaded.themes)
+        for error in loaded.errors:
+            self.notify(error, title="Bad theme file (skipped)", severity="error", timeout=15)
+        if active in loaded.themes and self.current_theme != loaded.themes[active]:
+            self.refresh_css(animate=False)  # a user file of another name replaced it
 
     @work(thread=True, group="startup")
     def _look_up_api_key(self) -> None:
@@ -125,6 +158,7 @@ class AgentTUI(App[int]):
             self.call_from_thread(self.notify, str(exc), title="Settings not saved", severity="error")
 
     def action_next_theme(self) -> None:
+        self._load_all_themes()
         names = self.agent_themes or sorted(self.available_themes)
         index = names.index(self.theme) + 1 if self.theme in names else 0
         self.theme = names[index % len(names)]
@@ -141,6 +175,9 @@ class AgentTUI(App[int]):
     @property
     def main(self) -> MainScreen:
         return next(s for s in self.screen_stack if isinstance(s, MainScreen))
+
+    def _panes_ready(self) -> bool:
+        return any(isinstance(s, MainScreen) and s.panes_ready for s in self.screen_stack)
 
     # -- actions -----------------------------------------------------------------
     async def action_help(self) -> None:
@@ -180,6 +217,8 @@ class AgentTUI(App[int]):
         self.main.chat.copy_last_reply()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in _CHAT_ACTIONS and not self._panes_ready():
+            return False  # the chat pane mounts just after the first frame
         if action in ("cancel_turn", "retry_turn") and isinstance(self.screen, MainScreen):
             chat = self.main.chat
             return chat.streaming if action == "cancel_turn" else chat.can_retry
@@ -236,7 +275,7 @@ class AgentTUI(App[int]):
         self._after_memory_screen()
 
     def _after_memory_screen(self, _result: object = None) -> None:
-        if isinstance(self.screen, MainScreen):
+        if isinstance(self.screen, MainScreen) and self.screen.panes_ready:
             self.main.query_one("#memory-pane").reload()
 
     def _after_settings(self, saved: bool | None) -> None:

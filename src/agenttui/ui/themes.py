@@ -22,7 +22,6 @@ toast naming the file and the problem) and skipped; the app falls back to
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -89,6 +88,8 @@ def parse_theme(data: dict, origin: str = "<theme>") -> Theme:
 
 
 def load_theme_file(path: Path) -> Theme:
+    import tomllib  # lazy: a Textual built-in theme needs no TOML at start-up
+
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
@@ -96,6 +97,27 @@ def load_theme_file(path: Path) -> Theme:
     except (OSError, UnicodeDecodeError) as exc:
         raise ThemeError(f"{path}: cannot read ({exc})") from None
     return parse_theme(data, origin=str(path))
+
+
+def find_theme(name: str, user_dir: Path | None) -> Theme | None:
+    """The theme called ``name`` from its own file (``<name>.toml``), user folder first.
+
+    Start-up needs only the chosen theme; parsing one file instead of every
+    file keeps the first frame early (:func:`load_themes` runs after it).
+    None when no file of that name holds a valid theme of that name.
+    """
+    for folder in (user_dir, builtin_themes_dir()):
+        if folder is None:
+            continue
+        path = folder / f"{name}.toml"
+        if not path.is_file():
+            continue
+        try:
+            theme = load_theme_file(path)
+        except ThemeError:
+            return None  # load_themes reports it
+        return theme if theme.name == name else None
+    return None
 
 
 def load_themes(user_dir: Path | None) -> LoadedThemes:

@@ -1,54 +1,150 @@
 """The main screen (U1): header, Memory | Chat | History, footer.
 
+First paint: in a terminal the first frame shows the header and the three
+titled, bordered panes as empty :class:`PaneSlot` placeholders (with the
+panes' ids, so every layout rule applies to them), and one reserved footer
+row. Right after that frame is on screen, the pane modules are imported and
+the real panes (and the footer with its keys) replace the slots in one batch
+(the app tells the screen on Textual's ``Ready`` event; see
+:meth:`MainScreen.first_frame_shown`).
+Importing and mounting the panes (inputs, option lists, the prompt's
+TextArea, Markdown) costs several times a bare Textual app's whole start-up,
+so doing it before the first frame would make the user wait on a blank
+terminal. Headless runs (Pilot tests, screenshots) have no first frame to
+hurry and mount the panes in ``compose`` so tests see them at once;
+``defer_panes`` overrides the choice.
+
 Pane visibility: each sidebar is shown by default when the terminal is at
 least ``NARROW_BELOW`` columns wide and hidden below that; toggling a pane
 records the user's choice as a class (``-shown`` / ``-hidden``) which wins
-over the width rule. The screen routes app messages between panes so panes
-never reach into each other.
+over the width rule (and carries over from a slot to its pane). The screen
+routes app messages between panes so panes never reach into each other.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
+from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, Header
+from textual.widgets import Header
 
 from agenttui.ui import messages
-from agenttui.ui.widgets.chat_pane import ChatPane
-from agenttui.ui.widgets.history_pane import HistoryPane
-from agenttui.ui.widgets.memory_pane import MemoryPane
+
+if TYPE_CHECKING:
+    from agenttui.ui.widgets.chat_pane import ChatPane
 
 NARROW_BELOW = 100
-PANE_IDS = {"memory": "#memory-pane", "chat": "#chat-pane", "history": "#history-pane"}
+PANES = (("memory", "Memory"), ("chat", "Chat"), ("history", "History"))
+PANE_IDS = {name: f"#{name}-pane" for name, _ in PANES}
+_CARRIED_CLASSES = ("-hidden", "-shown")
+
+
+class PaneSlot(Widget):
+    """A pane's place in the first frame: its id, border and title, no content."""
+
+    def __init__(self, name: str, title: str) -> None:
+        super().__init__(id=f"{name}-pane")
+        self.border_title = title
 
 
 class MainScreen(Screen):
     CSS_PATH = "main.tcss"
     AUTO_FOCUS = "#prompt"
 
-    def __init__(self, services) -> None:
+    class PanesReady(Message):
+        """The real panes are mounted (after the first frame when deferred)."""
+
+    def __init__(self, services, *, defer_panes: bool | None = None) -> None:
         super().__init__()
         self.services = services
+        self._defer_panes = defer_panes
+        self.panes_ready = False  # the real panes are mounted (not the slots)
+        self._mounted = self._app_ready = self._fill_scheduled = False
 
     def compose(self) -> ComposeResult:
         yield Header(icon="◆")
+        defer = not self.app.is_headless if self._defer_panes is None else self._defer_panes
         with Horizontal(id="panes"):
-            yield MemoryPane(self.services, id="memory-pane")
-            yield ChatPane(self.services, id="chat-pane")
-            yield HistoryPane(self.services, id="history-pane")
-        yield Footer()
+            if defer:
+                for name, title in PANES:
+                    yield PaneSlot(name, title)
+            else:
+                yield from self._build_panes()
+        if defer:
+            yield Widget(id="footer-slot")
+        else:
+            yield self._build_footer()
+            self.panes_ready = True
+
+    def on_mount(self) -> None:
+        self._mounted = True
+        if self.panes_ready:
+            self.post_message(self.PanesReady())
+        else:
+            self._schedule_fill()
+
+    def first_frame_shown(self) -> None:
+        """Called by the app on Textual's ``Ready`` (its start-up batch is over)."""
+        self._app_ready = True
+        self._schedule_fill()
+
+    def _schedule_fill(self) -> None:
+        # Both the app's Ready and our mount are needed: before Ready the app is in
+        # its start-up batch, where "after refresh" can come before anything is drawn.
+        if self._app_ready and self._mounted and not self.panes_ready and not self._fill_scheduled:
+            self._fill_scheduled = True
+            self.refresh()  # a frame is painted first; the callback runs after it
+            self.call_after_refresh(self._fill_panes)
+
+    def _build_panes(self) -> list[Widget]:
+        from agenttui.ui.widgets.chat_pane import ChatPane
+        from agenttui.ui.widgets.history_pane import HistoryPane
+        from agenttui.ui.widgets.memory_pane import MemoryPane
+
+        return [MemoryPane(self.services, id="memory-pane"), ChatPane(self.services, id="chat-pane"),
+                HistoryPane(self.services, id="history-pane")]
+
+    def _build_footer(self) -> Widget:
+        from textual.widgets import Footer
+
+        return Footer(compact=self.has_class("-narrow"))
+
+    async def _fill_panes(self) -> None:
+        """Swap the slots for the real panes once the first frame is out."""
+        if self.panes_ready or not self.is_attached:
+            return
+        panes = self._build_panes()
+        for pane in panes:
+            slot = self.query_one(f"#{pane.id}")
+            for name in _CARRIED_CLASSES:
+                pane.set_class(slot.has_class(name), name)
+        box = self.query_one("#panes")
+        with self.app.batch_update():  # one repaint: no frame without panes
+            await box.remove_children()
+            await box.mount_all(panes)
+            await self.query_one("#footer-slot").remove()
+            await self.mount(self._build_footer())
+        self.panes_ready = True
+        if self.focused is None:
+            self.chat.prompt.focus()
+        self.post_message(self.PanesReady())
 
     @property
     def chat(self) -> ChatPane:
-        return self.query_one(ChatPane)
+        from agenttui.ui.widgets.chat_pane import ChatPane
+
+        return self.query_one(PANE_IDS["chat"], ChatPane)
 
     def on_resize(self, event: events.Resize) -> None:
         narrow = event.size.width < NARROW_BELOW
         self.set_class(narrow, "-narrow")
-        self.query_one(Footer).compact = narrow
+        for footer in self.query("Footer"):
+            footer.compact = narrow  # type: ignore[attr-defined]
 
     # -- panes ---------------------------------------------------------------
     def pane(self, name: str) -> Widget:
@@ -62,13 +158,15 @@ class MainScreen(Screen):
         visible = pane.display
         pane.set_class(visible, "-hidden")
         pane.set_class(not visible, "-shown")
-        if visible and pane.has_focus_within:
+        if visible and pane.has_focus_within and self.panes_ready:
             self.chat.prompt.focus()
 
     def focus_pane(self, name: str) -> None:
         pane = self.pane(name)
         if not pane.display:
             pane.remove_class("-hidden").add_class("-shown")
+        if not self.panes_ready:
+            return
         if name == "chat":
             self.chat.prompt.focus()
         else:
@@ -82,18 +180,18 @@ class MainScreen(Screen):
         if pane.focusable:
             pane.focus()
 
-    # -- routing -------------------------------------------------------------
+    # -- routing (messages come from the panes, so the panes are there) -------
     @on(messages.MemoryChanged)
     def _memory_changed(self) -> None:
-        self.query_one(MemoryPane).reload()
+        self.pane("memory").reload()  # type: ignore[attr-defined]
 
     @on(messages.MemoryOffered)
     def _memory_offered(self, event: messages.MemoryOffered) -> None:
-        self.query_one(MemoryPane).offer(event.text, event.result)
+        self.pane("memory").offer(event.text, event.result)  # type: ignore[attr-defined]
 
     @on(messages.ConversationsChanged)
     def _conversations_changed(self) -> None:
-        self.query_one(HistoryPane).reload()
+        self.pane("history").reload()  # type: ignore[attr-defined]
 
     @on(messages.ConversationRequested)
     async def _conversation_requested(self, event: messages.ConversationRequested) -> None:
@@ -103,6 +201,8 @@ class MainScreen(Screen):
     @on(messages.ProfileSwitched)
     async def _profile_switched(self, event: messages.ProfileSwitched) -> None:
         self.app.refresh_header()
-        self.query_one(MemoryPane).reload()
-        self.query_one(HistoryPane).reload()
+        if not self.panes_ready:
+            return  # the panes load the new profile's data when they mount
+        self.pane("memory").reload()  # type: ignore[attr-defined]
+        self.pane("history").reload()  # type: ignore[attr-defined]
         self.chat.open_latest()
