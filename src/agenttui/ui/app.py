@@ -32,7 +32,9 @@ _CHAT_ACTIONS = frozenset({"help", "new_conversation", "cancel_turn", "retry_tur
 
 
 class AgentTUI(App[int]):
-    CSS_PATH = "app.tcss"
+    # main.tcss here too: the screen's own CSS_PATH then finds it already loaded,
+    # instead of re-parsing the whole stylesheet when the main screen is pushed.
+    CSS_PATH = ["app.tcss", "screens/main.tcss"]
     TITLE = APP_NAME
     BINDINGS = to_bindings(APP_ACTIONS)
     COMMANDS = App.COMMANDS | {AgentCommands}
@@ -46,6 +48,9 @@ class AgentTUI(App[int]):
         self.agent_themes: list[str] = []
         self.notices: list[tuple[str, str, str]] = []  # (severity, title, message), for tests and logs
         self._themes_loaded = False
+        self._start_notices: list[tuple[str, str]] = []  # (title, message) errors to toast on mount
+        self._deferred_theme: str | None = None
+        self._select_start_theme()
         self.refresh_header()
 
     def notify(self, message: str, *, title: str = "", severity="information", **kwargs) -> None:
@@ -54,7 +59,13 @@ class AgentTUI(App[int]):
 
     # -- start-up --------------------------------------------------------------
     def on_mount(self) -> None:
-        self._install_themes()
+        for title, message in self._start_notices:
+            self.notify(message, title=title, severity="error", timeout=15)
+        if self._deferred_theme is not None:
+            self.theme = self._deferred_theme
+        # Textual publishes a theme change with call_next; subscribing the same way,
+        # after it, keeps the start-up theme (or its fallback) from being saved as a choice.
+        self.call_next(self.theme_changed_signal.subscribe, self, self._theme_changed)
         self.set_keymap(self.keymap_ids)
         self.push_screen(MainScreen(self.services))
         if self.services.config_error:
@@ -68,8 +79,17 @@ class AgentTUI(App[int]):
             self.set_timer(0.3, self._look_up_api_key)
         self.set_timer(1.0, self._warm_up)
 
-    def _install_themes(self) -> None:
-        """Select the configured theme, parsing only its own file when it is ours."""
+    def _select_start_theme(self) -> None:
+        """Pick the configured theme before the stylesheet is first parsed.
+
+        Only the chosen theme's own file is read (all of them if it is not found
+        by file name). Setting ``App.theme`` the usual way, from ``on_mount``,
+        would re-parse the whole stylesheet before the first frame; instead the
+        reactive is set without its watcher and the stylesheet's variables are
+        updated, which is all the watcher's work that matters before any CSS is
+        parsed, as long as dark/light stays as Textual's default (the ANSI colour
+        filter depends on it). A light theme takes the usual path.
+        """
         wanted = self.services.settings.theme
         if wanted not in self.available_themes:
             theme = find_theme(wanted, self.services.paths.user_themes_dir)
@@ -77,19 +97,18 @@ class AgentTUI(App[int]):
                 self.register_theme(theme)
             else:  # not found by file name (or broken): read them all now
                 self._load_all_themes()
-        if wanted in self.available_themes:
-            self.theme = wanted
-        else:
-            if FALLBACK_THEME not in self.available_themes:
-                fallback = find_theme(FALLBACK_THEME, None)
-                if fallback is not None:
-                    self.register_theme(fallback)
-            self.notify(f"Theme {wanted!r} is not available; using {FALLBACK_THEME}.",
-                        title="Theme", severity="error", timeout=15)
-            self.theme = FALLBACK_THEME if FALLBACK_THEME in self.available_themes else "textual-dark"
-        # Textual publishes the change with call_next; subscribing the same way, after
-        # it, keeps the start-up theme (or its fallback) from being saved as a choice.
-        self.call_next(self.theme_changed_signal.subscribe, self, self._theme_changed)
+        name = wanted
+        if wanted not in self.available_themes:
+            if FALLBACK_THEME not in self.available_themes and (fallback := find_theme(FALLBACK_THEME, None)):
+                self.register_theme(fallback)
+            self._start_notices.append(("Theme", f"Theme {wanted!r} is not available; using {FALLBACK_THEME}."))
+            name = FALLBACK_THEME if FALLBACK_THEME in self.available_themes else "textual-dark"
+        if self.get_theme(name).dark != self.current_theme.dark:
+            self._deferred_theme = name
+            return
+        self.set_reactive(App.theme, name)
+        self.stylesheet.set_variables(self.get_css_variables())
+        self.set_class(True, f"-theme-{name}", update=False)
 
     def on_ready(self) -> None:
         """Textual's Ready: the DOM is up and the start-up batch is over."""
@@ -108,12 +127,16 @@ class AgentTUI(App[int]):
         self._themes_loaded = True
         loaded = load_themes(self.services.paths.user_themes_dir)
         active = self.theme
+        before = self.get_theme(active)
         for theme in loaded.themes.values():
             self.register_theme(theme)
         self.agent_themes = sorted(loaded.themes)
         for error in loaded.errors:
-            self.notify(error, title="Bad theme file (skipped)", severity="error", timeout=15)
-        if active in loaded.themes and self.current_theme != loaded.themes[active]:
+            if self.is_running:
+                self.notify(error, title="Bad theme file (skipped)", severity="error", timeout=15)
+            else:
+                self._start_notices.append(("Bad theme file (skipped)", error))
+        if self.is_running and before is not None and before != loaded.themes.get(active, before):
             self.refresh_css(animate=False)  # a user file of another name replaced it
 
     @work(thread=True, group="startup")
