@@ -61,7 +61,11 @@ def time_to_paint(argv: list[str], env: dict[str, str], predicate, cwd: str) -> 
 
 
 def env_for(home: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "AGENTTUI_"))}
+    # PYTHONDONTWRITEBYTECODE is dropped so the warm-up run leaves .pyc files for
+    # agenttui as an install has them (Textual's came with the wheel): otherwise
+    # every agenttui run would compile its modules from source and the bare app not.
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("OPENAI_", "AGENTTUI_")) and k != "PYTHONDONTWRITEBYTECODE"}
     env.update(AGENTTUI_HOME=str(home), TERM="xterm-256color", OPENAI_API_KEY="sk-bench",
                OPENAI_BASE_URL="http://127.0.0.1:9/v1",
                PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring")
