@@ -16,8 +16,17 @@ import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from agenttui.core.paths import Paths
+
+if TYPE_CHECKING:  # annotations only: importing these eagerly would slow start-up
+    from agenttui.core.history import HistoryStore
+    from agenttui.core.memory import MemoryStore
+    from agenttui.core.profiles import Profile, ProfileStore
+    from agenttui.core.project_memory import ProjectMemory
+    from agenttui.core.secrets import KeyLookup
+    from agenttui.core.settings import Settings
 
 
 class _Store:
@@ -61,38 +70,40 @@ _BUILD_LOCK = threading.RLock()
 @dataclass
 class Services:
     paths: Paths
-    base_settings: object  # core.settings.Settings, as loaded from config.toml
-    settings: object  # the same with the active profile's overrides applied
-    profile: object  # core.profiles.Profile
-    profiles: object  # core.profiles.ProfileStore
-    memory: object = _Store()  # core.memory.MemoryStore (built on first use)
-    history: object = _Store()  # core.history.HistoryStore (built on first use)
-    project: object = _Store()  # core.project_memory.ProjectMemory (built on first use)
+    base_settings: Settings  # as loaded from config.toml
+    settings: Settings  # the same with the active profile's overrides applied
+    profile: Profile
+    profiles: ProfileStore
+    memory: MemoryStore = _Store()  # built on first use
+    history: HistoryStore = _Store()  # built on first use
+    project: ProjectMemory = _Store()  # built on first use
     environ: Mapping[str, str] = field(default_factory=lambda: os.environ)
     config_warnings: list[str] = field(default_factory=list)
     config_error: str | None = None
 
     @property
     def profile_name(self) -> str:
-        return self.profile.name  # type: ignore[attr-defined]
+        return self.profile.name
 
     @property
     def model(self) -> str:
-        return self.environ.get("AGENTTUI_MODEL") or self.settings.model  # type: ignore[attr-defined]
+        return self.environ.get("AGENTTUI_MODEL") or self.settings.model
 
     @property
     def base_url(self) -> str | None:
-        return self.environ.get("OPENAI_BASE_URL") or self.settings.base_url  # type: ignore[attr-defined]
+        return self.environ.get("OPENAI_BASE_URL") or self.settings.base_url
 
-    def api_key(self):
-        """Look the key up now (env, then keyring): keyring is imported lazily."""
+    def api_key(self) -> KeyLookup:
+        """Look the key up now: OPENAI_API_KEY, then the keyring entry of this
+        profile (``api_key:<profile>``), then the shared one. keyring is
+        imported here, never before the first frame."""
         from agenttui.core.secrets import get_api_key
 
-        return get_api_key(self.environ)
+        return get_api_key(self.environ, profile=self.profile_name)
 
     def switch_profile(self, name: str) -> None:
         """Swap history, profile memory and project memory without a restart (U5)."""
-        profile = self.profiles.get(name)  # type: ignore[attr-defined]
+        profile = self.profiles.get(name)
         if profile is None:
             raise KeyError(f"no profile named {name!r}")
         self._close_history()
@@ -105,7 +116,7 @@ class Services:
         self.base_settings = loaded.settings
         self.config_warnings = list(loaded.warnings)
         self.config_error = str(loaded.error) if loaded.error else None
-        self.settings = self.profile.apply(loaded.settings)  # type: ignore[attr-defined]
+        self.settings = self.profile.apply(loaded.settings)
 
     def close(self) -> None:
         self._close_history()
@@ -113,10 +124,10 @@ class Services:
     def _close_history(self) -> None:
         history = Services.__dict__["history"].built(self)  # a store never opened needs no close
         if history is not None:
-            history.close()  # type: ignore[attr-defined]
+            history.close()
 
 
-def _attach_profile(services: Services, profile) -> None:
+def _attach_profile(services: Services, profile: Profile) -> None:
     paths = services.paths
     settings = profile.apply(services.base_settings)
     extra = settings.redaction.extra_patterns

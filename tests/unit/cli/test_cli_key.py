@@ -45,3 +45,32 @@ def test_key_delete_needs_yes_off_a_terminal(cli, file_keyring):
     assert done.code == 0, done.err
     assert json.loads(store.read_text()) == {}
     assert cli("key", "delete", "--yes", env=env).code == 1  # nothing left to delete
+
+
+def test_key_for_one_profile_wins_for_that_profile_only(cli, file_keyring, monkeypatch, isolated_home):
+    store, env = file_keyring
+    assert cli("profile", "create", "work", env=env).code == 0
+    assert cli("key", "set", input="sk-shared\n", env=env).code == 0
+    scoped = cli("--profile", "work", "key", "set", "--this-profile", input="sk-work\n", env=env)
+    assert scoped.code == 0 and "for profile 'work'" in scoped.out
+    assert json.loads(store.read_text()) == {"agenttui/api_key": "sk-shared",
+                                             "agenttui/api_key:work": "sk-work"}
+
+    import keyring
+
+    from agenttui.bootstrap import build_services
+    from tests.fakes.memory_keyring import FileKeyring
+
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    home_only = {"AGENTTUI_HOME": str(isolated_home)}  # no OPENAI_API_KEY: the keyring decides
+    previous = keyring.get_keyring()
+    keyring.set_keyring(FileKeyring())
+    try:
+        assert build_services(profile="work", environ=home_only).api_key().value == "sk-work"
+        assert build_services(profile="default", environ=home_only).api_key().value == "sk-shared"
+    finally:
+        keyring.set_keyring(previous)
+    gone = cli("--profile", "work", "key", "delete", "--this-profile", "--yes", env=env)
+    assert gone.code == 0
+    assert json.loads(store.read_text()) == {"agenttui/api_key": "sk-shared"}
