@@ -156,3 +156,136 @@ def compile_two_step() -> list[tuple[str, re.Pattern[str], re.Pattern[str], int]
 def id_override_is_qualified(snippet: str) -> bool:
     """'lupakan aturan soal tab' is a preference; 'lupakan semua instruksi' is not."""
     return bool(_ID_QUALIFIER.search(snippet))
+
+
+# --- Necessary literals (for the screener's prefilter) ----------------------
+#
+# Derived from the patterns above, never written by hand, so a new or edited
+# rule cannot silently escape the prefilter. For a pattern, `required_literals`
+# returns a set S of non-empty strings such that every match contains some
+# member of S as a substring; the screener then runs a rule only on texts
+# where its literals occur. The analysis is conservative: anything it cannot
+# reason about (classes, unbounded repeats, categories) ends a literal stretch,
+# and a pattern with no usable stretch gets None (the rule always runs).
+
+ANCHOR = _ANCHOR = "\x00"
+_LEADING_NON_WORD = re.compile(r"^\W+")
+_WORD_START = re.compile(r"\w")
+_CROSS_CAP = 64  # bound the cross products of alternations
+_LITERAL_MAX = 12  # a prefix of a necessary literal is necessary too
+
+
+def _exact(items) -> set[str] | None:
+    """The finite set of strings `items` can match, or None if not finite/small."""
+    from re._constants import (
+        ASSERT, ASSERT_NOT, AT, ATOMIC_GROUP, BRANCH, IN, LITERAL, MAX_REPEAT,
+        MIN_REPEAT, POSSESSIVE_REPEAT, SUBPATTERN,
+    )
+
+    out = {""}
+    for op, av in items:
+        if op is LITERAL:
+            tails = {chr(av)}
+        elif op in (AT, ASSERT, ASSERT_NOT):
+            continue  # zero-width: does not break a literal stretch
+        elif op is SUBPATTERN or op is ATOMIC_GROUP:
+            tails = _exact(av[3] if op is SUBPATTERN else av)
+        elif op is BRANCH:
+            parts = [_exact(b) for b in av[1]]
+            tails = None if None in parts else set().union(*parts)
+        elif op is IN and all(o is LITERAL for o, _ in av):
+            tails = {chr(c) for _, c in av}
+        elif op in (MAX_REPEAT, MIN_REPEAT, POSSESSIVE_REPEAT) and av[:2] == (0, 1):
+            tails = _exact(av[2])
+            tails = None if tails is None else tails | {""}
+        else:
+            return None
+        if tails is None:
+            return None
+        out = {s + t for s in out for t in tails}
+        if len(out) > _CROSS_CAP:
+            return None
+    return out
+
+
+def _necessary(items) -> list[str] | None:
+    """Best necessary stretch of `items`; a leading "\\b" is kept as _ANCHOR."""
+    from re._constants import (
+        AT, AT_BOUNDARY, ATOMIC_GROUP, BRANCH, MAX_REPEAT, MIN_REPEAT, POSSESSIVE_REPEAT, SUBPATTERN,
+    )
+
+    found: list[set[str]] = []
+    stretch = {""}
+
+    def close() -> None:
+        nonlocal stretch
+        if "" not in stretch and _ANCHOR not in stretch:
+            found.append(stretch)
+        stretch = {""}
+
+    for item in items:
+        if item == (AT, AT_BOUNDARY) and stretch == {""}:
+            stretch = {_ANCHOR}  # what follows starts at a word boundary
+            continue
+        exact = _exact([item])
+        if exact is not None:
+            longer = {s + t for s in stretch for t in exact}
+            if len(longer) > _CROSS_CAP:
+                # Start afresh, keeping a last non-word char so "…s " + "x" still
+                # tells that "x" starts a word.
+                lasts = {s[-1:] for s in stretch}
+                keep = lasts if all(c and not _WORD_START.match(c) for c in lasts) else {""}
+                close()
+                longer = {c + t for c in keep for t in exact}
+            stretch = longer
+            continue
+        close()
+        op, av = item
+        inner = None
+        if op is SUBPATTERN or op is ATOMIC_GROUP:
+            inner = _necessary(av[3] if op is SUBPATTERN else av)
+        elif op is BRANCH:
+            parts = [_necessary(b) for b in av[1]]
+            inner = None if not all(parts) else set().union(*parts)
+        elif op in (MAX_REPEAT, MIN_REPEAT, POSSESSIVE_REPEAT) and av[0] >= 1:
+            inner = _necessary(av[2])
+        if inner:
+            found.append(set(inner))
+    close()
+    # The most selective stretch: longest shortest member, then fewest members.
+    best = max(found, key=lambda s: (min(len(x.lstrip(_ANCHOR)) for x in s), -len(s)), default=None)
+    return None if best is None else sorted(best)
+
+
+def required_literals(pattern: str) -> frozenset[str] | None:
+    """Strings one of which every match of `pattern` contains (None: unknown).
+
+    A member starting with `ANCHOR` ("\\x00") occurs at the start of a `\\w+`
+    run: the pattern has "\\b" there, or the member followed punctuation or a
+    space (which is then dropped). The screener indexes such members by their
+    run's first characters instead of searching for each.
+    """
+    from re import _parser
+
+    found = _necessary(list(_parser.parse(pattern)))
+    if not found:
+        return None
+    out = set()
+    for lit in found:
+        anchored = lit.startswith(_ANCHOR)
+        lit = lit.lstrip(_ANCHOR)
+        body = _LEADING_NON_WORD.sub("", lit)
+        if body and body != lit:
+            lit, anchored = body, True  # a word char right after a non-word char
+        lit = lit[:_LITERAL_MAX]
+        out.add(ANCHOR + lit if anchored and _WORD_START.match(lit) else lit)
+    # "rm -rf" is implied by "rm -rf "; keep only minimal members.
+    return frozenset(x for x in out if not any(o != x and _implies(x, o) for o in out))
+
+
+def _implies(x: str, o: str) -> bool:
+    """An occurrence of member `x` is also one of member `o` (anchoring included)."""
+    bx, bo = x.lstrip(ANCHOR), o.lstrip(ANCHOR)
+    if not o.startswith(ANCHOR):
+        return bo in bx
+    return x.startswith(ANCHOR) and bx.startswith(bo)
