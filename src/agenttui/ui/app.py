@@ -50,7 +50,7 @@ class AgentTUI(App[int]):
         self._themes_loaded = False
         self._start_notices: list[tuple[str, str]] = []  # (title, message) errors to toast on mount
         self._deferred_theme: str | None = None
-        self._select_start_theme()
+        self._can_notify = False  # toasts need the screen: queued until on_mount
         self.refresh_header()
 
     def notify(self, message: str, *, title: str = "", severity="information", **kwargs) -> None:
@@ -58,7 +58,12 @@ class AgentTUI(App[int]):
         super().notify(message, title=title, severity=severity, **kwargs)
 
     # -- start-up --------------------------------------------------------------
+    def on_load(self) -> None:
+        # Load comes after the CSS sources are read and before they are first parsed.
+        self._select_start_theme()
+
     def on_mount(self) -> None:
+        self._can_notify = True
         for title, message in self._start_notices:
             self.notify(message, title=title, severity="error", timeout=15)
         if self._deferred_theme is not None:
@@ -67,7 +72,6 @@ class AgentTUI(App[int]):
         # after it, keeps the start-up theme (or its fallback) from being saved as a choice.
         self.call_next(self.theme_changed_signal.subscribe, self, self._theme_changed)
         self.set_keymap(self.keymap_ids)
-        self.push_screen(MainScreen(self.services))
         if self.services.config_error:
             self.notify(f"{self.services.config_error}\nUsing defaults; the file was not changed.",
                         title="config.toml has an error", severity="error", timeout=20)
@@ -78,6 +82,14 @@ class AgentTUI(App[int]):
         if self.check_api_key:
             self.set_timer(0.3, self._look_up_api_key)
         self.set_timer(1.0, self._warm_up)
+
+    def get_default_screen(self) -> MainScreen:
+        """The main screen is the base of the stack, composed with the app.
+
+        Pushed from ``on_mount`` instead, it would be laid out and rendered once
+        inside the app's start-up batch, a frame Textual then discards.
+        """
+        return MainScreen(self.services)
 
     def _select_start_theme(self) -> None:
         """Pick the configured theme before the stylesheet is first parsed.
@@ -132,11 +144,11 @@ class AgentTUI(App[int]):
             self.register_theme(theme)
         self.agent_themes = sorted(loaded.themes)
         for error in loaded.errors:
-            if self.is_running:
+            if self._can_notify:
                 self.notify(error, title="Bad theme file (skipped)", severity="error", timeout=15)
             else:
                 self._start_notices.append(("Bad theme file (skipped)", error))
-        if self.is_running and before is not None and before != loaded.themes.get(active, before):
+        if self._can_notify and before is not None and before != loaded.themes.get(active, before):
             self.refresh_css(animate=False)  # a user file of another name replaced it
 
     @work(thread=True, group="startup")

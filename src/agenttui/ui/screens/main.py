@@ -27,11 +27,10 @@ from typing import TYPE_CHECKING
 
 from textual import events, on
 from textual.app import ComposeResult
-from textual.containers import Horizontal
+from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Header
 
 from agenttui.ui import messages
 
@@ -44,12 +43,30 @@ PANE_IDS = {name: f"#{name}-pane" for name, _ in PANES}
 _CARRIED_CLASSES = ("-hidden", "-shown")
 
 
+HEADER_ICON = "◆"
+
+
 class PaneSlot(Widget):
     """A pane's place in the first frame: its id, border and title, no content."""
 
     def __init__(self, name: str, title: str) -> None:
         super().__init__(id=f"{name}-pane")
         self.border_title = title
+
+
+class HeaderSlot(Widget):
+    """The header's line in the first frame, drawn like Textual's ``Header``.
+
+    One widget whose CSS is in main.tcss (parsed with the app's CSS): the real
+    ``Header`` brings three widget classes, and each new class's DEFAULT_CSS
+    makes Textual re-parse the whole stylesheet before the frame.
+    """
+
+    def render(self) -> Content:
+        title = self.app.format_title(self.app.title, self.app.sub_title)
+        middle = max(0, self.size.width - 18)  # Header: icon 8 cells left, clock space 10 right
+        title = title.truncate(middle, ellipsis=True)
+        return Content.assemble(f" {HEADER_ICON}".ljust(8), " " * ((middle - title.cell_length) // 2), title)
 
 
 class MainScreen(Screen):
@@ -67,9 +84,11 @@ class MainScreen(Screen):
         self._mounted = self._app_ready = self._fill_scheduled = False
 
     def compose(self) -> ComposeResult:
-        yield Header(icon="◆")
+        # Every widget class in the first frame has its CSS in main.tcss or none,
+        # so the stylesheet is parsed once, with the app's (see HeaderSlot).
         defer = not self.app.is_headless if self._defer_panes is None else self._defer_panes
-        with Horizontal(id="panes"):
+        yield HeaderSlot(id="header-slot") if defer else self._build_header()
+        with Widget(id="panes"):
             if defer:
                 for name, title in PANES:
                     yield PaneSlot(name, title)
@@ -109,6 +128,11 @@ class MainScreen(Screen):
         return [MemoryPane(self.services, id="memory-pane"), ChatPane(self.services, id="chat-pane"),
                 HistoryPane(self.services, id="history-pane")]
 
+    def _build_header(self) -> Widget:
+        from textual.widgets import Header
+
+        return Header(icon=HEADER_ICON)
+
     def _build_footer(self) -> Widget:
         from textual.widgets import Footer
 
@@ -128,7 +152,8 @@ class MainScreen(Screen):
             await box.remove_children()
             await box.mount_all(panes)
             await self.query_one("#footer-slot").remove()
-            await self.mount(self._build_footer())
+            await self.query_one("#header-slot").remove()
+            await self.mount(self._build_header(), self._build_footer())
         self.panes_ready = True
         if self.focused is None:
             self.chat.prompt.focus()
