@@ -39,9 +39,10 @@ class ChatPane(SlashCommandsMixin, Vertical):
             self.turn = turn
 
     class ConversationStarted(TextualMessage):
-        def __init__(self, conversation_id: str | None) -> None:
+        def __init__(self, conversation_id: str | None, opening: int = 0) -> None:
             super().__init__()
             self.conversation_id = conversation_id
+            self.opening = opening  # which open_latest call found it
 
     def __init__(self, services, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -57,6 +58,7 @@ class ChatPane(SlashCommandsMixin, Vertical):
         self._image: str | None = None  # /attach: path of the image for the next send
         self._end_session = False  # /end: archive the session when this turn finishes
         self.last_reply_text = ""
+        self._opening = 0  # bumped by anything the user opens or sends: stale lookups are dropped
 
     def compose(self) -> ComposeResult:
         yield ChatLog(self.services, id="chat-log")
@@ -75,16 +77,28 @@ class ChatPane(SlashCommandsMixin, Vertical):
         self.open_latest()
 
     # -- conversations ---------------------------------------------------------
-    @work(thread=True, group="chat-open")
     def open_latest(self) -> None:
+        """Show the profile's latest conversation (looked up in a thread).
+
+        The lookup may be slow on a cold start (it opens the history store); if
+        the user opens a conversation or sends a message meanwhile, its answer
+        is dropped rather than replacing what they started (or cancelling it).
+        """
+        self._opening += 1
+        self._find_latest(self._opening)
+
+    @work(thread=True, group="chat-open")
+    def _find_latest(self, opening: int) -> None:
         latest = self.services.history.latest_conversation()
-        self.post_message(self.ConversationStarted(latest.id if latest else None))
+        self.post_message(self.ConversationStarted(latest.id if latest else None, opening))
 
     @on(ConversationStarted)
     async def _conversation_started(self, event: ConversationStarted) -> None:
-        await self.open_conversation(event.conversation_id)
+        if event.opening == self._opening:
+            await self.open_conversation(event.conversation_id)
 
     async def open_conversation(self, conversation_id: str | None, message_id: int | None = None) -> None:
+        self._opening += 1
         self.cancel_turn()
         self.conversation_id = conversation_id
         self.can_retry = False
@@ -117,6 +131,7 @@ class ChatPane(SlashCommandsMixin, Vertical):
         if self.streaming:
             self.notify("A reply is still streaming: Esc cancels it.", severity="warning")
             return
+        self._opening += 1  # a latest-conversation lookup still running must not replace this
         image = None if retry else self._image
         self._image = None
         if show:
