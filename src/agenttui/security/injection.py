@@ -32,6 +32,8 @@ from .injection_patterns import (
 )
 from .normalize import (
     all_views,
+    ascii_table,
+    ascii_translate,
     has_hidden_candidates,
     hidden_characters,
     plain_variants,
@@ -43,6 +45,8 @@ _MAX_DEPTH = 2  # base64 inside base64 is screened; deeper nesting is not
 _SNIPPET = 60
 _KEY = 3  # literals that start a word are indexed by that word's first chars
 _RUN = re.compile(r"\w+")
+# ASCII non-word chars → space, so str.split() yields the `\w+` runs.
+_ASCII_RUN_SEP = ascii_table(spaces="".join(c for c in map(chr, range(128)) if not (c.isalnum() or c == "_")))
 
 
 @dataclass(frozen=True)
@@ -56,63 +60,76 @@ class _Rule:
 class _Prefilter:
     """Which rules can match at all, from literals every match must contain.
 
-    Running ~80 patterns over ~8 views costs ~1 µs per search; almost every
-    memory note contains none of the rules' literals. Each rule needs one
+    Running ~80 patterns over ~8 views costs ~1 µs per search, and almost no
+    memory note contains any of the rules' literals. Each rule needs one
     member of each of its literal sets (a two-step rule: anchor and tail) to
-    occur in the views it runs on. Members that start a word are found through
-    the first `_KEY` chars of the views' words (one set intersection); the rest
-    ("@", "://", CJK phrases) are searched for one by one. Candidates are then
-    confirmed with a substring test before any pattern runs.
+    occur in the views it runs on. A member is indexed by a word it must
+    contain: a word it starts or holds whole, by that word's first `_KEY`
+    chars; a word it ends, by the last `_KEY`. One set intersection per index
+    over the views' words finds the few members worth a substring test; the
+    rest ("@", ":()", CJK phrases) are searched for one by one.
     """
 
     def __init__(self, needs: list[list[frozenset[str] | None]]):
         self.always: list[int] = []
         self.needs: list[int] = []  # per rule: bit mask of its literal sets
-        self.by_key: dict[str, list[tuple[str, int]]] = {}  # key -> (literal, set bit)
-        self.loose: list[tuple[str, int]] = []
+        # key -> (literal, its set's bit, words it holds whole)
+        self.heads: dict[str, list[tuple[str, int, tuple[str, ...]]]] = {}
+        self.tails: dict[str, list[tuple[str, int, tuple[str, ...]]]] = {}
+        self.loose: list[tuple[str, int, tuple[str, ...]]] = []
         bit = 0
         for i, sets in enumerate(needs):
-            mask = 0
-            for lits in sets:
-                if not lits:  # unknown: the rule always runs
-                    mask = 0
-                    break
-                for lit in lits:
-                    word = _RUN.match(lit, 1) if lit.startswith(ANCHOR) else None
-                    lit = lit.lstrip(ANCHOR)
-                    if word and (len(word.group()) >= _KEY or len(lit) > len(word.group())):
-                        # The word is at least _KEY long, or ends inside the literal.
-                        self.by_key.setdefault(word.group()[:_KEY], []).append((lit, 1 << bit))
-                    else:
-                        self.loose.append((lit, 1 << bit))
-                mask |= 1 << bit
-                bit += 1
-            if mask:
-                self.needs.append(mask)
-            else:
+            if not all(sets):  # unknown literals: the rule always runs
                 self.needs.append(0)
                 self.always.append(i)
-        self.keys = frozenset(self.by_key)
-        self.loose_ascii = [(lit, b) for lit, b in self.loose if lit.isascii()]
+                continue
+            for lits in sets:
+                for lit in lits:
+                    self._index(lit, 1 << bit)
+                bit += 1
+            self.needs.append((1 << bit) - (1 << (bit - len(sets))))
+        self.head_keys, self.tail_keys = frozenset(self.heads), frozenset(self.tails)
+        self.loose_ascii = [entry for entry in self.loose if entry[0].isascii()]
+
+    def _index(self, lit: str, bit: int) -> None:
+        anchored = lit.startswith(ANCHOR)
+        lit = lit.lstrip(ANCHOR)
+        runs = [(m.group(), anchored or m.start() > 0, m.end() < len(lit)) for m in _RUN.finditer(lit)]
+        # Words the literal holds whole: a cheap set lookup before searching.
+        whole = tuple(word for word, starts, ends in runs if starts and ends)
+        entry = (lit, bit, whole)
+        for word, starts, ends in runs:
+            if starts and (ends or len(word) >= _KEY):  # starts a word, or is one
+                self.heads.setdefault(word[:_KEY], []).append(entry)
+                return
+            if ends and len(word) >= _KEY:  # ends a word
+                self.tails.setdefault(word[-_KEY:], []).append(entry)
+                return
+        self.loose.append(entry)
 
     def live(self, views: list[str]) -> set[int]:
         """Indices of the rules that may match in one of `views`."""
         text = "\n".join(views)  # no literal contains a newline
-        words = set(_RUN.findall(text))
-        # A literal that starts a word shares its first _KEY chars with that
-        # word, or (if shorter and followed by a non-word char) is the word.
-        keys = self.keys.intersection({w[:_KEY] for w in words})
+        ascii_only = text.isascii()
+        if ascii_only:
+            words = set(ascii_translate(text, _ASCII_RUN_SEP).split())
+        else:
+            words = set(_RUN.findall(text))
         found = 0
-        for key in keys:
-            for lit, b in self.by_key[key]:
-                if not found & b and lit in text:
-                    found |= b
-        for lit, b in self.loose_ascii if text.isascii() else self.loose:
-            if not found & b and lit in text:
+        for index, keys in (
+            (self.heads, self.head_keys.intersection({w[:_KEY] for w in words})),
+            (self.tails, self.tail_keys.intersection({w[-_KEY:] for w in words})),
+            (None, ()),
+        ):
+            for key in keys:
+                for lit, b, whole in index[key]:
+                    if not found & b and all(w in words for w in whole) and lit in text:
+                        found |= b
+        for lit, b, whole in self.loose_ascii if ascii_only else self.loose:
+            if not found & b and all(w in words for w in whole) and lit in text:
                 found |= b
-        if not found:
-            return set(self.always)
-        return {i for i, need in enumerate(self.needs) if need and need & found == need} | set(self.always)
+        live = {i for i, need in enumerate(self.needs) if need and need & found == need} if found else set()
+        return live.union(self.always)
 
 
 @cache
@@ -198,14 +215,23 @@ def _squashed_hits(runs: list[str], views: list[str]) -> list[str]:
 
 def _screen(text: str, depth: int) -> list[str]:
     reasons: list[str] = []
-    if not text.isascii() and has_hidden_candidates(text):
+    if has_hidden_candidates(text):
         hidden = hidden_characters(text)
         if hidden:
             reasons.append("hidden characters: " + ", ".join(hidden))
     plain, views, runs = all_views(text)
     variants = plain_variants(plain)
-    prefilter = _rules()[3]
-    live = prefilter.live([*views, *variants])
+    # Only a deliberate obfuscator writes rot13 or backwards: those views get
+    # high-precision word rules only, no further decoding, and only when the
+    # text reads clean otherwise. They are built up front anyway, so that one
+    # prefilter pass covers every view.
+    transformed: list[tuple[str, str, list[str]]] = []
+    if depth == 0:
+        for label, turned in transformed_views(plain):
+            tplain = plain_view(turned)
+            transformed.append((label, word_view(tplain), plain_variants(tplain)))
+    everything = [*views, *variants, *(v for _, w, vs in transformed for v in (w, *vs))]
+    live = _rules()[3].live(everything)
     if live:
         reasons += _word_hits(views, live)
         reasons += _plain_hits(variants, live)
@@ -214,15 +240,8 @@ def _screen(text: str, depth: int) -> list[str]:
         for label, decoded in decoded_payloads(text):
             for r in _screen(decoded, depth + 1):
                 reasons.append(f"encoded payload ({label}) \u2192 {r}")
-    if depth == 0 and not reasons:
-        # Only a deliberate obfuscator writes rot13 or backwards; high-precision
-        # word rules only, no further decoding.
-        for label, transformed in transformed_views(plain):
-            tplain = plain_view(transformed)
-            tword, tvariants = word_view(tplain), plain_variants(tplain)
-            live = prefilter.live([tword, *tvariants])
-            if not live:
-                continue
+    if live and not reasons:
+        for label, tword, tvariants in transformed:
             for r in _word_hits([tword], live) + _plain_hits(tvariants, live):
                 reasons.append(f"{label} text \u2192 {r}")
     return reasons

@@ -208,14 +208,15 @@ def _exact(items) -> set[str] | None:
     return out
 
 
-def _necessary(items) -> list[str] | None:
-    """Best necessary stretch of `items`; a leading "\\b" is kept as _ANCHOR."""
+def _necessary(items, word_start: bool = False) -> list[str] | None:
+    """Best necessary stretch of `items`; a word start ("\\b", or `word_start`:
+    right after a non-word char) is marked with _ANCHOR."""
     from re._constants import (
         AT, AT_BOUNDARY, ATOMIC_GROUP, BRANCH, MAX_REPEAT, MIN_REPEAT, POSSESSIVE_REPEAT, SUBPATTERN,
     )
 
     found: list[set[str]] = []
-    stretch = {""}
+    stretch = {_ANCHOR} if word_start else {""}
 
     def close() -> None:
         nonlocal stretch
@@ -239,13 +240,15 @@ def _necessary(items) -> list[str] | None:
                 longer = {c + t for c in keep for t in exact}
             stretch = longer
             continue
+        # A group right after "… " or "\\b" starts a word; tell the recursion.
+        lead = stretch == {_ANCHOR} or all(s and not _WORD_START.match(s[-1]) for s in stretch)
         close()
         op, av = item
         inner = None
         if op is SUBPATTERN or op is ATOMIC_GROUP:
-            inner = _necessary(av[3] if op is SUBPATTERN else av)
+            inner = _necessary(av[3] if op is SUBPATTERN else av, lead)
         elif op is BRANCH:
-            parts = [_necessary(b) for b in av[1]]
+            parts = [_necessary(b, lead) for b in av[1]]
             inner = None if not all(parts) else set().union(*parts)
         elif op in (MAX_REPEAT, MIN_REPEAT, POSSESSIVE_REPEAT) and av[0] >= 1:
             inner = _necessary(av[2])

@@ -37,7 +37,6 @@ _HOMOGLYPHS = str.maketrans(
 _LEET_I = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s", "!": "i", "|": "l", "8": "b", "9": "g"})
 _LEET_L = str.maketrans({"0": "o", "1": "l", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s", "!": "i", "|": "l", "8": "b", "9": "g"})
 
-_WS = re.compile(r"\s+")
 _NON_WORD = re.compile(r"[\W_]+")
 # ≥3 single-character tokens in a row: "i g n o r e", "i.g.n.o.r.e".
 _SPACED = re.compile(r"(?<!\w)\w(?: \w(?!\w)){2,}+")
@@ -58,24 +57,59 @@ def hidden_characters(text: str) -> list[str]:
     return sorted(found)
 
 
+_HIDDEN_CANDIDATE = re.compile(f"[{_ZERO_WIDTH}{_BIDI}\U000e0000-\U000e007f]")
+_TAG_CHARS = re.compile("[\U000e0020-\U000e007e]+")
+
+
 def has_hidden_candidates(text: str) -> bool:
     """Cheap pre-check so `hidden_characters` only walks suspicious texts."""
-    return any(c in text for c in _INVISIBLE) or any(ord(c) >= 0xE0000 for c in text if c > "\uffff")
+    return not text.isascii() and _HIDDEN_CANDIDATE.search(text) is not None
 
 
 def decode_tag_characters(text: str) -> str:
     """ASCII smuggled in the Unicode tag block (U+E0020..U+E007E)."""
-    return "".join(chr(ord(c) - 0xE0000) for c in text if 0xE0020 <= ord(c) <= 0xE007E)
+    if text.isascii():
+        return ""
+    return "".join(chr(ord(c) - 0xE0000) for run in _TAG_CHARS.findall(text) for c in run)
 
 
 def plain_view(text: str) -> str:
     """NFKC, invisibles removed, casefolded, whitespace collapsed."""
-    text = unicodedata.normalize("NFKC", text).translate(_STRIP_INVISIBLE)
-    return _WS.sub(" ", text.casefold()).strip()
+    if not text.isascii():  # for ASCII, NFKC is the identity and casefold is lower
+        text = unicodedata.normalize("NFKC", text).translate(_STRIP_INVISIBLE)
+    # str.split() splits on exactly the characters `\s` matches.
+    return " ".join(text.casefold().split())
+
+
+def ascii_table(mapping: dict[int, str] | None = None, spaces: str = "") -> bytes:
+    """A bytes.translate table: `mapping` (an str.maketrans dict of ASCII), then
+    every char in `spaces` (or, for "\\W_", every non-alphanumeric) → space.
+
+    For ASCII text, bytes.translate is ~8x faster than str.translate with a
+    dict, and these run on every view of every note.
+    """
+    out = bytearray(range(256))
+    for code in range(128):
+        ch = chr(code)
+        if mapping and code in mapping:
+            ch = mapping[code]
+        if ch in spaces or (spaces == "\\W_" and not ch.isalnum()):
+            ch = " "
+        out[code] = ord(ch)
+    return bytes(out)
+
+
+def ascii_translate(text: str, table: bytes) -> str:
+    return text.encode("ascii").translate(table).decode("ascii")
+
+
+_B_NON_WORD = ascii_table(spaces="\\W_")
 
 
 def word_view(plain: str) -> str:
     """Punctuation and underscores become single spaces."""
+    if plain.isascii():
+        return " ".join(ascii_translate(plain, _B_NON_WORD).split())
     return _NON_WORD.sub(" ", plain).strip()
 
 
@@ -92,6 +126,13 @@ def despace(words: str) -> tuple[str, list[str]]:
 
 def folded_views(plain: str) -> list[str]:
     """Word views after homoglyph + leetspeak folding (1→i and 1→l variants)."""
+    if plain.isascii():
+        if not _HAS_LEET.search(plain):
+            return [word_view(plain)]  # folding is the identity
+        views = [" ".join(ascii_translate(plain, _B_LEET_I_WORD).split())]
+        if "1" in plain or "|" in plain:
+            views.append(" ".join(ascii_translate(plain, _B_LEET_L_WORD).split()))
+        return views
     base = plain.translate(_HOMOGLYPHS)
     views = [word_view(base.translate(_LEET_I))]
     if "1" in base or "|" in base:
@@ -103,17 +144,34 @@ _JOINED = re.compile(r"(?<=[\w:])[-_.]+(?=\w)")
 # Leetspeak for plain views: no '|' or '!' (pipes and punctuation matter there).
 _LEET_PLAIN = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"})
 _SPACED_PLAIN = re.compile(r"(?<!\w)\w(?: \w(?!\w)){2,}+")
+# Texts without these characters are left alone by the leetspeak tables.
+_HAS_LEET = re.compile("[" + re.escape("".join(map(chr, _LEET_I))) + "]")
+_HAS_JOINER = re.compile("[-_.]")
+_HAS_LEET_PLAIN = re.compile("[" + re.escape("".join(map(chr, _LEET_PLAIN))) + "]")
+
+
+_B_LEET_I_WORD = ascii_table(_LEET_I, "\\W_")
+_B_LEET_L_WORD = ascii_table(_LEET_L, "\\W_")
+_B_LEET_PLAIN = ascii_table(_LEET_PLAIN)
+
+
+def _leet_plain(text: str) -> str:
+    return ascii_translate(text, _B_LEET_PLAIN) if text.isascii() else text.translate(_LEET_PLAIN)
+
+
+def _squash(m: re.Match[str]) -> str:
+    return m.group().replace(" ", "")
 
 
 def plain_variants(plain: str) -> list[str]:
     """Plain-level views (punctuation kept) for marker/exfiltration rules."""
-    folded = plain.translate(_HOMOGLYPHS)
+    folded = plain if plain.isascii() else plain.translate(_HOMOGLYPHS)
     candidates = [
         plain,
         folded,
-        folded.translate(_LEET_PLAIN),
-        _SPACED_PLAIN.sub(lambda m: m.group().replace(" ", ""), folded),
-        _JOINED.sub(" ", folded),
+        _leet_plain(folded) if _HAS_LEET_PLAIN.search(folded) else folded,
+        _SPACED_PLAIN.sub(_squash, folded),
+        _JOINED.sub(" ", folded) if _HAS_JOINER.search(folded) else folded,
     ]
     out: list[str] = []
     for v in candidates:
@@ -128,8 +186,9 @@ def all_views(text: str) -> tuple[str, list[str], list[str]]:
     candidates = [word_view(plain), *folded_views(plain)]
     views: list[str] = []
     runs: list[str] = []
+    spaced = _SPACED.search("\n".join(candidates)) is not None  # one pass, usually no
     for v in candidates:
-        despaced, squashed = despace(v)
+        despaced, squashed = despace(v) if spaced else (v, ())
         for item in (v, despaced):
             if item and item not in views:
                 views.append(item)
