@@ -46,7 +46,17 @@ _CARRIED_CLASSES = ("-hidden", "-shown")
 HEADER_ICON = "◆"
 
 
-class PaneSlot(Widget):
+class Blank(Widget):
+    """Draws its styles only (Widget's own render shows the widget's name).
+
+    No DEFAULT_CSS: its rules live in main.tcss (see HeaderSlot for why).
+    """
+
+    def render(self) -> str:
+        return ""
+
+
+class PaneSlot(Blank):
     """A pane's place in the first frame: its id, border and title, no content."""
 
     def __init__(self, name: str, title: str) -> None:
@@ -87,15 +97,16 @@ class MainScreen(Screen):
         # Every widget class in the first frame has its CSS in main.tcss or none,
         # so the stylesheet is parsed once, with the app's (see HeaderSlot).
         defer = not self.app.is_headless if self._defer_panes is None else self._defer_panes
+        self.set_class(self.app.size.width < NARROW_BELOW, "-narrow")  # before the first layout
         yield HeaderSlot(id="header-slot") if defer else self._build_header()
-        with Widget(id="panes"):
+        with Blank(id="panes"):
             if defer:
                 for name, title in PANES:
                     yield PaneSlot(name, title)
             else:
                 yield from self._build_panes()
         if defer:
-            yield Widget(id="footer-slot")
+            yield Blank(id="footer-slot")
         else:
             yield self._build_footer()
             self.panes_ready = True
