@@ -54,8 +54,25 @@ def _base64(run: str) -> str | None:
     return _printable(data)
 
 
+_ANY_RUN = re.compile(r"[A-Za-z0-9+/_-]{16}")  # how every base64/hex run starts
+
+
+def may_hold_payload(text: str) -> bool:
+    """False when no decoder below can find anything (most notes): no
+    base64/hex run (a long plain word like "restructuredtext" is neither), no
+    escape, '%', '&' or (non-ASCII) tag character."""
+    if not text.isascii() or "%" in text or "&" in text or "\\" in text:
+        return True
+    if not _ANY_RUN.search(text):
+        return False
+    # The base64 decoder skips letters-only runs.
+    return _HEX_RUN.search(text) is not None or any(not run.isalpha() for run in _B64_RUN.findall(text))
+
+
 def decoded_payloads(text: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
+    if not may_hold_payload(text):
+        return out
     for m in _B64_RUN.finditer(text):
         if len(out) >= MAX_PAYLOADS:
             break

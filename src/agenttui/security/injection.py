@@ -18,8 +18,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
+from itertools import chain
+from typing import NamedTuple
 
-from .decoding import decoded_payloads, transformed_views
+from .decoding import decoded_payloads, may_hold_payload, transformed_views
 from .injection_patterns import (
     ANCHOR,
     PLAIN_RULES,
@@ -34,6 +36,8 @@ from .normalize import (
     all_views,
     ascii_table,
     ascii_translate,
+    cheap_words,
+    turned_forms,
     has_hidden_candidates,
     hidden_characters,
     plain_variants,
@@ -43,9 +47,9 @@ from .normalize import (
 
 _MAX_DEPTH = 2  # base64 inside base64 is screened; deeper nesting is not
 _SNIPPET = 60
-_KEY = 3  # literals that start a word are indexed by that word's first chars
 _RUN = re.compile(r"\w+")
 # ASCII non-word chars → space, so str.split() yields the `\w+` runs.
+_ASCII_WORDISH = "".join(c for c in map(chr, range(128)) if c.isalnum() or c == "_")
 _ASCII_RUN_SEP = ascii_table(spaces="".join(c for c in map(chr, range(128)) if not (c.isalnum() or c == "_")))
 
 
@@ -57,6 +61,14 @@ class _Rule:
     window: int = 0
 
 
+class _Entry(NamedTuple):
+    literal: str
+    bit: int  # the literal set it belongs to
+    whole: tuple[str, ...]  # words it holds whole
+    partial: tuple[str, ...]  # pieces of words (at its edges)
+    marks: str  # its punctuation
+
+
 class _Prefilter:
     """Which rules can match at all, from literals every match must contain.
 
@@ -64,19 +76,21 @@ class _Prefilter:
     memory note contains any of the rules' literals. Each rule needs one
     member of each of its literal sets (a two-step rule: anchor and tail) to
     occur in the views it runs on. A member is indexed by a word it must
-    contain: a word it starts or holds whole, by that word's first `_KEY`
-    chars; a word it ends, by the last `_KEY`. One set intersection per index
-    over the views' words finds the few members worth a substring test; the
-    rest ("@", ":()", CJK phrases) are searched for one by one.
+    contain: one it holds whole (exact), starts (first 3-4 chars) or ends
+    (last 3 chars); the few left ("@", ":()", CJK phrases) are tested one by
+    one. What each distinct word of a text hits is cached, so a note costs
+    a few set and dict operations in C, and a substring test per member hit.
     """
+
+    _CACHE_MAX = 50_000  # distinct words remembered (memory notes reuse few)
 
     def __init__(self, needs: list[list[frozenset[str] | None]]):
         self.always: list[int] = []
         self.needs: list[int] = []  # per rule: bit mask of its literal sets
-        # key -> (literal, its set's bit, words it holds whole)
-        self.heads: dict[str, list[tuple[str, int, tuple[str, ...]]]] = {}
-        self.tails: dict[str, list[tuple[str, int, tuple[str, ...]]]] = {}
-        self.loose: list[tuple[str, int, tuple[str, ...]]] = []
+        self.exact: dict[str, list[_Entry]] = {}
+        self.heads: dict[int, dict[str, list[_Entry]]] = {3: {}, 4: {}}
+        self.tails: dict[str, list[_Entry]] = {}
+        self.loose: list[_Entry] = []
         bit = 0
         for i, sets in enumerate(needs):
             if not all(sets):  # unknown literals: the rule always runs
@@ -88,24 +102,99 @@ class _Prefilter:
                     self._index(lit, 1 << bit)
                 bit += 1
             self.needs.append((1 << bit) - (1 << (bit - len(sets))))
-        self.head_keys, self.tail_keys = frozenset(self.heads), frozenset(self.tails)
-        self.loose_ascii = [entry for entry in self.loose if entry[0].isascii()]
+        self.loose_ascii = [e for e in self.loose if e.literal.isascii()]
+        # Loose members that are one piece of a word ("pastebin"), for `turned`.
+        self.loose_pieces = [e for e in self.loose_ascii if len(e.partial) == 1 and not e.marks and not e.whole]
+        self.loose_other = [e for e in self.loose_ascii if e not in self.loose_pieces]
+        self.word_hits: dict[str, tuple[_Entry, ...]] = {}
+        self.turned_hits: dict[str, tuple[_Entry, ...]] = {}
 
     def _index(self, lit: str, bit: int) -> None:
         anchored = lit.startswith(ANCHOR)
         lit = lit.lstrip(ANCHOR)
         runs = [(m.group(), anchored or m.start() > 0, m.end() < len(lit)) for m in _RUN.finditer(lit)]
-        # Words the literal holds whole: a cheap set lookup before searching.
         whole = tuple(word for word, starts, ends in runs if starts and ends)
-        entry = (lit, bit, whole)
+        partial = tuple(word for word, starts, ends in runs if not (starts and ends))
+        marks = "".join(sorted(set(lit) - set(_ASCII_WORDISH) - {" "}))
+        entry = _Entry(lit, bit, whole, partial, marks)
+        if whole:  # the longest whole word is the rarest key
+            self.exact.setdefault(max(whole, key=len), []).append(entry)
+            return
         for word, starts, ends in runs:
-            if starts and (ends or len(word) >= _KEY):  # starts a word, or is one
-                self.heads.setdefault(word[:_KEY], []).append(entry)
+            if starts and len(word) >= 3:  # starts a word
+                self.heads[min(len(word), 4)].setdefault(word[:4], []).append(entry)
                 return
-            if ends and len(word) >= _KEY:  # ends a word
-                self.tails.setdefault(word[-_KEY:], []).append(entry)
+            if ends and len(word) >= 3:  # ends a word
+                self.tails.setdefault(word[-3:], []).append(entry)
                 return
         self.loose.append(entry)
+
+    def _lookup(self, word: str) -> tuple[_Entry, ...]:
+        return (
+            *self.exact.get(word, ()),
+            *self.heads[4].get(word[:4], ()),
+            *self.heads[3].get(word[:3], ()),
+            *self.tails.get(word[-3:], ()),
+        )
+
+    def _turned_lookup(self, word: str) -> tuple[_Entry, ...]:
+        out: list[_Entry] = []
+        for form in {*turned_forms(word)}:
+            out += self._lookup(form)
+            out += [e for e in self.loose_pieces if e.partial[0] in form]
+        return tuple(out)
+
+    def _hits(self, words: set[str], cache: dict[str, tuple[_Entry, ...]], lookup) -> list[_Entry]:
+        """Entries hit by `words`, through `cache` (filled with `lookup`)."""
+        missing = words.difference(cache)  # set-vs-dict: O(len(words))
+        if missing:
+            if len(cache) > self._CACHE_MAX:
+                cache.clear()
+                missing = words
+            for w in missing:
+                cache[w] = lookup(w)
+        return list(chain.from_iterable(map(cache.__getitem__, words)))
+
+    def _verdict(self, found: int) -> bool:
+        return any(need & found == need for need in self.needs if need)
+
+    def maybe(self, words: set[str], plain: str, turned: bool) -> bool:
+        """False if no rule can match in any view of ASCII `plain` whose words
+        are all in `words` (see `normalize.cheap_words`; views make no
+        punctuation but spaces, so a member's punctuation must be in `plain`);
+        with `turned`, nor in its rot13 and reversed views (judged coarsely:
+        any member hit there counts)."""
+        if self.always:
+            return True
+        text = " ".join(words)
+        found = 0
+        # Plain loops with early exits: this runs for every note.
+        for e in self._hits(words, self.word_hits, self._lookup) + self.loose_ascii:
+            if found & e.bit:
+                continue
+            for c in e.marks:
+                if c not in plain:
+                    break
+            else:
+                for w in e.whole:
+                    if w not in words:
+                        break
+                else:
+                    for w in e.partial:
+                        if w not in text:
+                            break
+                    else:
+                        found |= e.bit
+        if turned:
+            for e in self._hits(words, self.turned_hits, self._turned_lookup):
+                found |= e.bit
+            for e in self.loose_other:  # cannot judge pieces cheaply: marks only
+                for c in e.marks:
+                    if c not in plain:
+                        break
+                else:
+                    found |= e.bit
+        return found != 0 and self._verdict(found)
 
     def live(self, views: list[str]) -> set[int]:
         """Indices of the rules that may match in one of `views`."""
@@ -116,18 +205,10 @@ class _Prefilter:
         else:
             words = set(_RUN.findall(text))
         found = 0
-        for index, keys in (
-            (self.heads, self.head_keys.intersection({w[:_KEY] for w in words})),
-            (self.tails, self.tail_keys.intersection({w[-_KEY:] for w in words})),
-            (None, ()),
-        ):
-            for key in keys:
-                for lit, b, whole in index[key]:
-                    if not found & b and all(w in words for w in whole) and lit in text:
-                        found |= b
-        for lit, b, whole in self.loose_ascii if ascii_only else self.loose:
-            if not found & b and all(w in words for w in whole) and lit in text:
-                found |= b
+        hits = self._hits(words, self.word_hits, self._lookup)
+        for e in hits + (self.loose_ascii if ascii_only else self.loose):
+            if not found & e.bit and all(w in words for w in e.whole) and e.literal in text:
+                found |= e.bit
         live = {i for i, need in enumerate(self.needs) if need and need & found == need} if found else set()
         return live.union(self.always)
 
@@ -213,7 +294,32 @@ def _squashed_hits(runs: list[str], views: list[str]) -> list[str]:
     return []
 
 
+def _clean_for_sure(text: str, depth: int) -> bool:
+    """The fast path: most notes are short plain ASCII with no trigger words.
+
+    True only when no rule can match in any view (checked on a word inventory
+    of the views, `normalize.cheap_words`, without building them), nothing
+    can be decoded, and nothing could be hidden (ASCII). Anything the
+    shortcut cannot vouch for takes the full path, so obfuscated text keeps
+    its full screening.
+    """
+    if not text.isascii() or may_hold_payload(text):
+        return False
+    plain = plain_view(text)
+    inventory = cheap_words(plain)
+    if inventory is None:
+        return False
+    words, squashed = inventory
+    if "instru" in squashed:  # in every SQUASHED_ANYWHERE phrase
+        return False
+    return not _rules()[3].maybe(words, plain, turned=depth == 0)
+
+
 def _screen(text: str, depth: int) -> list[str]:
+    return [] if _clean_for_sure(text, depth) else _full_screen(text, depth)
+
+
+def _full_screen(text: str, depth: int) -> list[str]:
     reasons: list[str] = []
     if has_hidden_candidates(text):
         hidden = hidden_characters(text)

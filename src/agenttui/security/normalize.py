@@ -93,6 +93,7 @@ def ascii_table(mapping: dict[int, str] | None = None, spaces: str = "") -> byte
         ch = chr(code)
         if mapping and code in mapping:
             ch = mapping[code]
+            ch = chr(ch) if isinstance(ch, int) else ch
         if ch in spaces or (spaces == "\\W_" and not ch.isalnum()):
             ch = " "
         out[code] = ord(ch)
@@ -194,3 +195,51 @@ def all_views(text: str) -> tuple[str, list[str], list[str]]:
                 views.append(item)
         runs.extend(r for r in squashed if r not in runs)
     return plain, views, runs
+
+
+# Characters that make a cheap word inventory inexact: leetspeak symbols that
+# join words.
+_INEXACT = re.compile(r"[@$!|]")
+_THREE_SINGLES = re.compile(r" \w \w \w ")
+_B_RUN_SEP = ascii_table(spaces="".join(c for c in map(chr, range(128)) if not (c.isalnum() or c == "_")))
+_B_LEET_I = ascii_table(_LEET_I)
+_B_LEET_L = ascii_table(_LEET_L)
+_B_ROT13 = ascii_table(str.maketrans(
+    "abcdefghijklmnopqrstuvwxyz", "nopqrstuvwxyzabcdefghijklm"
+))
+
+
+def cheap_words(plain: str) -> tuple[set[str], str] | None:
+    """A superset of the words (`\\w+` runs) in every view that `all_views`
+    and `plain_variants` make of `plain`, without building them, and the word
+    views with spaces removed. None when that shortcut is not exact enough:
+    non-ASCII text, "@$!|", or spaced-out letters.
+
+    Why it holds for the rest: the word view's words are the plain view's;
+    leetspeak maps digits to letters in place (`_LEET_*` on the words); the
+    joined view only splits at '-' and '.', which end words anyway; squashing
+    needs spaced-out letters. For the rot13 and reversed views, see
+    `turned_forms`.
+    """
+    if not plain.isascii() or _INEXACT.search(plain):
+        return None
+    words = " ".join(ascii_translate(plain, _B_NON_WORD).split())
+    if _THREE_SINGLES.search(f" {words} "):  # what `_SPACED` needs, in a word view
+        return None
+    if "_" in plain:
+        # Plain views keep "_" inside words ("custom_key"); the joined view
+        # splits there (as the word view does), perhaps keeping an edge "_",
+        # which no literal has.
+        if _SPACED.search(plain):
+            return None
+        words += " " + ascii_translate(plain, _B_RUN_SEP)
+    if _HAS_LEET.search(words):
+        words += " " + " ".join(ascii_translate(words, t) for t in (_B_LEET_I, _B_LEET_L, _B_LEET_PLAIN))
+    return set(words.split()), words.replace(" ", "")
+
+
+def turned_forms(word: str) -> tuple[str, str, str]:
+    """What a word of `cheap_words` becomes in the rot13 and reversed views
+    (rot13, and leetspeak after rot13, act on each word; so does reversal)."""
+    rot = ascii_translate(word, _B_ROT13)
+    return rot, ascii_translate(rot, _B_LEET_PLAIN), word[::-1]
