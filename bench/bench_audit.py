@@ -40,6 +40,7 @@ sys.path.insert(0, str(ROOT / "src"))
 from agenttui.core import memory_text  # noqa: E402
 from agenttui.core.audit import audit, screen_text  # noqa: E402
 from agenttui.core.models import MemoryItem  # noqa: E402
+from agenttui.security import find_secrets, injection, injection_reasons  # noqa: E402
 
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
 # CPU time by default: the work is single-threaded, so on an idle machine it
@@ -172,6 +173,7 @@ def make_corpus(n: int, seed: int = 1) -> tuple[list[MemoryItem], dict]:
 
 def _clear_caches() -> None:
     screen_text.cache_clear()
+    injection.forget_words()
     memory_text.normalise_text.cache_clear()
     memory_text.token_set.cache_clear()
 
@@ -210,6 +212,19 @@ def time_security_only(items: list[MemoryItem]) -> float:
     for item in items:
         screen(item.display)
     return CLOCK() - start
+
+
+def time_each_check(items: list[MemoryItem]) -> tuple[float, float]:
+    """(injection_reasons, find_secrets) alone over every text, cold."""
+    texts = [item.display for item in items]
+    out = []
+    for check in (injection_reasons, find_secrets):
+        injection.forget_words()
+        start = CLOCK()
+        for text in texts:
+            check(text)
+        out.append(CLOCK() - start)
+    return out[0], out[1]
 
 
 def median(fn, items, runs: int) -> float:
@@ -257,6 +272,8 @@ def main(argv: list[str] | None = None) -> int:
     t_small = median(time_audit, small, args.runs)
     t_warm = median(time_reaudit, items, args.runs)
     t_security = median(time_security_only, items, args.runs)
+    each = [time_each_check(items) for _ in range(args.runs)]
+    t_inj, t_sec = (statistics.median(x) for x in zip(*each))
     failures = check_planted(items, planted)
 
     print(f"items: {len(items)}  (planted: {len(planted['duplicates'])} duplicates, "
@@ -265,6 +282,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"audit     median {t_audit:.3f} s over {args.runs} runs ({args.clock} time)")
     print(f"  of which security checks (injection_reasons + find_secrets, one pass): median {t_security:.3f} s; "
           f"the rest (dupes, conflicts, stale, ...): {max(t_audit - t_security, 0):.3f} s")
+    print(f"  per item: injection_reasons {t_inj / len(items) * 1e6:.1f} \u00b5s, "
+          f"find_secrets {t_sec / len(items) * 1e6:.1f} \u00b5s")
     print(f"re-audit after one edit (security checks cached by text): median {t_warm:.3f} s")
     print(f"baseline  median {t_base:.4f} s (normalise every text once)")
     print(f"ratio audit/baseline: {t_audit / t_base:.1f}x")
