@@ -62,11 +62,15 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=15)
     args = parser.parse_args()
     with FakeOpenAI(default_reply=long_text(300)) as server, tempfile.TemporaryDirectory() as home:
-        env = {**os.environ, "AGENTTUI_HOME": home, "OPENAI_BASE_URL": server.base_url,
-               "OPENAI_API_KEY": "sk-bench", "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
+        # PYTHONDONTWRITEBYTECODE is dropped so the warm-up run leaves .pyc files for
+        # agenttui as an install has them (openai's came with the wheel): otherwise
+        # every ask would compile agenttui's modules from source and the raw client not.
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env.update(AGENTTUI_HOME=home, OPENAI_BASE_URL=server.base_url, OPENAI_API_KEY="sk-bench",
+                   PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring")
         ask = [sys.executable, "-m", "agenttui", "ask", "hello there"]
         raw = [sys.executable, "-c", RAW_CLIENT, "hello there"]
-        first_byte(ask, env), first_byte(raw, env)  # warm the OS file cache, create the db
+        first_byte(ask, env), first_byte(raw, env)  # warm the OS file cache and .pyc files, create the db
         ask_times, raw_times = [], []
         for _ in range(args.runs):  # interleaved so drift hits both alike
             ask_times.append(first_byte(ask, env))
