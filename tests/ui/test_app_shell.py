@@ -140,3 +140,53 @@ async def test_long_conversation_mounts_one_page_and_pages_older_in(services):
         assert log.query(UserMessage).first().text == f"message {PAGE}"
         await wait_until(pilot, lambda: log.scroll_y > 0)  # the view stayed on what was being read
         assert not log.is_vertical_scroll_end
+
+
+def _held_app(services, **kwargs):
+    """The app with deferred panes whose fill waits for the test (not Textual's Ready)."""
+    from agenttui.ui.app import AgentTUI
+
+    class Held(AgentTUI):
+        def on_ready(self, event) -> None:
+            event.prevent_default()  # AgentTUI.on_ready would start the fill
+
+    return Held(services, check_api_key=False, defer_panes=True, **kwargs)
+
+
+async def test_deferred_panes_show_titled_slots_then_the_real_panes(services):
+    from agenttui.ui.screens.main import PaneSlot
+    from agenttui.ui.widgets.chat_pane import ChatPane
+    from agenttui.ui.widgets.history_pane import HistoryPane
+    from agenttui.ui.widgets.memory_pane import MemoryPane
+
+    services.memory.add_note("likes tea")
+    app = _held_app(services)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        main = app.main
+        assert not main.panes_ready
+        assert all(isinstance(main.pane(n), PaneSlot) for n in ("memory", "chat", "history"))
+        assert pane_titles(app) == {"Memory": True, "Chat": True, "History": True}
+        assert "profile: default" in str(main.query_one("#header-slot").render())
+        assert not app.check_action("new_conversation", ())  # needs the chat pane
+        main.first_frame_shown()
+        await wait_until(pilot, lambda: main.panes_ready)
+        assert isinstance(main.pane("memory"), MemoryPane)
+        assert isinstance(main.pane("chat"), ChatPane)
+        assert isinstance(main.pane("history"), HistoryPane)
+        assert pane_titles(app) == {"Memory": True, "Chat": True, "History": True}
+        assert app.focused is main.chat.prompt
+        assert not main.query("#header-slot, #footer-slot") and main.query("Header") and main.query("Footer")
+        await wait_until(pilot, lambda: "likes tea" in {i.text for i in main.pane("memory").items.values()})
+
+
+async def test_deferred_panes_keep_a_toggle_made_before_they_mount(services):
+    app = _held_app(services)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert pane_titles(app) == {"Memory": False, "Chat": True, "History": False}
+        await pilot.press("f2")
+        assert pane_titles(app)["Memory"] is True
+        app.main.first_frame_shown()
+        await wait_until(pilot, lambda: app.main.panes_ready)
+        assert pane_titles(app) == {"Memory": True, "Chat": True, "History": False}

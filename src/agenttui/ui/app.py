@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 from importlib import import_module
+from pathlib import Path
 
 from textual import on, work
 from textual.app import App
@@ -27,6 +28,7 @@ from agenttui.ui.screens.main import MainScreen
 from agenttui.ui.themes import FALLBACK_THEME, find_theme, load_themes
 
 APP_NAME = "agenttui"
+_HERE = Path(__file__).parent  # as Textual resolves CSS_PATH: same strings, no re-parse
 # Actions that need the chat pane (disabled for the moment before it mounts).
 _CHAT_ACTIONS = frozenset({"help", "new_conversation", "cancel_turn", "retry_turn", "copy_last_reply"})
 
@@ -34,15 +36,17 @@ _CHAT_ACTIONS = frozenset({"help", "new_conversation", "cancel_turn", "retry_tur
 class AgentTUI(App[int]):
     # main.tcss here too: the screen's own CSS_PATH then finds it already loaded,
     # instead of re-parsing the whole stylesheet when the main screen is pushed.
-    CSS_PATH = ["app.tcss", "screens/main.tcss"]
+    # Absolute, so subclasses elsewhere (tests) find them too.
+    CSS_PATH = [_HERE / "app.tcss", _HERE / "screens" / "main.tcss"]
     TITLE = APP_NAME
     BINDINGS = to_bindings(APP_ACTIONS)
     COMMANDS = App.COMMANDS | {AgentCommands}
 
-    def __init__(self, services, *, check_api_key: bool = True) -> None:
+    def __init__(self, services, *, check_api_key: bool = True, defer_panes: bool | None = None) -> None:
         super().__init__()
         self.services = services
         self.check_api_key = check_api_key
+        self.defer_panes = defer_panes  # None: after the first frame in a terminal (see screens.main)
         self.keymap_ids, self._warnings = keymap_from_settings(services.settings.keys)
         self._warnings = list(services.config_warnings) + self._warnings
         self.agent_themes: list[str] = []
@@ -89,7 +93,7 @@ class AgentTUI(App[int]):
         Pushed from ``on_mount`` instead, it would be laid out and rendered once
         inside the app's start-up batch, a frame Textual then discards.
         """
-        return MainScreen(self.services)
+        return MainScreen(self.services, defer_panes=self.defer_panes)
 
     def _select_start_theme(self) -> None:
         """Pick the configured theme before the stylesheet is first parsed.
@@ -332,9 +336,9 @@ class AgentTUI(App[int]):
         self.notify(f"Now using profile {name!r}.", title="Profile")
 
 
-def make_app(services, *, check_api_key: bool = True) -> AgentTUI:
+def make_app(services, *, check_api_key: bool = True, defer_panes: bool | None = None) -> AgentTUI:
     """Build the app over ``services`` (the CLI and the tests both come through here)."""
-    return AgentTUI(services, check_api_key=check_api_key)
+    return AgentTUI(services, check_api_key=check_api_key, defer_panes=defer_panes)
 
 
 def run_app(profile: str | None = None) -> int:
