@@ -1,18 +1,21 @@
 """The main screen (U1): header, Memory | Chat | History, footer.
 
-First paint: in a terminal the first frame shows the header and the three
-titled, bordered panes as empty :class:`PaneSlot` placeholders (with the
-panes' ids, so every layout rule applies to them), and one reserved footer
-row. Right after that frame is on screen, the pane modules are imported and
-the real panes (and the footer with its keys) replace the slots in one batch
-(the app tells the screen on Textual's ``Ready`` event; see
-:meth:`MainScreen.first_frame_shown`).
+First paint: in a terminal the first frame shows the header line
+(:class:`HeaderSlot`), the three titled, bordered panes as empty
+:class:`PaneSlot` placeholders (with the panes' ids, so every layout rule
+applies to them) and one reserved footer row. Right after that frame is on
+screen, the pane modules are imported and the real panes, ``Header`` and
+``Footer`` replace the slots in one batch (the app tells the screen on
+Textual's ``Ready`` event; see :meth:`MainScreen.first_frame_shown`).
 Importing and mounting the panes (inputs, option lists, the prompt's
 TextArea, Markdown) costs several times a bare Textual app's whole start-up,
 so doing it before the first frame would make the user wait on a blank
-terminal. Headless runs (Pilot tests, screenshots) have no first frame to
-hurry and mount the panes in ``compose`` so tests see them at once;
-``defer_panes`` overrides the choice.
+terminal. The slots' CSS is in main.tcss, which the app loads with its own
+CSS: each widget class bringing DEFAULT_CSS would make Textual re-parse the
+whole stylesheet before the frame. The screen is the app's default screen
+(``App.get_default_screen``). Headless runs (Pilot tests, screenshots) have
+no first frame to hurry and mount the panes in ``compose`` so tests see them
+at once; ``defer_panes`` overrides the choice.
 
 Pane visibility: each sidebar is shown by default when the terminal is at
 least ``NARROW_BELOW`` columns wide and hidden below that; toggling a pane
@@ -67,9 +70,8 @@ class PaneSlot(Blank):
 class HeaderSlot(Widget):
     """The header's line in the first frame, drawn like Textual's ``Header``.
 
-    One widget whose CSS is in main.tcss (parsed with the app's CSS): the real
-    ``Header`` brings three widget classes, and each new class's DEFAULT_CSS
-    makes Textual re-parse the whole stylesheet before the frame.
+    One widget with its CSS in main.tcss, where the real ``Header`` brings
+    three widget classes with DEFAULT_CSS (three more stylesheet parses).
     """
 
     def render(self) -> Content:
