@@ -76,10 +76,15 @@ def _fsync_dir(directory: Path) -> None:
 
 
 @contextlib.contextmanager
-def atomic_writer(path: Path) -> Iterator[BinaryIO]:
+def atomic_writer(path: Path, *, sync_dir: bool = True) -> Iterator[BinaryIO]:
     """Stream into a 0600 temp file next to ``path``; on success fsync + rename
     over ``path`` (a crash leaves the old file or the new one, never a torn
-    one). On error the temp file is removed and ``path`` is untouched."""
+    one). On error the temp file is removed and ``path`` is untouched.
+
+    ``sync_dir=False`` skips the directory fsync that makes the rename itself
+    durable: after a power loss the file may be the old one (still whole), so
+    it is only for bookkeeping whose loss does not matter (memory use stats).
+    """
     ensure_dir(path.parent)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -93,17 +98,18 @@ def atomic_writer(path: Path) -> Iterator[BinaryIO]:
         with contextlib.suppress(OSError):
             os.unlink(tmp_name)
         raise
-    _fsync_dir(path.parent)
+    if sync_dir:
+        _fsync_dir(path.parent)
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
+def atomic_write_bytes(path: Path, data: bytes, *, sync_dir: bool = True) -> None:
     """Replace ``path`` with ``data`` atomically, with mode 0600."""
-    with atomic_writer(path) as handle:
+    with atomic_writer(path, sync_dir=sync_dir) as handle:
         handle.write(data)
 
 
-def atomic_write_text(path: Path, text: str) -> None:
-    atomic_write_bytes(path, text.encode("utf-8"))
+def atomic_write_text(path: Path, text: str, *, sync_dir: bool = True) -> None:
+    atomic_write_bytes(path, text.encode("utf-8"), sync_dir=sync_dir)
 
 
 def append_text(path: Path, text: str) -> None:
