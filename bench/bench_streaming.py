@@ -95,7 +95,11 @@ class Server:
 
 
 def env_for(home: Path, base_url: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "AGENTTUI_"))}
+    # Without PYTHONDONTWRITEBYTECODE the children keep .pyc files as an install
+    # has them (Textual's and openai's came with their wheels; ours would else be
+    # compiled from source on every run and counted as CPU).
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("OPENAI_", "AGENTTUI_")) and k != "PYTHONDONTWRITEBYTECODE"}
     env.update(AGENTTUI_HOME=str(home), TERM="xterm-256color", OPENAI_API_KEY="sk-bench",
                OPENAI_BASE_URL=base_url, PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring")
     return env
