@@ -58,8 +58,10 @@ Decisions:
   and stops the turn with ``tool_error``.
 
 * **Memory use** (M5): the items ``assemble`` injected get ``mark_used`` once
-  per turn, in a thread after the reply (it rewrites and fsyncs the memory
-  files; the first token never waits for it).
+  per turn, in a thread (it rewrites and fsyncs the memory files). It starts
+  once the first token has been handed out (or the first step ended without
+  text), so it overlaps the rest of the stream instead of following it; the
+  turn waits for it before its final event. The first token never waits.
 
 Hooks: ``_after_user_message`` runs M6 correction detection (offer, or save
 with source ``correction``, per ``memory.corrections``); ``_after_reply`` is
@@ -243,6 +245,13 @@ class _Turn:
         self.retry_of: int | None = None
         self.last_output = ""
         self._waited = 0.0
+        self.usage: asyncio.Future | None = None  # the mark_used thread, once started
+
+    def record_memory_use(self) -> None:
+        """Start M5's ``mark_used`` for the injected items in a thread (once per turn)."""
+        if self.usage is None and self.trace.memory_injected:
+            self.usage = asyncio.ensure_future(asyncio.to_thread(
+                self.services.memory.mark_used, list(self.trace.memory_injected)))
 
     # -------------------------------------------------------------- helpers
     def remaining(self) -> float:
@@ -667,6 +676,9 @@ async def _turn_events(services: Any, turn: _Turn, text: str,
             messages = turn.build_messages(first_step=step == 0)
             async for event in turn.stream_completion(messages, tools):
                 yield event
+                if isinstance(event, TextDelta):  # the first token is out: overlap the rest
+                    turn.record_memory_use()
+            turn.record_memory_use()  # a step without text (tool calls): overlap the tools
             completion, turn.completion = turn.completion, None
             calls = completion.tool_calls()
             message = Message(role="assistant", content=completion.text or None, tool_calls=calls)
@@ -710,12 +722,13 @@ async def _turn_events(services: Any, turn: _Turn, text: str,
 
 async def _end(services: Any, final: AgentEvent, turn: _Turn | None = None) -> AsyncIterator[AgentEvent]:
     """Finish background bookkeeping, retry writes that failed, then the final event."""
-    if turn is not None and turn.trace.memory_injected:
-        # M5 usage stats. mark_used rewrites and fsyncs the memory files (~20 ms):
-        # in a thread, so the event loop keeps drawing, and after the reply, so it
-        # neither delays the first token nor competes with the stream.
-        with contextlib.suppress(Exception):  # bookkeeping never costs the turn
-            await asyncio.to_thread(services.memory.mark_used, list(turn.trace.memory_injected))
+    if turn is not None:
+        # M5 usage stats, usually started mid-stream (see the module doc); a turn
+        # that failed or stopped before any output starts it here.
+        turn.record_memory_use()
+        if turn.usage is not None:
+            with contextlib.suppress(Exception):  # bookkeeping never costs the turn
+                await turn.usage
     if pending_count(services):
         warning = await _retry_pending(services)
         if warning:

@@ -13,7 +13,8 @@ Decisions:
 * **No lost updates** -- every read-modify-write holds ``files.locked(path)``
   and re-reads inside the lock; writes are atomic (temp + fsync + rename), so
   a kill at any instant leaves the old or the new file, and a write that has
-  returned is on disk.
+  returned is on disk. (:meth:`mark_used`, bookkeeping on every turn, skips
+  the directory fsync: a power loss may drop a use count, never an item.)
 * **One gate** -- every write goes through
   :func:`agenttui.core.memory_gate.check_write`.
 * **Consent** (M7) -- a write the gate marks ``pending`` is kept in this
@@ -136,7 +137,8 @@ class MemoryStore:
         return [_copy(i) for i in self._pending.values()]
 
     # -- the write cycle ---------------------------------------------------
-    def _mutate(self, scope: Scope, change: Callable[[ScopeData], tuple[T, bool]]) -> T:
+    def _mutate(self, scope: Scope, change: Callable[[ScopeData], tuple[T, bool]], *,
+                sync_dir: bool = True) -> T:
         """Lock, re-read, apply ``change`` (returns (result, changed)), write if changed."""
         path = self._paths[scope]
         self._daily_backup()
@@ -145,7 +147,7 @@ class MemoryStore:
             try:
                 result, changed = change(data)
                 if changed:
-                    memory_file.write(path, data)
+                    memory_file.write(path, data, sync_dir=sync_dir)
             except BaseException:
                 self._cache.pop(scope, None)  # ``change`` may have half-edited the cached copy
                 raise
@@ -350,7 +352,7 @@ class MemoryStore:
                         hit = True
                 return None, hit
 
-            self._mutate(scope, change)
+            self._mutate(scope, change, sync_dir=False)
 
     def restore_archived(self, item_id: str) -> WriteResult:
         """Move an archived item back (through the gate; the cap may archive another)."""

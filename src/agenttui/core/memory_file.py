@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import json
 import os
-from functools import lru_cache
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -113,7 +112,10 @@ def dumps(data: ScopeData) -> str:
     With ``indent`` the stdlib falls back to its pure-Python encoder (~30 ms
     for 1,000 items, paid on every write). Items rarely change between
     writes, so each item is encoded compactly by the C encoder and its
-    indented form is cached by that compact text.
+    indented form is cached by that compact text. The items that did change
+    (``mark_used`` touches every injected item on every turn) are indented by
+    :func:`_indented`, which lays out the dicts itself and leaves the strings
+    to the C encoder.
     """
     head = json.dumps({"schema": SCHEMA, "scope": data.scope}, indent=2, ensure_ascii=False)[:-2]
     parts = [head]
@@ -122,23 +124,80 @@ def dumps(data: ScopeData) -> str:
         if not entries:
             parts.append(f',\n  "{section}": []')
             continue
-        body = ",\n".join(_pretty_item(_COMPACT(item.to_dict())) for item in entries)
+        body = ",\n".join(_pretty(item.to_dict()) for item in entries)
         parts.append(f',\n  "{section}": [\n{body}\n  ]')
     parts.append("\n}\n")
     return "".join(parts)
 
 
 _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_STRING = json.encoder.encode_basestring  # the C one when available, as json.dumps uses
+_PRETTY_CACHE_SIZE = 8192
+_pretty_cache: dict[str, str] = {}
 
 
-@lru_cache(maxsize=8192)
-def _pretty_item(compact: str) -> str:
-    pretty = json.dumps(json.loads(compact), indent=2, ensure_ascii=False)
-    return "\n".join("    " + line for line in pretty.splitlines())
+def _pretty(item: dict) -> str:
+    """One item as it appears in the file (indented 4, then by 2 per level)."""
+    compact = _COMPACT(item)
+    text = _pretty_cache.get(compact)
+    if text is None:
+        try:
+            text = _indented(item, "    ")
+        except TypeError:  # a value type _indented does not lay out: the stdlib can
+            pretty = json.dumps(json.loads(compact), indent=2, ensure_ascii=False)
+            text = "\n".join("    " + line for line in pretty.split("\n"))  # not splitlines: \x85, \u2028 stay inside strings
+        if len(_pretty_cache) >= _PRETTY_CACHE_SIZE:
+            _pretty_cache.clear()
+        _pretty_cache[compact] = text
+    return text
 
 
-def write(path: Path, data: ScopeData) -> None:
-    files.atomic_write_text(path, dumps(data))
+def _indented(value: object, pad: str) -> str:
+    """``json.dumps(value, indent=2, ensure_ascii=False)``, every line prefixed by ``pad``.
+
+    Only what ``MemoryItem.to_dict`` produces (dicts, lists, str, int, float,
+    bool, None); anything else raises ``TypeError`` and the caller falls back.
+    """
+    if isinstance(value, str):
+        return pad + _STRING(value)
+    return pad + _inline(value, pad)
+
+
+def _inline(value: object, pad: str) -> str:
+    """``value`` encoded as it continues a line whose indentation is ``pad``."""
+    if isinstance(value, str):
+        return _STRING(value)
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if type(value) is int:
+        return int.__repr__(value)
+    if type(value) is float:
+        if value != value or value in (float("inf"), float("-inf")):
+            raise TypeError("non-finite float")  # the stdlib's spelling: leave it to it
+        return float.__repr__(value)
+    inner = pad + "  "
+    if type(value) is dict:
+        if not value:
+            return "{}"
+        lines = []
+        for key, item in value.items():
+            if type(key) is not str:
+                raise TypeError("non-string key")
+            lines.append(f"{inner}{_STRING(key)}: {_inline(item, inner)}")
+        return "{\n" + ",\n".join(lines) + f"\n{pad}}}"
+    if type(value) is list:
+        if not value:
+            return "[]"
+        return "[\n" + ",\n".join(inner + _inline(item, inner) for item in value) + f"\n{pad}]"
+    raise TypeError(f"unexpected {type(value).__name__}")
+
+
+def write(path: Path, data: ScopeData, *, sync_dir: bool = True) -> None:
+    files.atomic_write_text(path, dumps(data), sync_dir=sync_dir)
 
 
 def load_repairing(path: Path, scope: Scope) -> LoadResult:
