@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -82,7 +83,13 @@ def content_words(text: str | None) -> set[str]:
     """Lower-cased words worth matching on (no stop words, no 1-letter words)."""
     if not text:
         return set()
-    return {w for w in _WORD.findall(text.casefold()) if len(w) > 1 and w not in _STOP_WORDS}
+    return set(_words(text))
+
+
+@lru_cache(maxsize=4096)
+def _words(text: str) -> frozenset[str]:
+    """``content_words`` memoised: every turn scores the same memory items again."""
+    return frozenset(w for w in _WORD.findall(text.casefold()) if len(w) > 1 and w not in _STOP_WORDS)
 
 
 def is_preference_key(key: str | None) -> bool:
@@ -98,8 +105,8 @@ def _recency(item: MemoryItem) -> datetime:
 
 def score_item(item: MemoryItem, query_words: set[str], preference_bias: float) -> float:
     """Relevance of ``item`` to the current message (higher is better)."""
-    words = content_words(item.display if item.kind == "note" else f"{item.key} {item.value}")
-    score = float(len(words & query_words))
+    text = item.display if item.kind == "note" else f"{item.key} {item.value}"
+    score = float(len(_words(text) & query_words)) if text else 0.0
     if item.kind == "fact" and is_preference_key(item.key):
         score += preference_bias
     return score

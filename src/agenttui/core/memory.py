@@ -438,7 +438,17 @@ class MemoryStore:
 
 
 def _copy(item: MemoryItem) -> MemoryItem:
-    return replace(item, origin=replace(item.origin))
+    """A detached copy (shallow: the other fields are immutable values).
+
+    Built from ``__dict__`` rather than ``dataclasses.replace``, which re-runs
+    ``__init__`` field by field: ``items()`` copies every item on every turn.
+    """
+    copy = object.__new__(MemoryItem)
+    copy.__dict__.update(item.__dict__)
+    origin = object.__new__(Origin)
+    origin.__dict__.update(item.origin.__dict__)
+    copy.origin = origin
+    return copy
 
 
 def _detach(result: T) -> T:
