@@ -160,8 +160,12 @@ def pending_count(services: Any) -> int:
 
 
 # ---------------------------------------------------------------- the client
-def _client_for(services: Any, api_key: str) -> Any:
-    """One cached AsyncOpenAI per services (and event loop, endpoint, key, timeout)."""
+def client_for(services: Any, api_key: str) -> Any:
+    """One cached AsyncOpenAI per services (and event loop, endpoint, key, timeout).
+
+    Callers that already looked the key up (``ask``) pass ``client=client_for(...)``
+    to :func:`run_turn`, so the keyring is not asked twice before the first token.
+    """
     from agenttui.agent.client import make_client
 
     timeout = float(services.settings.agent.request_timeout)
@@ -665,7 +669,7 @@ async def _turn_events(services: Any, turn: _Turn, text: str,
             async for event in _end(services, final):
                 yield event
             return
-        turn.client = _client_for(services, key.value)
+        turn.client = client_for(services, key.value)
 
     tools = turn.registry.schemas()
     max_steps = max(1, int(services.settings.agent.max_steps))

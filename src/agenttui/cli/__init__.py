@@ -5,7 +5,9 @@ modules import only the standard library at top level so that building the
 parser costs little. With no command (``agenttui`` or ``agenttui --profile
 NAME``) the parser is not built at all and the Textual app starts at once
 (imported lazily): importing the eight command modules and argparse would
-otherwise sit in front of the UI's first frame.
+otherwise sit in front of the UI's first frame. When the command is named
+(``agenttui ask …``), only its module is imported and registered: the others
+would only slow ``ask``'s first token; ``agenttui --help`` still lists all.
 
 Exit codes (SPEC §9): 0 ok, 1 refused/failed (message on stderr), 2 usage.
 """
@@ -21,7 +23,8 @@ from agenttui import __version__
 COMMAND_MODULES = ("ask", "memory", "history", "profile", "backup", "key", "paths", "doctor")
 
 
-def build_parser():
+def build_parser(only: str | None = None):
+    """The full parser, or (``only``) one with just that command registered."""
     import argparse
 
     parser = argparse.ArgumentParser(
@@ -32,7 +35,7 @@ def build_parser():
     parser.add_argument("--profile", metavar="NAME", default=None,
                         help="use this profile instead of the one bound to the current directory")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
+    for name in COMMAND_MODULES if only is None else (only,):
         try:
             module = importlib.import_module(f"agenttui.cli.{name}_cmd")
         except ModuleNotFoundError as exc:  # a command group not built yet
@@ -54,13 +57,23 @@ def _tui_only(argv: list[str]) -> SimpleNamespace | None:
     return None
 
 
+def _named_command(argv: list[str]) -> str | None:
+    """The command ``argv`` names (after an optional ``--profile``), if it is a known one."""
+    if argv[:1] == ["--profile"]:
+        argv = argv[2:]
+    elif argv[:1] and argv[0].startswith("--profile="):
+        argv = argv[1:]
+    return argv[0] if argv and argv[0] in COMMAND_MODULES else None
+
+
 def main(argv: list[str] | None = None) -> int:
-    fast = _tui_only(sys.argv[1:] if argv is None else list(argv))
+    args_list = sys.argv[1:] if argv is None else list(argv)
+    fast = _tui_only(args_list)
     if fast is not None:
         from agenttui.cli.tui import run_tui
 
         return run_tui(fast)
-    parser = build_parser()
+    parser = build_parser(_named_command(args_list))
     args = parser.parse_args(argv)
     if args.command is None:
         from agenttui.cli.tui import run_tui

@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
             return fail(NO_KEY_MESSAGE + (f" ({key.problem})" if key.problem else ""))
         import asyncio
 
-        return asyncio.run(_ask(services, args, text))
+        return asyncio.run(_ask(services, args, text, key.value))
     finally:
         services.close()
 
@@ -84,7 +84,7 @@ def _preload_openai() -> None:
     threading.Thread(target=load, name="preload-openai", daemon=True).start()
 
 
-async def _ask(services, args: argparse.Namespace, text: str) -> int:
+async def _ask(services, args: argparse.Namespace, text: str, api_key: str) -> int:
     from agenttui.agent.events import (
         ApprovalRequested,
         MemoryChanged,
@@ -96,7 +96,7 @@ async def _ask(services, args: argparse.Namespace, text: str) -> int:
         TurnFailed,
         TurnFinished,
     )
-    from agenttui.agent.loop import aclose_client, run_turn
+    from agenttui.agent.loop import aclose_client, client_for, run_turn
     from agenttui.cli.common import fail, inert, warn
 
     history = services.history
@@ -107,8 +107,9 @@ async def _ask(services, args: argparse.Namespace, text: str) -> int:
     wrote = ""
     code = 0
     try:
+        # The key was looked up above: the loop need not ask the keyring again.
         async for event in run_turn(services, conversation.id, text, image_path=args.image,
-                                    model=args.model):
+                                    model=args.model, client=client_for(services, api_key)):
             if isinstance(event, TextDelta):
                 out.write(inert(event.text))
                 out.flush()
