@@ -11,9 +11,10 @@ printed as a cross-check.
 
 Scenarios (medians over --turns turns each):
 
-The loop's time includes recording memory use (``mark_used`` rewrites and
-fsyncs the memory files; it runs in a thread after the reply, so the first
-token does not wait for it).
+The loop's time includes what is left of recording memory use (``mark_used``
+rewrites and fsyncs the memory files in a thread started once the first token
+is out; the turn waits for it before ``TurnFinished``). The fake server
+streams its short reply at once, so here little of it overlaps the stream.
 
 * empty -- no history, no memory;
 * large -- one conversation of --messages messages (default 20,000) plus
