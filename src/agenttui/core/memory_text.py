@@ -71,6 +71,9 @@ class NearDuplicateIndex:
         if not 0.0 < threshold <= 1.0:
             raise ValueError("threshold must be in (0, 1]")
         self.threshold = threshold
+        # Candidate pairs whose overlap was computed in the last clusters() call:
+        # the work an all-pairs loop would make quadratic (tests assert on it).
+        self.verified_pairs = 0
 
     def clusters(self, texts: Sequence[str]) -> list[list[int]]:
         """Groups (of indices into ``texts``, size >= 2) linked by J >= threshold.
@@ -103,6 +106,7 @@ class NearDuplicateIndex:
         order = sorted(range(len(reps)), key=sizes.__getitem__)
         index: dict[str, list[int]] = defaultdict(list)
         mid = 2 * t / (1 + t)  # a smaller, already-seen set needs only this shorter prefix indexed
+        verified = 0
         for r in order:  # ascending size: every earlier set is no larger
             tokens = reps[r]
             size = sizes[r]
@@ -116,6 +120,7 @@ class NearDuplicateIndex:
                     if other in seen or sizes[other] < min_size:
                         continue
                     seen.add(other)
+                    verified += 1
                     inter = len(tokens & reps[other])
                     if inter >= t * (size + sizes[other] - inter):
                         ra, rb = find(r), find(other)
@@ -123,6 +128,7 @@ class NearDuplicateIndex:
                             parent[ra] = rb
             for tok in ranked[:indexed]:
                 index[tok].append(r)
+        self.verified_pairs = verified
         # 3. expand representatives back to item indices.
         merged: dict[int, list[int]] = defaultdict(list)
         for r, rep in enumerate(reps):

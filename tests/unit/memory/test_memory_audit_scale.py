@@ -4,8 +4,6 @@ and the audit grows linearly (a ratio, never an absolute time)."""
 from __future__ import annotations
 
 import importlib.util
-import statistics
-import time
 from pathlib import Path
 
 import pytest
@@ -30,24 +28,23 @@ def test_planted_duplicates_conflicts_secrets_and_injections_are_found():
     assert bench.check_planted(items, planted) == []
 
 
-@pytest.mark.slow
-def test_audit_time_scales_linearly_from_2500_to_10000_items():
-    """Security results are cached by text, so after one warm-up pass each
-    timed run measures the audit's own algorithms (near-duplicate clusters,
-    conflicts, flags) -- the part that would go quadratic if done pairwise."""
+def test_near_duplicate_work_is_a_small_budget_per_note():
+    """Counts, not seconds (the machines are shared and noisy; bench/bench_audit.py
+    times it): the candidate pairs the prefix-filtered index verifies.
+
+    On this corpus about 6 candidates per note are verified at 9,000 notes
+    (0.14% of all pairs); an all-pairs loop verifies ~4,500 per note. Growth
+    from 2,250 to 9,000 notes is ~14x on these few candidates, because the
+    bench's template words recur across many notes; the per-note budget below
+    is what keeps the audit fast, and what a pairwise loop would blow.
+    """
+    from agenttui.core.memory_text import NearDuplicateIndex
+
     bench = _bench()
     big, _ = bench.make_corpus(10_000, seed=3)
-    small = big[:2500]
-    audit(big, now=bench.NOW)  # warm the per-text security cache for both sets
-
-    def cpu(items):
-        start = time.process_time()
-        audit(items, now=bench.NOW)
-        return time.process_time() - start
-
-    t_small = statistics.median(cpu(small) for _ in range(7))
-    t_big = statistics.median(cpu(big) for _ in range(7))
-    ratio = t_big / t_small
-    # Measured ~6x: template words shared by many notes of the bench corpus add a
-    # small quadratic term to the prefix index; an all-pairs loop would be 16x.
-    assert ratio < 10, f"10k/2.5k = {ratio:.1f}x (linear is 4, quadratic 16)"
+    texts = [item.text for item in big if item.kind == "note"]
+    index = NearDuplicateIndex(0.85)
+    index.clusters(texts)
+    all_pairs = len(texts) * (len(texts) - 1) // 2
+    assert index.verified_pairs < all_pairs / 100, f"{index.verified_pairs} of {all_pairs} pairs"
+    assert index.verified_pairs < 20 * len(texts), f"{index.verified_pairs / len(texts):.1f} per note"
