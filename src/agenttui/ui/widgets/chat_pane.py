@@ -39,10 +39,11 @@ class ChatPane(SlashCommandsMixin, Vertical):
             self.turn = turn
 
     class ConversationStarted(TextualMessage):
-        def __init__(self, conversation_id: str | None, opening: int = 0) -> None:
+        def __init__(self, conversation_id: str | None, opening: int = 0, if_untouched: bool = False) -> None:
             super().__init__()
             self.conversation_id = conversation_id
             self.opening = opening  # which open_latest call found it
+            self.if_untouched = if_untouched
 
     def __init__(self, services, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -74,28 +75,33 @@ class ChatPane(SlashCommandsMixin, Vertical):
         return self.query_one(PromptInput)
 
     def on_mount(self) -> None:
-        self.open_latest()
+        self.open_latest(if_untouched=True)
 
     # -- conversations ---------------------------------------------------------
-    def open_latest(self) -> None:
+    def open_latest(self, *, if_untouched: bool = False) -> None:
         """Show the profile's latest conversation (looked up in a thread).
 
         The lookup may be slow on a cold start (it opens the history store); if
         the user opens a conversation or sends a message meanwhile, its answer
         is dropped rather than replacing what they started (or cancelling it).
+        ``if_untouched`` (start-up): dropped too if anything is in the chat
+        already, such as /help's text.
         """
         self._opening += 1
-        self._find_latest(self._opening)
+        self._find_latest(self._opening, if_untouched)
 
     @work(thread=True, group="chat-open")
-    def _find_latest(self, opening: int) -> None:
+    def _find_latest(self, opening: int, if_untouched: bool) -> None:
         latest = self.services.history.latest_conversation()
-        self.post_message(self.ConversationStarted(latest.id if latest else None, opening))
+        self.post_message(self.ConversationStarted(latest.id if latest else None, opening, if_untouched))
 
     @on(ConversationStarted)
     async def _conversation_started(self, event: ConversationStarted) -> None:
-        if event.opening == self._opening:
-            await self.open_conversation(event.conversation_id)
+        if event.opening != self._opening:
+            return
+        if event.if_untouched and (self.conversation_id is not None or self.log.children):
+            return
+        await self.open_conversation(event.conversation_id)
 
     async def open_conversation(self, conversation_id: str | None, message_id: int | None = None) -> None:
         self._opening += 1
