@@ -22,11 +22,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import select
 import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,36 +50,11 @@ def titles_visible(screen: str) -> bool:
     return all(f"─ {title} ─" in screen for title in ("Memory", "Chat", "History"))
 
 
-class ArrivalTimedTerminal(PtyTerminal):
-    """Notes when each chunk of output arrived, before pyte parses it.
-
-    The paint time is when the bytes that complete the frame reached the
-    terminal: pyte is slow pure Python, and a bigger first frame (three bordered
-    panes against one line of text) would otherwise be charged for the
-    emulator's parsing as well as for the app's work.
-    """
-
-    last_read_at = 0.0
-
-    def pump(self, timeout: float = 0.05) -> bool:
-        ready, _, _ = select.select([self.fd], [], [], timeout)
-        if not ready:
-            return True
-        try:
-            data = os.read(self.fd, 1 << 16)
-        except OSError:
-            return False
-        if not data:
-            return False
-        self.last_read_at = time.perf_counter()
-        self.bytes_read += len(data)
-        self.stream.feed(data)
-        return True
-
-
 def time_to_paint(argv: list[str], env: dict[str, str], predicate, cwd: str) -> float:
-    with ArrivalTimedTerminal(argv, env=env, size=(120, 36), cwd=cwd) as term:
+    with PtyTerminal(argv, env=env, size=(120, 36), cwd=cwd) as term:
         term.wait_for(predicate, timeout=30)
+        # when the bytes completing the frame arrived, not when pyte parsed them:
+        # a bigger first frame must not be charged for the emulator's slowness
         elapsed = term.last_read_at - term.started
         term.press("ctrl+q")
         term.wait_exit(5)

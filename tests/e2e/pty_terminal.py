@@ -44,6 +44,9 @@ class PtyTerminal:
         fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", self.lines, self.columns, 0, 0))
         self.exit_status: int | None = None
         self.bytes_read = 0
+        # When the latest output arrived, before pyte parsed it: benchmarks time
+        # a frame by its bytes' arrival (pyte is slow pure Python).
+        self.last_read_at = 0.0
 
     # -- reading -------------------------------------------------------------
     def pump(self, timeout: float = 0.05) -> bool:
@@ -57,6 +60,7 @@ class PtyTerminal:
             return False
         if not data:
             return False
+        self.last_read_at = time.perf_counter()
         self.bytes_read += len(data)
         self.stream.feed(data)
         return True

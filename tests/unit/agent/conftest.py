@@ -12,16 +12,11 @@ FAST_RETRIES = RetryPolicy(max_retries=3, base_delay=0.01, max_delay=0.05, max_r
 
 
 @pytest.fixture
-def services(fake_openai, tmp_path):
-    """Real services (memory, history, project) in the isolated AGENTTUI_HOME."""
-    from agenttui.bootstrap import build_services
-
-    work = tmp_path / "work"
-    work.mkdir()
-    built = build_services(cwd=work)
-    built.settings.agent.request_timeout = 5.0
-    yield built
-    built.close()
+def services(services, fake_openai):
+    """The shared real services (tests/unit/conftest.py), talking to the fake
+    server with a short timeout so fault tests end quickly."""
+    services.settings.agent.request_timeout = 5.0
+    return services
 
 
 @pytest.fixture

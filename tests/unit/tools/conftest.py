@@ -1,4 +1,4 @@
-"""Real services for tool tests; ``project_services`` has a bound project dir."""
+"""Tool tests: ``project_services`` has a bound project dir (``services`` is in tests/unit)."""
 
 from __future__ import annotations
 
@@ -8,17 +8,6 @@ import os
 import pytest
 
 from agenttui.core.models import ToolCall
-
-
-@pytest.fixture
-def services(tmp_path):
-    from agenttui.bootstrap import build_services
-
-    work = tmp_path / "work"
-    work.mkdir()
-    built = build_services(cwd=work)
-    yield built
-    built.close()
 
 
 @pytest.fixture
