@@ -127,12 +127,22 @@ class HistoryPane(Vertical):
         event.stop()
         self._show_mode()
 
-    def _show_mode(self, text: str | None = None) -> None:
+    def _show_mode(self, text: str | None = None, hint: str | None = None) -> None:
+        """The count on the mode line, the key hint in the border subtitle.
+
+        At the default 30-column pane the two did not fit on one line (the
+        hint was cut off); the subtitle sits on the border, where nothing else is.
+        """
         if text is None:
             listing = self.conversation_list
-            kind = "archived" if listing.archived else "conversations"
-            text = f"{listing.total} {kind}" + ("  (v: back)" if listing.archived else "  (v: archived)")
-        self.query_one("#history-mode", Static).update(Text(text))
+            count = listing.total
+            if listing.archived:
+                text, hint = f"{count} archived", "v: back"
+            else:
+                text = f"{count} conversation" + ("" if count == 1 else "s")
+                hint = "v: archived"
+        self.query_one("#history-mode", Static).update(Text(text, no_wrap=True, overflow="ellipsis"))
+        self.border_subtitle = hint or ""
 
     # -- search ---------------------------------------------------------------
     def action_focus_search(self) -> None:
@@ -180,7 +190,7 @@ class HistoryPane(Vertical):
             self.notify(message.error, title="Search failed", severity="error")
         self.search_results.show_hits(message.hits)
         self._show_results(True)
-        self._show_mode(f"{len(message.hits)} results for {message.query!r}  (Esc clears)")
+        self._show_mode(f"{len(message.hits)} results for {message.query!r}", "Esc clears")
 
     def _show_results(self, on_: bool) -> None:
         self.search_results.display = on_
