@@ -4,10 +4,13 @@ Decisions:
 
 * **One list, both kinds and scopes.** An ``OptionList`` (line-rendered, so a
   few hundred items cost nothing) sorted pinned first, then user scope, then
-  profile scope, newest first. Each row is compact: a pin glyph (``★``), a
-  scope tag (``U`` user / ``P`` profile) and a source tag (``exp`` explicit,
-  ``cor`` correction, ``mod`` model, ``ext`` extraction, ``man`` manual,
-  ``imp`` import).
+  profile scope, newest first. Each row is compact but readable at the
+  default 30 columns: a pin glyph (``★``), the scope as a dim word (``user``
+  for every profile, ``proj`` for this profile only) and, only when the user
+  did not write it themselves, where it came from (``model``, ``auto`` for
+  the extraction pass, ``fix`` for a noticed correction, ``import``). The
+  list's tooltip spells the legend and the keys out; the border subtitle
+  counts items and pinned items.
 * **Add** with the Input at the bottom: ``key = value`` is a fact, anything
   else a note (see :mod:`.memory_item_editor`); ``s`` switches the scope new
   items go to.
@@ -40,11 +43,17 @@ from agenttui.ui.inert import inert_line
 from agenttui.ui.widgets.memory_item_editor import MemoryItemEditor, apply_edit, parse_entry
 from agenttui.ui.widgets.memory_offer import MemoryOffer
 
-SOURCE_TAGS = {
-    "explicit": "exp", "correction": "cor", "model": "mod",
-    "extraction": "ext", "manual": "man", "import": "imp",
-}
+# Where an item came from, shown only when the user did not write it themselves.
+SOURCE_TAGS = {"correction": "fix", "model": "model", "extraction": "auto", "import": "import"}
+SCOPE_TAGS = {"user": "user", "profile": "proj"}
 PIN_GLYPH = "★"
+LEGEND = (
+    "★ pinned (always in the prompt)\n"
+    "user: shared by every profile · proj: this profile only\n"
+    "model / auto / fix / import: proposed by the model, found by extraction, "
+    "from a correction you made, imported (no tag: you wrote it)\n"
+    "e edit · p pin · d delete · u undo · s scope for new items · a add"
+)
 
 
 def item_label(item: MemoryItem) -> Text:
@@ -52,8 +61,13 @@ def item_label(item: MemoryItem) -> Text:
     label = Text(no_wrap=True, overflow="ellipsis")
     label.append(PIN_GLYPH if item.pinned else " ", style="bold yellow")
     user = item.scope == "user"
-    label.append(" U " if user else " P ", style="bold cyan" if user else "bold magenta")
-    label.append(SOURCE_TAGS.get(item.source, item.source[:3]), style="dim")
+    label.append(" ")
+    label.append(SCOPE_TAGS.get(item.scope, item.scope[:4]), style="dim cyan" if user else "dim magenta")
+    source = SOURCE_TAGS.get(item.source)
+    if source is None and item.source not in ("explicit", "manual"):
+        source = item.source
+    if source:
+        label.append(f"·{source}", style="dim")
     label.append(" ")
     if item.kind == "fact":
         label.append(inert_line(str(item.key), 64), style="bold")
@@ -62,6 +76,13 @@ def item_label(item: MemoryItem) -> Text:
     else:
         label.append(inert_line(item.text, 300))
     return label
+
+
+def counts_line(items: list[MemoryItem]) -> str:
+    """The border subtitle: "3 items · 1 pinned" (no pinned part when none is)."""
+    pinned = sum(1 for item in items if item.pinned)
+    text = f"{len(items)} item" + ("" if len(items) == 1 else "s")
+    return text + (f" · {pinned} pinned" if pinned else "")
 
 
 def sort_key(item: MemoryItem):
@@ -129,7 +150,9 @@ class MemoryPane(Vertical):
 
     # -- layout ---------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield OptionList(id="memory-list", markup=False)
+        listing = OptionList(id="memory-list", markup=False)
+        listing.tooltip = LEGEND
+        yield listing
         yield MemoryItemEditor(id="memory-editor")
         yield MemoryOffer(id="memory-offer")
         yield Input(id="memory-add")
@@ -140,7 +163,8 @@ class MemoryPane(Vertical):
 
     def _show_add_scope(self) -> None:
         add = self.query_one("#memory-add", Input)
-        add.placeholder = f"add a note… / key = value ({self.add_scope})"
+        # Fits the default 30-column pane; "proj" says new items stay in this profile.
+        add.placeholder = "+ note or key = value" if self.add_scope == "user" else "+ proj note / key=value"
 
     @property
     def option_list(self) -> OptionList:
@@ -171,7 +195,7 @@ class MemoryPane(Vertical):
             if problem not in self._reported_problems:
                 self._reported_problems.add(problem)
                 self.notify(problem, title="Memory file problem", severity="error", timeout=15)
-        self.border_subtitle = f"{len(self.items)} items · {PIN_GLYPH} pinned"
+        self.border_subtitle = counts_line(message.items)
 
     # -- writes ---------------------------------------------------------------
     @work(thread=True, group="memory-write")
