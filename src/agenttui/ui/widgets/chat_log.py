@@ -9,9 +9,12 @@ scrolls up, and follows again once they scroll back to the bottom.
 
 from __future__ import annotations
 
+import asyncio
+
 from textual import on, work
 from textual.containers import VerticalScroll
 from textual.message import Message as TextualMessage
+from textual.reactive import reactive
 from textual.widget import Widget
 
 from agenttui.core.models import Message
@@ -48,10 +51,14 @@ def widgets_for(messages: list[Message]) -> list[Widget]:
 class ChatLog(VerticalScroll):
     DEFAULT_CSS = "ChatLog { height: 1fr; padding: 0 1; }"
 
+    empty: reactive[bool] = reactive(True)  # nothing shown: the chat pane's welcome may show
+
     class PageLoaded(TextualMessage):
-        def __init__(self, conversation_id: str, messages: list[Message], older: bool, focus_id: int | None) -> None:
+        def __init__(self, conversation_id: str, messages: list[Message], older: bool, focus_id: int | None,
+                     opened: int) -> None:
             super().__init__()
             self.conversation_id = conversation_id
+            self.opened = opened
             self.messages = messages
             self.older = older
             self.focus_id = focus_id
@@ -63,6 +70,11 @@ class ChatLog(VerticalScroll):
         self.oldest_id: int | None = None
         self.has_older = False
         self._loading = False
+        self._first_page = asyncio.Event()  # the opened conversation's latest page is in
+        self._first_page.set()
+        # Bumped per show_conversation: a page read for an earlier opening of the same
+        # conversation (left and reopened meanwhile) must not be mounted a second time.
+        self._opened = 0
 
     def on_mount(self) -> None:
         self.anchor()
@@ -70,16 +82,23 @@ class ChatLog(VerticalScroll):
     # -- opening -------------------------------------------------------------
     async def show_conversation(self, conversation_id: str | None, message_id: int | None = None) -> None:
         await self.remove_children()
+        self.empty = True
+        self._opened += 1
+        self._loading = False
         self.conversation_id = conversation_id
         self.oldest_id = None
         self.has_older = False
-        if conversation_id is not None:
+        self._first_page = asyncio.Event()
+        if conversation_id is None:
+            self._first_page.set()
+        else:
             # After the next frame: the pane titles and prompt paint before any history does.
-            self.call_after_refresh(self._load, conversation_id, None, message_id)
+            self.call_after_refresh(self._load, conversation_id, None, message_id, self._opened)
         self.anchor()
 
     @work(thread=True, group="chat-page")
-    def _load(self, conversation_id: str, before_id: int | None, focus_id: int | None = None) -> None:
+    def _load(self, conversation_id: str, before_id: int | None, focus_id: int | None = None,
+              opened: int = 0) -> None:
         history = self.services.history
         page = history.messages(conversation_id, limit=PAGE, before_id=before_id)
         # Opening at a search hit older than the latest page: page back until it is in
@@ -91,12 +110,30 @@ class ChatLog(VerticalScroll):
             if not older:
                 break
             page = older + page
-        self.post_message(self.PageLoaded(conversation_id, page, before_id is not None, focus_id))
+        self.post_message(self.PageLoaded(conversation_id, page, before_id is not None, focus_id, opened))
+
+    async def first_page_shown(self, timeout: float = 5.0) -> None:
+        """Wait until the opened conversation's latest page is mounted (or ``timeout``).
+
+        Sending into a conversation that is still loading would let the page,
+        read after the new message was saved, show that message a second time.
+        """
+        try:
+            await asyncio.wait_for(self._first_page.wait(), timeout)
+        except TimeoutError:
+            pass
 
     @on(PageLoaded)
     async def _page_loaded(self, event: PageLoaded) -> None:
-        if event.conversation_id != self.conversation_id:
-            return  # a stale page for a conversation we already left
+        if event.conversation_id != self.conversation_id or event.opened != self._opened:
+            return  # a stale page for a conversation we already left (or left and reopened)
+        try:
+            await self._show_page(event)
+        finally:
+            if not event.older:
+                self._first_page.set()
+
+    async def _show_page(self, event: PageLoaded) -> None:
         self._loading = False
         if event.messages:
             self.oldest_id = event.messages[0].id
@@ -104,6 +141,7 @@ class ChatLog(VerticalScroll):
         widgets = widgets_for(event.messages)
         if not widgets:
             return
+        self.empty = False
         if event.older and self.children:
             first = self.children[0]  # what the user was reading stays in view
             await self.mount_all(widgets, before=0)
@@ -129,17 +167,18 @@ class ChatLog(VerticalScroll):
         super().watch_scroll_y(old, new)
         if new <= 0 and old > 0 and self.has_older and not self._loading and self.conversation_id:
             self._loading = True
-            self._load(self.conversation_id, self.oldest_id)
+            self._load(self.conversation_id, self.oldest_id, None, self._opened)
 
     def load_older(self) -> None:
         """Page in older messages now (the same as scrolling to the top)."""
         if self.has_older and not self._loading and self.conversation_id:
             self._loading = True
-            self._load(self.conversation_id, self.oldest_id)
+            self._load(self.conversation_id, self.oldest_id, None, self._opened)
 
     # -- appending -----------------------------------------------------------
     async def add(self, widget: Widget) -> Widget:
         await self.mount(widget)
+        self.empty = False
         return widget
 
     async def notice(self, text: str, error: bool = False) -> Notice:

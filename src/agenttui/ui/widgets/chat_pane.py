@@ -5,6 +5,15 @@ Workers compute, messages carry, handlers mutate: the turn worker iterates
 handler renders it. Text deltas go to the reply's ``MarkdownStream`` (append
 only, coalesced when the UI falls behind). The loop and the openai client are
 imported in the worker, after the first frame.
+
+An empty chat (no conversation open, nothing in the log) shows a short
+welcome: what to type, where help is, that memory is used. It goes as soon as
+anything is in the log.
+
+A message sent while the profile's latest conversation is still being looked
+up (a cold start opens the history store) waits for that lookup -- a few
+milliseconds -- and goes into the latest conversation, as ``agenttui ask``
+does, instead of starting a new one.
 """
 
 from __future__ import annotations
@@ -17,6 +26,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message as TextualMessage
 from textual.reactive import reactive
+from textual.widgets import Static
 
 from agenttui.agent import events as ev
 from agenttui.ui import messages as app_messages
@@ -26,6 +36,9 @@ from agenttui.ui.widgets.message_view import AssistantMessage, UserMessage
 from agenttui.ui.widgets.prompt_input import PromptInput
 from agenttui.ui.widgets.slash_commands import SlashSuggestions, completions
 from agenttui.ui.widgets.tool_call_view import ToolCallView
+
+
+LOOKUP_WAIT = 5.0  # seconds a message waits for the latest-conversation lookup at most
 
 
 class ChatPane(SlashCommandsMixin, Vertical):
@@ -60,11 +73,21 @@ class ChatPane(SlashCommandsMixin, Vertical):
         self._end_session = False  # /end: archive the session when this turn finishes
         self.last_reply_text = ""
         self._opening = 0  # bumped by anything the user opens or sends: stale lookups are dropped
+        self._lookup_done = asyncio.Event()  # the latest-conversation lookup has been handled
+        self._lookup_done.set()
+        self._waiting_to_send = False
+
+    DEFAULT_CSS = """
+    ChatPane > #chat-welcome { display: none; padding: 1 2; color: $text-muted; }
+    ChatPane.-welcome > #chat-welcome { display: block; height: 1fr; }
+    ChatPane.-welcome > #chat-log { height: 0; }
+    """
 
     def compose(self) -> ComposeResult:
+        yield Static(id="chat-welcome", markup=False)
         yield ChatLog(self.services, id="chat-log")
         yield SlashSuggestions(id="slash-suggestions")
-        yield PromptInput(id="prompt", placeholder="Message · Enter sends · ctrl+j newline · /help")
+        yield PromptInput(id="prompt", placeholder="Message… (Enter sends, /help)")
 
     @property
     def log(self) -> ChatLog:  # type: ignore[override]
@@ -75,7 +98,26 @@ class ChatPane(SlashCommandsMixin, Vertical):
         return self.query_one(PromptInput)
 
     def on_mount(self) -> None:
+        self.watch(self.log, "empty", self._update_welcome, init=False)
         self.open_latest(if_untouched=True)
+
+    # -- welcome (empty state) -------------------------------------------------
+    def welcome_text(self) -> str:
+        key = self.app.key_for if hasattr(self.app, "key_for") else (lambda _id: "")
+        lines = [
+            f"Type below; Enter sends ({key('chat.newline').split(',')[-1]}: new line).",
+            f"/help or {key('app.help')}: commands and keys · ctrl+p: command palette.",
+            "/remember <something> keeps a note that every later answer uses "
+            f"(Memory pane: {key('app.toggle_memory')} · the prompt sent: {key('chat.inspect_prompt')}).",
+            f"Past conversations: History pane ({key('app.toggle_history')}).",
+        ]
+        return "Welcome to agenttui.\n\n" + "\n".join(f"• {line}" for line in lines)
+
+    def _update_welcome(self, _empty: bool = True) -> None:
+        show = self.log.empty and self.conversation_id is None and self._lookup_done.is_set()
+        if show and not self.has_class("-welcome"):
+            self.query_one("#chat-welcome", Static).update(self.welcome_text())
+        self.set_class(show, "-welcome")
 
     # -- conversations ---------------------------------------------------------
     def open_latest(self, *, if_untouched: bool = False) -> None:
@@ -88,6 +130,7 @@ class ChatPane(SlashCommandsMixin, Vertical):
         already, such as /help's text.
         """
         self._opening += 1
+        self._lookup_done = asyncio.Event()
         self._find_latest(self._opening, if_untouched)
 
     @work(thread=True, group="chat-open")
@@ -97,19 +140,34 @@ class ChatPane(SlashCommandsMixin, Vertical):
 
     @on(ConversationStarted)
     async def _conversation_started(self, event: ConversationStarted) -> None:
+        try:
+            await self._adopt_latest(event)
+        finally:
+            if event.opening == self._opening:
+                self._lookup_done.set()
+                self._update_welcome()
+
+    async def _adopt_latest(self, event: ConversationStarted) -> None:
         if event.opening != self._opening:
             return
         if event.if_untouched and (self.conversation_id is not None or self.log.children):
+            if self.conversation_id is None and event.conversation_id is not None:
+                # Something (such as /help) is shown: keep it, but send into the latest.
+                self.conversation_id = self.log.conversation_id = event.conversation_id
             return
-        await self.open_conversation(event.conversation_id)
+        await self.open_conversation(event.conversation_id, _lookup=True)
 
-    async def open_conversation(self, conversation_id: str | None, message_id: int | None = None) -> None:
-        self._opening += 1
+    async def open_conversation(self, conversation_id: str | None, message_id: int | None = None,
+                                *, _lookup: bool = False) -> None:
+        if not _lookup:  # the lookup's own opening keeps its number (its handler marks it done)
+            self._opening += 1
+            self._lookup_done.set()
         self.cancel_turn()
         self.conversation_id = conversation_id
         self.can_retry = False
         self._reply = None
         await self.log.show_conversation(conversation_id, message_id)
+        self._update_welcome()
 
     # -- prompt --------------------------------------------------------------
     @on(PromptInput.Changed)
@@ -134,10 +192,23 @@ class ChatPane(SlashCommandsMixin, Vertical):
 
     # -- turns ---------------------------------------------------------------
     async def send(self, text: str, *, show: bool = True, retry: bool = False) -> None:
-        if self.streaming:
+        if self.streaming or self._waiting_to_send:
             self.notify("A reply is still streaming: Esc cancels it.", severity="warning")
             return
+        if not self._lookup_done.is_set() and self.conversation_id is None:
+            # Continue the latest conversation rather than start a new one: wait for
+            # the lookup (and its page, which must not show this message twice).
+            self._waiting_to_send = True
+            try:
+                try:
+                    await asyncio.wait_for(self._lookup_done.wait(), LOOKUP_WAIT)
+                except TimeoutError:
+                    pass
+                await self.log.first_page_shown(LOOKUP_WAIT)
+            finally:
+                self._waiting_to_send = False
         self._opening += 1  # a latest-conversation lookup still running must not replace this
+        self._lookup_done.set()
         image = None if retry else self._image
         self._image = None
         if show:
