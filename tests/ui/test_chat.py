@@ -73,7 +73,7 @@ async def test_high_risk_command_asks_with_deny_focused_and_deny_blocks_it(chat_
     app = make_app(chat_services)
     async with app.run_test(size=SIZE) as pilot:
         await send(pilot, "clean up")
-        await wait_until(pilot, lambda: isinstance(app.screen, ApprovalScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, ApprovalScreen) and app.focused is not None)
         screen = app.screen
         assert screen.has_class("-high")
         assert app.focused.id == "deny"
@@ -93,7 +93,7 @@ async def test_approving_runs_the_command_once(chat_services, fake_openai, tmp_p
     app = make_app(chat_services)
     async with app.run_test(size=SIZE) as pilot:
         await send(pilot, "run it")
-        await wait_until(pilot, lambda: isinstance(app.screen, ApprovalScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, ApprovalScreen) and app.focused is not None)
         assert app.focused.id == "approve"  # not high risk: approve is the default
         await pilot.click("#approve")
         await wait_until(pilot, lambda: not chat(app).streaming)
