@@ -122,3 +122,23 @@ def test_memory_subtitle_counts_pinned_items():
     assert counts_line([]) == "0 items"
     assert counts_line([_item(pinned=True), _item(id="m2")]) == "2 items · 1 pinned"
     assert counts_line([_item()]) == "1 item"
+
+
+async def test_first_run_without_a_keyring_offers_only_what_works(services):
+    from agenttui.core.secrets import ADVICE
+    from agenttui.ui.screens.first_run import FirstRunScreen
+
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app._show_first_run(ADVICE.format(backend="keyring.backends.fail.Keyring"))
+        await wait_until(pilot, lambda: isinstance(app.screen, FirstRunScreen)
+                         and bool(app.screen.query("#later")))
+        text = str(app.screen.query_one("#first-run-text").render())
+        assert "export OPENAI_API_KEY" in text and "no usable keyring" in text
+        assert "1." not in text and "Open settings" not in str(app.screen.query("Button").nodes)
+        assert not app.screen.query("#settings")
+        await pilot.pause()
+        later = app.screen.query_one("#later")
+        assert later.region.bottom <= 24 and later.region.height > 0  # the button is on screen
+        await pilot.press("escape")
+        assert not isinstance(app.screen, FirstRunScreen)

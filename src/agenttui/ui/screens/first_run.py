@@ -10,26 +10,55 @@ from __future__ import annotations
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-EXPLANATION = """\
-agenttui talks to an OpenAI-compatible endpoint and needs an API key for it.
-Set one in any of these ways:
+INTRO = "agenttui talks to an OpenAI-compatible endpoint and needs an API key for it."
 
-  1. In your shell, before starting agenttui:
+ENV_WAY = """\
+In your shell, before starting agenttui:
        export OPENAI_API_KEY=sk-...
-     (for a local server also: export OPENAI_BASE_URL=http://localhost:11434/v1)
+     (a local server also needs: export OPENAI_BASE_URL=http://localhost:11434/v1)"""
 
-  2. Saved in the system keyring (read from a prompt, never from argv):
+KEYRING_WAYS = """\
+Saved in the system keyring (it asks for the key; nothing lands in shell history):
        agenttui key set
 
-  3. Here: open Settings ({settings_key}) and paste the key; it goes to the keyring.
+Here: open Settings ({settings_key}) and paste the key; it goes to the keyring."""
 
-Until then, memory, history and the audit all work; only sending messages needs the key.\
-"""
+NO_KEYRING = """\
+There is no usable keyring on this system, so the key cannot be saved by
+agenttui (not with `agenttui key set`, not in Settings). To be able to save it,
+run a Secret Service provider such as gnome-keyring or KWallet, or install
+keyrings.alt into agenttui's Python environment (a plain local file, less secure)."""
+
+OUTRO = "Until then, memory, history and the audit all work; only sending messages needs the key."
+
+
+def no_keyring(problem: str | None) -> bool:
+    """The lookup's problem is core.secrets' "no usable keyring backend" advice."""
+    from agenttui.core.secrets import ADVICE
+
+    return bool(problem) and problem.startswith(ADVICE.split("{", 1)[0])
+
+
+def explanation(settings_key: str, problem: str | None) -> str:
+    """The ways to set a key that work here: without a keyring, only the env var.
+
+    Listing the keyring ways and then a note that they cannot work (as this
+    screen did) sent a newcomer down a path that fails.
+    """
+    if no_keyring(problem):
+        body = f"{INTRO}\n\n  {ENV_WAY}\n\n{NO_KEYRING}"
+    else:
+        ways = [ENV_WAY, *KEYRING_WAYS.format(settings_key=settings_key).split("\n\n")]
+        numbered = "\n\n".join(f"  {i}. {way}" for i, way in enumerate(ways, 1))
+        body = f"{INTRO}\nSet one in any of these ways:\n\n{numbered}"
+        if problem:
+            body += f"\n\nNote: {problem}"
+    return f"{body}\n\n{OUTRO}"
 
 
 class FirstRunScreen(ModalScreen[str]):
@@ -38,10 +67,12 @@ class FirstRunScreen(ModalScreen[str]):
     DEFAULT_CSS = """
     FirstRunScreen { align: center middle; }
     FirstRunScreen #first-run {
-        width: 90%; max-width: 90; height: auto; max-height: 95%;
-        border: thick $primary; background: $surface; padding: 1 2;
+        width: 90%; max-width: 90; height: auto; max-height: 100%;
+        border: thick $primary; background: $surface; padding: 0 2;
     }
-    FirstRunScreen #first-run-title { text-style: bold; margin-bottom: 1; }
+    FirstRunScreen #first-run-title { text-style: bold; margin: 1 0; }
+    /* The text scrolls; the buttons stay on screen, even at 80x24. */
+    FirstRunScreen #first-run-body { height: auto; max-height: 60vh; }
     FirstRunScreen #first-run-buttons { height: auto; align-horizontal: right; margin-top: 1; }
     FirstRunScreen Button { margin-left: 2; }
     """
@@ -51,16 +82,16 @@ class FirstRunScreen(ModalScreen[str]):
         super().__init__()
         self.settings_key = settings_key
         self.problem = problem
+        self._no_keyring = no_keyring(problem)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="first-run"):
             yield Static(Content("Welcome to agenttui — no API key is configured"), id="first-run-title")
-            text = EXPLANATION.format(settings_key=self.settings_key)
-            if self.problem:
-                text += f"\n\nNote: {self.problem}"
-            yield Static(Content(text), id="first-run-text")
+            with VerticalScroll(id="first-run-body"):
+                yield Static(Content(explanation(self.settings_key, self.problem)), id="first-run-text")
             with Horizontal(id="first-run-buttons"):
-                yield Button("Open settings", id="settings", variant="primary")
+                if not self._no_keyring:
+                    yield Button("Open settings", id="settings", variant="primary")
                 yield Button("Later", id="later")
 
     def on_mount(self) -> None:
