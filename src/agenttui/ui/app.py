@@ -258,7 +258,9 @@ class AgentTUI(App[int]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in _CHAT_ACTIONS and not self._panes_ready():
             return False  # the chat pane mounts just after the first frame
-        if action in ("cancel_turn", "retry_turn") and isinstance(self.screen, MainScreen):
+        if action in ("cancel_turn", "retry_turn"):
+            if not isinstance(self.screen, MainScreen):
+                return False  # a dialog's own Esc is meant (the footer showed "esc Cancel" under it)
             chat = self.main.chat
             return chat.streaming if action == "cancel_turn" else chat.can_retry
         return True
