@@ -82,8 +82,9 @@ class AuditScreen(Screen[bool]):
     def compose(self) -> ComposeResult:
         with Horizontal(id="audit-bar"):
             yield Static(Text("Memory audit", style="bold"), id="audit-title")
-            yield Select([(f"{n} {flag}", flag) for n, flag in enumerate(AUDIT_FLAGS, 1)],
-                         prompt="0 all flags", id="audit-filter")
+            # The digit is the key that picks the filter; after the name it reads as a hint.
+            yield Select([(f"{flag} ({n})", flag) for n, flag in enumerate(AUDIT_FLAGS, 1)],
+                         prompt="all items (0)", id="audit-filter")
         yield Static(id="audit-summary")
         yield AuditTable(now=self.now, id="audit-table")
         yield Static(id="audit-reasons")
@@ -122,7 +123,8 @@ class AuditScreen(Screen[bool]):
         self.table.show(self.rows, self.flag, self.sort, self.reverse)
         counts = Counter(flag for row in self.rows for flag in row.flags)
         flagged = sum(1 for row in self.rows if row.flags)
-        summary = Text(f"{len(self.rows)} items, {flagged} flagged")
+        count = len(self.rows)
+        summary = Text(f"{count} item{'' if count == 1 else 's'}, {flagged} flagged")
         for flag in AUDIT_FLAGS:
             if counts[flag]:
                 summary.append(f" · {FLAG_TAGS[flag]} {counts[flag]}")
