@@ -8,6 +8,7 @@ shared machine does not inflate them), the best of a few runs to damp noise.
 
 from __future__ import annotations
 
+import gc
 import time
 
 import pytest
@@ -18,11 +19,19 @@ RATIO_MAX = 8.0
 
 
 def _best(fn, text: str, runs: int = 3) -> float:
+    """Best CPU time of ``runs`` calls, with the garbage collector paused (as
+    timeit does): in a long test session the heap is large, and collections
+    triggered by a big input's allocations would be charged to the code under test."""
     best = float("inf")
-    for _ in range(runs):
-        t0 = time.process_time()
-        fn(text)
-        best = min(best, time.process_time() - t0)
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(runs):
+            t0 = time.process_time()
+            fn(text)
+            best = min(best, time.process_time() - t0)
+    finally:
+        gc.enable()
     return best
 
 
