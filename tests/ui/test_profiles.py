@@ -76,3 +76,20 @@ async def test_delete_profile_needs_typed_name_and_backs_up(services, tmp_path):
         assert list(services.paths.backups_dir.glob("*.tar.gz"))
         assert any(p.name.startswith("scratch") for p in services.paths.trash_dir.iterdir())
         assert [o.id for o in screen.query_one("#profiles-list", OptionList).options] == ["default"]
+
+
+async def test_bind_is_ticked_in_an_unbound_project_folder_and_not_in_a_bound_one(services, tmp_path):
+    project = tmp_path / "project"
+    project.mkdir()
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, app)
+        screen = await _open_profiles(app, pilot, project)
+        assert screen.query_one("#profile-bind", Checkbox).value is True
+        await pilot.press("n", *"work", "enter")  # the natural flow: n, a name, Enter
+        await settle(pilot, app)
+        assert [p.resolve() for p in services.profiles.get("work").paths] == [project.resolve()]
+        await pilot.press("escape")
+        await settle(pilot, app)
+        again = await _open_profiles(app, pilot, project)
+        assert again.query_one("#profile-bind", Checkbox).value is False  # bound already

@@ -49,6 +49,20 @@ class ProfilesScreen(ModalScreen[str | None]):
         self.services = services
         self.cwd = Path(cwd) if cwd is not None else Path.cwd()
 
+    def _bind_by_default(self) -> bool:
+        """Ticked when started in a folder no profile is bound to (and not home or /).
+
+        Unticked, the natural flow (type a name, Enter) made a profile that the
+        folder it was made for did not pick at the next start.
+        """
+        home = Path.home().resolve()
+        try:
+            here = self.cwd.resolve()
+            unbound = self.services.profiles.resolve(here).name == "default"
+        except (OSError, ValueError):
+            return False
+        return unbound and here not in (home, Path(here.anchor))
+
     @property
     def active(self) -> str:
         return self.services.profile_name
@@ -61,7 +75,9 @@ class ProfilesScreen(ModalScreen[str | None]):
             with Horizontal(id="profiles-create"):
                 yield Input(placeholder="new profile name", id="profile-name")
                 yield Button("Create", id="profile-create", variant="primary")
-            yield Checkbox(f"bind to current directory {self.cwd}", id="profile-bind")
+            yield Checkbox(f"bind to this folder ({inert_line(str(self.cwd), 60)}): "
+                           "agenttui started in it uses the new profile",
+                           value=self._bind_by_default(), id="profile-bind")
             with Horizontal(id="profiles-buttons"):
                 yield Button("Delete…", id="profile-delete", variant="error")
                 yield Button("Switch", id="profile-switch", variant="success")
@@ -183,7 +199,7 @@ class ProfilesScreen(ModalScreen[str | None]):
 
 def _create(profiles, name: str, bind: Path | None) -> str:
     profiles.create(name, bind=bind)
-    return f"Created profile {name!r}" + (f", bound to {bind}" if bind else "") + "."
+    return f"Created profile {name!r}" + (f", bound to {bind}" if bind else " (not bound to a folder)") + "."
 
 
 def _delete(services, name: str) -> str:
