@@ -8,6 +8,7 @@ from agenttui.core.models import MemoryItem, Message
 from agenttui.ui.app import AgentTUI, make_app
 from agenttui.ui.widgets.memory_pane import counts_line, item_label
 from agenttui.ui.widgets.message_view import UserMessage
+from agenttui.ui.widgets.prompt_input import PromptInput
 from tests.ui.helpers import chat, replies, send, wait_until
 
 SIZE = (100, 30)
@@ -76,9 +77,13 @@ async def test_a_message_sent_before_the_lookup_continues_the_latest_conversatio
         pane = chat(app)
         await wait_until(pilot, lambda: pane.conversation_id == earlier.id)
         await pane.open_conversation(None)  # as at start-up: nothing open ...
-        pane.open_latest(if_untouched=True)  # ... and the lookup not answered yet
-        await pane.send("second question")
-        await wait_until(pilot, lambda: not pane.streaming and "second answer" in replies(app))
+        pane.open_latest(if_untouched=True)  # ... and the lookup not answered yet:
+        # Enter's message is in the pane's queue ahead of the lookup's answer.
+        pane.post_message(PromptInput.Submitted("second question"))
+        await wait_until(pilot, lambda: [m.text for m in app.screen.query(UserMessage)] == ["second question"]
+                         or pane.conversation_id == earlier.id, timeout=2)
+        # Well under the lookup wait's 5 s: the lookup is answered, not timed out.
+        await wait_until(pilot, lambda: not pane.streaming and "second answer" in replies(app), timeout=3)
         assert pane.conversation_id == earlier.id
         assert [m.text for m in app.screen.query(UserMessage)] == ["first question", "second question"]
     assert history.count_conversations() == 1
@@ -86,6 +91,25 @@ async def test_a_message_sent_before_the_lookup_continues_the_latest_conversatio
         "first question", "first answer", "second question", "second answer"]
     sent = [m["content"] for m in fake_openai.last_messages() if m["role"] != "system"]
     assert sent == ["first question", "first answer", "second question"]
+
+
+async def test_help_shown_before_the_lookup_stays_and_the_next_message_continues(chat_services, fake_openai):
+    history = chat_services.history
+    earlier = history.create_conversation("earlier", chat_services.model)
+    history.append(earlier.id, Message(role="user", content="first question"))
+    fake_openai.reply("answer")
+    app = make_app(chat_services, check_api_key=False)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = chat(app)
+        await wait_until(pilot, lambda: pane.conversation_id == earlier.id)
+        await pane.open_conversation(None)
+        pane.open_latest(if_untouched=True)
+        pane.post_message(PromptInput.Submitted("/help"))
+        await wait_until(pilot, lambda: pane.conversation_id == earlier.id and app.screen.query(UserMessage))
+        assert "/remember" in str(app.screen.query("Notice").last().render())  # help is still there
+        await send(pilot, "next")
+        await wait_until(pilot, lambda: not pane.streaming and replies(app) == ["answer"])
+    assert history.count_conversations() == 1
 
 
 async def test_history_pane_count_and_key_hint_fit_the_default_width(services):

@@ -70,8 +70,6 @@ class ChatLog(VerticalScroll):
         self.oldest_id: int | None = None
         self.has_older = False
         self._loading = False
-        self._first_page = asyncio.Event()  # the opened conversation's latest page is in
-        self._first_page.set()
         # Bumped per show_conversation: a page read for an earlier opening of the same
         # conversation (left and reopened meanwhile) must not be mounted a second time.
         self._opened = 0
@@ -88,10 +86,7 @@ class ChatLog(VerticalScroll):
         self.conversation_id = conversation_id
         self.oldest_id = None
         self.has_older = False
-        self._first_page = asyncio.Event()
-        if conversation_id is None:
-            self._first_page.set()
-        else:
+        if conversation_id is not None:
             # After the next frame: the pane titles and prompt paint before any history does.
             self.call_after_refresh(self._load, conversation_id, None, message_id, self._opened)
         self.anchor()
@@ -112,28 +107,30 @@ class ChatLog(VerticalScroll):
             page = older + page
         self.post_message(self.PageLoaded(conversation_id, page, before_id is not None, focus_id, opened))
 
-    async def first_page_shown(self, timeout: float = 5.0) -> None:
-        """Wait until the opened conversation's latest page is mounted (or ``timeout``).
+    async def prepend_conversation(self, conversation_id: str) -> None:
+        """Continue ``conversation_id`` under what is shown: its latest page goes above.
 
-        Sending into a conversation that is still loading would let the page,
-        read after the new message was saved, show that message a second time.
+        For a message (or /help's text) shown before the start-up lookup found the
+        latest conversation. The page is read here, awaited, before the caller lets
+        the turn save anything, so the new message cannot be in it.
         """
-        try:
-            await asyncio.wait_for(self._first_page.wait(), timeout)
-        except TimeoutError:
-            pass
+        self._opened += 1
+        self.conversation_id = conversation_id
+        page = await asyncio.to_thread(self.services.history.messages, conversation_id, PAGE)
+        if self.conversation_id != conversation_id:
+            return
+        self.oldest_id = page[0].id if page else None
+        self.has_older = len(page) >= PAGE
+        widgets = widgets_for(page)
+        if widgets:
+            await self.mount_all(widgets, before=0 if self.children else None)
+            self.empty = False
+            self.scroll_end(animate=False, immediate=True)
 
     @on(PageLoaded)
     async def _page_loaded(self, event: PageLoaded) -> None:
         if event.conversation_id != self.conversation_id or event.opened != self._opened:
             return  # a stale page for a conversation we already left (or left and reopened)
-        try:
-            await self._show_page(event)
-        finally:
-            if not event.older:
-                self._first_page.set()
-
-    async def _show_page(self, event: PageLoaded) -> None:
         self._loading = False
         if event.messages:
             self.oldest_id = event.messages[0].id

@@ -75,7 +75,7 @@ class ChatPane(SlashCommandsMixin, Vertical):
         self._opening = 0  # bumped by anything the user opens or sends: stale lookups are dropped
         self._lookup_done = asyncio.Event()  # the latest-conversation lookup has been handled
         self._lookup_done.set()
-        self._waiting_to_send = False
+        self._send_waits = False  # a sent message waits for the lookup to know its conversation
 
     DEFAULT_CSS = """
     ChatPane > #chat-welcome { display: none; padding: 1 2; color: $text-muted; }
@@ -150,10 +150,12 @@ class ChatPane(SlashCommandsMixin, Vertical):
     async def _adopt_latest(self, event: ConversationStarted) -> None:
         if event.opening != self._opening:
             return
-        if event.if_untouched and (self.conversation_id is not None or self.log.children):
+        if self._send_waits or (event.if_untouched and (self.conversation_id is not None or self.log.children)):
+            # Something is shown already (a message waiting to be sent, /help's text):
+            # keep it, continue the latest conversation, its last page above it.
             if self.conversation_id is None and event.conversation_id is not None:
-                # Something (such as /help) is shown: keep it, but send into the latest.
-                self.conversation_id = self.log.conversation_id = event.conversation_id
+                self.conversation_id = event.conversation_id
+                await self.log.prepend_conversation(event.conversation_id)
             return
         await self.open_conversation(event.conversation_id, _lookup=True)
 
@@ -192,23 +194,17 @@ class ChatPane(SlashCommandsMixin, Vertical):
 
     # -- turns ---------------------------------------------------------------
     async def send(self, text: str, *, show: bool = True, retry: bool = False) -> None:
-        if self.streaming or self._waiting_to_send:
+        if self.streaming:
             self.notify("A reply is still streaming: Esc cancels it.", severity="warning")
             return
-        if not self._lookup_done.is_set() and self.conversation_id is None:
-            # Continue the latest conversation rather than start a new one: wait for
-            # the lookup (and its page, which must not show this message twice).
-            self._waiting_to_send = True
-            try:
-                try:
-                    await asyncio.wait_for(self._lookup_done.wait(), LOOKUP_WAIT)
-                except TimeoutError:
-                    pass
-                await self.log.first_page_shown(LOOKUP_WAIT)
-            finally:
-                self._waiting_to_send = False
-        self._opening += 1  # a latest-conversation lookup still running must not replace this
-        self._lookup_done.set()
+        # Sent while the latest conversation is still being looked up (a cold start):
+        # the turn waits for the lookup and continues that conversation. The wait is
+        # in the turn worker, never here: this pane handles the lookup's answer only
+        # after this handler returns.
+        self._send_waits = not self._lookup_done.is_set() and self.conversation_id is None
+        if not self._send_waits:
+            self._opening += 1  # a latest-conversation lookup still running must not replace this
+            self._lookup_done.set()
         image = None if retry else self._image
         self._image = None
         if show:
@@ -230,6 +226,12 @@ class ChatPane(SlashCommandsMixin, Vertical):
         from agenttui.agent.loop import run_turn  # openai is imported here, not at start-up
 
         try:
+            if self._send_waits:
+                try:
+                    await asyncio.wait_for(self._lookup_done.wait(), LOOKUP_WAIT)
+                except TimeoutError:
+                    self._opening += 1  # too slow: a new conversation, and the late answer is dropped
+                self._send_waits = False
             if self.conversation_id is None:
                 conversation = await asyncio.to_thread(
                     self.services.history.create_conversation, None, self.services.model)
