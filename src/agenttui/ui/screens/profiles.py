@@ -75,9 +75,10 @@ class ProfilesScreen(ModalScreen[str | None]):
             with Horizontal(id="profiles-create"):
                 yield Input(placeholder="new profile name", id="profile-name")
                 yield Button("Create", id="profile-create", variant="primary")
-            yield Checkbox(f"bind to this folder ({inert_line(str(self.cwd), 60)}): "
-                           "agenttui started in it uses the new profile",
-                           value=self._bind_by_default(), id="profile-bind")
+            bind = Checkbox(f"bind to this folder: {inert_line(str(self.cwd), 60)}",
+                            value=self._bind_by_default(), id="profile-bind")
+            bind.tooltip = "agenttui started in this folder (or below it) uses the new profile"
+            yield bind
             with Horizontal(id="profiles-buttons"):
                 yield Button("Delete…", id="profile-delete", variant="error")
                 yield Button("Switch", id="profile-switch", variant="success")
