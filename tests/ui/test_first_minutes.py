@@ -166,3 +166,14 @@ async def test_first_run_without_a_keyring_offers_only_what_works(services):
         assert later.region.bottom <= 24 and later.region.height > 0  # the button is on screen
         await pilot.press("escape")
         assert not isinstance(app.screen, FirstRunScreen)
+
+
+async def test_help_opens_at_its_first_line(services):
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await send(pilot, "/help")
+        log = chat(app).log
+        await wait_until(pilot, lambda: log.query("Notice") and log.max_scroll_y > 0)
+        notice = log.query("Notice").last()
+        await wait_until(pilot, lambda: notice.region.y <= log.region.y + 1)
+        assert "Commands:" in str(notice.render()).splitlines()[0]

@@ -225,8 +225,11 @@ class AgentTUI(App[int]):
 
         keys = [(s.id, self.key_for(s.id), s.description) for s in ALL_ACTIONS]
         keys.append(("app.command_palette", self.COMMAND_PALETTE_BINDING, "Command palette"))
-        await self.main.chat.log.notice(help_text(COMMANDS, keys))
-        self.main.chat.log.scroll_end(animate=False)
+        log = self.main.chat.log
+        notice = await log.notice(help_text(COMMANDS, keys))
+        # Its first line at the top (it is taller than the chat): reading starts there.
+        log.release_anchor()
+        log.call_after_refresh(log.scroll_to_widget, notice, animate=False, top=True)
 
     def action_toggle_memory(self) -> None:
         self.main.toggle_pane("memory")

@@ -169,8 +169,10 @@ class SlashCommandsMixin:
 
 def help_text(commands, bindings) -> str:
     """Plain-text help (commands, then keys) shown in the chat by /help and F1."""
+    # No padded columns: the chat is often 40 columns wide, where padding wrapped
+    # every entry into ragged fragments. "name — what" wraps cleanly at any width.
     lines = ["Commands:"]
-    lines += [f"  /{c.name} {c.usage}".ljust(34) + c.help for c in commands]
-    lines += ["", "Keys:"]
-    lines += [f"  {key}".ljust(22) + f"{description}  ({binding_id})" for binding_id, key, description in bindings]
+    lines += [f"  /{c.name}{' ' + c.usage if c.usage else ''} — {c.help}" for c in commands]
+    lines += ["", "Keys (remap in config.toml [keys] by the id in brackets):"]
+    lines += [f"  {key} — {description} [{binding_id}]" for binding_id, key, description in bindings]
     return "\n".join(lines)
