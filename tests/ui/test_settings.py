@@ -76,3 +76,20 @@ async def test_no_keyring_backend_shows_advice_and_still_saves(services):
         assert warnings and "OPENAI_API_KEY" in warnings[-1].message
         raw = services.paths.config_file.read_text()
         assert "gpt-4.1-mini" in raw and KEY not in raw
+
+
+async def test_enter_in_the_key_field_saves_and_env_overrides_are_named(make_services, memory_keyring):
+    services = make_services(environ={"AGENTTUI_MODEL": "fake-model"})
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, app)
+        screen = await _open(app, pilot)
+        hints = " ".join(str(h.render()) for h in screen.query(".hint"))
+        assert "AGENTTUI_MODEL" in hints and "fake-model" in hints
+        screen.query_one("#set-api-key", Input).focus()
+        await pilot.press(*KEY, "enter")
+        await settle(pilot, app)
+        assert not isinstance(app.screen, SettingsScreen)
+        from agenttui.core.secrets import get_api_key
+
+        assert get_api_key({}).value == KEY

@@ -72,6 +72,7 @@ class SettingsScreen(ModalScreen[bool]):
                 yield Input(base.model, id="set-model")
                 yield Label("Base URL (empty = the OpenAI API)")
                 yield Input(base.base_url or "", placeholder="https://…/v1", id="set-base-url")
+                yield from self._env_overrides()
                 yield Label("API key (saved to the OS keyring, never to config.toml)")
                 yield Input(password=True, placeholder="leave empty to keep the current key", id="set-api-key")
                 yield Static(Text("checking the keyring…"), id="keyring-status")
@@ -94,6 +95,15 @@ class SettingsScreen(ModalScreen[bool]):
             with Horizontal(id="settings-buttons"):
                 yield Button("Cancel", id="settings-cancel")
                 yield Button("Save", id="settings-save", variant="primary")
+
+    def _env_overrides(self):
+        """Say when the environment wins over these fields (the header showed
+        AGENTTUI_MODEL's model while this form showed config.toml's)."""
+        environ = getattr(self.services, "environ", None) or {}
+        for var, what in (("AGENTTUI_MODEL", "model"), ("OPENAI_BASE_URL", "base URL")):
+            if environ.get(var):
+                yield Static(Text(f"{var} is set, so this session uses {what} {environ[var]!r}; "
+                                  "the field is what config.toml keeps."), classes="hint")
 
     def on_mount(self) -> None:
         self.query_one("#set-model").focus()
@@ -130,6 +140,7 @@ class SettingsScreen(ModalScreen[bool]):
         return settings
 
     @on(Button.Pressed, "#settings-save")
+    @on(Input.Submitted)  # Enter in a field saves, as in most forms (ctrl+s too)
     def action_save(self) -> None:
         self.query_one("#settings-save", Button).disabled = True
         self._save(self.collect(), self.query_one("#set-api-key", Input).value.strip())
