@@ -23,7 +23,7 @@ In your shell, before starting agenttui:
      (a local server also needs: export OPENAI_BASE_URL=http://localhost:11434/v1)"""
 
 KEYRING_WAYS = """\
-Saved in the system keyring (it asks for the key; nothing lands in shell history):
+Saved in the system keyring (it asks for the key, kept out of shell history):
        agenttui key set
 
 Here: open Settings ({settings_key}) and paste the key; it goes to the keyring."""
