@@ -26,9 +26,17 @@ ADVICE = (
     "  - export OPENAI_API_KEY=<your key> in your shell profile (agenttui reads it "
     "first), or\n"
     "  - install a keyring backend: run a Secret Service provider such as "
-    "gnome-keyring or KWallet (and unlock it), or `pip install keyrings.alt` "
-    "(stores the key in a local file, less secure), then run `agenttui key set` again."
+    "gnome-keyring or KWallet (and unlock it), or `{pip} install keyrings.alt` "
+    "(stores the key in a local file, less secure), then run `agenttui key set`."
 )
+
+
+def _advice(backend: str) -> str:
+    """ADVICE with the pip of the Python agenttui runs in: a plain `pip` is often
+    another environment's (agenttui installed in a venv or with pipx)."""
+    import sys
+
+    return ADVICE.format(backend=backend, pip=f"{sys.executable} -m pip")
 
 
 class SecretsError(Exception):
@@ -76,11 +84,11 @@ def keyring_status() -> tuple[bool, str, str]:
 
         backend = keyring.get_keyring()
     except Exception as exc:  # a broken keyring config must not crash startup
-        return False, f"error: {exc}", ADVICE.format(backend=f"keyring failed to load: {exc}")
+        return False, f"error: {exc}", _advice(f"keyring failed to load: {exc}")
     name = _backend_name(backend)
     if _usable(backend):
         return True, name, ""
-    return False, name, ADVICE.format(backend=name)
+    return False, name, _advice(name)
 
 
 def get_api_key(environ: Mapping[str, str] | None = None,
