@@ -154,7 +154,7 @@ async def test_first_run_without_a_keyring_offers_only_what_works(services):
 
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        app._show_first_run(ADVICE.format(backend="keyring.backends.fail.Keyring"))
+        app._show_first_run(ADVICE.format(backend="keyring.backends.fail.Keyring", pip="pip"))
         await wait_until(pilot, lambda: isinstance(app.screen, FirstRunScreen)
                          and bool(app.screen.query("#later")))
         text = str(app.screen.query_one("#first-run-text").render())

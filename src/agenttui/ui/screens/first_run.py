@@ -32,7 +32,8 @@ NO_KEYRING = """\
 There is no usable keyring on this system, so the key cannot be saved by
 agenttui (not with `agenttui key set`, not in Settings). To be able to save it,
 run a Secret Service provider such as gnome-keyring or KWallet, or install
-keyrings.alt into agenttui's Python environment (a plain local file, less secure)."""
+keyrings.alt (a plain local file, less secure) into agenttui's own Python:
+       {python} -m pip install keyrings.alt"""
 
 OUTRO = "Until then, memory, history and the audit all work; only sending messages needs the key."
 
@@ -51,7 +52,9 @@ def explanation(settings_key: str, problem: str | None) -> str:
     screen did) sent a newcomer down a path that fails.
     """
     if no_keyring(problem):
-        body = f"{INTRO}\n\n  {ENV_WAY}\n\n{NO_KEYRING}"
+        import sys
+
+        body = f"{INTRO}\n\n  {ENV_WAY}\n\n{NO_KEYRING.format(python=sys.executable)}"
     else:
         ways = [ENV_WAY, *KEYRING_WAYS.format(settings_key=settings_key).split("\n\n")]
         numbered = "\n\n".join(f"  {i}. {way}" for i, way in enumerate(ways, 1))
