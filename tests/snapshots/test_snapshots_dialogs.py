@@ -80,6 +80,16 @@ async def _settled(pilot) -> None:
     await pilot.pause()
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
+    # The audit's rows arrive as a message after its worker; the table sizes its
+    # auto-width columns on a later refresh. Snapped before that, the columns
+    # were cut ("explic") in some runs and not in others.
+    tables = pilot.app.screen.query("AuditTable")
+    for _ in range(250):
+        if not tables or tables.first().row_count:
+            break
+        await pilot.pause(0.02)
+    for _ in range(3):
+        await pilot.pause()
 
 
 def test_audit_screen(snap_compare, tmp_path):
