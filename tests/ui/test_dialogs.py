@@ -82,7 +82,8 @@ async def test_reset_memory_states_counts_needs_word_and_backs_up(services):
         await _until_dialog(pilot, app)  # not settle(): the action's worker awaits the dialog
         dialog = app.screen
         assert isinstance(dialog, ConfirmScreen)
-        assert "3 user-scope" in dialog.statement and "1 item(s)" in dialog.statement
+        assert "2 note(s) and 1 fact(s) of the user scope" in dialog.statement
+        assert "1 note(s) and 0 fact(s) of profile" in dialog.statement
         assert dialog.require_word == "delete"
         assert app.focused is dialog.query_one("#cancel", Button)
         await pilot.press("enter")  # Cancel

@@ -268,45 +268,46 @@ class AgentTUI(App[int]):
             return chat.streaming if action == "cancel_turn" else chat.can_retry
         return True
 
-    # Screens built by the other UI modules: opened here so keys, palette and
-    # slash commands share one path; a module not in this build says so.
-    def _screen(self, module: str, name: str):
-        try:
-            return getattr(import_module(f"agenttui.ui.screens.{module}"), name)
-        except (ModuleNotFoundError, AttributeError):
-            self.notify("coming", title=name)
-            return None
-
+    # The screens are imported when first opened, not at start-up (first paint).
     def action_open_audit(self) -> None:
-        if screen := self._screen("audit", "AuditScreen"):
-            self.push_screen(screen(self.services), self._after_memory_screen)
+        from agenttui.ui.screens.audit import AuditScreen
+
+        self.push_screen(AuditScreen(self.services), self._after_memory_screen)
 
     def action_open_project_memory(self) -> None:
-        if screen := self._screen("project_memory", "ProjectMemoryScreen"):
-            self.push_screen(screen(self.services))
+        from agenttui.ui.screens.project_memory import ProjectMemoryScreen
+
+        self.push_screen(ProjectMemoryScreen(self.services))
 
     def action_open_settings(self) -> None:
-        if screen := self._screen("settings", "SettingsScreen"):
-            self.push_screen(screen(self.services), self._after_settings)
+        from agenttui.ui.screens.settings import SettingsScreen
+
+        self.push_screen(SettingsScreen(self.services), self._after_settings)
 
     def action_open_profiles(self) -> None:
-        if screen := self._screen("profiles", "ProfilesScreen"):
-            self.push_screen(screen(self.services), self._switch_profile)
+        from agenttui.ui.screens.profiles import ProfilesScreen
+
+        self.push_screen(ProfilesScreen(self.services), self._switch_profile)
 
     @work(group="reset-memory")
     async def action_reset_memory(self) -> None:
         """D1/D2: state the counts, back up first, type 'delete' to confirm."""
         import asyncio
 
-        confirm = self._screen("confirm", "ConfirmScreen")
-        if confirm is None:
-            return
+        from agenttui.ui.screens.confirm import ConfirmScreen
+
         memory = self.services.memory
-        user = len(await asyncio.to_thread(memory.items, "user"))
-        profile = len(await asyncio.to_thread(memory.items, "profile"))
-        statement = (f"This removes all {user} user-scope item(s) and all {profile} item(s) of "
+
+        def counts(scope: str) -> str:
+            items = memory.items(scope)
+            notes = sum(item.kind == "note" for item in items)
+            return f"{notes} note(s) and {len(items) - notes} fact(s)"
+
+        user, profile = await asyncio.gather(asyncio.to_thread(counts, "user"),
+                                             asyncio.to_thread(counts, "profile"))
+        statement = (f"This removes {user} of the user scope and {profile} of "
                      f"profile {self.services.profile_name!r}.")
-        if not await self.push_screen_wait(confirm(
+        if not await self.push_screen_wait(ConfirmScreen(
                 "Reset memory?", statement, backup=self.services.paths.memory_backups_dir,
                 require_word="delete", confirm_label="Reset memory")):
             return
