@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from contextlib import asynccontextmanager
 from datetime import timedelta
 
 from textual.widgets import Button, Input
@@ -37,19 +38,21 @@ def seed(services):
     return items
 
 
-async def _open(app, pilot) -> AuditScreen:
-    await app.run_action("open_audit")
-    await settle(pilot, app)
-    assert isinstance(app.screen, AuditScreen)
-    return app.screen
-
-
-async def test_flags_filter_sort_and_pin(services):
+@asynccontextmanager
+async def audit_open(services):
+    """Seeded items, and the app running with the audit screen open."""
     items = seed(services)
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot, app)
-        screen = await _open(app, pilot)
+        await app.run_action("open_audit")
+        await settle(pilot, app)
+        assert isinstance(app.screen, AuditScreen)
+        yield items, app, pilot, app.screen
+
+
+async def test_flags_filter_sort_and_pin(services):
+    async with audit_open(services) as (items, app, pilot, screen):
         table = screen.query_one(AuditTable)
         assert table.row_count == 6
         flags = {row.item.id: set(row.flags) for row in screen.rows}
@@ -82,11 +85,7 @@ async def test_flags_filter_sort_and_pin(services):
 
 
 async def test_merge_duplicates_keeps_the_selected(services):
-    items = seed(services)
-    app = make_app(services, check_api_key=False)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot, app)
-        screen = await _open(app, pilot)
+    async with audit_open(services) as (items, app, pilot, screen):
         table = screen.query_one(AuditTable)
         await pilot.press("3")
         await pilot.pause()
@@ -100,11 +99,7 @@ async def test_merge_duplicates_keeps_the_selected(services):
 
 
 async def test_bulk_delete_flagged_with_confirm(services):
-    items = seed(services)
-    app = make_app(services, check_api_key=False)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot, app)
-        screen = await _open(app, pilot)
+    async with audit_open(services) as (items, app, pilot, screen):
         flagged = {row.item.id for row in screen.rows if row.flags}
         assert flagged and len(flagged) < 6
         await pilot.press("X")
@@ -128,11 +123,7 @@ async def test_bulk_delete_flagged_with_confirm(services):
 
 
 async def test_edit_from_audit_goes_through_the_gate(services):
-    items = seed(services)
-    app = make_app(services, check_api_key=False)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot, app)
-        screen = await _open(app, pilot)
+    async with audit_open(services) as (items, app, pilot, screen):
         table = screen.query_one(AuditTable)
         table.move_cursor(row=[r.item.id for r in table.shown].index(items[2].id))
         await pilot.press("e")
