@@ -36,13 +36,7 @@ def build_parser(only: str | None = None):
                         help="use this profile instead of the one bound to the current directory")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES if only is None else (only,):
-        try:
-            module = importlib.import_module(f"agenttui.cli.{name}_cmd")
-        except ModuleNotFoundError as exc:  # a command group not built yet
-            if exc.name != f"agenttui.cli.{name}_cmd":
-                raise
-            continue
-        module.register(subparsers)
+        importlib.import_module(f"agenttui.cli.{name}_cmd").register(subparsers)
     return parser
 
 
