@@ -19,7 +19,7 @@ from typing import Any
 
 from agenttui.agent.tool_schema import ArgumentError
 from agenttui.agent.tools import Approval, ToolContext, ToolOutcome, ToolSpec
-from agenttui.core.context_prompt import content_words, rank_items, score_item
+from agenttui.core.context_prompt import rank_items, relevance
 from agenttui.core.models import MemoryItem, WriteResult
 
 MAX_RECALL = 50
@@ -188,10 +188,9 @@ def recall(context: ToolContext, args: dict[str, Any]) -> ToolOutcome:
     items = memory.items(args["scope"], include_expired=False)
     query = (args.get("query") or "").strip()
     if query:
-        words = content_words(query)
+        scores = relevance(items, query, 0.0)
         needle = query.casefold()
-        items = [i for i in items
-                 if score_item(i, words, 0.0) > 0 or needle in i.display.casefold()]
+        items = [i for i in items if scores.get(i.id, 0.0) > 0 or needle in i.display.casefold()]
     if not items:
         what = f" matches {query!r}" if query else " is stored"
         return ToolOutcome(f"no memory{what}")

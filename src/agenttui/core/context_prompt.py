@@ -8,20 +8,26 @@ Decisions:
   defused, so a stored note cannot close the block and speak as the system.
   The gate (M3) already refuses injection-like notes; this is the second wall.
 * **Selection.** Expired items are never injected (M8). Pinned items always
-  are. Other notes compete for ``inject_notes`` slots (default 20, seed 000's
-  ``[-20:]``): score = token overlap with the current message (content words;
-  stop words dropped), ties broken by recency (``max(updated, last_used)``),
-  so with no overlap this is exactly "the most recent 20". Facts are all
-  candidates; a preference-like key (``language``, ``response_style`` …, seed
-  002 ``DEFAULT_BOOST_KEYS``) gets ``preference_bias`` added to its score.
+  are. Other notes compete for ``inject_notes`` slots (default 40): score =
+  bm25 relevance to the current message over a stemmed index of the items
+  (:func:`agenttui.core.retrieval.rank_memory`; stop words of English and
+  Indonesian dropped), ties broken by recency (``max(updated, last_used)``),
+  so with no match this is "the most recent 40". Facts are all candidates; a
+  preference-like key (``language``, ``response_style`` …, seed 002
+  ``DEFAULT_BOOST_KEYS``) gets ``preference_bias`` added to its score. With
+  2,000 notes, the ones about the message come first, then the newest.
+* **Today.** The prompt states today's local date (not the time), so "last
+  week" and "when did I…" can be answered against the dated recall block;
+  the text changes once a day, which keeps provider-side prompt caching.
 * **Budget.** ``agent.memory_token_budget`` bounds the block: pinned items
   first (always — they are what the user said must stay), then notes and facts
   in score order; an item that does not fit is skipped and the next, smaller
   one may still fit. ``agent.project_token_budget`` bounds the project section,
   cut at a line boundary with a visible marker (the full files stay readable
   through the tools). A budget of 0 means unlimited.
-* **Deterministic.** No timestamps or random nonces in the text, so identical
-  inputs give an identical prompt (provider-side prompt caching, tests).
+* **Deterministic.** No times of day or random nonces in the text, and ties
+  break on ids, so identical inputs give an identical prompt under any hash
+  seed (provider-side prompt caching, tests).
 """
 
 from __future__ import annotations
@@ -73,6 +79,7 @@ class PromptParts:
     memory_tokens: int = 0
     project_tokens: int = 0
     project_truncated: bool = False
+    items: list[MemoryItem] = field(default_factory=list)  # injected, in priority order
 
     def __iter__(self):
         """Unpacks as DESIGN.md's ``(text, injected_ids)``."""
@@ -103,23 +110,28 @@ def _recency(item: MemoryItem) -> datetime:
     return max(item.updated, item.last_used) if item.last_used else item.updated
 
 
-def score_item(item: MemoryItem, query_words: set[str], preference_bias: float) -> float:
-    """Relevance of ``item`` to the current message (higher is better)."""
-    text = item.display if item.kind == "note" else f"{item.key} {item.value}"
-    score = float(len(_words(text) & query_words)) if text else 0.0
-    if item.kind == "fact" and is_preference_key(item.key):
-        score += preference_bias
-    return score
+def relevance(items: Sequence[MemoryItem], query: str | None, preference_bias: float) -> dict[str, float]:
+    """Score of each item for the current message (higher is better; 0 = unrelated)."""
+    from agenttui.core.retrieval import rank_memory
+
+    scores = {item.id: score for item, score in rank_memory(items, query, limit=max(200, len(items)))}
+    if preference_bias:
+        for item in items:
+            if item.kind == "fact" and is_preference_key(item.key):
+                scores[item.id] = scores.get(item.id, 0.0) + preference_bias
+    return scores
+
+
+def _order(items: Iterable[MemoryItem], scores: dict[str, float]) -> list[MemoryItem]:
+    return sorted(items, key=lambda i: (-scores.get(i.id, 0.0), -_recency(i).timestamp(), i.id))
 
 
 def rank_items(
     items: Iterable[MemoryItem], query: str | None, preference_bias: float = 0.0
 ) -> list[MemoryItem]:
     """Items by (score, recency), best first; also used by the ``recall`` tool."""
-    query_words = content_words(query)
-    scored = [(score_item(i, query_words, preference_bias), _recency(i), i) for i in items]
-    scored.sort(key=lambda entry: (entry[0], entry[1]), reverse=True)
-    return [entry[2] for entry in scored]
+    items = list(items)
+    return _order(items, relevance(items, query, preference_bias))
 
 
 def defuse(text: str) -> str:
@@ -146,17 +158,11 @@ def select_memory(
     """The items to inject, in injection priority order (see module doc)."""
     now = now or utcnow()
     live = [i for i in items if not i.is_expired(now)]
-    pinned = rank_items((i for i in live if i.pinned), query, preference_bias)
-    notes = rank_items(
-        (i for i in live if not i.pinned and i.kind == "note"), query, preference_bias
-    )[: max(0, inject_notes)]
+    scores = relevance(live, query, preference_bias)
+    pinned = _order((i for i in live if i.pinned), scores)
+    notes = _order((i for i in live if not i.pinned and i.kind == "note"), scores)[: max(0, inject_notes)]
     facts = [i for i in live if not i.pinned and i.kind == "fact"]
-    query_words = content_words(query)
-    candidates = sorted(
-        notes + facts,
-        key=lambda i: (score_item(i, query_words, preference_bias), _recency(i)),
-        reverse=True,
-    )
+    candidates = _order(notes + facts, scores)
     chosen = list(pinned)
     used = sum(estimate_tokens(_item_line(i)) for i in pinned)
     for item in candidates:
@@ -231,7 +237,7 @@ def build_system_prompt(
     project_block, project_tokens, truncated = render_project(
         project_section or "", settings.agent.project_token_budget
     )
-    parts = [settings.soul.strip()]
+    parts = [settings.soul.strip(), today_line(now)]
     if name:
         parts.append(f"The user's name is {defuse(name)}.")
     parts.extend(block for block in (memory_block, project_block) if block)
@@ -241,4 +247,11 @@ def build_system_prompt(
         memory_tokens=estimate_tokens(memory_block),
         project_tokens=project_tokens,
         project_truncated=truncated,
+        items=list(chosen),
     )
+
+
+def today_line(now: datetime | None = None) -> str:
+    """"Today is Monday, 23 November 2026." in the user's local date."""
+    moment = (now or utcnow()).astimezone()
+    return f"Today is {moment:%A}, {moment.day} {moment:%B %Y}."

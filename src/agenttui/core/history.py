@@ -76,9 +76,26 @@ MIN_PREFIX_CHARS = 3
 EXPORT_BATCH = 500
 #: bm25 ranks at most this many of the most recent matches (see ``search``).
 RANK_WINDOW = 2_000
+#: ``term_counts`` stops counting here: past it a term is common, however common.
+TERM_COUNT_CAP = 5_000
 
 _SQLITE_NOTADB = 26
 _SQLITE_CORRUPT = 11
+
+
+@dataclasses.dataclass(frozen=True)
+class RecallRow:
+    """One candidate message for recall (see :meth:`HistoryStore.recall_candidates`)."""
+
+    message_id: int
+    conversation_id: str
+    conversation_title: str
+    archived: bool
+    role: str
+    content: str
+    created: datetime
+    bm25: float  # SQLite's: more negative = more relevant
+    highlight: str  # FTS5 snippet, matches in HIGHLIGHT_OPEN/CLOSE
 
 
 class HistoryError(Exception):
@@ -589,6 +606,112 @@ class HistoryStore:
                       role=role, snippet=snippet or "", created=_from_ts(created), rank=rank)
             for cid, title, mid, role, snippet, created, rank in rows
         ]
+
+    def term_counts(self, terms: Sequence[str]) -> dict[str, int]:
+        """How many messages hold each (stemmed) term; 0 when absent. For recall's term choice."""
+        counts: dict[str, int] = {}
+        with self._lock:
+            db = self._db()
+            try:
+                for term in terms:
+                    row = db.execute(
+                        "SELECT COUNT(*) FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? "
+                        "LIMIT ?)", ('"' + term.replace('"', '""') + '"', TERM_COUNT_CAP)).fetchone()
+                    counts[term] = int(row[0]) if row else 0
+            except sqlite3.OperationalError:
+                return {term: 0 for term in terms}
+        return counts
+
+    def message_total(self) -> int:
+        with self._read() as db:
+            row = db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'messages'").fetchone()
+        return int(row[0]) if row else 0
+
+    def recall_candidates(self, match: str, limit: int, *, since: str | None = None,
+                          until: str | None = None, conversation_id: str | None = None,
+                          before_id: int | None = None) -> list[RecallRow]:
+        """User and assistant messages matching an FTS5 ``match`` (best bm25 first).
+
+        For :mod:`agenttui.core.retrieval`; ``match`` comes from
+        :func:`agenttui.core.recall_text.fts_or_query`. Tool traffic is left
+        out (a tool result means nothing without its call). ``since``/``until``
+        are ``_ts`` strings bounding ``created``. Ties go to the newer message.
+        """
+        where = ["messages_fts MATCH ?", "m.role IN ('user', 'assistant')", "m.tool_calls IS NULL"]
+        params: list = [match]
+        if since is not None:
+            where.append("m.created >= ?")
+            params.append(since)
+        if until is not None:
+            where.append("m.created < ?")
+            params.append(until)
+        if conversation_id is not None:
+            where.append("m.conversation_id = ?")
+            params.append(conversation_id)
+        if before_id is not None:
+            where.append("m.id < ?")
+            params.append(int(before_id))
+        sql = (
+            "SELECT m.id, m.conversation_id, c.title, c.archived, m.role, m.content, m.created, "
+            "bm25(messages_fts), snippet(messages_fts, 0, ?, ?, '…', ?) "
+            "FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid "
+            "JOIN conversations c ON c.id = m.conversation_id "
+            f"WHERE {' AND '.join(where)} ORDER BY bm25(messages_fts), m.id DESC LIMIT ?"
+        )
+        with self._lock:
+            db = self._db()
+            try:
+                rows = db.execute(sql, (HIGHLIGHT_OPEN, HIGHLIGHT_CLOSE, SNIPPET_TOKENS,
+                                        *params, int(limit))).fetchall()
+            except sqlite3.OperationalError:
+                return []
+        return [RecallRow(mid, cid, title or "", bool(archived), role, content or "",
+                          _from_ts(created), float(score), snippet or "")
+                for mid, cid, title, archived, role, content, created, score, snippet in rows]
+
+    def rows_for_ids(self, ids: Sequence[int], *, before_id: int | None = None,
+                     conversation_id: str | None = None) -> list[RecallRow]:
+        """User/assistant text messages with these ids (for recall's embedding ranking)."""
+        wanted = [int(i) for i in ids if before_id is None or int(i) < before_id]
+        if not wanted:
+            return []
+        marks = ", ".join("?" * len(wanted))
+        sql = ("SELECT m.id, m.conversation_id, c.title, c.archived, m.role, m.content, m.created "
+               "FROM messages m JOIN conversations c ON c.id = m.conversation_id "
+               f"WHERE m.id IN ({marks}) AND m.role IN ('user', 'assistant') AND m.tool_calls IS NULL"
+               + (" AND m.conversation_id = ?" if conversation_id is not None else ""))
+        params: list = wanted + ([conversation_id] if conversation_id is not None else [])
+        with self._read() as db:
+            rows = db.execute(sql, params).fetchall()
+        return [RecallRow(mid, cid, title or "", bool(archived), role, content or "",
+                          _from_ts(created), 0.0, "")
+                for mid, cid, title, archived, role, content, created in rows]
+
+    def recent_in_span(self, since: str, until: str, limit: int,
+                       before_id: int | None = None) -> list[RecallRow]:
+        """User messages created in [since, until), newest first (for "what did I do last week")."""
+        sql = ("SELECT m.id, m.conversation_id, c.title, c.archived, m.role, m.content, m.created "
+               "FROM messages m JOIN conversations c ON c.id = m.conversation_id "
+               "WHERE m.created >= ? AND m.created < ? AND m.role = 'user'"
+               + (" AND m.id < ?" if before_id is not None else "")
+               + " ORDER BY m.created DESC, m.id DESC LIMIT ?")
+        params: list = [since, until] + ([int(before_id)] if before_id is not None else []) + [int(limit)]
+        with self._read() as db:
+            rows = db.execute(sql, params).fetchall()
+        return [RecallRow(mid, cid, title or "", bool(archived), role, content or "",
+                          _from_ts(created), 0.0, "")
+                for mid, cid, title, archived, role, content, created in rows]
+
+    def neighbour(self, message_id: int, conversation_id: str, *, after: bool) -> Message | None:
+        """The nearest user/assistant text message before (or after) ``message_id``."""
+        op, order = (">", "ASC") if after else ("<", "DESC")
+        with self._read() as db:
+            row = db.execute(
+                f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ? AND id {op} ? "
+                "AND role IN ('user', 'assistant') AND tool_calls IS NULL "
+                f"AND content IS NOT NULL AND content != '' ORDER BY id {order} LIMIT 1",
+                (conversation_id, int(message_id))).fetchone()
+        return _message_from_row(row) if row else None
 
     @staticmethod
     def _is_indexed_word(db: sqlite3.Connection, phrase: str) -> bool:

@@ -107,9 +107,27 @@ _V2 = (
     """,
 )
 
+# Recall: the index is rebuilt with the ``porter`` stemmer in front of
+# ``unicode61`` ("signed" finds "sign", "migrations" finds "migration"). The triggers of
+# v1 name the table, not its tokenizer, and keep working on the new one.
+# ``rebuild`` re-reads every row from ``messages`` (C speed: ~2 s per 100,000).
+_V3 = (
+    "DROP TABLE messages_fts",
+    """
+    CREATE VIRTUAL TABLE messages_fts USING fts5(
+        content,
+        content='messages',
+        content_rowid='id',
+        tokenize='porter unicode61 remove_diacritics 2'
+    )
+    """,
+    "INSERT INTO messages_fts(messages_fts) VALUES ('rebuild')",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "conversations, messages, FTS5 index and its triggers", _V1),
     Migration(2, "conversations.message_count", _V2),
+    Migration(3, "stemmed (porter) FTS5 index", _V3),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 

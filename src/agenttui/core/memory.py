@@ -23,7 +23,9 @@ Decisions:
   current file, with ``confirmed=True``) or :meth:`discard_pending`. A caller
   that asked the user itself may instead re-submit with ``confirmed=True``.
   Pending proposals die with the process: the model can propose again.
-* **Caps without loss** (M4) -- over ``max_notes`` notes in a scope, the least
+* **Caps without loss** (M4) -- no cap by default (``max_notes = 0``): the
+  prompt picks notes by relevance (core/retrieval.py), so a month of use
+  never pushes a note out. With a cap set, over ``max_notes`` notes in a scope, the least
   recently touched (max of updated / last_used) unpinned note moves to the
   scope's ``archive``. Facts are not counted: there is one per key, and the
   model can only use allowlisted keys. If every note is pinned the cap is
@@ -269,6 +271,8 @@ class MemoryStore:
         return self._mutate(item.scope, change)
 
     def _enforce_cap(self, data: ScopeData) -> list[MemoryItem]:
+        if self.settings.max_notes <= 0:  # the default: no cap (recall picks what fits the prompt)
+            return []
         notes = [i for i in data.items if i.kind == "note"]
         excess = len(notes) - self.settings.max_notes
         if excess <= 0:

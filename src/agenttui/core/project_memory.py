@@ -74,6 +74,34 @@ class ProjectMemory:
             parts.append(f"## Recent decisions\n{body}")
         return "\n\n".join(parts)
 
+    def recall_entries(self) -> list[tuple[str, str, str]]:
+        """Every searchable piece for recall: (where, YYYY-MM-DD or "", text).
+
+        ``where`` names the file and entry (``decisions.md#3``,
+        ``sessions/2026-03-12.md#2``): decisions and learnings split at their
+        dated headings; session archives at their ``---`` separators (one part
+        per ``/end``); ``context.md`` is left out (it is in every prompt whole).
+        """
+        found: list[tuple[str, str, str]] = []
+        for name in ("decisions", "learnings"):
+            for number, entry in enumerate(_entries(self._read(name)), start=1):
+                found.append((f"{name}.md#{number}", entry[3:13], entry))
+        folder = self.files()["sessions"]
+        try:
+            archives = sorted(folder.glob("*.md"))
+        except OSError:
+            archives = []
+        for path in archives:
+            try:
+                text = path.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            day = path.stem if re.fullmatch(r"\d{4}-\d{2}-\d{2}", path.stem) else ""
+            for number, part in enumerate(re.split(r"(?m)^---\s*$", text), start=1):
+                if part.strip():
+                    found.append((f"sessions/{path.name}#{number}", day, part.strip()))
+        return found
+
     # -- writing -------------------------------------------------------------
     def _append_entry(self, name: str, title: str, body: str, day: date | None) -> None:
         from agenttui.core.files import append_text, locked

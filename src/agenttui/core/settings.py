@@ -38,8 +38,10 @@ DEFAULT_TOOLS = (
 
 @dataclass
 class MemorySettings:
-    max_notes: int = 50  # per scope; over it the oldest unpinned item is archived (M4)
-    inject_notes: int = 20  # notes in the system prompt (M5)
+    # Per scope; over it the oldest unpinned note is archived (M4). 0 = no cap: the
+    # prompt picks notes by relevance, so growth costs nothing and the audit tends it.
+    max_notes: int = 0
+    inject_notes: int = 40  # most notes in the system prompt (M5), within memory_token_budget
     max_note_chars: int = 500
     stale_days: int = 90
     backup_keep: int = 7  # daily backups kept (M10)
@@ -59,8 +61,19 @@ class MemorySettings:
 class HistorySettings:
     window_messages: int = 30  # H4: by count ...
     window_tokens: int = 0  # ... or by token budget when > 0
-    search_k: int = 0  # k relevant older messages added from search
+    search_k: int = 0  # deprecated: recall is governed by [recall] (kept so old configs load)
     collapse_tool_steps: bool = True  # H5
+
+
+@dataclass
+class RecallSettings:
+    """What older material reaches the prompt (core/retrieval.py, README "Recall")."""
+
+    enabled: bool = True  # retrieve past messages and project memory for every turn
+    history_tokens: int = 2_000  # budget for retrieved past messages and project memory
+    neighbours: bool = True  # quote the question before a matched answer and vice versa
+    semantic: bool = False  # fuse embeddings from the endpoint's /v1/embeddings with BM25
+    embedding_model: str = "text-embedding-3-small"
 
 
 @dataclass
@@ -70,6 +83,9 @@ class AgentSettings:
     max_tool_output: int = 16_000
     request_timeout: float = 60.0
     max_retries: int = 3
+    # The whole request (system + memory + project + recalled + window + current).
+    # 0 = automatic: half the model's known context length, at most 16,000 tokens.
+    prompt_token_budget: int = 0
     memory_token_budget: int = 1_500
     project_token_budget: int = 1_500
     tools: list[str] = field(default_factory=lambda: list(DEFAULT_TOOLS))
@@ -90,6 +106,7 @@ class Settings:
     soul: str = DEFAULT_SOUL
     memory: MemorySettings = field(default_factory=MemorySettings)
     history: HistorySettings = field(default_factory=HistorySettings)
+    recall: RecallSettings = field(default_factory=RecallSettings)
     agent: AgentSettings = field(default_factory=AgentSettings)
     redaction: RedactionSettings = field(default_factory=RedactionSettings)
     keys: dict[str, str] = field(default_factory=dict)  # binding id -> key (U9)

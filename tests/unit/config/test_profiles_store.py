@@ -115,8 +115,8 @@ def test_apply_overrides_is_a_deep_copy(paths):
     applied = profile.apply(base)
     assert applied.model == "local" and applied.temperature == 0.1
     assert applied.agent.tools == ["remember"]
-    assert applied.memory.max_notes == 5 and applied.memory.inject_notes == 20
-    assert base.model == Settings().model and base.memory.max_notes == 50
+    assert applied.memory.max_notes == 5 and applied.memory.inject_notes == Settings().memory.inject_notes
+    assert base.model == Settings().model and base.memory.max_notes == Settings().memory.max_notes
     assert base.agent.tools == Settings().agent.tools
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from agenttui.core.context import IMAGE_PLACEHOLDER, INTERRUPTED_MARK, assemble, relevant_older
+from agenttui.core.context import IMAGE_PLACEHOLDER, INTERRUPTED_MARK, assemble
+from agenttui.core.retrieval import RecallRequest, recall
 from agenttui.core.models import Message, ToolCall
 
 
@@ -115,8 +116,7 @@ def test_partial_replies_are_marked_interrupted(services):
     assert built.messages[2]["content"] == f"Once upon a\n{INTERRUPTED_MARK}"
 
 
-def test_relevant_older_messages_are_quoted_once_and_never_the_current(services):
-    services.settings.history.search_k = 2
+def test_recalled_older_messages_are_quoted_once_and_never_the_current(services):
     services.settings.history.window_messages = 4
     cid = services.history.create_conversation().id
     add(services, cid, "user", "my cat is called Miso")
@@ -127,24 +127,28 @@ def test_relevant_older_messages_are_quoted_once_and_never_the_current(services)
     current = add(services, cid, "user", "what is my cat called, Miso?")
 
     built = assemble(services, cid, current)
-    earlier = built.messages[1]
-    assert earlier["role"] == "system" and "<earlier>" in earlier["content"]
-    assert "my cat is called Miso" in earlier["content"]
-    assert "Miso is a lovely name" in earlier["content"]
-    assert "remember Miso the cat?" not in earlier["content"]  # already in the window
-    assert "what is my cat called" not in earlier["content"]  # the current message
-    assert [m.content for m in built.older] == ["my cat is called Miso",
-                                                "Miso is a lovely name for a cat"]
+    recalled = built.messages[1]
+    assert recalled["role"] == "system" and "<recalled>" in recalled["content"]
+    assert "user: my cat is called Miso" in recalled["content"]
+    assert "assistant: Miso is a lovely name" in recalled["content"]
+    assert "remember Miso the cat?" not in recalled["content"]  # already in the window
+    assert "what is my cat called" not in recalled["content"]  # the current message
+    assert [t.text for s in built.recalled for t in s.turns] == [
+        "my cat is called Miso", "Miso is a lovely name for a cat"]
 
 
-def test_relevant_older_dedupes_against_excluded_ids_and_skips_tool_traffic(services):
+def test_recall_skips_excluded_ids_later_messages_and_tool_traffic(services):
     cid = services.history.create_conversation().id
     first = add(services, cid, "user", "the deploy key rotation happens monthly")
     add(services, cid, "assistant", None, tool_calls=[ToolCall("c1", "recall", '{"q":"rotation"}')])
     add(services, cid, "tool", "rotation notes", tool_call_id="c1", name="recall")
     second = add(services, cid, "assistant", "rotation is monthly, yes")
-    found = relevant_older(services.history, cid, "rotation", k=5, exclude_ids=[second.id])
-    assert [m.id for m in found] == [first.id]
-    assert relevant_older(services.history, cid, "rotation", k=0) == []
-    assert relevant_older(services.history, cid, "rotation", k=5,
-                          before_id=first.id) == []
+
+    def found(**options):
+        result = recall(RecallRequest(query="rotation", neighbours=False, **options),
+                        history=services.history)
+        return [s.message_id for s in result.snippets]
+
+    assert found() == [second.id, first.id]  # equal bm25 shape: the newer first
+    assert found(exclude_message_ids=frozenset({second.id})) == [first.id]
+    assert found(before_id=first.id) == []

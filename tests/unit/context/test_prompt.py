@@ -71,10 +71,11 @@ def test_pinned_items_are_always_injected():
 
 
 def test_without_a_query_the_most_recent_notes_win_up_to_inject_notes():
-    items = [note(f"note number {k}", age_days=k) for k in range(30)]
+    cap = Settings().memory.inject_notes
+    items = [note(f"note number {k}", age_days=k) for k in range(cap + 10)]
     parts = build(items, settings=Settings())
-    assert len(parts.injected_ids) == 20
-    assert set(parts.injected_ids) == {i.id for i in items[:20]}  # the 20 newest
+    assert len(parts.injected_ids) == cap
+    assert set(parts.injected_ids) == {i.id for i in items[:cap]}  # the newest
 
 
 def test_relevant_notes_rank_above_recent_ones():

@@ -1,0 +1,206 @@
+"""Time words in a question, read as a date range (English and Indonesian).
+
+"What did I cook yesterday?", "who did I meet last week", "apa yang saya
+beli bulan lalu", "in March", "3 weeks ago", "on 2026-03-12": each names a
+span of days. :func:`read_time` returns it as a :class:`TimeFilter` (start
+inclusive, end exclusive, in the user's local dates) together with the
+question minus those words, so the retrieval module can rank the messages of
+that span first and still search the rest by their words.
+
+"The week before I moved to Bandung" names no date but an event: the filter
+then carries an ``anchor`` ("moved to Bandung") and an offset in days; the
+retrieval module finds the anchor's best match and takes the span from its
+date. That is the multi-hop of temporal questions: two look-ups, one answer.
+
+Loose on purpose: "last week" also covers the days of this week so far, and
+"3 weeks ago" is ±4 days around that day. A wider span costs a few extra
+candidates; a narrower one loses the answer.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+_MONTHS = {
+    name: number
+    for number, names in enumerate(
+        (
+            ("january", "jan", "januari"), ("february", "feb", "februari", "pebruari"),
+            ("march", "mar", "maret"), ("april", "apr"), ("may", "mei"),
+            ("june", "jun", "juni"), ("july", "jul", "juli"), ("august", "aug", "agustus", "agu"),
+            ("september", "sep", "sept"), ("october", "oct", "oktober", "okt"),
+            ("november", "nov", "nopember"), ("december", "dec", "desember", "des"),
+        ),
+        start=1,
+    )
+    for name in names
+}
+_WEEKDAYS = {
+    name: number
+    for number, names in enumerate(
+        (("monday", "senin"), ("tuesday", "selasa"), ("wednesday", "rabu"),
+         ("thursday", "kamis"), ("friday", "jumat", "jum'at"), ("saturday", "sabtu"),
+         ("sunday", "minggu"))
+    )
+    for name in names
+}
+_UNITS = {"day": 1, "days": 1, "hari": 1, "week": 7, "weeks": 7, "minggu": 7, "pekan": 7,
+          "month": 30, "months": 30, "bulan": 30, "year": 365, "years": 365, "tahun": 365}
+_NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
+                 "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "se": 1, "satu": 1,
+                 "dua": 2, "tiga": 3, "empat": 4, "lima": 5, "enam": 6}
+_MONTH_NAMES = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_WEEKDAY_NAMES = "|".join(sorted((w for w in _WEEKDAYS if w != "minggu"), key=len, reverse=True))
+_NUM = r"(\d{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|satu|dua|tiga|empat|lima|enam)"
+
+# "the week before I moved", "two days after the wedding", "seminggu sebelum pindah".
+_ANCHOR_EN = re.compile(
+    rf"\b(?:(?:the|in the)\s+)?(?:(?P<count>{_NUM[1:-1]})\s+)?(?P<unit>days?|weeks?|weekend|months?)\s+"
+    r"(?P<dir>before|after|prior to)\s+(?P<event>.+?)\s*[?.!]*$",
+    re.IGNORECASE,
+)
+_ANCHOR_ID = re.compile(
+    rf"\b(?:(?P<se>se)|(?P<count>{_NUM[1:-1]})\s+)?(?P<unit>hari|minggu|pekan|bulan)\s+"
+    r"(?P<dir>sebelum|sesudah|setelah)\s+(?P<event>.+?)\s*[?.!]*$",
+    re.IGNORECASE,
+)
+_AGO = re.compile(
+    rf"\b{_NUM}\s+(days?|weeks?|months?|years?)\s+ago\b"
+    rf"|\b(?:(se)|{_NUM}\s+)(hari|minggu|pekan|bulan|tahun)\s+(?:yang\s+)?(?:lalu|kemarin)\b",
+    re.IGNORECASE,
+)
+_ISO_DAY = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+_DAY_MONTH = re.compile(rf"\b(?:on\s+|tanggal\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_NAMES})\b(?:\s+(\d{{4}}))?",
+                        re.IGNORECASE)
+_MONTH_DAY = re.compile(rf"\b(?:on\s+)?({_MONTH_NAMES})\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(\d{{4}}))?",
+                        re.IGNORECASE)
+_MONTH = re.compile(rf"\b(?:in\s+|during\s+|pada\s+|di\s+bulan\s+|bulan\s+)?({_MONTH_NAMES})\b(?:\s+(\d{{4}}))?",
+                    re.IGNORECASE)
+_LAST_WEEKDAY = re.compile(rf"\b(?:last|on|hari)\s+({_WEEKDAY_NAMES})\b(?:\s+(?:lalu|kemarin))?", re.IGNORECASE)
+_SIMPLE = (
+    (re.compile(r"\b(?:the\s+)?day\s+before\s+yesterday\b|\bkemarin\s+lusa\b", re.I), (-2, -1)),
+    (re.compile(r"\byesterday\b|\bkemarin\b", re.I), (-1, 0)),
+    (re.compile(r"\btoday\b|\bthis\s+(?:morning|afternoon|evening)\b|\btonight\b|\bhari\s+ini\b|\btadi\b", re.I), (0, 1)),
+    (re.compile(r"\bthis\s+week\b|\bminggu\s+ini\b|\bpekan\s+ini\b", re.I), ("week", 0)),
+    (re.compile(r"\blast\s+week(?:end)?\b|\bthe\s+past\s+week\b|\bminggu\s+(?:lalu|kemarin)\b|\bpekan\s+lalu\b", re.I), ("week", -1)),
+    (re.compile(r"\bthis\s+month\b|\bbulan\s+ini\b", re.I), ("month", 0)),
+    (re.compile(r"\blast\s+month\b|\bthe\s+past\s+month\b|\bbulan\s+(?:lalu|kemarin)\b", re.I), ("month", -1)),
+    (re.compile(r"\blast\s+year\b|\btahun\s+lalu\b", re.I), ("year", -1)),
+    (re.compile(r"\bthis\s+year\b|\btahun\s+ini\b", re.I), ("year", 0)),
+)
+
+
+@dataclass(frozen=True)
+class TimeFilter:
+    """A span of local dates named by a question (``end`` exclusive)."""
+
+    start: date | None = None
+    end: date | None = None
+    rest: str = ""  # the question without its time words
+    anchor: str = ""  # "the week before <anchor>": an event to look up first
+    offset_days: int = 0  # from the anchor's date: -7 = the week before, 7 = after
+
+    def around(self, anchor_day: date) -> TimeFilter:
+        """The span an anchored filter names once its event's date is known."""
+        if self.offset_days < 0:
+            start, end = anchor_day + timedelta(days=self.offset_days), anchor_day + timedelta(days=1)
+        else:
+            start, end = anchor_day, anchor_day + timedelta(days=self.offset_days + 1)
+        return TimeFilter(start=start, end=end, rest=self.rest)
+
+
+def _number(text: str | None) -> int:
+    if not text:
+        return 1
+    text = text.casefold()
+    return int(text) if text.isdigit() else _NUMBER_WORDS.get(text, 1)
+
+
+def _month_span(year: int, month: int) -> tuple[date, date]:
+    start = date(year, month, 1)
+    end = date(year + (month == 12), month % 12 + 1, 1)
+    return start, end
+
+
+def _past_year(today: date, month: int, day: int = 1) -> int:
+    """The year of the latest ``month``/``day`` not after today."""
+    try:
+        return today.year if date(today.year, month, day) <= today else today.year - 1
+    except ValueError:  # 31 February and friends: the month decides
+        return today.year if month <= today.month else today.year - 1
+
+
+def _strip(text: str, match: re.Match[str]) -> str:
+    return " ".join((text[: match.start()] + " " + text[match.end():]).split())
+
+
+def read_time(query: str | None, today: date) -> TimeFilter | None:
+    """The span ``query`` names (see the module doc), or None when it names none."""
+    if not query:
+        return None
+    for pattern in (_ANCHOR_EN, _ANCHOR_ID):
+        if match := pattern.search(query):
+            unit = match.group("unit").casefold()
+            count = 1 if match.groupdict().get("se") else _number(match.group("count"))
+            days = 2 if unit == "weekend" else count * _UNITS.get(unit, 7)
+            before = match.group("dir").casefold() in ("before", "prior to", "sebelum")
+            return TimeFilter(rest=_strip(query, match), anchor=match.group("event").strip(),
+                              offset_days=-days if before else days)
+    if match := _ISO_DAY.search(query):
+        try:
+            day = date(int(match.group(1)), int(match.group(2)), int(match.group(3)))
+        except ValueError:
+            day = None
+        if day:
+            return TimeFilter(day, day + timedelta(days=1), _strip(query, match))
+    if match := _AGO.search(query):
+        unit = (match.group(2) or match.group(5) or "").casefold()
+        count = 1 if match.group(3) else _number(match.group(1) or match.group(4))
+        days = count * _UNITS.get(unit.rstrip("s") if unit.endswith("s") and unit != "days" else unit,
+                                  _UNITS.get(unit, 1))
+        slack = max(1, days // 7 + (3 if days >= 7 else 0))
+        center = today - timedelta(days=days)
+        return TimeFilter(center - timedelta(days=slack), center + timedelta(days=slack + 1), _strip(query, match))
+    for pattern, span in _SIMPLE:
+        if match := pattern.search(query):
+            rest = _strip(query, match)
+            kind, shift = span
+            if kind == "week":
+                monday = today - timedelta(days=today.weekday()) + timedelta(weeks=shift)
+                end = today + timedelta(days=1) if shift < 0 else monday + timedelta(days=7)
+                return TimeFilter(monday, end, rest)
+            if kind == "month":
+                year, month = today.year, today.month + shift
+                if month < 1:
+                    year, month = year - 1, month + 12
+                start, end = _month_span(year, month)
+                return TimeFilter(start, end, rest)
+            if kind == "year":
+                return TimeFilter(date(today.year + shift, 1, 1), date(today.year + shift + 1, 1, 1), rest)
+            return TimeFilter(today + timedelta(days=kind), today + timedelta(days=shift), rest)
+    for pattern, order in ((_DAY_MONTH, "dm"), (_MONTH_DAY, "md")):
+        if match := pattern.search(query):
+            day_text, month_text = (match.group(1), match.group(2)) if order == "dm" else (match.group(2), match.group(1))
+            month, day_number = _MONTHS[month_text.casefold()], int(day_text)
+            year = int(match.group(3)) if match.group(3) else _past_year(today, month, day_number)
+            try:
+                day = date(year, month, day_number)
+            except ValueError:
+                continue
+            return TimeFilter(day, day + timedelta(days=1), _strip(query, match))
+    if match := _LAST_WEEKDAY.search(query):
+        weekday = _WEEKDAYS[match.group(1).casefold()]
+        back = (today.weekday() - weekday) % 7 or 7
+        day = today - timedelta(days=back)
+        return TimeFilter(day, day + timedelta(days=1), _strip(query, match))
+    for match in _MONTH.finditer(query):
+        word = match.group(1).casefold()
+        if word in ("may", "mar", "jun", "jan", "des", "mei") and not (match.group(2) or match.group(0)[:1].isalpha() and match.group(0).split()[0].casefold() in ("in", "during", "pada", "bulan", "di")):
+            continue  # "may" the verb, "mar" the word: only with "in"/a year
+        month = _MONTHS[word]
+        year = int(match.group(2)) if match.group(2) else _past_year(today, month)
+        start, end = _month_span(year, month)
+        return TimeFilter(start, end, _strip(query, match))
+    return None

@@ -1,0 +1,80 @@
+"""Words worth searching for: the query side of recall (core/retrieval.py).
+
+A whole question ("when did I sign the lease for the flat?") is turned into
+its content words, in order of first appearance, without stop words; they are
+OR-combined for FTS5, never required all at once, and SQLite's ``porter``
+tokenizer stems both sides ("signed" finds "sign"). Order is by position in
+the text, never by a ``set``'s iteration order, so the prompt is identical
+under any ``PYTHONHASHSEED``.
+
+The stop words are function words, pronouns, auxiliaries and question words
+of English and Indonesian (formal and the everyday Jakarta forms: ``gue``,
+``udah``, ``nggak``). Question words go too: "when" and "kapan" are in every
+temporal question and in few answers. Dates ("last week", "kemarin") are read
+by :mod:`agenttui.core.recall_dates` before this runs.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+#: Search terms beyond this are ignored: bounds the cost of a pasted novel.
+MAX_TERMS = 24
+
+_ENGLISH = """
+a about above after again against all also am an and any are aren't as at be because been
+before being below between both but by can can't cannot could couldn't did didn't do does
+doesn't doing don't done down during each either else ever every few for from further get
+gets getting got had hadn't has hasn't have haven't having he he'd he'll he's her here
+here's hers herself him himself his how how's however i i'd i'll i'm i've if in into is
+isn't it it's its itself just let's like me might more most much must mustn't my myself
+need no nor not now of off on once one only or other ought our ours ourselves out over own
+please quite rather really said same say says shall shan't she she'd she'll she's should
+shouldn't since so some still such than that that's the their theirs them themselves then
+there there's these they they'd they'll they're they've this those though through thus to
+too under until up upon us very was wasn't we we'd we'll we're we've were weren't what
+what's whatever when when's where where's whether which while who who's whom whose why
+why's will with within without won't would wouldn't yes yet you you'd you'll you're
+you've your yours yourself yourselves tell told remember recall know again ok okay hi hello
+thanks thank anything something everything nothing someone anyone thing things
+"""
+_INDONESIAN = """
+ada adalah agak agar akan aku aja anda apa apakah atau bagaimana bagi bahwa banget baru
+beberapa begitu belum berapa biar bila bisa boleh bukan bukankah dah dalam dan dapat dari
+daripada deh dengan di dia dong emang gimana gua gue hal hanya harus ia ini itu iya jadi
+jangan jika juga kah kalau kalo kamu kami kan kapan karena ke kenapa kepada ketika kita kok
+lagi lah lo loh lu mana masih mau mereka mungkin nah namun nggak ngga nya oleh pada para
+pernah pun saat saja sama sampai sangat saya se sebelum sedang sehingga sekarang semua
+seperti serta sesudah setelah sih siapa sini situ sudah supaya tak tapi telah tentang
+tetapi tidak toh udah untuk walau ya yaitu yang yg gak ga enggak tau tahu ingat inget
+"""
+STOP_WORDS = frozenset((_ENGLISH + _INDONESIAN).replace("'", " ").split()) | frozenset(
+    (_ENGLISH + _INDONESIAN).split()
+)
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+@lru_cache(maxsize=1024)
+def query_terms(text: str | None) -> tuple[str, ...]:
+    """Content words of ``text``: casefolded, in order, each once, at most ``MAX_TERMS``.
+
+    Words of one character are dropped, and so are stop words; numbers stay
+    (a year, a flat number and a PIN-less amount are what people ask about).
+    """
+    if not text:
+        return ()
+    seen: dict[str, None] = {}
+    for word in _WORD.findall(text.casefold()):
+        if (len(word) > 1 or word.isdigit()) and word not in STOP_WORDS and word not in seen:
+            seen[word] = None
+            if len(seen) >= MAX_TERMS:
+                break
+    return tuple(seen)
+
+
+def fts_or_query(terms: tuple[str, ...] | list[str]) -> str | None:
+    """An FTS5 MATCH expression: every term a quoted phrase, OR-combined."""
+    phrases = ['"' + term.replace('"', '""') + '"' for term in terms if term]
+    return " OR ".join(phrases) if phrases else None
