@@ -607,8 +607,12 @@ class HistoryStore:
             for cid, title, mid, role, snippet, created, rank in rows
         ]
 
-    def term_counts(self, terms: Sequence[str]) -> dict[str, int]:
-        """How many messages hold each (stemmed) term; 0 when absent. For recall's term choice."""
+    def term_counts(self, terms: Sequence[str], cap: int = TERM_COUNT_CAP) -> dict[str, int]:
+        """How many messages hold each (stemmed) term, counted up to ``cap``; 0 when absent.
+
+        For recall's choice of terms: counting stops at ``cap``, so a very common
+        word costs no more than a rare one.
+        """
         counts: dict[str, int] = {}
         with self._lock:
             db = self._db()
@@ -616,7 +620,7 @@ class HistoryStore:
                 for term in terms:
                     row = db.execute(
                         "SELECT COUNT(*) FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? "
-                        "LIMIT ?)", ('"' + term.replace('"', '""') + '"', TERM_COUNT_CAP)).fetchone()
+                        "LIMIT ?)", ('"' + term.replace('"', '""') + '"', max(1, int(cap)))).fetchone()
                     counts[term] = int(row[0]) if row else 0
             except sqlite3.OperationalError:
                 return {term: 0 for term in terms}

@@ -219,12 +219,12 @@ def choose_terms(history: HistoryStore, terms: tuple[str, ...]) -> tuple[str, ..
     """Terms worth an OR query: absent ones dropped, very common ones too while a rarer one stays."""
     if not terms:
         return ()
-    counts = history.term_counts(terms)
-    present = tuple(t for t in terms if counts.get(t, 0) > 0)
     total = history.message_total()
+    common = max(1, int(total * COMMON_SHARE))
+    counts = history.term_counts(terms, cap=common)
+    present = tuple(t for t in terms if counts.get(t, 0) > 0)
     if total < MIN_MESSAGES_FOR_COMMON or len(present) <= 1:
         return present
-    common = max(1, int(total * COMMON_SHARE))
     rare = tuple(t for t in present if counts[t] < common)
     if rare:
         return rare

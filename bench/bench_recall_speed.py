@@ -1,0 +1,147 @@
+"""Prompt assembly with recall at scale: 200,000 messages and 2,000 notes.
+
+    .venv/bin/python bench/bench_recall_speed.py [--messages 200000] [--notes 2000] [--queries 200]
+
+Builds one profile (messages over 2,000 conversations, Zipf-distributed
+pseudo-words as in bench_history.py, dates spread over 18 months; 2,000
+notes written through the memory file), then times
+``agenttui.core.context.assemble`` for a question in a *new* conversation:
+
+* ``recall`` -- default settings (retrieval over every conversation, notes
+  ranked by bm25, project memory);
+* ``baseline`` -- the same call with ``[recall] enabled = false`` (system
+  prompt with memory selection, window) measured in the same run, so the
+  difference is what recall costs.
+
+Questions mix pseudo-words of every frequency (a few of the 20 most common,
+mid-frequency and rare ones, 4-10 words) and a third of them carry a time
+phrase ("last week", "in March", "the week before <words>").
+
+Prints medians and p95 of both, the difference of medians, and the ratio.
+Goal (issue "Recall"): recall ≤ 20 ms median, ≤ 60 ms p95.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from bench_history import Corpus  # noqa: E402
+
+from agenttui.bootstrap import build_services  # noqa: E402
+from agenttui.core import memory_file  # noqa: E402
+from agenttui.core.context import assemble  # noqa: E402
+from agenttui.core.history import _ts  # noqa: E402
+from agenttui.core.memory_file import ScopeData  # noqa: E402
+from agenttui.core.models import MemoryItem  # noqa: E402
+from agenttui.core.paths import Paths  # noqa: E402
+
+TODAY = datetime(2026, 11, 23, 12, tzinfo=UTC)
+CONVERSATIONS = 2_000
+
+
+def build_history(services, messages: int, corpus: Corpus) -> None:
+    history = services.history
+    cids = [history.create_conversation(title=f"conversation {i}").id for i in range(CONVERSATIONS)]
+    history.close()
+    start = TODAY - timedelta(days=540)
+    step = timedelta(days=540) / max(1, messages)
+    per = max(1, messages // CONVERSATIONS)
+    rows = ((cids[min(i // per, CONVERSATIONS - 1)], "user" if i % 2 == 0 else "assistant",
+             corpus.text(), _ts(start + step * i)) for i in range(messages))
+    conn = sqlite3.connect(str(history.db_path), isolation_level=None)
+    conn.execute("BEGIN")
+    conn.executemany("INSERT INTO messages (conversation_id, role, content, created) VALUES (?, ?, ?, ?)", rows)
+    conn.execute("UPDATE conversations SET message_count = "
+                 "(SELECT COUNT(*) FROM messages WHERE conversation_id = conversations.id)")
+    conn.execute("COMMIT")
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+
+
+def build_notes(paths: Paths, profile: str, notes: int, corpus: Corpus) -> None:
+    for scope, path in (("user", paths.user_memory_file), ("profile", paths.profile_memory_file(profile))):
+        items = [MemoryItem(kind="note", scope=scope, text=corpus.text()[:200],
+                            created=TODAY - timedelta(days=k % 500), updated=TODAY - timedelta(days=k % 500))
+                 for k in range(notes // 2)]
+        memory_file.write(path, ScopeData(scope=scope, items=items))
+
+
+def questions(corpus: Corpus, count: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    common, middle, rare = corpus.words[:20], corpus.words[200:2000], corpus.words[5000:]
+    times = ("last week", "in March", "yesterday", "two weeks ago")
+    out = []
+    for k in range(count):
+        words = rng.sample(common, 2) + rng.sample(middle, rng.randint(1, 4)) + rng.sample(rare, rng.randint(1, 4))
+        rng.shuffle(words)
+        text = "what about " + " ".join(words) + "?"
+        if k % 3 == 1:
+            text = f"{text[:-1]} {rng.choice(times)}?"
+        elif k % 3 == 2:
+            text = f"what did I say the week before {' '.join(rng.sample(middle + rare, 2))}?"
+        out.append(text)
+    return out
+
+
+def time_assemble(services, cid: str, texts: list[str], repeat: int = 1) -> list[float]:
+    samples = []
+    for text in texts:
+        best = float("inf")
+        for _ in range(repeat):
+            start = time.perf_counter()
+            assemble(services, cid, text, mark_used=False, now=TODAY)
+            best = min(best, time.perf_counter() - start)
+        samples.append(best)
+    return samples
+
+
+def pct(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))] * 1000
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--messages", type=int, default=200_000)
+    parser.add_argument("--notes", type=int, default=2_000)
+    parser.add_argument("--queries", type=int, default=200)
+    args = parser.parse_args()
+    corpus = Corpus()
+    with tempfile.TemporaryDirectory() as home:
+        environ = {"AGENTTUI_HOME": home}
+        services = build_services(paths=Paths.from_env(environ), cwd=Path(home), environ=environ)
+        began = time.perf_counter()
+        build_history(services, args.messages, corpus)
+        build_notes(services.paths, services.profile_name, args.notes, corpus)
+        print(f"built {args.messages} messages, {args.notes} notes in {time.perf_counter() - began:.1f} s")
+        cid = services.history.create_conversation().id
+        texts = questions(corpus, args.queries, seed=3)
+        time_assemble(services, cid, texts[:20])  # warm-up: page cache, note index, statement cache
+        with_recall = time_assemble(services, cid, texts)
+        services.settings.recall.enabled = False
+        baseline = time_assemble(services, cid, texts)
+        services.settings.recall.enabled = True
+        built = assemble(services, cid, texts[0], mark_used=False, now=TODAY)
+        services.close()
+    rm, bm = statistics.median(with_recall) * 1000, statistics.median(baseline) * 1000
+    print(f"recall:   median {rm:.1f} ms, p95 {pct(with_recall, 0.95):.1f} ms")
+    print(f"baseline: median {bm:.1f} ms, p95 {pct(baseline, 0.95):.1f} ms (recall off, same run)")
+    print(f"recall adds {rm - bm:.1f} ms (median); ratio {rm / max(bm, 1e-9):.2f}; "
+          f"example prompt: {built.tokens} tokens, {len(built.recalled)} snippets, {built.recall_tokens} recalled")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
