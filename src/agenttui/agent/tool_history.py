@@ -1,8 +1,10 @@
-"""History search tool (A3, H6): full-text search over the profile's messages.
+"""History search tool (A3, H6, recall): the profile's memory, searched like the prompt is.
 
-Results carry the conversation title, date, role and the store's snippet
-(matches marked «like this»); the model can quote them, not open the whole
-conversation -- that stays bounded by design.
+One ranking with context assembly (:mod:`agenttui.core.retrieval`): any of
+the words may match, best first, over every conversation (archived too),
+notes and facts (archived too) and project memory. Each result carries its
+date and source; a past message comes with its neighbouring turn. The model
+can quote them, not open a whole conversation -- that stays bounded by design.
 """
 
 from __future__ import annotations
@@ -19,14 +21,16 @@ def specs(settings: Any) -> list[ToolSpec]:
         ToolSpec(
             name="search_history",
             description=(
-                "Full-text search over earlier conversations of this profile. Returns "
-                "matching message snippets with conversation title, date and role."
+                "Search everything remembered about the user: earlier conversations of this "
+                "profile, notes and facts (archived ones too) and project notes. Any of the "
+                "words may match; best matches first, each with its date and source. Time "
+                "words ('last week', 'in March') rank that span first."
             ),
             parameters={
                 "type": "object",
                 "properties": {
                     "query": {"type": "string", "minLength": 1,
-                              "description": "Words to look for (all must match)."},
+                              "description": "What to look for, in words (a question works)."},
                     "limit": {"type": "integer", "minimum": 1, "maximum": MAX_HITS,
                               "default": 5},
                     "this_conversation_only": {"type": "boolean", "default": False},
@@ -40,17 +44,21 @@ def specs(settings: Any) -> list[ToolSpec]:
 
 
 def search_history(context: ToolContext, args: dict[str, Any]) -> ToolOutcome:
-    scope = context.conversation_id if args["this_conversation_only"] else None
-    hits = context.services.history.search(args["query"], limit=args["limit"],
-                                           conversation_id=scope)
-    if not hits:
-        return ToolOutcome(f"no messages match {args['query']!r}")
-    lines = [
-        f"- [{hit.conversation_title or 'untitled'} · {hit.created:%Y-%m-%d} · {hit.role} · "
-        f"message {hit.message_id}] {' '.join(hit.snippet.split())}"
-        for hit in hits
-    ]
-    text = "\n".join(lines)
+    from agenttui.core.retrieval import RecallRequest, recall, render_snippet
+
+    services = context.services
+    only_here = bool(args["this_conversation_only"])
+    request = RecallRequest(
+        query=args["query"], limit=args["limit"],
+        sources=("message",) if only_here else ("message", "note", "fact", "project"),
+        conversation_id=context.conversation_id if only_here else None,
+    )
+    found = recall(request, history=services.history,
+                   memory=None if only_here else services.memory,
+                   project=None if only_here else services.project)
+    if not found.snippets:
+        return ToolOutcome(f"nothing remembered matches {args['query']!r}")
+    text = "\n\n".join(render_snippet(s) for s in found.snippets)
     if len(text) > context.max_output:
         text = text[: context.max_output] + "\n[… more omitted]"
     return ToolOutcome(text)

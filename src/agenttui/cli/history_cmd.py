@@ -25,7 +25,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     listing.add_argument("--limit", type=int, default=50)
     listing.set_defaults(handler=run_list)
 
-    search = sub.add_parser("search", help="full-text search over this profile's messages")
+    search = sub.add_parser("search", help="search what this profile remembers (messages, notes, project)")
     search.add_argument("query")
     search.add_argument("--json", action="store_true", help="machine-readable output")
     search.add_argument("--limit", type=int, default=20)
@@ -65,25 +65,49 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def run_search(args: argparse.Namespace) -> int:
+    """Recall's ranking (core/retrieval.py): any word may match, best first, every source."""
     if not args.query.strip():
         return fail("usage: agenttui history search QUERY  (e.g. agenttui history search deploy)", 2)
     services = open_services(args)
     if services is None:
         return 1
-    hits = services.history.search(args.query, limit=args.limit)
+    from agenttui.core.retrieval import RecallRequest, recall
+
+    found = recall(RecallRequest(query=args.query, limit=args.limit, neighbours=False),
+                   history=services.history, memory=services.memory, project=services.project)
+    for notice in found.notices:
+        print(f"warning: {inert(notice)}", file=sys.stderr)
     if args.json:
-        print(json.dumps([{"conversation_id": h.conversation_id,
-                           "conversation_title": h.conversation_title,
-                           "message_id": h.message_id, "role": h.role, "snippet": h.snippet,
-                           "created": h.created.isoformat(), "rank": h.rank} for h in hits],
-                         indent=2, ensure_ascii=False))
+        print(json.dumps([_snippet_json(s) for s in found.snippets], indent=2, ensure_ascii=False))
         return 0
-    if not hits:
-        print(f"no messages match {args.query!r}")
-    for h in hits:
-        snippet = " ".join(inert(h.snippet).split())
-        print(f"{h.conversation_id[:8]}  #{h.message_id}  {h.role:<9} {inert(h.conversation_title)}: {snippet}")
+    if not found.snippets:
+        print(f"nothing matches {args.query!r}")
+    for s in found.snippets:
+        text = " ".join(inert(s.highlight or s.text).split())
+        day = f"{s.date.astimezone():%Y-%m-%d}" if s.date.year > 1 else "undated   "
+        if s.source == "message":
+            where = f"{(s.conversation_id or '')[:8]} #{s.message_id} {s.role}"
+            print(f"{day}  message  {where}  {inert(s.conversation_title)}: {text}")
+        elif s.source == "project":
+            print(f"{day}  project  {s.where}: {text}")
+        else:
+            state = " archived" if s.archived else ""
+            print(f"{day}  {s.source:<7}  {s.scope}{state} {(s.item_id or '')[:8]}: {text}")
     return 0
+
+
+def _snippet_json(s) -> dict:
+    data = {"source": s.source, "date": s.date.isoformat() if s.date.year > 1 else None,
+            "score": round(s.score, 6), "text": s.text}
+    if s.source == "message":
+        data.update(conversation_id=s.conversation_id, conversation_title=s.conversation_title,
+                    message_id=s.message_id, role=s.role, snippet=s.highlight or s.text,
+                    created=s.date.isoformat(), archived=s.archived)
+    elif s.source == "project":
+        data.update(where=s.where)
+    else:
+        data.update(item_id=s.item_id, scope=s.scope, archived=s.archived)
+    return data
 
 
 def _find(services, ident: str):

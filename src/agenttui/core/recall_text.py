@@ -74,7 +74,23 @@ def query_terms(text: str | None) -> tuple[str, ...]:
     return tuple(seen)
 
 
-def fts_or_query(terms: tuple[str, ...] | list[str]) -> str | None:
-    """An FTS5 MATCH expression: every term a quoted phrase, OR-combined."""
+#: A last word being typed is prefix-matched from this length on ("migr" finds
+#: "migration"); shorter prefixes would expand to a large part of the vocabulary.
+MIN_PREFIX_CHARS = 3
+
+
+def fts_or_query(terms: tuple[str, ...] | list[str], prefix_last: bool = False) -> str | None:
+    """An FTS5 MATCH expression: every term a quoted phrase, OR-combined.
+
+    ``prefix_last`` (search boxes, as the user types) also matches words that
+    start with the last term.
+    """
     phrases = ['"' + term.replace('"', '""') + '"' for term in terms if term]
+    if prefix_last and phrases and len(terms[-1]) >= MIN_PREFIX_CHARS:
+        phrases[-1] += "*"
     return " OR ".join(phrases) if phrases else None
+
+
+def typing_last_word(text: str) -> bool:
+    """Is the user still typing the last word (no trailing space or punctuation)?"""
+    return bool(text) and _WORD.fullmatch(text[-1]) is not None

@@ -49,12 +49,12 @@ from typing import TYPE_CHECKING, Literal, Protocol
 
 from agenttui.core.recall_dates import TimeFilter, read_time
 from agenttui.core.recall_index import Document, index_for
-from agenttui.core.recall_text import fts_or_query, query_terms
+from agenttui.core.recall_text import fts_or_query, query_terms, typing_last_word
 from agenttui.core.tokens import estimate_tokens
 
 if TYPE_CHECKING:
     from agenttui.core.history import HistoryStore, RecallRow
-    from agenttui.core.models import MemoryItem
+    from agenttui.core.models import MemoryItem, SearchHit
 
 SourceKind = Literal["message", "note", "fact", "project"]
 ALL_SOURCES: tuple[SourceKind, ...] = ("message", "note", "fact", "project")
@@ -129,6 +129,7 @@ class RecallRequest:
     conversation_id: str | None = None  # only this conversation's messages
     now: datetime | None = None
     semantic: SemanticRanker | None = None
+    prefix_last: bool = False  # a search box: the last word may be unfinished
 
 
 @dataclass
@@ -249,9 +250,13 @@ def _message_lists(history: HistoryStore, request: RecallRequest, today: date,
     found = read_time(request.query, today)
     span = _resolve_span(history, found, request) if found else None
     text = found.rest if found else request.query
-    terms = choose_terms(history, query_terms(text))
+    all_terms = query_terms(text)
+    prefix = request.prefix_last and bool(all_terms) and typing_last_word(text)
+    terms = choose_terms(history, all_terms[:-1] if prefix else all_terms)
+    if prefix:
+        terms = (*terms, all_terms[-1])
     result.terms = terms
-    match = fts_or_query(terms)
+    match = fts_or_query(terms, prefix_last=prefix)
     rows: dict[int, RecallRow] = {}
     lists: list[tuple[list[int], float]] = []
 
@@ -451,6 +456,27 @@ def recall_for(services, query: str, **options) -> RecallResult:
     """:func:`recall` over a profile's stores (``services`` from ``bootstrap``)."""
     request = RecallRequest(query=query, **options)
     return recall(request, history=services.history, memory=services.memory, project=services.project)
+
+
+def search_hits(history: HistoryStore, query: str, limit: int = 50,
+                conversation_id: str | None = None) -> list[SearchHit]:
+    """Past messages for a search box (History pane): recall's ranking, one hit per message.
+
+    Unlike the prompt: no neighbouring turns, and the last word is
+    prefix-matched while it is being typed. Time words rank their span first
+    ("deploy last week"), as in the prompt.
+    """
+    from agenttui.core.models import SearchHit
+
+    request = RecallRequest(query=query, sources=("message",), limit=limit, neighbours=False,
+                            conversation_id=conversation_id, prefix_last=True)
+    found = recall(request, history=history)
+    return [
+        SearchHit(conversation_id=s.conversation_id or "", conversation_title=s.conversation_title,
+                  message_id=s.message_id or 0, role=s.role or "user",  # type: ignore[arg-type]
+                  snippet=s.highlight or s.text, created=s.date, rank=-s.score)
+        for s in found.snippets
+    ]
 
 
 def day_span(snippets: Sequence[Snippet]) -> tuple[date, date] | None:

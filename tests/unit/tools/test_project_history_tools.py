@@ -55,7 +55,7 @@ async def test_search_history_finds_messages(services):
     assert outcome.ok
     assert "Cats" in outcome.output and "user" in outcome.output and "Miso" in outcome.output
     outcome = await run(registry, "search_history", {"query": "giraffe"})
-    assert outcome.output == "no messages match 'giraffe'"
+    assert outcome.output == "nothing remembered matches 'giraffe'"
 
 
 async def test_search_history_can_stay_in_this_conversation(services):

@@ -177,7 +177,9 @@ class HistoryPane(Vertical):
     @work(thread=True, exclusive=True, group="history-search")
     def _search(self, query: str) -> None:
         try:
-            hits, error = self.services.history.search(query, limit=SEARCH_LIMIT), None
+            from agenttui.core.retrieval import search_hits
+
+            hits, error = search_hits(self.services.history, query, limit=SEARCH_LIMIT), None
         except Exception as exc:  # e.g. an FTS syntax error the store did not absorb
             hits, error = [], str(exc)
         self.post_message(self._SearchFinished(query, hits, error))
