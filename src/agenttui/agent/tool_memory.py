@@ -127,7 +127,13 @@ def remember(context: ToolContext, args: dict[str, Any]) -> ToolOutcome:
                   ttl_days=args.get("ttl_days"))
     if text is not None:
         result = memory.add_note(text, **common)
-        return describe_result(result, text)
+        outcome = describe_result(result, text)
+        if result.status == "rejected" and len(text) > context.settings.memory.max_note_chars:
+            # Decision (recall issue): long text is refused as a note, not cut; the model is
+            # pointed at project memory, which recall searches and which has no length limit.
+            outcome.output += (" Save the gist as a short note, and keep the full text in project "
+                               "memory with append_learning (searched on every turn).")
+        return outcome
     result = memory.set_fact(key, value, **common)
     return describe_result(result, f"{key} = {value}")
 

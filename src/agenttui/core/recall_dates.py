@@ -13,7 +13,7 @@ retrieval module finds the anchor's best match and takes the span from its
 date. That is the multi-hop of temporal questions: two look-ups, one answer.
 
 Loose on purpose: "last week" also covers the days of this week so far, and
-"3 weeks ago" is ±4 days around that day. A wider span costs a few extra
+"3 weeks ago" is ±4 days around that day (±1 for days, ±10 for months). A wider span costs a few extra
 candidates; a narrower one loses the answer.
 """
 
@@ -160,7 +160,7 @@ def read_time(query: str | None, today: date) -> TimeFilter | None:
         count = 1 if match.group(3) else _number(match.group(1) or match.group(4))
         days = count * _UNITS.get(unit.rstrip("s") if unit.endswith("s") and unit != "days" else unit,
                                   _UNITS.get(unit, 1))
-        slack = max(1, days // 7 + (3 if days >= 7 else 0))
+        slack = 1 if days < 7 else 4 if days < 30 else 10 if days < 365 else 45
         center = today - timedelta(days=days)
         return TimeFilter(center - timedelta(days=slack), center + timedelta(days=slack + 1), _strip(query, match))
     for pattern, span in _SIMPLE:
@@ -196,10 +196,13 @@ def read_time(query: str | None, today: date) -> TimeFilter | None:
         day = today - timedelta(days=back)
         return TimeFilter(day, day + timedelta(days=1), _strip(query, match))
     for match in _MONTH.finditer(query):
-        word = match.group(1).casefold()
-        if word in ("may", "mar", "jun", "jan", "des", "mei") and not (match.group(2) or match.group(0)[:1].isalpha() and match.group(0).split()[0].casefold() in ("in", "during", "pada", "bulan", "di")):
-            continue  # "may" the verb, "mar" the word: only with "in"/a year
-        month = _MONTHS[word]
+        word = match.group(1)
+        introduced = match.start(1) > match.start()  # "in March", "bulan Maret"
+        # "march", "may", "mar": verbs and nouns too; a bare month must be capitalised
+        # and not be "May"/"Mar" at the start, or come with "in"/"bulan" or a year.
+        if not (introduced or match.group(2) or (word[:1].isupper() and word.casefold() not in ("may", "mar", "mei", "des", "jan", "jun"))):
+            continue
+        month = _MONTHS[word.casefold()]
         year = int(match.group(2)) if match.group(2) else _past_year(today, month)
         start, end = _month_span(year, month)
         return TimeFilter(start, end, _strip(query, match))
