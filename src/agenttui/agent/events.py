@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from agenttui.core.models import Message, ToolCall, WriteResult
+from agenttui.core.recall_usage import RecallUsage
 
 Risk = Literal["low", "medium", "high"]
 StopReason = Literal[
@@ -43,6 +44,7 @@ class Trace:
     completion_tokens: int = 0
     seconds: float = 0.0
     llm_seconds: float = 0.0  # of ``seconds``, spent waiting on the model (incl. retries' waits)
+    used: RecallUsage | None = None  # memory and recall of the turn's first request (for "used: …")
 
 
 @dataclass

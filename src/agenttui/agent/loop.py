@@ -104,6 +104,7 @@ from agenttui.agent.events import (
 )
 from agenttui.agent.retry import LLMFailure, RetryPolicy, classify, delay_for
 from agenttui.core.models import Message, ToolCall, WriteResult, new_id
+from agenttui.core.recall_usage import RecallUsage
 
 PENDING_ATTR = "_agent_pending_writes"
 CLIENT_ATTR = "_agent_client"
@@ -327,6 +328,9 @@ class _Turn:
         assembled = assemble(self.services, self.cid, self.user, mark_used=False)
         if first_step:
             self.trace.memory_injected = list(assembled.injected_ids)
+            self.trace.used = RecallUsage.of(  # what shaped the answer: the "used: …" line
+                assembled.memory_items, assembled.recalled, turn_id=self.trace.turn_id,
+                recall_tokens=assembled.recall_tokens, budget=assembled.budget)
         messages = list(assembled.messages)
         if self.retry_of is not None:
             later = self.services.history.messages(self.cid, limit=200)
@@ -363,7 +367,7 @@ class _Turn:
         prompt_capture.record(self.services, prompt_capture.CapturedPrompt(
             model=self.model, messages=messages, tools=tools,
             params={k: v for k, v in params.items() if k not in ("messages", "tools")},
-            injected_memory=list(self.trace.memory_injected)))
+            injected_memory=list(self.trace.memory_injected), turn_id=self.trace.turn_id))
         attempt = 0
         while True:
             self.completion = completion = _Completion()

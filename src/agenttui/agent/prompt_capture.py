@@ -21,6 +21,7 @@ class CapturedPrompt:
     tools: list[dict[str, Any]]
     params: dict[str, Any] = field(default_factory=dict)  # temperature, stream options ...
     injected_memory: list[str] = field(default_factory=list)  # ids of memory items in the prompt
+    turn_id: str = ""  # the turn that sent it (matches ``Trace.turn_id``)
     at: float = field(default_factory=time.time)
 
     @property

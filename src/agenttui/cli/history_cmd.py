@@ -1,4 +1,4 @@
-"""``agenttui history list|search|show|export`` (H2, H6 headless).
+"""``agenttui history list|search|show|export|import`` (H2, H6 headless; import: history_import_cmd).
 
 IDs may be given as a unique prefix (lists show the first 8 characters).
 Message text is printed inert: escape sequences from the model never reach
@@ -16,7 +16,7 @@ from agenttui.cli.common import fail, inert, open_services
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("history", help="list, search, show and export conversations")
+    parser = subparsers.add_parser("history", help="list, search, show, export and import conversations")
     sub = parser.add_subparsers(dest="history_command", metavar="ACTION", required=True)
 
     listing = sub.add_parser("list", help="conversations, newest first")
@@ -40,6 +40,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     export.add_argument("--format", choices=("md", "json"), required=True)
     export.add_argument("--output", "-o", metavar="FILE", type=Path, default=None)
     export.set_defaults(handler=run_export)
+
+    from agenttui.cli.history_import_cmd import register_import
+
+    register_import(sub)
 
 
 def _conversation_json(c) -> dict:

@@ -244,7 +244,12 @@ class AgentTUI(App[int]):
         from agenttui.agent.prompt_capture import last_prompt
         from agenttui.ui.screens.prompt_inspector import PromptInspectorScreen
 
-        self.push_screen(PromptInspectorScreen(last_prompt(self.services)))
+        if isinstance(self.screen, PromptInspectorScreen):
+            return  # F4 again inside it: one inspector is enough
+        if self._panes_ready():  # with what the last reply used, actionable (see chat_pane)
+            self.main.chat.open_inspector(last=True)
+        else:
+            self.push_screen(PromptInspectorScreen(last_prompt(self.services)))
 
     async def action_new_conversation(self) -> None:
         await self.main.chat.new_conversation()

@@ -175,4 +175,12 @@ def help_text(commands, bindings) -> str:
     lines += [f"  /{c.name}{' ' + c.usage if c.usage else ''} — {c.help}" for c in commands]
     lines += ["", "Keys (remap in config.toml [keys] by the id in brackets):"]
     lines += [f"  {key} — {description} [{binding_id}]" for binding_id, key, description in bindings]
+    lines += ["", "Replies:", *(f"  {line}" for line in USED_HELP)]
     return "\n".join(lines)
+
+
+USED_HELP = (
+    "“used: …” under a reply — what it used from memory and past conversations "
+    "(this session's replies); click it, or Tab/Shift+Tab to it and Enter (F4: the last reply's)",
+    "in that list: e edit a note · d forget it (asks first) · Enter opens a past message · Esc close",
+)

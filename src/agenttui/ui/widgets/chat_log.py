@@ -5,11 +5,16 @@ scrolling to the top loads the previous page from SQLite (in a thread worker)
 and mounts it above, keeping the view where the user was reading. The log is
 anchored (``VerticalScroll.anchor``): it follows new content until the user
 scrolls up, and follows again once they scroll back to the bottom.
+
+What this session's replies used (their "used: …" line) is kept here, in
+memory only, so a reopened conversation shows the line again until restart.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
+from collections.abc import Mapping
 
 from textual import on, work
 from textual.containers import VerticalScroll
@@ -18,15 +23,21 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from agenttui.core.models import Message
+from agenttui.core.recall_usage import RecallUsage
 from agenttui.ui.widgets.message_view import AssistantMessage, Notice, UserMessage
 from agenttui.ui.widgets.tool_call_view import ToolCallView
 
 PAGE = 20  # enough to fill a tall terminal; each Markdown reply costs ms to mount
 MAX_PAGES = 20
+MAX_USED = 300  # replies whose "used: …" line is kept for reopening (memory only, this session)
 
 
-def widgets_for(messages: list[Message]) -> list[Widget]:
-    """History rows -> widgets; tool results attach to the call that asked for them."""
+def widgets_for(messages: list[Message], used: Mapping[int, RecallUsage] | None = None) -> list[Widget]:
+    """History rows -> widgets; tool results attach to the call that asked for them.
+
+    ``used`` maps reply ids to what their turn used (this session's replies).
+    """
+    used = used or {}
     widgets: list[Widget] = []
     calls: dict[str, ToolCallView] = {}
     for message in messages:
@@ -34,7 +45,7 @@ def widgets_for(messages: list[Message]) -> list[Widget]:
             widgets.append(UserMessage(message.content or "", message.id, image=bool(message.image_b64)))
         elif message.role == "assistant":
             if message.content:
-                view = AssistantMessage(message.content, message.id)
+                view = AssistantMessage(message.content, message.id, used=used.get(message.id or -1))
                 if message.incomplete:
                     view.add_class("-incomplete")
                 widgets.append(view)
@@ -73,6 +84,8 @@ class ChatLog(VerticalScroll):
         # Bumped per show_conversation: a page read for an earlier opening of the same
         # conversation (left and reopened meanwhile) must not be mounted a second time.
         self._opened = 0
+        # (conversation id, reply id) -> what that turn used; kept in memory for this session
+        self.used: OrderedDict[tuple[str, int], RecallUsage] = OrderedDict()
 
     def on_mount(self) -> None:
         self.anchor()
@@ -121,7 +134,7 @@ class ChatLog(VerticalScroll):
             return
         self.oldest_id = page[0].id if page else None
         self.has_older = len(page) >= PAGE
-        widgets = widgets_for(page)
+        widgets = widgets_for(page, self.used_in(conversation_id))
         if widgets:
             await self.mount_all(widgets, before=0 if self.children else None)
             self.empty = False
@@ -135,7 +148,7 @@ class ChatLog(VerticalScroll):
         if event.messages:
             self.oldest_id = event.messages[0].id
         self.has_older = len(event.messages) >= PAGE  # a short page is the first one
-        widgets = widgets_for(event.messages)
+        widgets = widgets_for(event.messages, self.used_in(event.conversation_id))
         if not widgets:
             return
         self.empty = False
@@ -171,6 +184,17 @@ class ChatLog(VerticalScroll):
         if self.has_older and not self._loading and self.conversation_id:
             self._loading = True
             self._load(self.conversation_id, self.oldest_id, None, self._opened)
+
+    # -- what replies used (this session) -------------------------------------
+    def remember_used(self, conversation_id: str, reply_id: int, usage: RecallUsage) -> None:
+        """Keep ``usage`` so the reply shows its line again when its conversation is reopened."""
+        self.used[(conversation_id, reply_id)] = usage
+        self.used.move_to_end((conversation_id, reply_id))
+        while len(self.used) > MAX_USED:
+            self.used.popitem(last=False)
+
+    def used_in(self, conversation_id: str) -> dict[int, RecallUsage]:
+        return {reply: usage for (cid, reply), usage in self.used.items() if cid == conversation_id}
 
     # -- appending -----------------------------------------------------------
     async def add(self, widget: Widget) -> Widget:

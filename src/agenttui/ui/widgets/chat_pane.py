@@ -14,6 +14,11 @@ A message sent while the profile's latest conversation is still being looked
 up (a cold start opens the history store) waits for that lookup -- a few
 milliseconds -- and goes into the latest conversation, as ``agenttui ask``
 does, instead of starting a new one.
+
+At the end of a turn the reply gets its "used: …" line from ``Trace.used``
+(:mod:`.used_line`); selecting it opens the prompt inspector at those items,
+and the inspector's answer (memory changed, open a past message) is carried
+back as app messages. The usage is kept by the chat log for this session.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from agenttui.agent import events as ev
+from agenttui.core.recall_usage import RecallUsage
 from agenttui.ui import messages as app_messages
 from agenttui.ui.widgets.chat_commands import SlashCommandsMixin
 from agenttui.ui.widgets.chat_log import ChatLog
@@ -36,6 +42,7 @@ from agenttui.ui.widgets.message_view import AssistantMessage, UserMessage
 from agenttui.ui.widgets.prompt_input import PromptInput
 from agenttui.ui.widgets.slash_commands import SlashSuggestions, completions
 from agenttui.ui.widgets.tool_call_view import ToolCallView
+from agenttui.ui.widgets.used_line import UsedLine
 
 
 LOOKUP_WAIT = 5.0  # seconds a message waits for the latest-conversation lookup at most
@@ -72,6 +79,7 @@ class ChatPane(SlashCommandsMixin, Vertical):
         self._image: str | None = None  # /attach: path of the image for the next send
         self._end_session = False  # /end: archive the session when this turn finishes
         self.last_reply_text = ""
+        self.last_used: RecallUsage | None = None  # what the last turn used (F4 opens at it)
         self._opening = 0  # bumped by anything the user opens or sends: stale lookups are dropped
         self._lookup_done = asyncio.Event()  # the latest-conversation lookup has been handled
         self._lookup_done.set()
@@ -277,6 +285,7 @@ class ChatPane(SlashCommandsMixin, Vertical):
         elif isinstance(event, ev.TurnFinished):
             reply = self._reply
             await self._turn_over()
+            await self._show_used(reply, event.reply, event.trace)
             if event.stop_reason == "cancelled":
                 if reply is not None:
                     reply.mark_incomplete("cancelled")
@@ -290,6 +299,7 @@ class ChatPane(SlashCommandsMixin, Vertical):
         elif isinstance(event, ev.TurnFailed):
             reply = self._reply
             await self._turn_over()
+            await self._show_used(reply, event.partial, event.trace)
             if reply is not None and event.partial is not None:
                 reply.mark_incomplete(event.stop_reason)
             if event.stop_reason == "cancelled":
@@ -300,6 +310,45 @@ class ChatPane(SlashCommandsMixin, Vertical):
                 await self.log.notice(f"{event.error}{hint}", error=True)
                 self.can_retry = event.retryable
             self._end_session = False
+
+    async def _show_used(self, view: AssistantMessage | None, stored, trace: ev.Trace) -> None:
+        """The "used: …" line under the turn's reply, kept for this session (see ``used_line``)."""
+        usage = trace.used
+        if usage is None:
+            return
+        self.last_used = usage
+        if view is None:
+            return
+        await view.show_used(usage)
+        reply_id = getattr(stored, "id", None)
+        if reply_id is not None and self.conversation_id is not None:
+            self.log.remember_used(self.conversation_id, reply_id, usage)
+
+    # -- what a reply used: the prompt inspector -------------------------------
+    @on(UsedLine.Selected)
+    def _used_selected(self, event: UsedLine.Selected) -> None:
+        event.stop()
+        self.open_inspector(event.usage)
+
+    def open_inspector(self, usage: RecallUsage | None = None, *, last: bool = False) -> None:
+        """The prompt inspector at what ``usage`` (or, with ``last``, the last turn) used."""
+        from agenttui.agent.prompt_capture import last_prompt
+        from agenttui.ui.screens.prompt_inspector import InspectorResult, PromptInspectorScreen
+
+        if usage is None and last:
+            usage = self.last_used
+
+        async def closed(result: InspectorResult | None) -> None:
+            if result is None:
+                return
+            if result.memory_changed:
+                self.post_message(app_messages.MemoryChanged())
+            if result.open_message is not None:
+                conversation_id, message_id = result.open_message
+                self.post_message(app_messages.ConversationRequested(conversation_id, message_id))
+
+        screen = PromptInspectorScreen(last_prompt(self.services), usage, services=self.services)
+        self.app.push_screen(screen, closed)
 
     async def _close_reply(self) -> None:
         if self._reply is not None:

@@ -22,7 +22,9 @@ from textual.content import Content
 from textual.widgets import Markdown, Static
 from textual.widgets.markdown import MarkdownStream
 
+from agenttui.core.recall_usage import RecallUsage, count_usage
 from agenttui.ui.inert import InertStream, inert
+from agenttui.ui.widgets.used_line import UsedLine
 
 STREAM_INTERVAL = 1 / 10  # seconds between Markdown updates while a reply streams
 
@@ -72,9 +74,10 @@ class AssistantMessage(Vertical):
     AssistantMessage.-incomplete > .status { display: block; }
     """
 
-    def __init__(self, text: str = "", message_id: int | None = None) -> None:
+    def __init__(self, text: str = "", message_id: int | None = None, used: RecallUsage | None = None) -> None:
         super().__init__()
         self._initial = inert(text)
+        self._used = used  # what the turn used (this session's replies only): the "used: …" line
         self.message_id = message_id
         self.text = text  # the raw reply as received (for copy)
         self._stream: MarkdownStream | None = None
@@ -85,6 +88,8 @@ class AssistantMessage(Vertical):
     def compose(self) -> ComposeResult:
         yield Markdown(self._initial)
         yield Static("", classes="status")
+        if self._used is not None and not count_usage(self._used).empty:
+            yield UsedLine(self._used)
 
     @property
     def markdown(self) -> Markdown:
@@ -115,6 +120,18 @@ class AssistantMessage(Vertical):
             await self._stream.write(self._inert.flush())
             await self._stream.stop()
             self._stream = None
+
+    async def show_used(self, usage: RecallUsage | None) -> None:
+        """Add the "used: …" line under the reply (none when nothing was used)."""
+        self._used = usage
+        if usage is None or count_usage(usage).empty or self.query(UsedLine):
+            return
+        await self.mount(UsedLine(usage))
+
+    @property
+    def used_line(self) -> UsedLine | None:
+        lines = self.query(UsedLine)
+        return lines.first() if lines else None
 
     def mark_incomplete(self, reason: str) -> None:
         self.add_class("-incomplete")
