@@ -222,6 +222,11 @@ def seeded(tmp_path_factory):
         chat = services.history.create_conversation("Deploy checklist")
         services.history.append(chat.id, Message(role="user", content="How do we deploy staging?"))
         services.history.append(chat.id, Message(role="assistant", content="Run make deploy-staging."))
+        # what the import examples read
+        (work / "deploy.json").write_text(services.history.export_json(chat.id))
+        shutil.copy(ROOT / "tests" / "unit" / "cli" / "data" / "chatgpt_conversations.json",
+                    work / "conversations.json")
+        (work / "notes.md").write_text("# Notes\n\n- I review pull requests after lunch\n")
     finally:
         services.close()
     create_backup(paths, work / "agenttui-backup.tar.gz")

@@ -15,6 +15,8 @@ else -- tool calls, approvals, memory changes, warnings -- goes to stderr so
 * Exit 0 on a reply (also when a step/time limit cut it short: a warning
   says so), 1 when the endpoint fails or no key is configured, 130 on Ctrl-C
   (the partial reply is kept in history, marked incomplete).
+* ``--dry-run [--json]`` prints the request instead of sending it, and
+  writes nothing (see :mod:`agenttui.cli.ask_dry_run`).
 """
 
 from __future__ import annotations
@@ -32,6 +34,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="approve tools that need approval (shell commands)")
     parser.add_argument("--image", metavar="PATH", default=None, help="attach an image (png, jpg, gif, webp)")
     parser.add_argument("--model", metavar="M", default=None, help="model for this turn")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="print the request this turn would send; send and save nothing")
+    parser.add_argument("--json", action="store_true",
+                        help="with --dry-run: the request as JSON {model, messages, tools}")
     parser.set_defaults(handler=run)
 
 
@@ -41,6 +47,12 @@ def run(args: argparse.Namespace) -> int:
     text = sys.stdin.read() if args.text == "-" else args.text
     if not text.strip():
         return fail('nothing to ask; usage: agenttui ask "What did we decide about X?"', code=2)
+    if args.json and not args.dry_run:
+        return fail("--json goes with --dry-run (agenttui ask --dry-run --json TEXT)", code=2)
+    if args.dry_run:
+        from agenttui.cli.ask_dry_run import run_dry_run
+
+        return run_dry_run(args, text)
     _preload_openai()
     if args.image:
         from agenttui.agent.images import ImageError, load_image

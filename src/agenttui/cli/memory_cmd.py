@@ -49,6 +49,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     audit.add_argument("--all", action="store_true", help="list clean items too")
     audit.set_defaults(handler=run_audit)
 
+    from agenttui.cli.memory_import_cmd import register_import
+
+    register_import(sub, SCOPES)
+
 
 def _line(item) -> str:
     flags = " [pinned]" if item.pinned else ""

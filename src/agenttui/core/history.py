@@ -222,6 +222,25 @@ def _message_from_row(row: Sequence) -> Message:
     )
 
 
+def _insert_messages(db: sqlite3.Connection, cid: str, stored: Sequence[Message]) -> None:
+    """INSERT prepared (redacted) messages in order; assigns their ids. Caller holds a write."""
+    for message in stored:
+        cursor = db.execute(
+            "INSERT INTO messages (conversation_id, role, content, tool_calls, "
+            "tool_call_id, name, image_b64, image_mime, turn_id, created, tokens, "
+            "incomplete) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                cid, message.role, message.content,
+                json.dumps([{"id": c.id, "name": c.name, "arguments": c.arguments}
+                            for c in message.tool_calls]) if message.tool_calls else None,
+                message.tool_call_id, message.name, message.image_b64,
+                message.image_mime, message.turn_id, _ts(message.created),
+                int(message.tokens), int(message.incomplete),
+            ),
+        )
+        message.id = cursor.lastrowid
+
+
 def _conversation_from_row(row: Sequence) -> Conversation:
     cid, title, created, updated, model, archived, count = row
     return Conversation(id=cid, title=title, created=_from_ts(created),
@@ -477,22 +496,35 @@ class HistoryStore:
             )
             if cursor.rowcount == 0:
                 raise UnknownConversationError(cid)
-            for message in stored:
-                cursor = db.execute(
-                    "INSERT INTO messages (conversation_id, role, content, tool_calls, "
-                    "tool_call_id, name, image_b64, image_mime, turn_id, created, tokens, "
-                    "incomplete) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        cid, message.role, message.content,
-                        json.dumps([{"id": c.id, "name": c.name, "arguments": c.arguments}
-                                    for c in message.tool_calls]) if message.tool_calls else None,
-                        message.tool_call_id, message.name, message.image_b64,
-                        message.image_mime, message.turn_id, _ts(message.created),
-                        int(message.tokens), int(message.incomplete),
-                    ),
-                )
-                message.id = cursor.lastrowid
+            _insert_messages(db, cid, stored)
         return result
+
+    def import_conversation(self, conversation: Conversation, messages: Iterable[Message]) -> bool:
+        """Store a conversation from elsewhere whole, keeping its id, title, times, archived flag.
+
+        For ``agenttui history import``: one transaction (the conversation and all
+        its messages, or nothing); messages take the append path's redaction
+        (:meth:`_prepared`) and keep their ``created``. Returns False and writes
+        nothing when a conversation with this id exists already, so an import
+        keyed by a stable id is idempotent. An empty title is derived from the
+        first user message, as :meth:`append_many` does.
+        """
+        cid = conversation.id
+        stored = [self._prepared(cid, m) for m in messages if m.persist]
+        title = _clean_title(self._redact(conversation.title) or "") or next(
+            (derive_title(m.content) for m in stored
+             if m.role == "user" and derive_title(m.content)), "")
+        with self._write() as db:
+            cursor = db.execute(
+                "INSERT OR IGNORE INTO conversations (id, title, created, updated, model, archived, "
+                "message_count) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (cid, title, _ts(conversation.created), _ts(conversation.updated),
+                 conversation.model, int(conversation.archived), len(stored)),
+            )
+            if cursor.rowcount == 0:
+                return False
+            _insert_messages(db, cid, stored)
+        return True
 
     def messages(self, cid: str, limit: int | None = None,
                  before_id: int | None = None) -> list[Message]:

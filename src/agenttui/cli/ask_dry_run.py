@@ -1,0 +1,88 @@
+"""``agenttui ask --dry-run [--json] [--new] TEXT``: the request, not the turn.
+
+Prints what ``agenttui ask TEXT`` would send as its first request -- built by
+the loop's own code (:func:`agenttui.agent.dry_run.preview_request`) -- and
+contacts nothing: no endpoint, no API key, no keyring. It writes nothing
+either: history is opened through
+:class:`~agenttui.core.history_readonly.ReadOnlyHistoryStore` (no
+conversation row, no migration, no ``PRAGMA optimize``), memory use counts
+are not touched (``mark_used=False``) and no backup is made, so every file
+under the data dir stays byte for byte as it was.
+
+With ``[recall] semantic`` on, a real turn embeds the message through the
+endpoint; a dry run cannot, so it ranks recall without embeddings and says so
+on stderr (decision: "contacts nothing" wins over "exactly the same recall").
+
+Which conversation: the same rule as ``ask`` -- the profile's most recently
+updated conversation, or (``--new``, or none yet) a fresh one. A fresh one
+still gets recall from every past conversation.
+
+Output: ``--json`` prints ``{"model", "messages", "tools"}`` (messages and
+tools exactly in wire form). Without ``--json`` the same request is printed
+for reading: model, tool names, then each message under its role. Decision:
+two forms because the JSON of a real prompt is a wall of escaped newlines;
+scripts should use ``--json``, whose shape is the contract.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from agenttui.cli.common import fail, inert, open_services, warn
+
+
+def run_dry_run(args: argparse.Namespace, text: str) -> int:
+    from agenttui.agent.dry_run import preview_request
+    from agenttui.agent.images import ImageError
+    from agenttui.core.history import HistoryError
+    from agenttui.core.history_readonly import ReadOnlyHistoryStore
+    from agenttui.core.models import new_id
+
+    services = open_services(args)
+    if services is None:
+        return 1
+    if services.settings.recall.semantic:
+        warn("[recall] semantic is on, but a dry run contacts no endpoint: recall is ranked "
+             "without embeddings, so the real turn's recalled snippets may differ")
+    services.semantic_ranker = lambda: None  # the query embedding would call the endpoint
+    try:
+        services.history = ReadOnlyHistoryStore(
+            services.paths.history_db(services.profile_name),
+            redact_patterns=services.settings.redaction.extra_patterns)
+        latest = None if args.new else services.history.latest_conversation()
+        conversation_id = latest.id if latest is not None else new_id()  # never stored
+        request = preview_request(services, conversation_id, text, model=args.model,
+                                  image_path=args.image)
+    except (HistoryError, ImageError) as exc:
+        return fail(str(exc))
+    finally:
+        services.close()
+    out = json.dumps(request, indent=2, ensure_ascii=False) if args.json else _readable(request)
+    if sys.stdout.isatty():  # JSON escapes C0 controls but not C1 (A5)
+        out = inert(out)
+    sys.stdout.write(out + "\n")
+    return 0
+
+
+def _readable(request: dict[str, Any]) -> str:
+    names = [tool.get("function", {}).get("name", "?") for tool in request["tools"]]
+    lines = [f"model: {request['model']}", f"tools: {', '.join(names) or '(none)'}",
+             f"messages: {len(request['messages'])}"]
+    for message in request["messages"]:
+        heading = message["role"] + (f" {message['name']}" if message.get("name") else "")
+        lines += ["", f"--- {heading} ---", _content(message.get("content"))]
+        for call in message.get("tool_calls") or ():
+            function = call.get("function", {})
+            lines.append(f"-> tool {function.get('name')}({function.get('arguments')})")
+    return "\n".join(lines)
+
+
+def _content(content: Any) -> str:
+    if isinstance(content, list):  # text + image parts
+        parts = [p.get("text", "") if p.get("type") == "text" else "[image attached]"
+                 for p in content if isinstance(p, dict)]
+        return "\n".join(p for p in parts if p)
+    return content or ""

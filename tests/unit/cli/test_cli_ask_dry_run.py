@@ -1,0 +1,105 @@
+"""``agenttui ask --dry-run``: the request a real turn sends, with nothing sent or written."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from agenttui.core.history import HistoryStore
+from agenttui.core.models import Message
+
+QUESTION = "remind me how the kraken service gets deployed"
+
+
+def _tree(home: Path) -> dict[str, str]:
+    """Every file under ``home`` (relative path -> sha256); directories too, as ''."""
+    return {str(p.relative_to(home)): hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else ""
+            for p in sorted(home.rglob("*"))}
+
+
+@pytest.fixture
+def seeded(cli, paths):
+    """Two conversations (the kraken one older) and a memory note, written by the real stores."""
+    store = HistoryStore(paths.history_db("default"))
+    kraken = store.create_conversation("Kraken deploy")
+    store.append(kraken.id, Message(role="user", content="how do we deploy the kraken service?"))
+    store.append(kraken.id, Message(role="assistant", content="Run make ship-kraken from the ops repo."))
+    lunch = store.create_conversation("Lunch")
+    store.append(lunch.id, Message(role="user", content="what should I eat today"))
+    store.append(lunch.id, Message(role="assistant", content="A bowl of soto ayam."))
+    store.close()
+    assert cli("memory", "add", "I prefer short answers").code == 0
+    return kraken, lunch
+
+
+def _dry(cli, *flags):
+    result = cli("ask", "--dry-run", "--json", *flags, QUESTION)
+    assert result.code == 0, result.err
+    return json.loads(result.out)
+
+
+def test_new_leaves_the_data_dir_byte_identical_and_recalls_other_conversations(
+        cli, seeded, isolated_home):
+    before = _tree(isolated_home)
+    request = _dry(cli, "--new")
+    assert _tree(isolated_home) == before
+
+    assert set(request) == {"model", "messages", "tools"}
+    messages = request["messages"]
+    assert messages[-1] == {"role": "user", "content": QUESTION}
+    assert "I prefer short answers" in messages[0]["content"]
+    recalled = [m["content"] for m in messages if m["role"] == "system" and "<recalled>" in m["content"]]
+    assert len(recalled) == 1 and "make ship-kraken" in recalled[0]
+    assert not any(m["role"] == "assistant" for m in messages)  # a fresh conversation: no window
+    names = [t["function"]["name"] for t in request["tools"]]
+    assert "remember" in names and "search_history" in names
+
+
+def test_without_new_it_is_the_latest_conversations_prompt(cli, seeded, isolated_home):
+    before = _tree(isolated_home)
+    messages = _dry(cli)["messages"]
+    assert _tree(isolated_home) == before
+    turns = [(m["role"], m["content"]) for m in messages if m["role"] != "system"]
+    assert turns == [("user", "what should I eat today"), ("assistant", "A bowl of soto ayam."),
+                     ("user", QUESTION)]
+
+
+@pytest.mark.parametrize("new", [True, False])
+def test_it_is_exactly_what_the_real_turn_sends(cli, seeded, fake_openai, new):
+    """The same request reaches the endpoint when the turn runs for real."""
+    flags = ("--new",) if new else ()
+    preview = _dry(cli, *flags)
+    assert fake_openai.requests == []  # the dry run contacted nothing
+    real = cli("ask", *flags, QUESTION)
+    assert real.code == 0, real.err
+    (sent,) = fake_openai.chat_requests
+    assert preview == {"model": sent["model"], "messages": sent["messages"], "tools": sent["tools"]}
+
+
+def test_needs_no_key_and_creates_no_home(cli, isolated_home):
+    result = cli("ask", "--dry-run", "--json", "--new", "hello")  # no OPENAI_API_KEY, failing keyring
+    assert result.code == 0, result.err
+    assert json.loads(result.out)["messages"][-1]["content"] == "hello"
+    assert not isolated_home.exists()
+
+
+def test_readable_form_and_json_needs_dry_run(cli, seeded, isolated_home):
+    before = _tree(isolated_home)
+    readable = cli("ask", "--dry-run", "--new", QUESTION)
+    assert readable.code == 0, readable.err
+    assert readable.out.startswith("model: ") and "\ntools: remember" in readable.out
+    assert f"--- user ---\n{QUESTION}" in readable.out and "make ship-kraken" in readable.out
+    assert _tree(isolated_home) == before
+    assert cli("ask", "--json", QUESTION).code == 2
+
+
+def test_semantic_recall_does_not_reach_the_endpoint(cli, seeded, paths, fake_openai):
+    paths.config_file.parent.mkdir(parents=True, exist_ok=True)
+    paths.config_file.write_text("[recall]\nsemantic = true\n")
+    result = cli("ask", "--dry-run", "--json", QUESTION)
+    assert result.code == 0, result.err
+    assert "semantic is on" in result.err
+    assert fake_openai.requests == []
