@@ -51,6 +51,9 @@ _UNITS = {"day": 1, "days": 1, "hari": 1, "week": 7, "weeks": 7, "minggu": 7, "p
 _NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
                  "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "se": 1, "satu": 1,
                  "dua": 2, "tiga": 3, "empat": 4, "lima": 5, "enam": 6}
+#: Month and day names stay search words too: "the book club's pick for January"
+#: is about January as much as it is in it.
+NAMED_TIMES = frozenset(_MONTHS) | frozenset(_WEEKDAYS)
 _MONTH_NAMES = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _WEEKDAY_NAMES = "|".join(sorted((w for w in _WEEKDAYS if w != "minggu"), key=len, reverse=True))
 _NUM = r"(\d{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|satu|dua|tiga|empat|lima|enam)"

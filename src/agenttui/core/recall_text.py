@@ -94,3 +94,47 @@ def fts_or_query(terms: tuple[str, ...] | list[str], prefix_last: bool = False) 
 def typing_last_word(text: str) -> bool:
     """Is the user still typing the last word (no trailing space or punctuation)?"""
     return bool(text) and _WORD.fullmatch(text[-1]) is not None
+
+
+#: Forms of one word searched together; "bought" and "buy" are one term for the
+#: question, though porter stems them apart (it knows no irregular verbs).
+MAX_FORMS = 6
+
+
+def _regular(lemma: str, form: str) -> bool:
+    """Is ``form`` a regular inflection of ``lemma`` (one porter already folds into it)?"""
+    stem = lemma[:-1]
+    return form == lemma or form in {
+        lemma + "s", lemma + "es", lemma + "ed", lemma + "d", lemma + "ing", lemma + "er", lemma + "est",
+        stem + "ing", stem + "ies", stem + "ied", stem + "ier", lemma + lemma[-1:] + "ed",
+        lemma + lemma[-1:] + "ing",
+    }
+
+
+@lru_cache(maxsize=4096)
+def word_forms(term: str) -> tuple[str, ...]:
+    """``term``, its English lemma and the lemma's irregular forms ("paid" -> pay; "go" -> went, gone).
+
+    From lemminflect's tables (the Automatically Generated Inflection
+    Database, AGID, over the SPECIALIST lexicon). Only forms the ``porter``
+    index does not already fold together are added ("went"/"go",
+    "children"/"child", "bought"/"buy"; not "named"/"name"): each added form
+    is a term of its own to bm25, and a regular one would only count twice.
+    A word the tables do not know (a name, an Indonesian word) is itself alone.
+    """
+    try:
+        from lemminflect import getAllInflections, getAllLemmas
+    except ImportError:  # the tables are a bonus; plain stemming still works
+        return (term,)
+    forms: dict[str, None] = {term: None}
+    lemmas = getAllLemmas(term)
+    for upos in ("VERB", "NOUN"):
+        for lemma in lemmas.get(upos, ()):
+            lemma = lemma.casefold()
+            if not _regular(lemma, term):
+                forms[lemma] = None
+            for inflected in getAllInflections(lemma, upos=upos).values():
+                for form in inflected:
+                    if not _regular(lemma, form.casefold()):
+                        forms[form.casefold()] = None
+    return tuple(forms)[:MAX_FORMS]

@@ -42,14 +42,16 @@ identical inputs give an identical prompt.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from agenttui.core.recall_dates import TimeFilter, read_time
+from agenttui.core.recall_dates import NAMED_TIMES, TimeFilter, read_time
 from agenttui.core.recall_index import Document, index_for
-from agenttui.core.recall_text import fts_or_query, query_terms, typing_last_word
+from agenttui.core.recall_text import (
+    MAX_TERMS, STOP_WORDS, fts_or_query, query_terms, typing_last_word, word_forms,
+)
 from agenttui.core.tokens import estimate_tokens
 
 if TYPE_CHECKING:
@@ -60,10 +62,19 @@ SourceKind = Literal["message", "note", "fact", "project"]
 ALL_SOURCES: tuple[SourceKind, ...] = ("message", "note", "fact", "project")
 
 RRF_K = 60
-CANDIDATES = 40  # messages fetched per ranked list
+CANDIDATES = 100  # messages fetched per ranked list
 COMMON_SHARE = 0.05  # of all messages: a word in more is "common" (see module doc)
 MIN_MESSAGES_FOR_COMMON = 2_000  # below this every word is kept: scoring is cheap anyway
 SPAN_WEIGHT = 2.0
+SPAN_CANDIDATES = 60  # a span's own user messages, newest first
+SPAN_ONLY_WEIGHT = 0.5
+FEEDBACK_HITS = 5  # the best hits whose names are searched for again (multi-hop)
+FEEDBACK_NAMES = 6
+FEEDBACK_WEIGHT = 0.7
+STATEMENT_PRIOR = 1.25  # the user's first-person statements (see ``prior``)
+QUESTION_PRIOR = 0.8  # the user's questions
+RECENCY_BONUS = 0.15  # the newest candidate gets +15 %: of two statements, the later is current
+NEAR_DUPLICATE = 0.75  # Jaccard of content words at which two messages count as one
 MATCH_CHARS = 700  # a matched message is quoted up to this long
 NEIGHBOUR_CHARS = 280  # its neighbouring turn up to this long
 ITEM_CHARS = 500
@@ -209,10 +220,6 @@ def _quote(content: str, terms: Sequence[str], limit: int) -> str:
     return ("…" if start > 0 else "") + cut + ("…" if start + limit - 2 < len(line) else "")
 
 
-def _dedupe_key(text: str) -> str:
-    return re.sub(r"\W+", " ", text.casefold()).strip()
-
-
 # --------------------------------------------------------------------------
 # Messages
 # --------------------------------------------------------------------------
@@ -235,7 +242,7 @@ def choose_terms(history: HistoryStore, terms: tuple[str, ...]) -> tuple[str, ..
 def _resolve_span(history: HistoryStore, found: TimeFilter, request: RecallRequest) -> TimeFilter | None:
     if not found.anchor:
         return found
-    match = fts_or_query(choose_terms(history, query_terms(found.anchor)))
+    match = fts_or_query(choose_terms(history, expand_forms(query_terms(found.anchor))))
     if match is None:
         return None
     rows = history.recall_candidates(match, 1, before_id=request.before_id)
@@ -245,16 +252,53 @@ def _resolve_span(history: HistoryStore, found: TimeFilter, request: RecallReque
     return found.around(rows[0].created.astimezone().date())
 
 
+def expand_forms(terms: Sequence[str]) -> tuple[str, ...]:
+    """Every term with its other inflections (:func:`recall_text.word_forms`), in order, once."""
+    forms: dict[str, None] = {}
+    for term in terms:
+        for form in word_forms(term):
+            forms.setdefault(form, None)
+            if len(forms) >= MAX_TERMS * 2:
+                return tuple(forms)
+    return tuple(forms)
+
+
+_NAME = re.compile(r"\b[A-Z][\w'’-]*[a-z][\w'’-]*\b")
+
+
+def names_in(text: str, known: Collection[str]) -> list[str]:
+    """Capitalised words that look like names (no English lemma, not a stop word), in order.
+
+    They seed the second look-up of a multi-hop question: "my daughter's best
+    friend is Nur" makes "Nur" worth searching for on its own.
+    """
+    try:
+        from lemminflect import getAllLemmas
+    except ImportError:
+        getAllLemmas = None  # noqa: N806 -- without the tables, every capitalised word counts
+    found: dict[str, None] = {}
+    for word in _NAME.findall(text):
+        word = re.split(r"['’]", word)[0].casefold()
+        if len(word) < 3 or word in STOP_WORDS or word in known or word in found:
+            continue
+        if getAllLemmas is not None and getAllLemmas(word):
+            continue
+        found[word] = None
+    return list(found)
+
+
 def _message_lists(history: HistoryStore, request: RecallRequest, today: date,
                    result: RecallResult) -> tuple[dict[int, RecallRow], list[tuple[list[int], float]]]:
     found = read_time(request.query, today)
     span = _resolve_span(history, found, request) if found else None
     text = found.rest if found else request.query
-    all_terms = query_terms(text)
-    prefix = request.prefix_last and bool(all_terms) and typing_last_word(text)
-    terms = choose_terms(history, all_terms[:-1] if prefix else all_terms)
+    words = query_terms(text)
+    if found:  # "January" in "the pick for January" is a topic as well as a date
+        words = (*words, *(w for w in query_terms(request.query) if w in NAMED_TIMES and w not in words))
+    prefix = request.prefix_last and bool(words) and typing_last_word(text)
+    terms = choose_terms(history, expand_forms(words[:-1] if prefix else words))
     if prefix:
-        terms = (*terms, all_terms[-1])
+        terms = (*terms, words[-1])
     result.terms = terms
     match = fts_or_query(terms, prefix_last=prefix)
     rows: dict[int, RecallRow] = {}
@@ -276,10 +320,19 @@ def _message_lists(history: HistoryStore, request: RecallRequest, today: date,
         result.span = (span.start, span.end)
         since, until = _ts(span.start), _ts(span.end)
         if match is not None:
-            in_span = history.recall_candidates(match, CANDIDATES, since=since, until=until, **common)
-        else:
-            in_span = history.recent_in_span(since, until, CANDIDATES, before_id=request.before_id)
-        lists.append((keep(in_span), SPAN_WEIGHT))
+            lists.append((keep(history.recall_candidates(match, CANDIDATES, since=since, until=until,
+                                                         **common)), SPAN_WEIGHT))
+        # the span's own statements, whatever their words ("bought" for "what did I buy")
+        lists.append((keep(history.recent_in_span(since, until, SPAN_CANDIDATES,
+                                                  before_id=request.before_id)), SPAN_ONLY_WEIGHT))
+    if lists and not request.prefix_last:
+        fused = rrf(lists)
+        best = sorted(rows, key=lambda mid: (-fused.get(mid, 0.0) * prior(rows[mid]), -mid))[:FEEDBACK_HITS]
+        seen = set(terms) | set(words)
+        names = [n for mid in best for n in names_in(rows[mid].content, seen)]
+        follow = fts_or_query(choose_terms(history, tuple(dict.fromkeys(names))[:FEEDBACK_NAMES]))
+        if follow is not None:
+            lists.append((keep(history.recall_candidates(follow, CANDIDATES // 2, **common)), FEEDBACK_WEIGHT))
     if request.semantic is not None and request.query.strip():
         try:
             ranked = request.semantic.rank_messages(request.query, CANDIDATES)
@@ -294,59 +347,94 @@ def _message_lists(history: HistoryStore, request: RecallRequest, today: date,
     return rows, lists
 
 
+_FIRST_PERSON = frozenset("i my me mine our we us i'm i've aku saya gue gua kami kita ku".split())
+
+
+def prior(row: RecallRow) -> float:
+    """How likely a message is to hold a fact about the user (a multiplier of its score).
+
+    The user's own statements in the first person ("our cat is called
+    Kopi") are what a personal memory is made of; questions ("what's a good
+    name for a cat?") and the assistant's general advice rarely are.
+    """
+    text = row.content.strip()
+    if row.role != "user":
+        return 1.0
+    if text.endswith("?"):
+        return QUESTION_PRIOR
+    words = set(re.findall(r"[\w']+", text.casefold()))
+    return STATEMENT_PRIOR if words & _FIRST_PERSON else 1.0
+
+
 def _message_snippets(history: HistoryStore, request: RecallRequest, today: date,
                       result: RecallResult) -> list[Snippet]:
     rows, lists = _message_lists(history, request, today, result)
-    scores = rrf(lists)
-    order = sorted(rows, key=lambda mid: (-scores.get(mid, 0.0), -mid))
+    fused = rrf(lists)
+    times = [row.created.timestamp() for row in rows.values()]
+    oldest, span = (min(times), (max(times) - min(times)) or 1.0) if times else (0.0, 1.0)
+    scores = {mid: fused.get(mid, 0.0) * prior(row) * (1 + RECENCY_BONUS * (row.created.timestamp() - oldest) / span)
+              for mid, row in rows.items()}
+    order = sorted(rows, key=lambda mid: (-scores[mid], -mid))
     snippets: list[Snippet] = []
-    seen_texts: set[str] = set()
+    kept: list[frozenset[str]] = []
     for mid in order:
         row = rows[mid]
-        key = _dedupe_key(row.content)
-        if not key or key in seen_texts:
-            continue
-        seen_texts.add(key)
+        words = frozenset(query_terms(row.content))
+        if not row.content.strip() or any(_similar(words, other) for other in kept):
+            continue  # "Btw, is it better to pay off the car loan early?" once is enough
+        kept.append(words)
         matched = Turn(row.message_id, row.role, row.created,
                        _quote(row.content, result.terms, MATCH_CHARS), matched=True)
-        turns = [matched]
-        if request.neighbours:
-            other = history.neighbour(row.message_id, row.conversation_id, after=row.role == "user")
-            if other is not None and other.id is not None and other.id not in request.exclude_message_ids \
-                    and (request.before_id is None or other.id < request.before_id):
-                quoted = Turn(other.id, other.role, other.created,
-                              _quote(other.content or "", result.terms, NEIGHBOUR_CHARS))
-                turns = [matched, quoted] if other.id > row.message_id else [quoted, matched]
         snippets.append(Snippet(
-            source="message", score=scores.get(mid, 0.0), date=turns[0].created,
+            source="message", score=scores[mid], date=row.created,
             text=matched.text, highlight=row.highlight, conversation_id=row.conversation_id,
             conversation_title=row.conversation_title, message_id=row.message_id, role=row.role,
-            turns=tuple(turns), archived=row.archived,
+            turns=(matched,), archived=row.archived,
         ))
     return snippets
 
 
-def merge_adjacent(snippets: Sequence[Snippet]) -> list[Snippet]:
-    """Join snippets of one conversation whose turns touch or overlap (best score kept first)."""
-    merged: list[Snippet] = []
-    for snippet in snippets:
-        if snippet.source != "message":
-            merged.append(snippet)
-            continue
-        for index, other in enumerate(merged):
-            if other.source != "message" or other.conversation_id != snippet.conversation_id:
-                continue
-            if set(other.message_ids) & set(snippet.message_ids):
-                turns = {t.message_id: t for t in other.turns}
-                for turn in snippet.turns:
-                    if turn.message_id not in turns or turn.matched:
-                        turns[turn.message_id] = turn
-                ordered = tuple(turns[k] for k in sorted(turns))
-                merged[index] = replace(other, turns=ordered, date=ordered[0].created)
-                break
-        else:
-            merged.append(snippet)
-    return merged
+def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Near-duplicate texts: their content words overlap by ``NEAR_DUPLICATE`` (Jaccard) or more."""
+    if not a or not b:
+        return a == b
+    return len(a & b) / len(a | b) >= NEAR_DUPLICATE
+
+
+def with_neighbour(history: HistoryStore, snippet: Snippet, request: RecallRequest,
+                   terms: Sequence[str]) -> Snippet:
+    """The snippet with its neighbouring turn: the answer after a question, the question before an answer.
+
+    A statement of the user's ("our cat is called Kopi") stands alone: the
+    reply to it ("Noted!") would cost budget and add nothing.
+    """
+    if snippet.source != "message" or snippet.message_id is None or snippet.conversation_id is None:
+        return snippet
+    if snippet.role == "user" and not snippet.turns[-1].text.rstrip().endswith("?"):
+        return snippet
+    other = history.neighbour(snippet.message_id, snippet.conversation_id, after=snippet.role == "user")
+    if other is None or other.id is None or other.id in request.exclude_message_ids:
+        return snippet
+    if request.before_id is not None and other.id >= request.before_id:
+        return snippet
+    quoted = Turn(other.id, other.role, other.created, _quote(other.content or "", terms, NEIGHBOUR_CHARS))
+    turns = (*snippet.turns, quoted) if other.id > snippet.message_id else (quoted, *snippet.turns)
+    return replace(snippet, turns=turns, date=turns[0].created)
+
+
+def merge(first: Snippet, second: Snippet) -> Snippet:
+    """One snippet holding the turns of both (same conversation), in order."""
+    turns = {t.message_id: t for t in first.turns}
+    for turn in second.turns:
+        if turn.message_id not in turns or turn.matched:
+            turns[turn.message_id] = turn
+    ordered = tuple(turns[k] for k in sorted(turns))
+    return replace(first, turns=ordered, date=ordered[0].created)
+
+
+def _touching(first: Snippet, second: Snippet) -> bool:
+    return (first.source == second.source == "message" and first.conversation_id == second.conversation_id
+            and bool(set(first.message_ids) & set(second.message_ids)))
 
 
 # --------------------------------------------------------------------------
@@ -432,17 +520,26 @@ def recall(request: RecallRequest, *, history: HistoryStore | None = None, memor
         attempt("memory", lambda: _memory_snippets(memory, request))
     if project is not None and "project" in request.sources:
         attempt("project memory", lambda: _project_snippets(project, request))
-    merged = [s for group in per_source for s in group]
-    merged.sort(key=lambda s: (-s.score, s.source, -(s.message_id or 0), s.item_id or "", s.where or ""))
-    merged = merge_adjacent(merged)
+    ranked = [s for group in per_source for s in group]
+    ranked.sort(key=lambda s: (-s.score, s.source, -(s.message_id or 0), s.item_id or "", s.where or ""))
     chosen: list[Snippet] = []
     used = 0
-    for snippet in merged:
+    for snippet in ranked:
         if request.limit > 0 and len(chosen) >= request.limit:
             break
+        if request.neighbours and history is not None and snippet.source == "message":
+            snippet = with_neighbour(history, snippet, request, result.terms)
+        near = next((k for k, other in enumerate(chosen) if _touching(other, snippet)), None)
+        if near is not None:  # adjacent turns of one conversation: one snippet
+            joined = merge(chosen[near], snippet)
+            cost = snippet_tokens(joined) - snippet_tokens(chosen[near])
+            if request.token_budget <= 0 or used + cost <= request.token_budget:
+                chosen[near] = joined
+                used += cost
+            continue
         cost = snippet_tokens(snippet)
         if request.token_budget > 0 and used + cost > request.token_budget:
-            continue
+            continue  # a later, smaller one may still fit
         chosen.append(snippet)
         used += cost
     result.snippets = chosen
