@@ -58,6 +58,7 @@ from pathlib import Path
 from agenttui.core import files
 from agenttui.core.history_schema import SchemaTooNewError, check_not_too_new, migrate
 from agenttui.core.models import Conversation, Message, SearchHit, ToolCall, new_id, utcnow
+from agenttui.core.recall_text import fts_phrase
 from agenttui.security import redact_secrets
 
 BUSY_TIMEOUT_S = 5.0
@@ -652,7 +653,7 @@ class HistoryStore:
                 for term in terms:
                     row = db.execute(
                         "SELECT COUNT(*) FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? "
-                        "LIMIT ?)", ('"' + term.replace('"', '""') + '"', max(1, int(cap)))).fetchone()
+                        "LIMIT ?)", (fts_phrase(term), max(1, int(cap)))).fetchone()
                     counts[term] = int(row[0]) if row else 0
             except sqlite3.OperationalError:
                 return {term: 0 for term in terms}

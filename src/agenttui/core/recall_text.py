@@ -54,6 +54,21 @@ STOP_WORDS = frozenset((_ENGLISH + _INDONESIAN).replace("'", " ").split()) | fro
 )
 
 _WORD = re.compile(r"[^\W_]+")
+# "What's my favourite show these days?": asks for the current state of something
+# that may have changed, so the latest statement should win.
+_CURRENT = re.compile(
+    r"\b(?:these days|nowadays|right now|currently|at the moment|lately|any ?more|still|"
+    r"now|sekarang|saat ini|akhir-akhir ini|belakangan ini|masih|lagi)\b", re.IGNORECASE)
+
+
+def asks_current(text: str | None) -> bool:
+    """Does the question ask how things are now ("these days", "sekarang")?"""
+    return bool(text) and _CURRENT.search(text) is not None
+
+
+def without_current(text: str) -> str:
+    """The question without its "these days"-style words (they are no topic)."""
+    return " ".join(_CURRENT.sub(" ", text).split())
 
 
 @lru_cache(maxsize=1024)
@@ -85,10 +100,17 @@ def fts_or_query(terms: tuple[str, ...] | list[str], prefix_last: bool = False) 
     ``prefix_last`` (search boxes, as the user types) also matches words that
     start with the last term.
     """
-    phrases = ['"' + term.replace('"', '""') + '"' for term in terms if term]
-    if prefix_last and phrases and len(terms[-1]) >= MIN_PREFIX_CHARS:
+    phrases = [fts_phrase(term) for term in terms if term]
+    if prefix_last and phrases and len(terms[-1]) >= MIN_PREFIX_CHARS and not phrases[-1].endswith("*"):
         phrases[-1] += "*"
     return " OR ".join(phrases) if phrases else None
+
+
+def fts_phrase(term: str) -> str:
+    """One term as an FTS5 phrase; a trailing ``*`` (from :func:`word_forms`) makes it a prefix."""
+    if term.endswith("*"):
+        return '"' + term[:-1].replace('"', '""') + '"*'
+    return '"' + term.replace('"', '""') + '"'
 
 
 def typing_last_word(text: str) -> bool:
@@ -99,6 +121,7 @@ def typing_last_word(text: str) -> bool:
 #: Forms of one word searched together; "bought" and "buy" are one term for the
 #: question, though porter stems them apart (it knows no irregular verbs).
 MAX_FORMS = 6
+MIN_AFFIX_ROOT = 5  # shorter prefixes would match too many other words
 
 
 def _regular(lemma: str, form: str) -> bool:
@@ -120,14 +143,19 @@ def word_forms(term: str) -> tuple[str, ...]:
     index does not already fold together are added ("went"/"go",
     "children"/"child", "bought"/"buy"; not "named"/"name"): each added form
     is a term of its own to bm25, and a regular one would only count twice.
-    A word the tables do not know (a name, an Indonesian word) is itself alone.
+    A word the tables do not know (a name, an Indonesian word) of
+    ``MIN_AFFIX_ROOT`` letters or more is searched as a prefix instead:
+    Indonesian attaches ``-ku``, ``-mu``, ``-nya``, ``-kan`` and ``-an`` to
+    the word ("tabungan" finds "tabunganku"), which porter does not strip.
     """
     try:
         from lemminflect import getAllInflections, getAllLemmas
     except ImportError:  # the tables are a bonus; plain stemming still works
         return (term,)
-    forms: dict[str, None] = {term: None}
     lemmas = getAllLemmas(term)
+    if not lemmas and len(term) >= MIN_AFFIX_ROOT and term.isalpha():
+        return (term + "*",)
+    forms: dict[str, None] = {term: None}
     for upos in ("VERB", "NOUN"):
         for lemma in lemmas.get(upos, ()):
             lemma = lemma.casefold()

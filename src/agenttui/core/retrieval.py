@@ -50,7 +50,8 @@ from typing import TYPE_CHECKING, Literal, Protocol
 from agenttui.core.recall_dates import NAMED_TIMES, TimeFilter, read_time
 from agenttui.core.recall_index import Document, index_for
 from agenttui.core.recall_text import (
-    MAX_TERMS, STOP_WORDS, fts_or_query, query_terms, typing_last_word, word_forms,
+    MAX_TERMS, STOP_WORDS, asks_current, fts_or_query, query_terms, typing_last_word, without_current,
+    word_forms,
 )
 from agenttui.core.tokens import estimate_tokens
 
@@ -71,9 +72,11 @@ SPAN_ONLY_WEIGHT = 0.5
 FEEDBACK_HITS = 5  # the best hits whose names are searched for again (multi-hop)
 FEEDBACK_NAMES = 6
 FEEDBACK_WEIGHT = 0.7
+FEEDBACK_RARE_SHARE = 0.002
 STATEMENT_PRIOR = 1.25  # the user's first-person statements (see ``prior``)
 QUESTION_PRIOR = 0.8  # the user's questions
 RECENCY_BONUS = 0.15  # the newest candidate gets +15 %: of two statements, the later is current
+CURRENT_BONUS = 0.5  # ... +50 % when the question asks how things are now ("these days")
 NEAR_DUPLICATE = 0.75  # Jaccard of content words at which two messages count as one
 MATCH_CHARS = 700  # a matched message is quoted up to this long
 NEIGHBOUR_CHARS = 280  # its neighbouring turn up to this long
@@ -213,7 +216,7 @@ def _quote(content: str, terms: Sequence[str], limit: int) -> str:
     if len(line) <= limit:
         return line
     lowered = line.casefold()
-    hits = [lowered.find(t[:5]) for t in terms if len(t) >= 3]
+    hits = [lowered.find(t.rstrip("*")[:5]) for t in terms if len(t) >= 3]
     first = min((h for h in hits if h >= 0), default=0)
     start = max(0, min(first - limit // 4, len(line) - limit))
     cut = line[start : start + limit - 2].strip()
@@ -277,12 +280,13 @@ def names_in(text: str, known: Collection[str]) -> list[str]:
     except ImportError:
         getAllLemmas = None  # noqa: N806 -- without the tables, every capitalised word counts
     found: dict[str, None] = {}
-    for word in _NAME.findall(text):
-        word = re.split(r"['’]", word)[0].casefold()
+    for match in _NAME.finditer(text):
+        word = re.split(r"['’]", match.group(0))[0].casefold()
         if len(word) < 3 or word in STOP_WORDS or word in known or word in found:
             continue
-        if getAllLemmas is not None and getAllLemmas(word):
-            continue
+        opens = text[: match.start()].rstrip()
+        if (not opens or opens[-1] in ".!?:;") and getAllLemmas is not None and getAllLemmas(word):
+            continue  # a capital that only opens a sentence: a word, not a name
         found[word] = None
     return list(found)
 
@@ -291,7 +295,7 @@ def _message_lists(history: HistoryStore, request: RecallRequest, today: date,
                    result: RecallResult) -> tuple[dict[int, RecallRow], list[tuple[list[int], float]]]:
     found = read_time(request.query, today)
     span = _resolve_span(history, found, request) if found else None
-    text = found.rest if found else request.query
+    text = without_current(found.rest if found else request.query)
     words = query_terms(text)
     if found:  # "January" in "the pick for January" is a topic as well as a date
         words = (*words, *(w for w in query_terms(request.query) if w in NAMED_TIMES and w not in words))
@@ -326,11 +330,7 @@ def _message_lists(history: HistoryStore, request: RecallRequest, today: date,
         lists.append((keep(history.recent_in_span(since, until, SPAN_CANDIDATES,
                                                   before_id=request.before_id)), SPAN_ONLY_WEIGHT))
     if lists and not request.prefix_last:
-        fused = rrf(lists)
-        best = sorted(rows, key=lambda mid: (-fused.get(mid, 0.0) * prior(rows[mid]), -mid))[:FEEDBACK_HITS]
-        seen = set(terms) | set(words)
-        names = [n for mid in best for n in names_in(rows[mid].content, seen)]
-        follow = fts_or_query(choose_terms(history, tuple(dict.fromkeys(names))[:FEEDBACK_NAMES]))
+        follow = fts_or_query(_feedback_terms(history, rows, rrf(lists), set(terms) | set(words)))
         if follow is not None:
             lists.append((keep(history.recall_candidates(follow, CANDIDATES // 2, **common)), FEEDBACK_WEIGHT))
     if request.semantic is not None and request.query.strip():
@@ -345,6 +345,28 @@ def _message_lists(history: HistoryStore, request: RecallRequest, today: date,
             rows[row.message_id] = row
         lists.append(([mid for mid in ranked if mid in rows], 1.0))
     return rows, lists
+
+
+def _feedback_terms(history: HistoryStore, rows: dict[int, RecallRow], fused: dict[object, float],
+                    known: set[str]) -> tuple[str, ...]:
+    """Words of the best hits worth a second look-up: names and rare words (multi-hop, updates).
+
+    "My daughter's best friend is Nur" makes "Nur" worth searching for; "I'm
+    on the keto diet" makes "keto", so "stopped keto" (the update) is found
+    though it shares no word with the question. Rare = in fewer than
+    ``FEEDBACK_RARE_SHARE`` of all messages: a common word would drag in noise.
+    """
+    best = sorted(rows, key=lambda mid: (-fused.get(mid, 0.0) * prior(rows[mid]), -mid))[:FEEDBACK_HITS]
+    names = [n for mid in best for n in names_in(rows[mid].content, known)]
+    others = [w for mid in best if rows[mid].role == "user"
+              for w in query_terms(rows[mid].content) if w not in known and not w.isdigit() and len(w) > 3]
+    candidates = tuple(dict.fromkeys([*names, *others]))
+    if not candidates:
+        return ()
+    rare = max(2, int(history.message_total() * FEEDBACK_RARE_SHARE))
+    counts = history.term_counts(candidates, cap=rare)
+    chosen = [w for w in candidates if 0 < counts.get(w, 0) < rare]
+    return tuple(chosen[:FEEDBACK_NAMES])
 
 
 _FIRST_PERSON = frozenset("i my me mine our we us i'm i've aku saya gue gua kami kita ku".split())
@@ -372,7 +394,8 @@ def _message_snippets(history: HistoryStore, request: RecallRequest, today: date
     fused = rrf(lists)
     times = [row.created.timestamp() for row in rows.values()]
     oldest, span = (min(times), (max(times) - min(times)) or 1.0) if times else (0.0, 1.0)
-    scores = {mid: fused.get(mid, 0.0) * prior(row) * (1 + RECENCY_BONUS * (row.created.timestamp() - oldest) / span)
+    bonus = CURRENT_BONUS if asks_current(request.query) else RECENCY_BONUS
+    scores = {mid: fused.get(mid, 0.0) * prior(row) * (1 + bonus * (row.created.timestamp() - oldest) / span)
               for mid, row in rows.items()}
     order = sorted(rows, key=lambda mid: (-scores[mid], -mid))
     snippets: list[Snippet] = []
