@@ -101,6 +101,15 @@ class Services:
 
         return get_api_key(self.environ, profile=self.profile_name)
 
+    def semantic_ranker(self):
+        """Recall's embedding ranker (core/semantic.py), cached for the session; None while
+        ``[recall] semantic`` is off or after it failed. Imported here, never at start-up."""
+        if not self.settings.recall.semantic:
+            return None
+        from agenttui.core.semantic import ranker_for
+
+        return ranker_for(self)
+
     def switch_profile(self, name: str) -> None:
         """Swap history, profile memory and project memory without a restart (U5)."""
         profile = self.profiles.get(name)

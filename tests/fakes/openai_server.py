@@ -6,10 +6,12 @@ one production uses; nothing in the ``openai`` package is mocked.
 
 Speaks ``POST /v1/chat/completions`` (``stream`` true -> SSE ``data: {chunk}``
 lines ending in ``data: [DONE]``, with a usage chunk when
-``stream_options.include_usage``; ``stream`` false -> one completion JSON) and
-``GET /v1/models``. Streams use HTTP/1.1 chunked encoding, so a connection
-dropped mid-stream is a protocol error the client can see (with
-``Connection: close`` framing an early close would look like a normal end).
+``stream_options.include_usage``; ``stream`` false -> one completion JSON),
+``GET /v1/models`` and ``POST /v1/embeddings`` (deterministic vectors, see
+:func:`fake_embedding`; ``encoding_format`` base64 or float). Streams use
+HTTP/1.1 chunked encoding, so a connection dropped mid-stream is a protocol
+error the client can see (with ``Connection: close`` framing an early close
+would look like a normal end).
 
 Each request takes the next scripted response from a queue; when the queue
 is empty the server answers ``default_reply``. Every request body is recorded.
@@ -25,6 +27,8 @@ Script with the builders (all return ``self`` for chaining)::
         server.stall(5)                         # no bytes for 5 s
         server.malformed(after="Some text")     # a data line that is not JSON
         server.bad_tool_args("remember", '{"text": ')
+        server.embed_as("my puppy", like="dog named Rex")  # a crafted near neighbour
+        server.no_embeddings()                  # /v1/embeddings answers 404
 
 Standalone, for manual trials and benchmarks::
 
@@ -35,8 +39,15 @@ Standalone, for manual trials and benchmarks::
 from __future__ import annotations
 
 import argparse
+import base64
+import functools
+import hashlib
 import json
+import operator
+import re
 import socket
+import struct
+import sys
 import threading
 import time
 from collections import deque
@@ -89,6 +100,22 @@ def words_of(text: str, per_chunk: int = 1) -> list[str]:
     return [part for part in parts if part]
 
 
+@functools.lru_cache(maxsize=65_536)
+def _word_vector(word: str, dim: int) -> tuple[float, ...]:
+    bits = int.from_bytes(hashlib.shake_128(word.encode()).digest((dim + 7) // 8), "big")
+    return tuple(1.0 if bits >> i & 1 else -1.0 for i in range(dim))
+
+
+def fake_embedding(text: str, dim: int = 64) -> list[float]:
+    """A hashed bag of words: each word a fixed pseudo-random +-1 vector, the text their
+    normalised sum. Texts sharing words are close; texts sharing none are nearly orthogonal."""
+    total = [0.0] * dim
+    for word in re.findall(r"\w+", text.casefold()):
+        total = list(map(operator.add, total, _word_vector(word, dim)))
+    norm = sum(x * x for x in total) ** 0.5
+    return [x / norm for x in total] if norm else [1.0] + [0.0] * (dim - 1)
+
+
 def long_text(words: int) -> str:
     """A deterministic reply of ``words`` words (with some Markdown)."""
     vocabulary = ("the", "agent", "remembers", "your", "notes", "and", "facts", "**bold**",
@@ -105,9 +132,14 @@ class FakeOpenAI:
     """The server plus its script; a context manager (start / stop)."""
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0, default_reply: str = "ok",
-                 model: str = "fake-model") -> None:
+                 model: str = "fake-model", embedding_dim: int = 64) -> None:
         self.default = Scripted(kind="text", text=default_reply)
         self.model = model
+        self.embedding_dim = embedding_dim
+        self.embeddings_status: int | None = None  # answer /v1/embeddings with this error
+        self.embedding_delay = 0.0  # seconds before each embeddings answer
+        self.embedding_rejects: list[str] = []  # 400 for a request with an input containing one
+        self._embed_as: dict[str, str] = {}
         self.requests: list[RecordedRequest] = []
         self._script: deque[Scripted] = deque()
         self._lock = threading.Lock()
@@ -115,6 +147,13 @@ class FakeOpenAI:
         handler = type("Handler", (_Handler,), {"fake": self})
         self._httpd = ThreadingHTTPServer((host, port), handler)
         self._httpd.daemon_threads = True
+        print_error = self._httpd.handle_error
+
+        def handle_error(request: Any, client_address: Any) -> None:
+            if not isinstance(sys.exc_info()[1], ConnectionError):  # a killed client is no error
+                print_error(request, client_address)
+
+        self._httpd.handle_error = handle_error  # type: ignore[method-assign]
         self._thread: threading.Thread | None = None
 
     # ------------------------------------------------------------ lifecycle
@@ -184,6 +223,19 @@ class FakeOpenAI:
         """Stream ``after`` then a ``data:`` line that is not valid JSON."""
         return self.push(Scripted("malformed", text=after))
 
+    def embed_as(self, text: str, *, like: str) -> FakeOpenAI:
+        """Embed ``text`` exactly as ``like`` (a neighbour with no word in common)."""
+        self._embed_as[text] = like
+        return self
+
+    def no_embeddings(self, status: int = 404) -> FakeOpenAI:
+        """An endpoint without embeddings: every /v1/embeddings request gets ``status``."""
+        self.embeddings_status = status
+        return self
+
+    def embedding_for(self, text: str, dim: int | None = None) -> list[float]:
+        return fake_embedding(self._embed_as.get(text, text), dim or self.embedding_dim)
+
     def _next(self) -> Scripted:
         with self._lock:
             return self._script.popleft() if self._script else self.default
@@ -197,6 +249,10 @@ class FakeOpenAI:
     @property
     def chat_requests(self) -> list[dict[str, Any]]:
         return [r.body or {} for r in self.requests if r.path.endswith("/chat/completions")]
+
+    @property
+    def embedding_requests(self) -> list[dict[str, Any]]:
+        return [r.body or {} for r in self.requests if r.path.rstrip("/").endswith("/embeddings")]
 
     def last_messages(self) -> list[dict[str, Any]]:
         return self.chat_requests[-1]["messages"]
@@ -240,6 +296,12 @@ class _Handler(BaseHTTPRequestHandler):
         except ValueError:
             body = None
         self.fake._record(RecordedRequest("POST", self.path, dict(self.headers), body, time.time()))
+        if self.path.rstrip("/").endswith("/embeddings") and body is not None:
+            try:
+                self._embeddings(body)
+            except (BrokenPipeError, ConnectionResetError):  # the client went away
+                self.close_connection = True
+            return
         if not self.path.rstrip("/").endswith("/chat/completions") or body is None:
             self._json(404 if body is not None else 400,
                        {"error": {"message": "bad request", "type": "invalid_request_error"}})
@@ -293,6 +355,29 @@ class _Handler(BaseHTTPRequestHandler):
         completion = len(item.text.split()) + sum(len(a) // 4 for _, a in item.calls)
         return {"prompt_tokens": prompt, "completion_tokens": completion,
                 "total_tokens": prompt + completion}
+
+    def _embeddings(self, body: dict[str, Any]) -> None:
+        fake = self.fake
+        self._sleep(fake.embedding_delay)
+        texts = body.get("input")
+        texts = [texts] if isinstance(texts, str) else texts
+        bad = not texts or not all(isinstance(t, str) and t for t in texts)
+        if fake.embeddings_status is not None or bad or any(
+                r in t for r in fake.embedding_rejects for t in texts):
+            code = fake.embeddings_status or 400
+            self._json(code, {"error": {"message": f"fake embeddings error {code}",
+                                        "type": "invalid_request_error", "code": code}})
+            return
+        dim = int(body.get("dimensions") or fake.embedding_dim)
+        data = []
+        for index, text in enumerate(texts):
+            vector: Any = fake.embedding_for(text, dim)
+            if body.get("encoding_format") == "base64":
+                vector = base64.b64encode(struct.pack(f"<{dim}f", *vector)).decode()
+            data.append({"object": "embedding", "index": index, "embedding": vector})
+        words = sum(len(t.split()) for t in texts)
+        self._json(200, {"object": "list", "data": data, "model": body.get("model") or fake.model,
+                         "usage": {"prompt_tokens": words, "total_tokens": words}})
 
     def _stream(self, item: Scripted, body: dict[str, Any]) -> None:
         self.send_response(200)
@@ -363,9 +448,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--words", type=int, default=0, help="reply with a long text of N words")
     parser.add_argument("--wps", type=float, default=0.0, help="words per second (0 = flat out)")
     parser.add_argument("--words-per-chunk", type=int, default=1)
+    parser.add_argument("--embedding-dim", type=int, default=64, help="dimensions of /v1/embeddings vectors")
     args = parser.parse_args(argv)
     text = args.reply if args.reply is not None else (long_text(args.words) if args.words else "ok")
-    server = FakeOpenAI(port=args.port, default_reply=text)
+    server = FakeOpenAI(port=args.port, default_reply=text, embedding_dim=args.embedding_dim)
     server.default.words_per_second = args.wps
     server.default.words_per_chunk = args.words_per_chunk
     server.start()

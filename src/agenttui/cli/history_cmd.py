@@ -1,4 +1,5 @@
-"""``agenttui history list|search|show|export|import`` (H2, H6 headless; import: history_import_cmd).
+"""``agenttui history list|search|show|export|import|embed`` (H2, H6 headless; import:
+history_import_cmd, embed: history_embed_cmd).
 
 IDs may be given as a unique prefix (lists show the first 8 characters).
 Message text is printed inert: escape sequences from the model never reach
@@ -34,6 +35,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     show = sub.add_parser("show", help="print a conversation")
     show.add_argument("id")
     show.set_defaults(handler=run_show)
+
+    from agenttui.cli.history_embed_cmd import register_embed
+
+    register_embed(sub)
 
     export = sub.add_parser("export", help="export a conversation as Markdown or JSON")
     export.add_argument("id")

@@ -127,10 +127,35 @@ _V3 = (
     "CREATE INDEX messages_by_created ON messages(created)",
 )
 
+# Semantic recall (core/embeddings.py): one vector per user/assistant text message,
+# float32 little-endian and unit length, tagged with the model that made it. ``bits``
+# holds the vector's sign bits (dim/8 bytes): the ranking scans them through the
+# covering index alone (~100 bytes an entry at 768 dims instead of ~3 KB rows) and
+# reads whole vectors only for its few hundred best candidates. Deleting a message
+# deletes its vector (cascade); editing its text drops the stale vector.
+_V4 = (
+    """
+    CREATE TABLE embeddings (
+        message_id INTEGER PRIMARY KEY REFERENCES messages(id) ON DELETE CASCADE,
+        model      TEXT NOT NULL,
+        dim        INTEGER NOT NULL,
+        bits       BLOB NOT NULL,
+        vector     BLOB NOT NULL
+    )
+    """,
+    "CREATE INDEX embeddings_scan ON embeddings(model, dim, message_id, bits)",
+    """
+    CREATE TRIGGER embeddings_stale AFTER UPDATE OF content ON messages BEGIN
+        DELETE FROM embeddings WHERE message_id = new.id;
+    END
+    """,
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "conversations, messages, FTS5 index and its triggers", _V1),
     Migration(2, "conversations.message_count", _V2),
     Migration(3, "stemmed (porter) FTS5 index", _V3),
+    Migration(4, "embeddings for semantic recall", _V4),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 

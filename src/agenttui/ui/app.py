@@ -29,6 +29,7 @@ from agenttui.ui.themes import FALLBACK_THEME, find_theme, load_themes
 
 APP_NAME = "agenttui"
 _HERE = Path(__file__).parent  # as Textual resolves CSS_PATH: same strings, no re-parse
+EMBED_AFTER_S = 2.0  # the embeddings backfill starts once start-up work is done
 # Actions that need the chat pane (disabled for the moment before it mounts).
 _CHAT_ACTIONS = frozenset({"help", "new_conversation", "cancel_turn", "retry_turn", "copy_last_reply"})
 
@@ -86,6 +87,8 @@ class AgentTUI(App[int]):
         if self.check_api_key:
             self.set_timer(0.3, self._look_up_api_key)
         self.set_timer(1.0, self._warm_up)
+        if self.services.settings.recall.semantic:
+            self.set_timer(EMBED_AFTER_S, self._embed_history)
 
     def get_default_screen(self) -> MainScreen:
         """The main screen is the base of the stack, composed with the app.
@@ -174,6 +177,22 @@ class AgentTUI(App[int]):
     def _warm_up(self) -> None:
         """Import the agent loop (and openai) now, so the first message does not pay for it."""
         import_module("agenttui.agent.loop")
+
+    @work(thread=True, group="embeddings", exclusive=True, exit_on_error=False)
+    def _embed_history(self) -> None:
+        """Semantic recall: embed the history in the background (core/semantic.py), until exit."""
+        from textual.worker import get_current_worker
+
+        from agenttui.core.semantic import run_background
+
+        worker = get_current_worker()
+
+        def notify(text: str) -> None:
+            if not worker.is_cancelled:
+                self.call_from_thread(self.notify, text, title="Semantic recall", severity="warning",
+                                      timeout=10)
+
+        run_background(self.services, stop=worker.cancelled_event, notify=notify)
 
     # -- themes ------------------------------------------------------------------
     def _theme_changed(self, theme: Theme) -> None:

@@ -27,7 +27,7 @@ def test_fresh_file_gets_every_migration(store, db_path):
     names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
     assert {"conversations", "messages", "messages_fts", "messages_by_conversation",
             "conversations_by_updated", "messages_fts_insert", "messages_fts_delete",
-            "messages_fts_update"} <= names
+            "messages_fts_update", "embeddings", "embeddings_scan", "embeddings_stale"} <= names
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 

@@ -1,0 +1,70 @@
+"""``agenttui history embed [--limit N]``: the semantic-recall backfill, headless.
+
+Embeds the profile's messages that have no vector for ``[recall]
+embedding_model`` yet, newest first, through the configured endpoint's
+``/v1/embeddings`` (:func:`agenttui.core.semantic.backfill`). Progress goes to
+stderr, the summary to stdout. Interrupting (Ctrl-C) keeps every finished
+batch; running it again resumes. The app does the same in the background when
+``[recall] semantic = true``; this is for a large history, or a first run
+before turning it on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sqlite3
+import sys
+
+from agenttui.cli.common import fail, open_services, warn
+
+PROGRESS_EVERY = 50  # batches between progress lines when stderr is not a terminal
+
+
+def register_embed(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("embed", help="compute embeddings for semantic recall (resumable)")
+    parser.add_argument("--limit", type=int, default=None, metavar="N",
+                        help="embed at most N messages this run")
+    parser.set_defaults(handler=run_embed)
+
+
+def run_embed(args: argparse.Namespace) -> int:
+    if args.limit is not None and args.limit < 1:
+        return fail("--limit must be at least 1", 2)
+    services = open_services(args)
+    if services is None:
+        return 1
+    from agenttui.core.history import HistoryError
+    from agenttui.core.semantic import backfill, semantic_state
+
+    try:
+        state = semantic_state(services)
+    except HistoryError as error:
+        return fail(str(error))
+    if not state.enabled:
+        return fail(state.take_notice() or str(state.off_reason))
+    live = sys.stderr.isatty()
+
+    def progress(result) -> None:
+        if live or len(result.batches) % PROGRESS_EVERY == 0:
+            rate = result.embedded / result.seconds if result.seconds else 0.0
+            line = f"embedded {result.embedded} messages ({rate:.0f}/s)"
+            print(f"\r{line}" if live else line, end="" if live else "\n", file=sys.stderr, flush=True)
+
+    try:
+        result = backfill(services, limit=args.limit, progress=progress, state=state)
+    except (HistoryError, sqlite3.Error) as error:
+        return fail(f"history database: {error}")
+    except KeyboardInterrupt:
+        print("\ninterrupted: finished batches are kept; run it again to resume", file=sys.stderr)
+        return 130
+    finally:
+        if live:
+            print(file=sys.stderr)
+    if result.error is not None:
+        done = f"embedded {result.embedded} messages before it stopped; " if result.embedded else ""
+        return fail(f"{done}{result.notice or result.error}")
+    rest = "every message has an embedding" if result.complete else "more remain: run it again to continue"
+    print(f"embedded {result.embedded} messages with {state.model} in {result.seconds:.1f} s; {rest}")
+    if not services.settings.recall.semantic:
+        warn("[recall] semantic is off: set it to true in config.toml for recall to use these")
+    return 0
