@@ -681,7 +681,9 @@ async def _turn_events(services: Any, turn: _Turn, text: str,
         for step in range(max_steps):
             if turn.remaining() <= 0:
                 raise _Stop("max_seconds")
-            messages = turn.build_messages(first_step=step == 0)
+            # Off the event loop: recall reads SQLite and may wait on the embeddings
+            # endpoint; the UI must keep painting (and typing) meanwhile.
+            messages = await asyncio.to_thread(turn.build_messages, step == 0)
             async for event in turn.stream_completion(messages, tools):
                 yield event
                 if isinstance(event, TextDelta):  # the first token is out: overlap the rest
