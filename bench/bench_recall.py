@@ -43,6 +43,11 @@ About 20 s at the default size on 2 cores, most of it adding 2,000 notes
 through the gate (each add re-reads and rewrites its scope's file); the
 load times are printed.
 
+``--semantic-url URL`` measures ``[recall] semantic = true``: every message
+is embedded through agenttui's own backfill against that endpoint first
+(``bench/minilm_embeddings_server.py`` serves a real model offline), then the
+same questions are asked; the baselines do not change.
+
 ``--failures N`` lists N questions where agenttui missed evidence: the
 question, the missing evidence and what was recalled instead. The corpus is
 written for this benchmark; LoCoMo, LongMemEval and MSC are held out.
@@ -110,12 +115,28 @@ class Outcome:
 # --------------------------------------------------------------------------
 # Loading
 # --------------------------------------------------------------------------
-def make_services(home: Path):
+def make_services(home: Path, semantic_url: str | None = None):
     from agenttui.bootstrap import build_services
     from agenttui.core.paths import Paths
 
     environ = {"AGENTTUI_HOME": str(home), "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
-    return build_services(paths=Paths.from_env(environ), cwd=home, environ=environ)
+    if semantic_url:
+        environ.update(OPENAI_BASE_URL=semantic_url, OPENAI_API_KEY="sk-bench-local")
+    services = build_services(paths=Paths.from_env(environ), cwd=home, environ=environ)
+    if semantic_url:
+        services.settings.recall.semantic = True
+    return services
+
+
+def embed_all(services) -> float:
+    """Backfill every message's vector through agenttui's own pipeline; returns seconds."""
+    from agenttui.core.semantic import backfill
+
+    started = time.perf_counter()
+    result = backfill(services)
+    if result.error is not None:
+        raise SystemExit(f"embedding backfill failed: {result.error}")
+    return time.perf_counter() - started
 
 
 def load(services, corpus: Corpus) -> Loaded:
@@ -341,14 +362,15 @@ def _table(summary: dict[str, dict]) -> str:
 
 
 def run(sessions: int, messages_per_session: int, notes: int, seed: int, per_kind: int = 0,
-        home: Path | None = None, failure_limit: int = 10) -> dict:
+        home: Path | None = None, failure_limit: int = 10, semantic_url: str | None = None) -> dict:
     started = time.perf_counter()
     corpus = generate(sessions=sessions, messages_per_session=messages_per_session, notes=notes,
                       seed=seed, per_kind=per_kind)
     generate_seconds = time.perf_counter() - started
     with tempfile.TemporaryDirectory(prefix="agenttui-recall-") as tmp:
-        services = make_services(home or Path(tmp) / "home")
+        services = make_services(home or Path(tmp) / "home", semantic_url)
         loaded = load(services, corpus)
+        embed_seconds = embed_all(services) if semantic_url else 0.0
         rows, timing = evaluate(services, corpus, loaded)
         services.history.close()
     return {
@@ -357,7 +379,8 @@ def run(sessions: int, messages_per_session: int, notes: int, seed: int, per_kin
                   "today": corpus.today.date().isoformat()},
         "load": {"generate_s": round(generate_seconds, 2), "history_s": round(loaded.history_seconds, 2),
                  "notes_s": round(loaded.notes_seconds, 2), "note_status": loaded.note_status,
-                 "messages_changed_by_redaction": loaded.redacted},
+                 "messages_changed_by_redaction": loaded.redacted,
+                 "embed_s": round(embed_seconds, 1), "semantic": bool(semantic_url)},
         "summary": summarise(rows),
         "timing": timing,
         "failures": failures(rows, corpus, loaded, failure_limit),
@@ -386,9 +409,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-kind", type=int, default=0, help="questions per kind (0 = all)")
     parser.add_argument("--failures", type=int, default=10, help="agenttui misses to list (0 = all)")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--semantic-url", metavar="URL", default=None,
+                        help="turn [recall] semantic on against this /v1 endpoint (see "
+                             "bench/minilm_embeddings_server.py); every message is embedded first")
     args = parser.parse_args(argv)
     result = run(args.sessions, args.messages_per_session, args.notes, args.seed, args.per_kind,
-                 failure_limit=args.failures)
+                 failure_limit=args.failures, semantic_url=args.semantic_url)
     if args.json:
         print(json.dumps(_jsonable(result), indent=2, ensure_ascii=False))
         return 0
@@ -397,7 +423,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{sizes['questions']} questions (seed {sizes['seed']}, today {sizes['today']})")
     print(f"generate {load_['generate_s']} s, load history {load_['history_s']} s, "
           f"notes through the gate {load_['notes_s']} s {load_['note_status']}, "
-          f"messages changed by redaction: {load_['messages_changed_by_redaction']}")
+          f"messages changed by redaction: {load_['messages_changed_by_redaction']}"
+          + (f", embedding backfill {load_['embed_s']} s ([recall] semantic on)" if load_["semantic"] else ""))
     print()
     print(_table(result["summary"]))
     timing = result["timing"]

@@ -54,6 +54,7 @@ STOP_WORDS = frozenset((_ENGLISH + _INDONESIAN).replace("'", " ").split()) | fro
 )
 
 _WORD = re.compile(r"[^\W_]+")
+_COMPOUND = re.compile(r"[^\W_]+(?:-[^\W_]+)+")
 # "What's my favourite show these days?": asks for the current state of something
 # that may have changed, so the latest statement should win.
 _CURRENT = re.compile(
@@ -77,10 +78,14 @@ def query_terms(text: str | None) -> tuple[str, ...]:
 
     Words of one character are dropped, and so are stop words; numbers stay
     (a year, a flat number and a PIN-less amount are what people ask about).
+    A hyphenated compound ("check-up", "sehari-hari") comes first as a phrase
+    of its words, so the compound outranks texts holding one half of it.
     """
     if not text:
         return ()
     seen: dict[str, None] = {}
+    for compound in _COMPOUND.findall(text.casefold()):  # "check-up": the words side by side
+        seen[" ".join(_WORD.findall(compound))] = None
     for word in _WORD.findall(text.casefold()):
         if (len(word) > 1 or word.isdigit()) and word not in STOP_WORDS and word not in seen:
             seen[word] = None
