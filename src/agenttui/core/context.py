@@ -37,6 +37,7 @@ Failures reading memory, history search or project files, or recording
 
 from __future__ import annotations
 
+import copy
 import logging
 import re
 from collections.abc import Sequence
@@ -149,7 +150,7 @@ def assemble(
         current.insert(0, user_message)
 
     try:
-        items = services.memory.items("all", include_expired=False)
+        items = services.memory.items("all", include_expired=False, copies=False)  # read only
     except Exception as error:
         items = []
         warnings.append(f"memory could not be read: {error}")
@@ -218,7 +219,7 @@ def assemble(
         system_prompt=parts.text,
         window=window,
         recalled=recalled,
-        memory_items=list(parts.items),
+        memory_items=[copy.deepcopy(item) for item in parts.items],  # the store's own objects stay its own
         tokens=wire_tokens(messages),
         budget=total,
         recall_tokens=recall_tokens,

@@ -32,6 +32,7 @@ Decisions:
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
@@ -122,8 +123,12 @@ def relevance(items: Sequence[MemoryItem], query: str | None, preference_bias: f
     return scores
 
 
-def _order(items: Iterable[MemoryItem], scores: dict[str, float]) -> list[MemoryItem]:
-    return sorted(items, key=lambda i: (-scores.get(i.id, 0.0), -_recency(i).timestamp(), i.id))
+def _order(items: Iterable[MemoryItem], scores: dict[str, float], first: int | None = None) -> list[MemoryItem]:
+    """Best first: score, then recency, then id (deterministic). ``first``: only that many."""
+    def key(i: MemoryItem) -> tuple[float, float, str]:
+        return (-scores.get(i.id, 0.0), -_recency(i).timestamp(), i.id)
+
+    return heapq.nsmallest(first, items, key=key) if first is not None else sorted(items, key=key)
 
 
 def rank_items(
@@ -160,7 +165,7 @@ def select_memory(
     live = [i for i in items if not i.is_expired(now)]
     scores = relevance(live, query, preference_bias)
     pinned = _order((i for i in live if i.pinned), scores)
-    notes = _order((i for i in live if not i.pinned and i.kind == "note"), scores)[: max(0, inject_notes)]
+    notes = _order((i for i in live if not i.pinned and i.kind == "note"), scores, first=max(0, inject_notes))
     facts = [i for i in live if not i.pinned and i.kind == "fact"]
     candidates = _order(notes + facts, scores)
     chosen = list(pinned)

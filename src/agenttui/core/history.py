@@ -666,8 +666,10 @@ class HistoryStore:
 
     def recall_candidates(self, match: str, limit: int, *, since: str | None = None,
                           until: str | None = None, conversation_id: str | None = None,
-                          before_id: int | None = None) -> list[RecallRow]:
+                          before_id: int | None = None, highlight: bool = False) -> list[RecallRow]:
         """User and assistant messages matching an FTS5 ``match`` (best bm25 first).
+
+        ``highlight`` adds the FTS5 snippet with matches marked (search boxes).
 
         For :mod:`agenttui.core.retrieval`; ``match`` comes from
         :func:`agenttui.core.recall_text.fts_or_query`. Tool traffic is left
@@ -688,23 +690,38 @@ class HistoryStore:
         if before_id is not None:
             where.append("m.id < ?")
             params.append(int(before_id))
+        # Rank first, fetch after: SQLite computes a query's output columns for every
+        # row it sorts, and the content (and above all snippet(), which re-reads the
+        # text) of thousands of matches cost more than their bm25.
         sql = (
-            "SELECT m.id, m.conversation_id, c.title, c.archived, m.role, m.content, m.created, "
-            "bm25(messages_fts), snippet(messages_fts, 0, ?, ?, '…', ?) "
-            "FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid "
-            "JOIN conversations c ON c.id = m.conversation_id "
-            f"WHERE {' AND '.join(where)} ORDER BY bm25(messages_fts), m.id DESC LIMIT ?"
+            "SELECT m.id, m.conversation_id, c.title, c.archived, m.role, m.content, m.created, r.score "
+            "FROM (SELECT messages_fts.rowid AS id, bm25(messages_fts) AS score "
+            "      FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid "
+            f"     WHERE {' AND '.join(where)} ORDER BY score, m.id DESC LIMIT ?) AS r "
+            "JOIN messages m ON m.id = r.id JOIN conversations c ON c.id = m.conversation_id "
+            "ORDER BY r.score, m.id DESC"
         )
         with self._lock:
             db = self._db()
             try:
-                rows = db.execute(sql, (HIGHLIGHT_OPEN, HIGHLIGHT_CLOSE, SNIPPET_TOKENS,
-                                        *params, int(limit))).fetchall()
+                rows = db.execute(sql, (*params, int(limit))).fetchall()
+                marks = self._highlights(db, match, [row[0] for row in rows]) if highlight else {}
             except sqlite3.OperationalError:
                 return []
         return [RecallRow(mid, cid, title or "", bool(archived), role, content or "",
-                          _from_ts(created), float(score), snippet or "")
-                for mid, cid, title, archived, role, content, created, score, snippet in rows]
+                          _from_ts(created), float(score), marks.get(mid, ""))
+                for mid, cid, title, archived, role, content, created, score in rows]
+
+    @staticmethod
+    def _highlights(db: sqlite3.Connection, match: str, ids: Sequence[int]) -> dict[int, str]:
+        """FTS5 snippets (matches marked) of just these messages."""
+        if not ids:
+            return {}
+        marks = ", ".join("?" * len(ids))
+        return dict(db.execute(
+            f"SELECT rowid, snippet(messages_fts, 0, ?, ?, '…', ?) FROM messages_fts "
+            f"WHERE messages_fts MATCH ? AND rowid IN ({marks})",
+            (HIGHLIGHT_OPEN, HIGHLIGHT_CLOSE, SNIPPET_TOKENS, match, *ids)).fetchall())
 
     def rows_for_ids(self, ids: Sequence[int], *, before_id: int | None = None,
                      conversation_id: str | None = None) -> list[RecallRow]:

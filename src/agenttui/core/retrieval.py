@@ -28,6 +28,12 @@ Ranking (lexical, always on):
 4. Lists are fused by reciprocal rank fusion (``RRF_K`` = 60, Cormack et al.
    2009), which needs no score calibration between bm25 lists, the span
    list and, when ``[recall] semantic`` is on, the embedding ranking.
+   That ranking starts in a thread before the lexical work and is waited
+   for ``SEMANTIC_WAIT`` after it at most: when late (a remote endpoint's
+   round trip), the lists are fused without it -- no notice, it is not an
+   error -- and it runs on; the ranker keeps it, so the turn's next step or
+   a retry has it. The chat embeds a draft while the user pauses typing
+   (``semantic.prepare``), so a turn usually finds it ready.
 5. A matched message brings its neighbouring turn (the question before an
    answer, the answer after a question); snippets of adjacent turns of one
    conversation merge into one. Identical texts (a question asked twice)
@@ -36,13 +42,18 @@ Ranking (lexical, always on):
    does not fit is skipped and a smaller one may still fit.
 
 Deterministic: ties break on ids, never on ``set`` order or hash seeds, so
-identical inputs give an identical prompt.
+identical inputs give an identical prompt. (With ``semantic``, whether its
+ranking was ready in time is an input too: when it was not, the prompt is
+exactly the lexical one.)
 """
 
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable, Collection, Iterable, Sequence
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time
 from typing import TYPE_CHECKING, Literal, Protocol
@@ -64,7 +75,8 @@ ALL_SOURCES: tuple[SourceKind, ...] = ("message", "note", "fact", "project")
 
 RRF_K = 60
 CANDIDATES = 100  # messages fetched per ranked list
-COMMON_SHARE = 0.05  # of all messages: a word in more is "common" (see module doc)
+COMMON_SHARE = 0.05  # of all messages: a word in more is "common" (see module doc) ...
+COMMON_CAP = 3_000  # ... or in more than this many: counting further costs more than it tells
 MIN_MESSAGES_FOR_COMMON = 2_000  # below this every word is kept: scoring is cheap anyway
 SPAN_WEIGHT = 2.0
 SPAN_CANDIDATES = 60  # a span's own user messages, newest first
@@ -77,10 +89,19 @@ STATEMENT_PRIOR = 1.25  # the user's first-person statements (see ``prior``)
 QUESTION_PRIOR = 0.8  # the user's questions
 RECENCY_BONUS = 0.15  # the newest candidate gets +15 %: of two statements, the later is current
 CURRENT_BONUS = 0.5  # ... +50 % when the question asks how things are now ("these days")
-NEAR_DUPLICATE = 0.75  # Jaccard of content words at which two messages count as one
+NEAR_DUPLICATE = 0.75
+MAX_SNIPPETS = 80  # message snippets prepared per question (a 2,000-token budget takes ~40)  # Jaccard of content words at which two messages count as one
 MATCH_CHARS = 700  # a matched message is quoted up to this long
 NEIGHBOUR_CHARS = 280  # its neighbouring turn up to this long
 ITEM_CHARS = 500
+# How long recall waits for the semantic ranking once the lexical lists are done (it has
+# run since before them). A query seen cold (``agenttui ask``, a draft sent before typing
+# paused) costs a turn at most this, unnoticeable before a model's first token, and it
+# is long enough for a local embedding server (one short query in ~5-15 ms) with a small
+# history. A remote endpoint (100-300 ms) or ranking 200k vectors (~0.1 s) never makes
+# it: for those the chat embeds the draft ahead, and a kept ranking costs ~2 ms to fuse
+# (bench/bench_embeddings.py). Longer would spend the issue's 30 ms for nothing.
+SEMANTIC_WAIT = 0.025
 
 
 @dataclass(frozen=True)
@@ -123,9 +144,33 @@ class Snippet:
 
 
 class SemanticRanker(Protocol):
-    """Embedding ranking of messages (core/embeddings.py), fused when available."""
+    """Embedding ranking of messages (core/semantic.py), fused when ready in time."""
 
-    def rank_messages(self, query: str, limit: int) -> list[int]: ...
+    def start_ranking(self, query: str, limit: int) -> Future[Sequence[int]]:
+        """The ``limit`` best message ids for ``query``, computed without blocking the caller.
+
+        A failure may be a :class:`SemanticNotice`: reported by the first
+        recall that claims it.
+        """
+        ...
+
+
+class SemanticNotice(Exception):
+    """A semantic failure to report once, however many recalls (or threads) see it."""
+
+    _claims = threading.Lock()
+
+    def __init__(self, notice: str) -> None:
+        super().__init__(notice)
+        self.claimed = False
+
+    def claim(self) -> str | None:
+        """The notice for the first caller; None for every later one."""
+        with self._claims:
+            if self.claimed:
+                return None
+            self.claimed = True
+            return str(self)
 
 
 @dataclass
@@ -231,7 +276,7 @@ def choose_terms(history: HistoryStore, terms: tuple[str, ...]) -> tuple[str, ..
     if not terms:
         return ()
     total = history.message_total()
-    common = max(1, int(total * COMMON_SHARE))
+    common = max(1, min(int(total * COMMON_SHARE), COMMON_CAP))
     counts = history.term_counts(terms, cap=common)
     present = tuple(t for t in terms if counts.get(t, 0) > 0)
     if total < MIN_MESSAGES_FOR_COMMON or len(present) <= 1:
@@ -293,6 +338,7 @@ def names_in(text: str, known: Collection[str]) -> list[str]:
 
 def _message_lists(history: HistoryStore, request: RecallRequest, today: date,
                    result: RecallResult) -> tuple[dict[int, RecallRow], list[tuple[list[int], float]]]:
+    semantic = _start_semantic(request)  # first: its round trip overlaps the lexical work
     found = read_time(request.query, today)
     span = _resolve_span(history, found, request) if found else None
     text = without_current(found.rest if found else request.query)
@@ -319,7 +365,8 @@ def _message_lists(history: HistoryStore, request: RecallRequest, today: date,
 
     common = dict(before_id=request.before_id, conversation_id=request.conversation_id)
     if match is not None:
-        lists.append((keep(history.recall_candidates(match, CANDIDATES, **common)), 1.0))
+        lists.append((keep(history.recall_candidates(match, CANDIDATES, highlight=request.prefix_last,
+                                                     **common)), 1.0))
     if span is not None and span.start is not None and span.end is not None:
         result.span = (span.start, span.end)
         since, until = _ts(span.start), _ts(span.end)
@@ -333,18 +380,41 @@ def _message_lists(history: HistoryStore, request: RecallRequest, today: date,
         follow = fts_or_query(_feedback_terms(history, rows, rrf(lists), set(terms) | set(words)))
         if follow is not None:
             lists.append((keep(history.recall_candidates(follow, CANDIDATES // 2, **common)), FEEDBACK_WEIGHT))
-    if request.semantic is not None and request.query.strip():
-        try:
-            ranked = request.semantic.rank_messages(request.query, CANDIDATES)
-        except Exception as error:  # embeddings are a bonus; lexical recall stands alone
-            result.notices.append(f"semantic ranking unavailable: {error}")
-            ranked = []
+    if semantic is not None:
+        ranked = _semantic_ids(semantic, result)
         missing = [mid for mid in ranked if mid not in rows and mid not in request.exclude_message_ids]
         for row in history.rows_for_ids(missing, before_id=request.before_id,
                                         conversation_id=request.conversation_id):
             rows[row.message_id] = row
         lists.append(([mid for mid in ranked if mid in rows], 1.0))
     return rows, lists
+
+
+def _start_semantic(request: RecallRequest) -> Future[Sequence[int]] | None:
+    if request.semantic is None or not request.query.strip():
+        return None
+    try:
+        return request.semantic.start_ranking(request.query, CANDIDATES)
+    except Exception as error:  # embeddings are a bonus; lexical recall stands alone
+        failed: Future[Sequence[int]] = Future()
+        failed.set_exception(error)
+        return failed
+
+
+def _semantic_ids(semantic: Future[Sequence[int]], result: RecallResult) -> list[int]:
+    """The semantic ranking if ready within ``SEMANTIC_WAIT``; else none (it runs on, kept)."""
+    try:
+        return list(semantic.result(timeout=SEMANTIC_WAIT))
+    except FutureTimeout:
+        return []  # late is not a failure: no notice; the turn's next step will have it
+    except SemanticNotice as notice:  # once per session, whichever recall sees it first
+        claimed = notice.claim()
+        if claimed:
+            result.notices.append(f"semantic ranking unavailable: {claimed}")
+        return []
+    except Exception as error:  # embeddings are a bonus; lexical recall stands alone
+        result.notices.append(f"semantic ranking unavailable: {error}")
+        return []
 
 
 def _feedback_terms(history: HistoryStore, rows: dict[int, RecallRow], fused: dict[object, float],
@@ -401,6 +471,8 @@ def _message_snippets(history: HistoryStore, request: RecallRequest, today: date
     snippets: list[Snippet] = []
     kept: list[frozenset[str]] = []
     for mid in order:
+        if len(kept) >= MAX_SNIPPETS:
+            break  # more than a budget ever holds; comparing the rest would cost O(n²)
         row = rows[mid]
         words = frozenset(query_terms(row.content))
         if not row.content.strip() or any(_similar(words, other) for other in kept):
@@ -421,6 +493,9 @@ def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
     """Near-duplicate texts: their content words overlap by ``NEAR_DUPLICATE`` (Jaccard) or more."""
     if not a or not b:
         return a == b
+    small, large = sorted((len(a), len(b)))
+    if small < NEAR_DUPLICATE * large:  # Jaccard is at most small/large: skip the set work
+        return False
     return len(a & b) / len(a | b) >= NEAR_DUPLICATE
 
 
