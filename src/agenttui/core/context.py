@@ -37,7 +37,7 @@ Failures reading memory, history search or project files, or recording
 
 from __future__ import annotations
 
-import copy
+import dataclasses
 import logging
 import re
 from collections.abc import Sequence
@@ -219,7 +219,7 @@ def assemble(
         system_prompt=parts.text,
         window=window,
         recalled=recalled,
-        memory_items=[copy.deepcopy(item) for item in parts.items],  # the store's own objects stay its own
+        memory_items=[dataclasses.replace(i, origin=dataclasses.replace(i.origin)) for i in parts.items],
         tokens=wire_tokens(messages),
         budget=total,
         recall_tokens=recall_tokens,

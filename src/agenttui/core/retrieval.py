@@ -59,7 +59,7 @@ from datetime import UTC, date, datetime, time
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from agenttui.core.recall_dates import NAMED_TIMES, TimeFilter, read_time
-from agenttui.core.recall_index import Document, index_for
+from agenttui.core.recall_index import Document, SideIndex, index_for
 from agenttui.core.recall_text import (
     MAX_TERMS, STOP_WORDS, asks_current, fts_or_query, query_terms, typing_last_word, without_current,
     word_forms,
@@ -90,7 +90,7 @@ QUESTION_PRIOR = 0.8  # the user's questions
 RECENCY_BONUS = 0.15  # the newest candidate gets +15 %: of two statements, the later is current
 CURRENT_BONUS = 0.5  # ... +50 % when the question asks how things are now ("these days")
 NEAR_DUPLICATE = 0.75
-MAX_SNIPPETS = 80  # message snippets prepared per question (a 2,000-token budget takes ~40)  # Jaccard of content words at which two messages count as one
+MAX_SNIPPETS = 60  # message snippets prepared per question (a 2,000-token budget takes ~40)  # Jaccard of content words at which two messages count as one
 MATCH_CHARS = 700  # a matched message is quoted up to this long
 NEIGHBOUR_CHARS = 280  # its neighbouring turn up to this long
 ITEM_CHARS = 500
@@ -547,10 +547,29 @@ def rank_memory(items: Sequence[MemoryItem], query: str | None, limit: int = 200
     terms = query_terms(query)
     if not terms or not items:
         return []
-    ordered = sorted(items, key=lambda i: i.id)  # the index is reused while the set is the same
-    index = index_for([Document(i.id, _item_text(i)) for i in ordered])
-    by_id = {i.id: i for i in ordered}
+    index = _memory_index(items)
+    by_id = {i.id: i for i in items}
     return [(by_id[key], -score) for key, score in index.search(terms, limit)]
+
+
+_memory_indexes: dict[tuple[int, int, int], SideIndex] = {}
+
+
+def _memory_index(items: Sequence[MemoryItem]) -> SideIndex:
+    """The side index of these items; reused while they are the same objects, unchanged.
+
+    The memory store hands out the same cached objects until its file changes
+    (``items(copies=False)``), so identity plus ``updated`` recognises the set
+    without hashing 2,000 texts every turn; any other list is indexed by content.
+    """
+    key = (len(items), hash(tuple(map(id, items))), hash(tuple(i.updated for i in items)))
+    index = _memory_indexes.get(key)
+    if index is None:
+        ordered = sorted(items, key=lambda i: i.id)
+        index = index_for([Document(i.id, _item_text(i)) for i in ordered])
+        _memory_indexes.clear()  # one set at a time: the profile's current memory
+        _memory_indexes[key] = index
+    return index
 
 
 def _memory_snippets(memory, request: RecallRequest) -> list[Snippet]:
