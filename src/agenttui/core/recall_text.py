@@ -126,7 +126,7 @@ def typing_last_word(text: str) -> bool:
 #: Forms of one word searched together; "bought" and "buy" are one term for the
 #: question, though porter stems them apart (it knows no irregular verbs).
 MAX_FORMS = 6
-MIN_AFFIX_ROOT = 5  # shorter prefixes would match too many other words
+MIN_AFFIX_ROOT = 4  # shorter prefixes would match too many other words
 
 
 def _regular(lemma: str, form: str) -> bool:
