@@ -21,6 +21,15 @@ vectors). The backfill runs in child processes, so their RSS is theirs alone:
   run; recall with the semantic list fused; the brute-force cosine scan the
   two-pass ranking replaces, and how many of its top 40 the ranking finds;
   tracemalloc peak of one ranking; one query embedding round trip to the fake.
+* **A turn's assembly** (``context.assemble``, as the loop calls it) with the
+  fake's ``/v1/embeddings`` answering after ``--latency`` (200 ms: a remote
+  endpoint), on the last ``--dims`` vectors, same queries, same run:
+  lexical only (``semantic`` off); *waiting* (the ranking awaited in full, as
+  before ``retrieval.SEMANTIC_WAIT``); *cold* (first sight of the query: the
+  ranking misses the deadline and the prompt is the lexical one); and
+  *pre-embedded* (``semantic.prepare`` ran first, as the chat does while the
+  user pauses typing, or the turn's next step). Each ranking is finished
+  before the next query is timed, so no thread overlaps a timing.
 """
 
 from __future__ import annotations
@@ -37,6 +46,8 @@ import sys
 import tempfile
 import time
 import tracemalloc
+from concurrent.futures import Future
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -161,8 +172,10 @@ class _Precomputed:
     def __init__(self, index, vectors: dict[str, list[float]]) -> None:
         self.index, self.vectors = index, vectors
 
-    def rank_messages(self, query: str, limit: int) -> list[int]:
-        return self.index.rank_messages(self.vectors[query], limit)
+    def start_ranking(self, query: str, limit: int) -> Future[tuple[int, ...]]:
+        done: Future[tuple[int, ...]] = Future()  # ranked in the caller's thread: timed with recall
+        done.set_result(tuple(self.index.rank_messages(self.vectors[query], limit)))
+        return done
 
 
 def exact_top(index, query: list[float], limit: int) -> list[int]:
@@ -258,6 +271,71 @@ def run_ranking(db: Path, fake, dims: list[int], queries: int, exact_queries: in
     store.close()
 
 
+def run_assemble(env: dict[str, str], fake, model: str, dim: int, queries: int, latency: float) -> None:
+    from bench_history import Corpus
+
+    from agenttui.bootstrap import build_services
+    from agenttui.core import retrieval
+    from agenttui.core.context import assemble
+    from agenttui.core.semantic import EmbeddingRanker, prepare, semantic_state
+
+    corpus = Corpus(seed=7)
+    corpus.rng.seed(123)  # fresh queries: nothing of them is kept yet
+    texts = [" ".join(corpus.text().split()[:8]) for _ in range(queries)]
+    services = build_services(environ=env)
+    services.settings.recall.embedding_model = model
+    fake.embedding_dim = dim
+    cid = services.history.create_conversation("bench").id
+
+    lexical_prompts: dict[str, list[dict]] = {}
+    now = datetime.now(UTC)  # one clock reading: prompts differ only by what recall chose
+
+    def timed(text: str) -> tuple[float, bool]:
+        """Seconds of one assembly, and whether the semantic list changed the prompt."""
+        started = time.perf_counter()
+        built = assemble(services, cid, text, mark_used=False, now=now)
+        seconds = time.perf_counter() - started
+        lexical_prompts.setdefault(text, built.messages)  # the first pass is the lexical one
+        return seconds, built.messages != lexical_prompts[text]
+
+    services.settings.recall.semantic = False
+    for text in texts:  # warm: stores, note index, and each query's lexical prompt kept
+        timed(text)
+    services.settings.recall.semantic = True
+    prepare(services, "warm up the openai client").result()  # import, connection
+    fake.embedding_delay = latency
+    state = semantic_state(services)
+
+    deadline = retrieval.SEMANTIC_WAIT
+    lexical, waiting, cold, prepared = [], [], [], []
+    for text in texts:  # interleaved, so a busy moment of the machine hits every kind alike
+        services.settings.recall.semantic = False
+        lexical.append(timed(text)[0])
+        services.settings.recall.semantic = True
+        state.ranker = EmbeddingRanker(state)  # nothing kept: the query is new again
+        retrieval.SEMANTIC_WAIT = 30.0  # the ranking awaited in full: a turn's cost before the deadline
+        waiting.append(timed(text))
+        retrieval.SEMANTIC_WAIT = deadline
+        state.ranker = EmbeddingRanker(state)
+        cold.append(timed(text))
+        state.ranker.start_ranking(text, retrieval.CANDIDATES).result()  # done before the next timing
+        state.ranker = EmbeddingRanker(state)
+        prepare(services, text).result()  # the chat, while the user pauses typing
+        prepared.append(timed(text))
+    fake.embedding_delay = 0.0
+    services.history.close()
+    base = median_ms(lexical)
+    print(f"-- assemble(), {dim}-dim vectors, /v1/embeddings answering after {latency * 1000:.0f} ms, "
+          f"{queries} queries (SEMANTIC_WAIT {deadline * 1000:.0f} ms):")
+    print(f"  lexical only (semantic off): median {base:.1f} ms, p95 {p95_ms(lexical):.1f} ms")
+    for name, runs in [("waiting for the ranking (before)", waiting), ("cold (deadline missed)", cold),
+                       ("pre-embedded (prepare, kept)", prepared)]:
+        samples = [seconds for seconds, _ in runs]
+        print(f"  {name}: median {median_ms(samples):.1f} ms, p95 {p95_ms(samples):.1f} ms, "
+              f"{median_ms(samples) - base:+.1f} ms = {median_ms(samples) / base:.2f} x lexical; "
+              f"the semantic list changed the prompt in {sum(changed for _, changed in runs)}/{queries}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--messages", type=int, default=200_000)
@@ -265,6 +343,7 @@ def main() -> None:
     parser.add_argument("--dims", type=int, nargs="*", default=[768], help="extra vector sizes to rank")
     parser.add_argument("--queries", type=int, default=30)
     parser.add_argument("--exact-queries", type=int, default=5)
+    parser.add_argument("--latency", type=float, default=0.2, help="embeddings answer time for assemble()")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -291,6 +370,8 @@ def main() -> None:
             env.pop("AGENTTUI_PROFILE", None)
             run_backfill(db, env, fake, args.messages, args.batch)
             run_ranking(db, fake, args.dims, args.queries, args.exact_queries)
+            dim = args.dims[-1] if args.dims else 64
+            run_assemble(env, fake, f"bench-{dim}" if args.dims else MODEL, dim, args.queries, args.latency)
 
 
 if __name__ == "__main__":

@@ -46,7 +46,10 @@ load times are printed.
 ``--semantic-url URL`` measures ``[recall] semantic = true``: every message
 is embedded through agenttui's own backfill against that endpoint first
 (``bench/minilm_embeddings_server.py`` serves a real model offline), then the
-same questions are asked; the baselines do not change.
+same questions are asked; the baselines do not change. Each question is
+embedded and ranked before its timed ``assemble`` (``semantic.prepare``, as
+the chat does while the user pauses typing): recall waits for a ranking only
+``retrieval.SEMANTIC_WAIT``, and this measures the fused ranking, not timing.
 
 ``--failures N`` lists N questions where agenttui missed evidence: the
 question, the missing evidence and what was recalled instead. The corpus is
@@ -280,6 +283,18 @@ def _ms(samples: list[float]) -> dict[str, float]:
             "p95_ms": round(p95 * 1000, 2)}
 
 
+def _prepare(services, text: str) -> None:
+    """The question's embedding and ranking, ready before the turn (module doc)."""
+    from agenttui.core.semantic import prepare
+
+    ready = prepare(services, text)
+    if ready is not None:
+        try:
+            ready.result(timeout=30)
+        except Exception:  # the failure is assemble's to report (a warning)
+            pass
+
+
 def evaluate(services, corpus: Corpus, loaded: Loaded) -> tuple[list[dict], dict]:
     baselines = Baselines(services, corpus, loaded)
     warm = services.history.create_conversation().id
@@ -287,6 +302,8 @@ def evaluate(services, corpus: Corpus, loaded: Loaded) -> tuple[list[dict], dict
     rows, assemble_t, bm25_t = [], [], []
     for question in corpus.questions:
         cid = services.history.create_conversation().id
+        if services.settings.recall.semantic:
+            _prepare(services, question.text)
         started = time.perf_counter()
         built = assemble(services, cid, question.text, now=corpus.today, mark_used=False)
         assemble_t.append(time.perf_counter() - started)

@@ -7,6 +7,16 @@
   with BM25 by reciprocal rank fusion (:mod:`retrieval`). Before anything is
   embedded it sends nothing. Any failure turns semantic recall off for the
   session: recall stays lexical and the turn goes on.
+* **Never on a turn's clock.** A ranking runs in a daemon thread of its own
+  (:meth:`EmbeddingRanker.start_ranking`); recall waits for it only
+  ``retrieval.SEMANTIC_WAIT`` and otherwise fuses without it. Query vectors
+  and rankings are kept per query text (``QUERY_CACHE``), and callers asking
+  for a ranking already running share it, so the turn's next step, a retry,
+  or the turn after the chat's :func:`prepare` (the draft, embedded while the
+  user pauses typing) find it ready and nothing is sent twice. ``agenttui
+  ask`` has no draft: on a slow endpoint its first step may rank lexically.
+  Threads only fill the ranker's caches, under its lock; what recall fuses
+  is an immutable tuple, read in recall's own thread.
 * :func:`backfill` embeds messages that have no vector yet, newest first, a
   batch per request and a transaction per batch: memory stays bounded by the
   batch, an interruption loses at most the batch in flight, and the next run
@@ -28,10 +38,12 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 
 from agenttui.core.embedding_client import EMBED_BATCH, EmbeddingClient, EmbeddingError
 from agenttui.core.embeddings import EmbeddingIndex
+from agenttui.core.retrieval import CANDIDATES, SemanticNotice
 
 log = logging.getLogger(__name__)
 
@@ -46,8 +58,8 @@ _STATE_ATTR = "_semantic_state"
 _STATE_LOCK = threading.Lock()
 
 
-class SemanticUnavailable(Exception):
-    """Raised once into recall when semantic ranking turns off (the session's notice)."""
+class SemanticUnavailable(SemanticNotice):
+    """Raised into recall when semantic ranking turns off (the session's notice, claimed once)."""
 
 
 class SemanticState:
@@ -99,39 +111,98 @@ class SemanticState:
 
 
 class EmbeddingRanker:
-    """``retrieval.SemanticRanker``: the messages nearest the query's embedding."""
+    """``retrieval.SemanticRanker``: the messages nearest the query's embedding (module doc)."""
 
     def __init__(self, state: SemanticState, timeout: float = QUERY_TIMEOUT_S) -> None:
         self.state = state
         self.timeout = timeout
+        self._lock = threading.Lock()  # guards the caches below; never held over I/O
         self._vectors: OrderedDict[str, Sequence[float]] = OrderedDict()
-        self._rankings: OrderedDict[tuple[str, int], tuple[float, list[int]]] = OrderedDict()
+        self._rankings: OrderedDict[tuple[str, int], tuple[float, tuple[int, ...]]] = OrderedDict()
+        self._running: dict[tuple[str, int], Future[tuple[int, ...]]] = {}
+        self._failure: SemanticUnavailable | None = None  # turned semantic off; until claimed
+
+    def start_ranking(self, query: str, limit: int) -> Future[tuple[int, ...]]:
+        """The ranking of ``query``: done at once when kept, else computed in a thread.
+
+        Callers asking while the same ranking runs share its future. The
+        failure that turned semantic recall off is handed to callers until a
+        recall claims its notice (it may come after the turn stopped waiting).
+        """
+        key = (query, limit)
+        with self._lock:
+            if not self.state.enabled or not query.strip() or limit <= 0:
+                failure = self._failure
+                if failure is not None and not failure.claimed:
+                    return _settled(error=failure)
+                return _settled(())
+            kept = self._rankings.get(key)
+            if kept is not None and time.monotonic() - kept[0] < RANKING_TTL_S:
+                return _settled(kept[1])
+            running = self._running.get(key)
+            if running is not None:
+                return running
+            future: Future[tuple[int, ...]] = Future()
+            self._running[key] = future
+        # A daemon thread, not a pool: a process (``agenttui ask``) never waits at exit
+        # for a ranking nobody needs any more.
+        threading.Thread(target=self._run, args=(key, future), name="semantic-rank", daemon=True).start()
+        return future
 
     def rank_messages(self, query: str, limit: int) -> list[int]:
-        state = self.state
-        if not state.enabled or not query.strip() or limit <= 0:
-            return []
-        kept = self._rankings.get((query, limit))
-        if kept is not None and time.monotonic() - kept[0] < RANKING_TTL_S:
-            return list(kept[1])
+        """The ranking, waited for (tests, benchmarks); failures as :meth:`start_ranking`."""
+        return list(self.start_ranking(query, limit).result())
+
+    def has_unclaimed_failure(self) -> bool:
+        with self._lock:
+            return self._failure is not None and not self._failure.claimed
+
+    def _run(self, key: tuple[str, int], future: Future[tuple[int, ...]]) -> None:
+        query, limit = key
+        ranked: tuple[int, ...] = ()
+        keep, failure = False, None
         try:
-            if not state.index.has_any():  # nothing embedded yet: no request at all
-                return []
-            ranked = state.index.rank_messages(self._vector(query), limit)
+            ranked, keep = self._rank(query, limit)
         except Exception as error:  # never into the turn; off for the session instead
-            notice = state.disable(str(error))
+            notice = self.state.disable(str(error))
             if notice is not None:
-                raise SemanticUnavailable(notice) from error
-            return []
-        _keep(self._rankings, (query, limit), (time.monotonic(), ranked))
-        return list(ranked)
+                failure = SemanticUnavailable(notice)
+        finally:  # whatever happened, the future settles: nobody waits on a dead thread
+            with self._lock:
+                self._running.pop(key, None)
+                if keep:
+                    _keep(self._rankings, key, (time.monotonic(), ranked))
+                if failure is not None:
+                    self._failure = failure
+            if failure is not None:
+                future.set_exception(failure)
+            else:
+                future.set_result(ranked)
+
+    def _rank(self, query: str, limit: int) -> tuple[tuple[int, ...], bool]:
+        """(ranking, whether to keep it): nothing embedded yet is not kept (the backfill may run)."""
+        index = self.state.index
+        if not index.has_any():  # nothing embedded yet: no request at all
+            return (), False
+        return tuple(index.rank_messages(self._vector(query), limit)), True
 
     def _vector(self, query: str) -> Sequence[float]:
-        vector = self._vectors.get(query)
-        if vector is None:
+        with self._lock:
+            vector = self._vectors.get(query)
+        if vector is None:  # the round trip, outside the lock
             vector = self.state.client().embed([query], timeout=self.timeout)[0]
-        _keep(self._vectors, query, vector)
+        with self._lock:
+            _keep(self._vectors, query, vector)
         return vector
+
+
+def _settled(result: tuple[int, ...] = (), *, error: BaseException | None = None) -> Future[tuple[int, ...]]:
+    future: Future[tuple[int, ...]] = Future()
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)
+    return future
 
 
 def _keep(cache: OrderedDict, key, value) -> None:
@@ -169,7 +240,20 @@ def ranker_for(services) -> EmbeddingRanker | None:
     except Exception as error:  # a turn never fails for a bonus
         log.warning("semantic recall unavailable: %s", error)
         return None
-    return state.ranker if state.enabled else None
+    return state.ranker if state.enabled or state.ranker.has_unclaimed_failure() else None
+
+
+def prepare(services, text: str) -> Future[tuple[int, ...]] | None:
+    """Start embedding and ranking ``text`` as recall will for it (the chat's draft).
+
+    The turn that sends ``text`` then finds vector and ranking kept. None when
+    semantic recall is off. Blocks on the first call of a session (the state:
+    key look-up, database): call it from a thread.
+    """
+    ranker = ranker_for(services)
+    if ranker is None or not ranker.state.enabled:
+        return None
+    return ranker.start_ranking(text, CANDIDATES)
 
 
 # --------------------------------------------------------------------------

@@ -19,11 +19,18 @@ At the end of a turn the reply gets its "used: …" line from ``Trace.used``
 (:mod:`.used_line`); selecting it opens the prompt inspector at those items,
 and the inspector's answer (memory changed, open a past message) is carried
 back as app messages. The usage is kept by the chat log for this session.
+
+With ``[recall] semantic`` on, a draft of a few words is embedded and ranked
+once typing pauses for ``PREPARE_AFTER_S`` (a thread worker filling the
+ranker's cache, :func:`agenttui.core.semantic.prepare`), so the turn that
+sends it waits for no embedding round trip. Off, nothing is sent.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from functools import partial
 from pathlib import Path
 
 from textual import on, work
@@ -31,6 +38,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message as TextualMessage
 from textual.reactive import reactive
+from textual.timer import Timer
 from textual.widgets import Static
 
 from agenttui.agent import events as ev
@@ -40,12 +48,20 @@ from agenttui.ui.widgets.chat_commands import SlashCommandsMixin
 from agenttui.ui.widgets.chat_log import ChatLog
 from agenttui.ui.widgets.message_view import AssistantMessage, UserMessage
 from agenttui.ui.widgets.prompt_input import PromptInput
-from agenttui.ui.widgets.slash_commands import SlashSuggestions, completions
+from agenttui.ui.widgets.slash_commands import SlashSuggestions, completions, parse
 from agenttui.ui.widgets.tool_call_view import ToolCallView
 from agenttui.ui.widgets.used_line import UsedLine
 
 
 LOOKUP_WAIT = 5.0  # seconds a message waits for the latest-conversation lookup at most
+PREPARE_AFTER_S = 0.4  # a pause in typing this long embeds the draft ([recall] semantic)
+PREPARE_MIN_WORDS = 3  # "ok thanks" is not worth a request; a question is
+PREPARE_WAIT_S = 5.0  # the draft worker ends by then (the query timeout is 2 s)
+
+
+def worth_preparing(text: str) -> bool:
+    """A draft that will be sent as a message of a few words (not a slash command)."""
+    return len(text.split()) >= PREPARE_MIN_WORDS and parse(text) is None
 
 
 class ChatPane(SlashCommandsMixin, Vertical):
@@ -84,6 +100,7 @@ class ChatPane(SlashCommandsMixin, Vertical):
         self._lookup_done = asyncio.Event()  # the latest-conversation lookup has been handled
         self._lookup_done.set()
         self._send_waits = False  # a sent message waits for the lookup to know its conversation
+        self._prepare_timer: Timer | None = None  # [recall] semantic: the draft's debounce
 
     DEFAULT_CSS = """
     ChatPane > #chat-welcome { display: none; padding: 1 2; color: $text-muted; }
@@ -183,6 +200,24 @@ class ChatPane(SlashCommandsMixin, Vertical):
     @on(PromptInput.Changed)
     def _prompt_changed(self, event: PromptInput.Changed) -> None:
         self.query_one(SlashSuggestions).show(completions(event.text_area.text))
+        self._prepare_later(event.text_area.text)
+
+    def _prepare_later(self, text: str) -> None:
+        """Embed the draft once typing pauses (``[recall] semantic`` only; module doc)."""
+        if self._prepare_timer is not None:
+            self._prepare_timer.stop()
+            self._prepare_timer = None
+        if self.services.settings.recall.semantic and worth_preparing(text):
+            self._prepare_timer = self.set_timer(PREPARE_AFTER_S, partial(self._prepare_draft, text))
+
+    @work(thread=True, group="semantic-draft", exclusive=True, exit_on_error=False)
+    def _prepare_draft(self, text: str) -> None:
+        from agenttui.core.semantic import prepare
+
+        ready = prepare(self.services, text)
+        if ready is not None:  # waited for so the worker's end means "ready" (or given up)
+            with contextlib.suppress(Exception):  # a failure is the turn's to report
+                ready.result(timeout=PREPARE_WAIT_S)
 
     @on(PromptInput.CompletionRequested)
     def _complete(self) -> None:
