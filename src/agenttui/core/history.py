@@ -261,6 +261,7 @@ class HistoryStore:
         self.redact_patterns = tuple(redact_patterns)
         self.busy_timeout = busy_timeout
         self.problems: list[str] = []
+        self._changes = 0  # see ``epoch``
         self._lock = threading.RLock()
         self._conn: sqlite3.Connection | None = None
 
@@ -268,6 +269,7 @@ class HistoryStore:
     def _db(self) -> sqlite3.Connection:
         """The open connection (the caller holds ``self._lock``)."""
         if self._conn is None:
+            self._changes += 1  # a new connection's data_version starts afresh: count it as a change
             try:
                 self._conn = self._open()
             except sqlite3.DatabaseError as exc:
@@ -422,6 +424,7 @@ class HistoryStore:
         return "WHERE archived = ?", (int(bool(archived)),)
 
     def _update_conversation(self, cid: str, assignments: str, params: tuple) -> None:
+        self._changes += 1
         with self._write() as db:
             cursor = db.execute(f"UPDATE conversations SET {assignments} WHERE id = ?", (*params, cid))
             if cursor.rowcount == 0:
@@ -438,6 +441,7 @@ class HistoryStore:
 
     def delete(self, cid: str) -> None:
         """Delete a conversation and its messages (FK cascade; FTS triggers follow)."""
+        self._changes += 1
         with self._write() as db:
             if db.execute("DELETE FROM conversations WHERE id = ?", (cid,)).rowcount == 0:
                 raise UnknownConversationError(cid)
@@ -445,6 +449,7 @@ class HistoryStore:
 
     def clear(self) -> int:
         """Delete every conversation of the profile; returns how many there were."""
+        self._changes += 1
         with self._write() as db:
             count = db.execute("DELETE FROM conversations").rowcount
         self._checkpoint()
@@ -639,6 +644,15 @@ class HistoryStore:
                       role=role, snippet=snippet or "", created=_from_ts(created), rank=rank)
             for cid, title, mid, role, snippet, created, rank in rows
         ]
+
+    @property
+    def epoch(self) -> tuple[int, int]:
+        """Changes since open other than this store's appends (deletes, clears, renames,
+        archiving here; any commit of another connection or process, by SQLite's
+        ``data_version``). A result computed from the store stays valid while this
+        and the newest message id are unchanged (recall's warm cache)."""
+        with self._read() as db:
+            return self._changes, int(db.execute("PRAGMA data_version").fetchone()[0])
 
     def term_counts(self, terms: Sequence[str], cap: int = TERM_COUNT_CAP) -> dict[str, int]:
         """How many messages hold each (stemmed) term, counted up to ``cap``; 0 when absent.

@@ -336,9 +336,50 @@ def names_in(text: str, known: Collection[str]) -> list[str]:
     return list(found)
 
 
-def _message_lists(history: HistoryStore, request: RecallRequest, today: date,
-                   result: RecallResult) -> tuple[dict[int, RecallRow], list[tuple[list[int], float]]]:
-    semantic = _start_semantic(request)  # first: its round trip overlaps the lexical work
+@dataclass(frozen=True)
+class _Lexical:
+    """The lexical part of a message search: candidates, ranked lists, words, span."""
+
+    rows: dict[int, RecallRow]
+    lists: tuple[tuple[tuple[int, ...], float], ...]
+    terms: tuple[str, ...]
+    span: tuple[date, date] | None
+
+
+_LEXICAL_CACHE_SIZE = 8
+_lexical_cache: dict[tuple, tuple[int, int, _Lexical]] = {}  # key -> (newest id, epoch, result)
+_lexical_lock = threading.Lock()
+
+
+def _lexical_cached(history: HistoryStore, request: RecallRequest, today: date) -> _Lexical:
+    """:func:`_lexical`, reused when nothing it read has changed since.
+
+    The chat computes the draft's recall while the user pauses typing
+    (:func:`agenttui.core.context.prepare`); the turn then finds it here. It is
+    valid while no message was deleted or changed and no conversation renamed
+    or archived (``HistoryStore.epoch``), and every message added since is one
+    the request leaves out anyway (``before_id``: the user's own message), so
+    the result is exactly what computing it now would give.
+    """
+    key = (request.query, request.exclude_message_ids, request.conversation_id, request.prefix_last,
+           today, id(history))
+    # the newest message id the search can see: what decides its result, with the epoch
+    top = history.message_total()
+    newest = top if request.before_id is None else min(request.before_id - 1, top)
+    epoch = history.epoch
+    with _lexical_lock:
+        cached = _lexical_cache.get(key)
+    if cached is not None and cached[:2] == (newest, epoch):
+        return cached[2]
+    lexical = _lexical(history, request, today)
+    with _lexical_lock:
+        while len(_lexical_cache) >= _LEXICAL_CACHE_SIZE:
+            _lexical_cache.pop(next(iter(_lexical_cache)))
+        _lexical_cache[key] = (newest, epoch, lexical)
+    return lexical
+
+
+def _lexical(history: HistoryStore, request: RecallRequest, today: date) -> _Lexical:
     found = read_time(request.query, today)
     span = _resolve_span(history, found, request) if found else None
     text = without_current(found.rest if found else request.query)
@@ -349,10 +390,10 @@ def _message_lists(history: HistoryStore, request: RecallRequest, today: date,
     terms = choose_terms(history, expand_forms(words[:-1] if prefix else words))
     if prefix:
         terms = (*terms, words[-1])
-    result.terms = terms
     match = fts_or_query(terms, prefix_last=prefix)
     rows: dict[int, RecallRow] = {}
     lists: list[tuple[list[int], float]] = []
+    found_span: tuple[date, date] | None = None
 
     def keep(found_rows: list[RecallRow]) -> list[int]:
         ids = []
@@ -368,7 +409,7 @@ def _message_lists(history: HistoryStore, request: RecallRequest, today: date,
         lists.append((keep(history.recall_candidates(match, CANDIDATES, highlight=request.prefix_last,
                                                      **common)), 1.0))
     if span is not None and span.start is not None and span.end is not None:
-        result.span = (span.start, span.end)
+        found_span = (span.start, span.end)
         since, until = _ts(span.start), _ts(span.end)
         if match is not None:
             lists.append((keep(history.recall_candidates(match, CANDIDATES, since=since, until=until,
@@ -380,6 +421,16 @@ def _message_lists(history: HistoryStore, request: RecallRequest, today: date,
         follow = fts_or_query(_feedback_terms(history, rows, rrf(lists), set(terms) | set(words)))
         if follow is not None:
             lists.append((keep(history.recall_candidates(follow, CANDIDATES // 2, **common)), FEEDBACK_WEIGHT))
+    return _Lexical(rows, tuple((tuple(ids), weight) for ids, weight in lists), terms, found_span)
+
+
+def _message_lists(history: HistoryStore, request: RecallRequest, today: date,
+                   result: RecallResult) -> tuple[dict[int, RecallRow], list[tuple[list[int], float]]]:
+    semantic = _start_semantic(request)  # first: its round trip overlaps the lexical work
+    lexical = _lexical_cached(history, request, today)
+    result.terms, result.span = lexical.terms, lexical.span
+    rows = dict(lexical.rows)  # the cached one stays as it was
+    lists: list[tuple[list[int], float]] = [(list(ids), weight) for ids, weight in lexical.lists]
     if semantic is not None:
         ranked = _semantic_ids(semantic, result)
         missing = [mid for mid in ranked if mid not in rows and mid not in request.exclude_message_ids]

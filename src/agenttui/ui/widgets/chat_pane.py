@@ -20,10 +20,12 @@ At the end of a turn the reply gets its "used: …" line from ``Trace.used``
 and the inspector's answer (memory changed, open a past message) is carried
 back as app messages. The usage is kept by the chat log for this session.
 
-With ``[recall] semantic`` on, a draft of a few words is embedded and ranked
-once typing pauses for ``PREPARE_AFTER_S`` (a thread worker filling the
-ranker's cache, :func:`agenttui.core.semantic.prepare`), so the turn that
-sends it waits for no embedding round trip. Off, nothing is sent.
+Once typing pauses for ``PREPARE_AFTER_S`` on a draft of a few words, a
+thread worker works out its recall (:func:`agenttui.core.context.prepare`:
+the lexical search is kept) and, with ``[recall] semantic`` on, embeds and
+ranks it (:func:`agenttui.core.semantic.prepare`), so the turn that sends it
+goes from Enter to the request without searching or waiting for an embedding
+round trip. With semantic off, nothing is sent anywhere.
 """
 
 from __future__ import annotations
@@ -203,18 +205,21 @@ class ChatPane(SlashCommandsMixin, Vertical):
         self._prepare_later(event.text_area.text)
 
     def _prepare_later(self, text: str) -> None:
-        """Embed the draft once typing pauses (``[recall] semantic`` only; module doc)."""
+        """Work out the draft's recall once typing pauses (and embed it with ``[recall] semantic``)."""
         if self._prepare_timer is not None:
             self._prepare_timer.stop()
             self._prepare_timer = None
-        if self.services.settings.recall.semantic and worth_preparing(text):
+        if self.services.settings.recall.enabled and worth_preparing(text):
             self._prepare_timer = self.set_timer(PREPARE_AFTER_S, partial(self._prepare_draft, text))
 
     @work(thread=True, group="semantic-draft", exclusive=True, exit_on_error=False)
     def _prepare_draft(self, text: str) -> None:
+        from agenttui.core.context import prepare as prepare_recall
         from agenttui.core.semantic import prepare
 
-        ready = prepare(self.services, text)
+        with contextlib.suppress(Exception):  # a warm-up only: the turn reports its own failures
+            prepare_recall(self.services, self.conversation_id, text)  # as the turn will send it
+        ready = prepare(self.services, text.strip())
         if ready is not None:  # waited for so the worker's end means "ready" (or given up)
             with contextlib.suppress(Exception):  # a failure is the turn's to report
                 ready.result(timeout=PREPARE_WAIT_S)
