@@ -30,6 +30,11 @@ recall has real matches to rank. Full garbage collections in the app (tens
 of ms each) land inside some runs: they are what a user waits for too, so
 they are counted, and medians over alternating runs keep them fair.
 
+``--pause S`` waits S seconds between the last key and Enter, as a user who
+reads the draft before sending does; the chat works out the draft's recall
+once typing pauses for 0.4 s (``context.prepare``), so with ``--pause 1`` the
+turn finds it ready. The default, 0, is Enter at once after the keys (a paste).
+
 Prints medians (and p95 with >= 20 runs, else the maximum), b-a and b-c in
 ms, and whether the goal holds: "Enter -> request sent on a later turn stays
 within 30 ms of today's (about 20 ms)", i.e. median(b) - median(c) <= 30 ms.
@@ -71,6 +76,7 @@ CHAT_READY = "─ Chat ─"
 # The prompt's cursor blinks every 0.5 s, so "no output for 0.5 s" may never come:
 # quiet means 0.3 s without output, and after a turn the app gets a fixed time.
 QUIET = 0.3
+PAUSE = [0.0]  # --pause: seconds between the last key and Enter (set by main)
 AFTER_TURN = 2.0
 
 
@@ -204,6 +210,8 @@ def one_run(scenario: Scenario, run: int, server: Server, questions: tuple[str, 
             term.type(later)
             term.wait_for(later[-30:], timeout=10)
             term.settle(QUIET, timeout=5)  # every key handled: the app is idle
+            if PAUSE[0] > 0:  # a user reading the draft before sending: the chat prepares its recall
+                pump_for(term, PAUSE[0])
             requests_before = len(server.fake.chat_requests)
             server.arrived.clear()
             pressed = time.perf_counter()
@@ -240,9 +248,13 @@ def summary(samples: list[float]) -> tuple[float, str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--pause", type=float, default=0.0,
+                        help="seconds between the last key and Enter; 0 = Enter at once (a paste); "
+                             "1 = a user reading the draft, time enough for the chat to prepare its recall")
     parser.add_argument("--messages", type=int, default=200_000)
     parser.add_argument("--notes", type=int, default=2_000)
     args = parser.parse_args()
+    PAUSE[0] = max(0.0, args.pause)
     if not AGENTTUI.exists():
         raise SystemExit(f"install the package first: {AGENTTUI}")
     server = Server()

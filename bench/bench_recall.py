@@ -118,7 +118,7 @@ class Outcome:
 # --------------------------------------------------------------------------
 # Loading
 # --------------------------------------------------------------------------
-def make_services(home: Path, semantic_url: str | None = None):
+def make_services(home: Path, semantic_url: str | None = None, history_tokens: int | None = None):
     from agenttui.bootstrap import build_services
     from agenttui.core.paths import Paths
 
@@ -128,6 +128,8 @@ def make_services(home: Path, semantic_url: str | None = None):
     services = build_services(paths=Paths.from_env(environ), cwd=home, environ=environ)
     if semantic_url:
         services.settings.recall.semantic = True
+    if history_tokens is not None:
+        services.settings.recall.history_tokens = history_tokens
     return services
 
 
@@ -379,13 +381,14 @@ def _table(summary: dict[str, dict]) -> str:
 
 
 def run(sessions: int, messages_per_session: int, notes: int, seed: int, per_kind: int = 0,
-        home: Path | None = None, failure_limit: int = 10, semantic_url: str | None = None) -> dict:
+        home: Path | None = None, failure_limit: int = 10, semantic_url: str | None = None,
+        history_tokens: int | None = None) -> dict:
     started = time.perf_counter()
     corpus = generate(sessions=sessions, messages_per_session=messages_per_session, notes=notes,
                       seed=seed, per_kind=per_kind)
     generate_seconds = time.perf_counter() - started
     with tempfile.TemporaryDirectory(prefix="agenttui-recall-") as tmp:
-        services = make_services(home or Path(tmp) / "home", semantic_url)
+        services = make_services(home or Path(tmp) / "home", semantic_url, history_tokens)
         loaded = load(services, corpus)
         embed_seconds = embed_all(services) if semantic_url else 0.0
         rows, timing = evaluate(services, corpus, loaded)
@@ -429,9 +432,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--semantic-url", metavar="URL", default=None,
                         help="turn [recall] semantic on against this /v1 endpoint (see "
                              "bench/minilm_embeddings_server.py); every message is embedded first")
+    parser.add_argument("--history-tokens", type=int, default=None,
+                        help="[recall] history_tokens for agenttui and the baselines (default: the setting's)")
     args = parser.parse_args(argv)
     result = run(args.sessions, args.messages_per_session, args.notes, args.seed, args.per_kind,
-                 failure_limit=args.failures, semantic_url=args.semantic_url)
+                 failure_limit=args.failures, semantic_url=args.semantic_url,
+                 history_tokens=args.history_tokens)
     if args.json:
         print(json.dumps(_jsonable(result), indent=2, ensure_ascii=False))
         return 0
