@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
@@ -92,6 +94,12 @@ async def _settled(pilot) -> None:
         await pilot.pause()
 
 
+# Rerun on failure: on a loaded machine (1 run in 10-15 beside two CPU hogs, once in a
+# CI run) the audit table's auto-width columns are drawn at their headers' widths in
+# the snapshot, although every row was added and measured before it; the cause is in
+# DataTable's idle-time sizing and is not ours to fix here. A real change of the
+# screen fails every rerun.
+@pytest.mark.flaky(reruns=3)
 def test_audit_screen(snap_compare, tmp_path):
     services = build_services(cwd=tmp_path)
     _seed(services)
