@@ -35,7 +35,6 @@ from __future__ import annotations
 import heapq
 import re
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -57,20 +56,7 @@ TRUNCATED_MARK = "[… truncated to fit the prompt budget …]"
 PREFERENCE_KEYS = frozenset({"language", "preferred_language", "response_style", "update_channel"})
 _PREFERENCE_HINTS = ("prefer", "style", "language", "tone", "format", "channel", "units")
 
-_WORD = re.compile(r"\w+")
 _TAG = re.compile(r"<(/?)(\s*)(memory|project)", re.IGNORECASE)
-_STOP_WORDS = frozenset(
-    # English
-    "the a an and or but if then of to in on at by for with from as is are was were be been "
-    "being it its this that these those i you he she we they me my your our their what which "
-    "who whom how why when where do does did done have has had not no yes can could should "
-    "would will shall may might must just so than too very about into over also there here "
-    "please any some all more most such only own same other out up down off again once "
-    # Indonesian (seed 000 is Indonesian)
-    "yang dan di ke dari ini itu untuk dengan ada tidak bukan juga aja saja gue gua lo lu "
-    "aku kamu saya anda kita kami dia mereka akan sudah udah belum bisa mau apa kalo kalau "
-    "jadi karena atau tapi nya dong deh sih ya".split()
-)
 
 
 @dataclass
@@ -85,19 +71,6 @@ class PromptParts:
     def __iter__(self):
         """Unpacks as DESIGN.md's ``(text, injected_ids)``."""
         return iter((self.text, self.injected_ids))
-
-
-def content_words(text: str | None) -> set[str]:
-    """Lower-cased words worth matching on (no stop words, no 1-letter words)."""
-    if not text:
-        return set()
-    return set(_words(text))
-
-
-@lru_cache(maxsize=4096)
-def _words(text: str) -> frozenset[str]:
-    """``content_words`` memoised: every turn scores the same memory items again."""
-    return frozenset(w for w in _WORD.findall(text.casefold()) if len(w) > 1 and w not in _STOP_WORDS)
 
 
 def is_preference_key(key: str | None) -> bool:

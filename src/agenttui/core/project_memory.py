@@ -33,9 +33,18 @@ def _entries(text: str) -> list[str]:
     return [text[a:b].strip() for a, b in zip(starts, ends, strict=False)]
 
 
+def _stat_key(path: Path) -> tuple[str, int, int] | None:
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    return path.name, info.st_mtime_ns, info.st_size
+
+
 class ProjectMemory:
     def __init__(self, directory: Path) -> None:
         self.directory = Path(directory)
+        self._recall_cache: tuple[tuple, list[tuple[str, str, str]]] | None = None
 
     def files(self) -> dict[str, Path]:
         return {
@@ -82,15 +91,19 @@ class ProjectMemory:
         dated headings; session archives at their ``---`` separators (one part
         per ``/end``); ``context.md`` is left out (it is in every prompt whole).
         """
-        found: list[tuple[str, str, str]] = []
-        for name in ("decisions", "learnings"):
-            for number, entry in enumerate(_entries(self._read(name)), start=1):
-                found.append((f"{name}.md#{number}", entry[3:13], entry))
         folder = self.files()["sessions"]
         try:
             archives = sorted(folder.glob("*.md"))
         except OSError:
             archives = []
+        files = [self.files()["decisions"], self.files()["learnings"], *archives]
+        signature = tuple(_stat_key(path) for path in files)
+        if self._recall_cache is not None and self._recall_cache[0] == signature:
+            return self._recall_cache[1]  # every turn asks; the files rarely change
+        found: list[tuple[str, str, str]] = []
+        for name in ("decisions", "learnings"):
+            for number, entry in enumerate(_entries(self._read(name)), start=1):
+                found.append((f"{name}.md#{number}", entry[3:13], entry))
         for path in archives:
             try:
                 text = path.read_text(encoding="utf-8", errors="replace")
@@ -100,6 +113,7 @@ class ProjectMemory:
             for number, part in enumerate(re.split(r"(?m)^---\s*$", text), start=1):
                 if part.strip():
                     found.append((f"sessions/{path.name}#{number}", day, part.strip()))
+        self._recall_cache = (signature, found)
         return found
 
     # -- writing -------------------------------------------------------------

@@ -717,12 +717,6 @@ def recall(request: RecallRequest, *, history: HistoryStore | None = None, memor
     return result
 
 
-def recall_for(services, query: str, **options) -> RecallResult:
-    """:func:`recall` over a profile's stores (``services`` from ``bootstrap``)."""
-    request = RecallRequest(query=query, **options)
-    return recall(request, history=services.history, memory=services.memory, project=services.project)
-
-
 def search_hits(history: HistoryStore, query: str, limit: int = 50,
                 conversation_id: str | None = None) -> list[SearchHit]:
     """Past messages for a search box (History pane): recall's ranking, one hit per message.

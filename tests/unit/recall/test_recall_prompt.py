@@ -7,14 +7,12 @@ import os
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings as hsettings
 from hypothesis import strategies as st
 
 from agenttui.core import memory_file
 from agenttui.core.context import assemble
-from agenttui.core.context_window import group_messages
 from agenttui.core.memory_file import ScopeData
 from agenttui.core.model_limits import prompt_budget
 from agenttui.core.models import MemoryItem, Message, ToolCall
@@ -93,12 +91,10 @@ def test_the_week_before_an_event_is_found_through_the_event(services):
                  start=moved - timedelta(days=4))
     conversation(services, [("user", "Hiked the Rinjani trail"), ("assistant", "Wow")],
                  start=moved - timedelta(days=60))
-    new = services.history.create_conversation().id
     found = recall(RecallRequest(query="Where did I hike the week before I moved to Bandung?", now=NOW),
                    history=services.history)
     assert found.span is not None
     assert found.snippets[0].text == "Hiked up Tangkuban Perahu this weekend"
-    assert new  # asked from a new conversation: nothing of it is needed
 
 
 def test_notes_scale_the_relevant_ones_reach_the_prompt_among_2000(services):
@@ -199,7 +195,6 @@ def test_the_budget_is_never_exceeded_and_tool_groups_never_split(services, leng
         if message.get("tool_calls"):
             answered = {m["tool_call_id"] for m in turns[index + 1:index + 1 + len(message["tool_calls"])]}
             assert answered == {c["id"] for c in message["tool_calls"]}
-    assert [len(g) for g in group_messages(built.window)] == [len(g) for g in group_messages(built.window)]
 
 
 _DUMP = """
@@ -234,4 +229,3 @@ def test_the_prompt_is_byte_identical_under_any_hash_seed(services, tmp_path):
     assert len(outputs) == 1
     messages = json.loads(outputs.pop())
     assert "<recalled>" in messages[1]["content"]  # the recall block is part of what was compared
-    assert Path(tmp_path / "work").is_dir()
