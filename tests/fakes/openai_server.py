@@ -140,6 +140,9 @@ class FakeOpenAI:
         self.embedding_delay = 0.0  # seconds before each embeddings answer
         self.embedding_rejects: list[str] = []  # 400 for a request with an input containing one
         self._embed_as: dict[str, str] = {}
+        # option -> (status, body): every chat request carrying it is refused so (see reject)
+        self.rejects: dict[str, tuple[int, dict[str, Any]]] = {}
+        self.models_status: int | None = None  # answer GET /v1/models with this error
         self.requests: list[RecordedRequest] = []
         self._script: deque[Scripted] = deque()
         self._lock = threading.Lock()
@@ -223,6 +226,18 @@ class FakeOpenAI:
         """Stream ``after`` then a ``data:`` line that is not valid JSON."""
         return self.push(Scripted("malformed", text=after))
 
+    def reject(self, option: str, rejection: tuple[int, dict[str, Any]]) -> FakeOpenAI:
+        """Refuse every chat request that carries ``option`` ("stream_options", "tools")
+        with ``rejection`` (status, body), as a server without that feature does
+        (real formats: tests/fakes/provider_rejections.py)."""
+        self.rejects[option] = rejection
+        return self
+
+    def no_models(self, status: int = 404) -> FakeOpenAI:
+        """A server without ``GET /v1/models`` (some gateways and proxies): answer ``status``."""
+        self.models_status = status
+        return self
+
     def embed_as(self, text: str, *, like: str) -> FakeOpenAI:
         """Embed ``text`` exactly as ``like`` (a neighbour with no word in common)."""
         self._embed_as[text] = like
@@ -282,7 +297,9 @@ class _Handler(BaseHTTPRequestHandler):
     # ------------------------------------------------------------ routes
     def do_GET(self) -> None:
         self.fake._record(RecordedRequest("GET", self.path, dict(self.headers), None, time.time()))
-        if self.path.rstrip("/").endswith("/models"):
+        if self.path.rstrip("/").endswith("/models") and self.fake.models_status is not None:
+            self._json(self.fake.models_status, {"error": {"message": "not found", "type": "not_found_error"}})
+        elif self.path.rstrip("/").endswith("/models"):
             self._json(200, {"object": "list", "data": [
                 {"id": self.fake.model, "object": "model", "created": 0, "owned_by": "fake"}]})
         else:
@@ -305,6 +322,10 @@ class _Handler(BaseHTTPRequestHandler):
         if not self.path.rstrip("/").endswith("/chat/completions") or body is None:
             self._json(404 if body is not None else 400,
                        {"error": {"message": "bad request", "type": "invalid_request_error"}})
+            return
+        refused = next((r for option, r in self.fake.rejects.items() if body.get(option)), None)
+        if refused is not None:  # like a real server: decided by the request, not the script
+            self._json(*refused)
             return
         item = self.fake._next()
         try:

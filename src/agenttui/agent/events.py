@@ -107,6 +107,18 @@ class RetryScheduled:
 
 
 @dataclass
+class RequestFallback:
+    """The endpoint refused a request option; the request was sent again without it (issue 9).
+
+    Yielded once per endpoint and model: the fallback is remembered
+    (:mod:`agenttui.agent.request_options`). ``text`` says what changed, in words.
+    """
+
+    option: Literal["stream_options", "tools"]
+    text: str
+
+
+@dataclass
 class TurnFinished:
     stop_reason: StopReason
     trace: Trace
@@ -124,5 +136,5 @@ class TurnFailed:
 
 AgentEvent = (
     TurnStarted | TextDelta | ToolCallStarted | ToolCallFinished | ApprovalRequested
-    | MemoryChanged | PersistWarning | RetryScheduled | TurnFinished | TurnFailed
+    | MemoryChanged | PersistWarning | RetryScheduled | RequestFallback | TurnFinished | TurnFailed
 )

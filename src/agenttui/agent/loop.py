@@ -86,12 +86,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agenttui.agent import prompt_capture
+from agenttui.agent import prompt_capture, request_options
 from agenttui.agent.events import (
     AgentEvent,
     ApprovalRequested,
     MemoryChanged,
     PersistWarning,
+    RequestFallback,
     RetryScheduled,
     TextDelta,
     ToolCallFinished,
@@ -364,6 +365,8 @@ class _Turn:
             params["tools"] = tools
         if self.settings.temperature is not None:
             params["temperature"] = self.settings.temperature
+        request_options.apply(params, self.settings.agent, self._endpoint_memory(),
+                              self.services.base_url, self.model)
         prompt_capture.record(self.services, prompt_capture.CapturedPrompt(
             model=self.model, messages=messages, tools=tools,
             params={k: v for k, v in params.items() if k not in ("messages", "tools")},
@@ -379,6 +382,11 @@ class _Turn:
             except _Stop:
                 raise
             except Exception as exc:  # noqa: BLE001 -- classified below
+                option = None if completion.emitted else request_options.rejected_option(
+                    exc, params, self.settings.agent)
+                if option is not None:  # a known refusal: at once, again without it
+                    yield self._fall_back(params, option, exc)
+                    continue
                 failure = classify(exc, float(self.settings.agent.request_timeout))
             finally:
                 self.trace.llm_seconds += self._waited
@@ -396,6 +404,18 @@ class _Turn:
             yield RetryScheduled(attempt=attempt, delay=delay, reason=failure.message)
             await self.wait(asyncio.sleep(delay))
             self.trace.llm_seconds += delay
+
+    def _endpoint_memory(self) -> request_options.EndpointMemory:
+        return request_options.memory_for(self.services.paths.data_dir)
+
+    def _fall_back(self, params: dict[str, Any], option: request_options.Option,
+                   exc: BaseException) -> RequestFallback:
+        """Drop ``option`` from the request, remember it, and say so (issue 9, item 7)."""
+        params.pop(option, None)
+        detail = request_options.server_message(exc)
+        unsaved = self._endpoint_memory().remember(self.services.base_url, self.model, option, detail)
+        return RequestFallback(option, request_options.notice(
+            option, self.model, self.services.base_url, detail, unsaved))
 
     async def _one_call(self, params: dict[str, Any], completion: _Completion) -> AsyncIterator[Any]:
         """Consume one stream from a producer task.

@@ -63,6 +63,7 @@ class HistorySettings:
     window_tokens: int = 0  # ... or by token budget when > 0
     search_k: int = 0  # deprecated: recall is governed by [recall] (kept so old configs load)
     collapse_tool_steps: bool = True  # H5
+    save_reasoning: bool = False  # store the model's thinking with its reply (redacted like the rest)
 
 
 @dataclass
@@ -89,6 +90,11 @@ class AgentSettings:
     memory_token_budget: int = 1_500
     project_token_budget: int = 1_500
     tools: list[str] = field(default_factory=lambda: list(DEFAULT_TOOLS))
+    # Request options some endpoints reject (agent/request_options.py): "auto" sends them and
+    # falls back once, remembered per endpoint and model; "on" always sends; "off" never.
+    stream_options: Literal["auto", "on", "off"] = "auto"
+    tool_calling: Literal["auto", "on", "off"] = "auto"
+    warm_up: bool = True  # the TUI opens the endpoint's connection (GET /models) once idle
 
 
 @dataclass

@@ -322,6 +322,8 @@ class ChatPane(SlashCommandsMixin, Vertical):
                         title="Model call failed", severity="warning")
         elif isinstance(event, ev.PersistWarning):
             self.notify(event.text, title="History not saved yet", severity="warning")
+        elif isinstance(event, ev.RequestFallback):  # once per endpoint and model: in the chat
+            await self.log.notice(event.text)
         elif isinstance(event, ev.TurnFinished):
             reply = self._reply
             await self._turn_over()

@@ -1,0 +1,242 @@
+"""Request options some endpoints reject, and fallbacks remembered per endpoint and model (issue 9, item 7).
+
+Every chat request carries two options not all servers take:
+
+* ``stream_options: {"include_usage": true}`` -- the token counts of a stream.
+  Rejected by Azure OpenAI before api-version 2024-09-01-preview (400
+  "Unrecognized request argument supplied: stream_options", seen in
+  Pythagora-io/gpt-pilot#1022, songquanpeng/one-api#1423; 400 "Unknown
+  parameter: 'stream_options'" with ``code: unknown_parameter``,
+  Azure/azure-sdk-for-net#45557), by Mistral's API (422 ``extra_forbidden`` at
+  ``["body", "stream_options", "include_usage"]``, avante-corp/avante.nvim#2347)
+  and by gateways in front of either.
+* ``tools`` -- agenttui's memory, file and shell tools. Rejected by:
+  Ollama for a model whose template has no tool support (400 "<model> does not
+  support tools": ollama/ollama server/images.go ``errCapabilities`` +
+  ``errCapabilityTools``, mapped to 400 by server/routes.go
+  ``handleScheduleError``, wrapped as an OpenAI error by openai/openai.go
+  ``NewError``); vLLM started without ``--enable-auto-tool-choice`` (400
+  '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser
+  to be set': vllm/entrypoints/openai/serving_chat.py; ``tools`` without
+  ``tool_choice`` counts as "auto" in protocol.py ``check_tool_usage``);
+  llama.cpp's server without ``--jinja`` (500 "tools param requires --jinja
+  flag": tools/server/utils.hpp); OpenRouter when no provider of the model
+  takes tools (404 "No endpoints found that support tool use",
+  FoundationAgents/OpenManus#55, pydantic/pydantic-ai#2896).
+
+Only those exact rejections trigger a fallback: a bare 400 is just as often a
+malformed request or an over-long prompt, and retrying without tools would
+hide it. The fallback retries the same request at once without the option
+(before any retry of :mod:`agenttui.agent.retry`: llama.cpp's 500 would
+otherwise be retried three times), remembers it for that endpoint
+(``base_url``) and model, and the loop tells the user once, in words
+(:class:`~agenttui.agent.events.RequestFallback`).
+
+Settings, ``[agent]``: ``stream_options`` and ``tool_calling``, each
+``"auto"`` (send; fall back on a known rejection and remember it), ``"on"``
+(always send; a rejection is an error) or ``"off"`` (never send).
+
+The memory is ``<data dir>/state/endpoints.json``::
+
+    {"endpoints": {"http://localhost:11434/v1": {"gemma2:2b": {
+        "tools": {"omitted": true, "since": "2026-11-24T00:31:07Z", "reason": "..."}}}}}
+
+written atomically under a cross-process lock (a crash leaves the old or the
+new file; two processes never lose each other's entries). A file that cannot
+be read counts as empty and is replaced by the next write: it only holds what
+the endpoint itself will tell us again. ``"on"`` ignores what is remembered;
+``agenttui doctor`` lists it; deleting the file forgets it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+Option = Literal["stream_options", "tools"]
+OPTIONS: tuple[Option, ...] = ("stream_options", "tools")
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+STATE_FILE = ("state", "endpoints.json")
+
+# Lower-case phrases of the known "no tools here" errors (sources in the module doc).
+TOOL_REJECTIONS = (
+    "does not support tools",                  # Ollama
+    "--enable-auto-tool-choice",               # vLLM
+    "tools param requires --jinja",            # llama.cpp server
+    "no endpoints found that support tool use",  # OpenRouter
+)
+_STREAM_OPTIONS_STATUSES = (400, 422)  # 422: Mistral's pydantic validation
+_TOOLS_STATUSES = (400, 404, 422, 500)  # 404: OpenRouter; 500: llama.cpp
+
+
+def endpoint_key(base_url: str | None) -> str:
+    """The endpoint as remembered: the base URL without a trailing slash."""
+    return (base_url or DEFAULT_BASE_URL).strip().rstrip("/")
+
+
+def state_path(data_dir: Path) -> Path:
+    return data_dir.joinpath(*STATE_FILE)
+
+
+@dataclass(frozen=True)
+class Remembered:
+    endpoint: str
+    model: str
+    option: Option
+    since: str
+    reason: str
+
+
+class EndpointMemory:
+    """What each endpoint and model refused, read from and written to ``state/endpoints.json``.
+
+    Reads are cached by the file's mtime (every request asks); a write failure
+    (read-only disk) keeps the fallback for this process and is reported by
+    :meth:`remember`'s return value, never raised.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+        self._stamp: int | None = None
+        self._data: dict[str, Any] = {}
+        self._session: set[tuple[str, str, str]] = set()  # remembered here even if unsaved
+
+    def _read(self) -> dict[str, Any]:
+        try:
+            stamp = self.path.stat().st_mtime_ns
+        except OSError:
+            return {}
+        with self._lock:
+            if stamp != self._stamp:
+                try:
+                    data = json.loads(self.path.read_text(encoding="utf-8"))
+                except (OSError, UnicodeDecodeError, ValueError):
+                    data = {}
+                self._data = data if isinstance(data, dict) else {}
+                self._stamp = stamp
+            return self._data
+
+    def omitted(self, base_url: str | None, model: str) -> set[str]:
+        endpoint = endpoint_key(base_url)
+        out = {option for (e, m, option) in self._session if e == endpoint and m == model}
+        models = self._read().get("endpoints", {}).get(endpoint, {})
+        entry = models.get(model, {}) if isinstance(models, dict) else {}
+        if isinstance(entry, dict):
+            out |= {o for o in OPTIONS if isinstance(entry.get(o), dict) and entry[o].get("omitted")}
+        return out
+
+    def remember(self, base_url: str | None, model: str, option: Option, reason: str) -> str | None:
+        """Record the fallback; returns a warning if it could not be saved."""
+        from agenttui.core.files import atomic_write_text, ensure_dir, locked
+
+        endpoint = endpoint_key(base_url)
+        self._session.add((endpoint, model, option))
+        try:
+            ensure_dir(self.path.parent)
+            with locked(self.path):
+                try:
+                    data = json.loads(self.path.read_text(encoding="utf-8"))
+                except (OSError, UnicodeDecodeError, ValueError):
+                    data = {}
+                if not isinstance(data, dict) or not isinstance(data.get("endpoints"), dict):
+                    data = {"endpoints": {}}
+                models = data["endpoints"].setdefault(endpoint, {})
+                entry = models.setdefault(model, {})
+                entry[option] = {"omitted": True, "reason": reason[:300],
+                                 "since": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+                atomic_write_text(self.path, json.dumps(data, indent=2, sort_keys=True) + "\n")
+        except (OSError, TimeoutError) as exc:
+            return f"could not save it to {self.path} ({exc}); it holds for this session only"
+        return None
+
+    def entries(self) -> list[Remembered]:
+        out = []
+        for endpoint, models in sorted(self._read().get("endpoints", {}).items()):
+            for model, entry in sorted(models.items() if isinstance(models, dict) else ()):
+                for option in OPTIONS:
+                    value = entry.get(option) if isinstance(entry, dict) else None
+                    if isinstance(value, dict) and value.get("omitted"):
+                        out.append(Remembered(endpoint, model, option, str(value.get("since", "")),
+                                              str(value.get("reason", ""))))
+        return out
+
+
+_MEMORIES: dict[str, EndpointMemory] = {}
+_MEMORIES_LOCK = threading.Lock()
+
+
+def memory_for(data_dir: Path) -> EndpointMemory:
+    """One :class:`EndpointMemory` per state file in this process."""
+    path = state_path(data_dir)
+    key = os.fspath(path)
+    with _MEMORIES_LOCK:
+        memory = _MEMORIES.get(key)
+        if memory is None:
+            memory = _MEMORIES[key] = EndpointMemory(path)
+        return memory
+
+
+# ---------------------------------------------------------------- per request
+def apply(params: dict[str, Any], agent_settings: Any, memory: EndpointMemory,
+          base_url: str | None, model: str) -> None:
+    """Drop from ``params`` what settings forbid or this endpoint and model refused before."""
+    omitted = memory.omitted(base_url, model)
+    for option, setting in (("stream_options", agent_settings.stream_options),
+                            ("tools", agent_settings.tool_calling)):
+        if setting == "off" or (setting == "auto" and option in omitted):
+            params.pop(option, None)
+
+
+def error_text(exc: BaseException) -> tuple[int | None, str]:
+    """(HTTP status, lower-cased message and body) of an openai error; (None, "") otherwise."""
+    status = getattr(exc, "status_code", None)
+    if not isinstance(status, int):
+        return None, ""
+    body = getattr(exc, "body", None)
+    with contextlib.suppress(TypeError, ValueError):
+        body = json.dumps(body)
+    return status, f"{getattr(exc, 'message', '') or exc} {body or ''}".lower()
+
+
+def rejected_option(exc: BaseException, params: dict[str, Any], agent_settings: Any) -> Option | None:
+    """The option the endpoint refused in ``exc``, if it is one we may drop (setting "auto")."""
+    status, text = error_text(exc)
+    if status is None:
+        return None
+    if ("stream_options" in params and agent_settings.stream_options == "auto"
+            and status in _STREAM_OPTIONS_STATUSES and "stream_options" in text):
+        return "stream_options"
+    if ("tools" in params and agent_settings.tool_calling == "auto"
+            and status in _TOOLS_STATUSES and any(phrase in text for phrase in TOOL_REJECTIONS)):
+        return "tools"
+    return None
+
+
+def server_message(exc: BaseException) -> str:
+    """The endpoint's own words, for the notice (via retry's detail extraction)."""
+    from agenttui.agent.retry import _error_detail
+
+    return " ".join(str(_error_detail(exc)).split())[:200]
+
+
+def notice(option: Option, model: str, base_url: str | None, detail: str, saved_warning: str | None) -> str:
+    """What the user is told, once per endpoint and model."""
+    where = f"{model} at {endpoint_key(base_url)}"
+    if option == "tools":
+        text = (f"{where} does not take tool calls (the server said: {detail}). "
+                "Continuing without tools: the model cannot remember, recall, read files or run "
+                "commands by itself. Pick a model with tool support, or set "
+                '`[agent] tool_calling = "on"` to always send them.')
+    else:
+        text = (f"{where} rejects `stream_options` (the server said: {detail}). "
+                "Continuing without it: token counts are not reported for this endpoint. "
+                'Set `[agent] stream_options = "on"` to always send it.')
+    text += " Remembered for this endpoint and model"
+    return text + (f", but {saved_warning}." if saved_warning else ".")
