@@ -190,3 +190,16 @@ async def test_deferred_panes_keep_a_toggle_made_before_they_mount(services):
         app.main.first_frame_shown()
         await wait_until(pilot, lambda: app.main.panes_ready)
         assert pane_titles(app) == {"Memory": True, "Chat": True, "History": False}
+
+
+async def test_first_run_open_settings_button_opens_the_settings_dialog(services, memory_keyring):
+    """Issue 11 item 11: the button's choice was handed to an un-awaited run_action."""
+    from agenttui.ui.screens.settings import SettingsScreen
+
+    app = make_app(services)  # no key anywhere: the first-run screen comes up
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, FirstRunScreen)
+                         and bool(app.screen.query("#settings"))
+                         and app.screen.query_one("#settings").region.area > 0)  # laid out
+        await pilot.click("#settings")
+        await wait_until(pilot, lambda: isinstance(app.screen, SettingsScreen))

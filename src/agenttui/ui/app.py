@@ -167,9 +167,9 @@ class AgentTUI(App[int]):
     def _show_first_run(self, problem: str | None) -> None:
         from agenttui.ui.screens.first_run import FirstRunScreen
 
-        def closed(choice: str | None) -> None:
-            if choice == "settings":
-                self.run_action("open_settings")
+        async def closed(choice: str | None) -> None:
+            if choice == "settings":  # run_action is a coroutine: un-awaited, nothing opened
+                await self.run_action("open_settings")
 
         self.push_screen(FirstRunScreen(self.key_for("app.open_settings"), problem), closed)
 
