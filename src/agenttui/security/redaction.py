@@ -28,6 +28,7 @@ from functools import lru_cache
 
 from .context_rules import CONTEXT_FINDERS
 from .crypto_keys import find_seed_phrases, find_wallet_keys
+from .gitleaks_scan import find_gitleaks
 from .match import SecretMatch
 from .secret_patterns import CONTEXT, PROVIDER_RULES
 from .values import is_placeholder
@@ -119,7 +120,11 @@ def _spans(text: str, extra_patterns: Sequence[str]) -> list[list]:
     if not text:
         return []
     lowered = ascii_lower(text)
-    candidates = [*_provider_candidates(text), *_context_candidates(text, lowered)]
+    candidates = [
+        *_provider_candidates(text),
+        *find_gitleaks(text, lowered),
+        *_context_candidates(text, lowered),
+    ]
     if extra_patterns:
         candidates.extend(_extra_candidates(text, extra_patterns))
     return _merge(candidates)

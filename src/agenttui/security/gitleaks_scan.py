@@ -1,0 +1,232 @@
+"""Provider formats from gitleaks' rule set (`gitleaks_rules`, generated).
+
+How a text is scanned, as gitleaks does it, made fast and linear for Python:
+- keyword prefilter: one Aho-Corasick pass (`ahocorasick_rs`, Rust) over a
+  one-byte-per-character lowered view finds every rule keyword; a rule runs
+  only near its keywords. (`bench/bench_redaction.py --engines` compares this
+  with one `bytes.find` per keyword: the automaton is several times faster with
+  ~250 keywords; without the package the `find` loop is the fallback.)
+- keywords common in ordinary text ('ey', 's.', 'password', 'secret') are
+  replaced by per-rule *seek* regexes (literal-led, implied by the rule; see
+  the generator), run over the lowered text;
+- an *anchored* rule (every match starts with a keyword: most rules once the
+  generator cut the generic `[\\w.-]{0,50}?` prefix) is tried with
+  `Pattern.match` at each hit: no scanning at all;
+- any other rule is searched in a window around a hit, [hit-512, hit+1024];
+  hits inside an already searched stretch are skipped, so the windows cost
+  O(len(text)) in total, and each window is bounded, so patterns that RE2
+  runs in linear time but `re` might backtrack on (`curl .* -u`) are too.
+  A match that reaches its window's end is searched again with up to 16 KB
+  more, so long tokens (1Password `ops_…`) are not cut.
+Then gitleaks' own checks: the secret group (else the first non-empty group),
+minimum Shannon entropy, the rule's and the global allowlists and stopwords;
+agenttui adds its placeholder check (`values.is_placeholder`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+
+from .secret_patterns import PROVIDER
+from .values import is_placeholder
+
+Candidate = tuple[int, int, str, int]
+
+# Just below agenttui's own provider rules: where both match, the own kind
+# name is kept (`openai_key`); the span is the union either way.
+GITLEAKS = PROVIDER - 1
+BEFORE, AFTER, STRIDE, LONG = 512, 1024, 512, 16_384
+
+
+@dataclass(frozen=True)
+class _Allow:
+    target: str  # "secret", "match" or "line"
+    regexes: tuple[re.Pattern[str], ...]
+    stopwords: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class _Rule:
+    kind: str
+    regex: re.Pattern[str]
+    group: int
+    entropy: float
+    anchored: bool
+    allow: tuple[_Allow, ...]
+    seeks: tuple[re.Pattern[str], ...]  # run over the lowered text, for common keywords
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    rules: tuple[_Rule, ...]
+    keywords: tuple[bytes, ...]
+    rules_of: tuple[tuple[int, ...], ...]  # keyword index -> rule indexes
+    automaton: object | None
+    global_allow: tuple[re.Pattern[str], ...]
+    global_stop: tuple[str, ...]
+    seeking: tuple[int, ...]  # rules with seek regexes
+
+
+@cache
+def compiled() -> _Compiled:
+    """Compile the generated rules once (lazily: ~0.1 s, not at import)."""
+    from . import gitleaks_rules as g
+
+    rules, index = [], {}
+    for r in g.RULES:
+        allow = tuple(
+            _Allow(a["target"], tuple(re.compile(x, re.ASCII) for x in a["regexes"]), tuple(a["stopwords"]))
+            for a in r["allow"]
+        )
+        rules.append(
+            _Rule(
+                r["id"], re.compile(r["regex"], re.ASCII), r["group"], r["entropy"], r["anchored"], allow,
+                tuple(re.compile(x, re.ASCII) for x in r["seeks"].values()),
+            )
+        )
+        for k in r["keywords"]:
+            if k not in r["seeks"]:
+                index.setdefault(k, []).append(len(rules) - 1)
+    keywords = tuple(k.encode("latin-1") for k in index)
+    try:
+        import ahocorasick_rs
+
+        automaton: object | None = ahocorasick_rs.BytesAhoCorasick(keywords)
+    except ImportError:  # the fallback below is correct, only slower
+        automaton = None
+    return _Compiled(
+        tuple(rules),
+        keywords,
+        tuple(tuple(v) for v in index.values()),
+        automaton,
+        tuple(re.compile(x, re.ASCII) for x in g.GLOBAL_ALLOW_REGEXES),
+        tuple(g.GLOBAL_STOPWORDS),
+        tuple(i for i, r in enumerate(rules) if r.seeks),
+    )
+
+
+def keyword_hits(view: bytes, c: _Compiled | None = None) -> list[tuple[int, int]]:
+    """(keyword index, start) of every keyword occurrence in `view`."""
+    c = c or compiled()
+    if c.automaton is not None:
+        return [(k, s) for k, s, _ in c.automaton.find_matches_as_indexes(view, overlapping=True)]  # type: ignore[attr-defined]
+    return find_loop_hits(view, c.keywords)
+
+
+def find_loop_hits(view: bytes, keywords: tuple[bytes, ...]) -> list[tuple[int, int]]:
+    """The same as the automaton, with one `bytes.find` scan per keyword."""
+    hits = []
+    for k, kw in enumerate(keywords):
+        pos = view.find(kw)
+        while pos >= 0:
+            hits.append((k, pos))
+            pos = view.find(kw, pos + 1)
+    return hits
+
+
+def _entropy(value: str) -> float:
+    n = len(value)
+    return -sum(c / n * math.log2(c / n) for c in Counter(value).values())
+
+
+def _secret_span(rule: _Rule, m: re.Match[str]) -> tuple[int, int]:
+    if m.re.groups:
+        if rule.group:
+            return m.span(rule.group)
+        for i in range(1, m.re.groups + 1):
+            s, e = m.span(i)
+            if e > s:
+                return s, e
+    return m.span()
+
+
+def _line(text: str, start: int, end: int) -> str:
+    lo = text.rfind("\n", max(0, start - 4096), start) + 1
+    hi = text.find("\n", end, end + 4096)
+    return text[lo : hi if hi >= 0 else min(len(text), end + 4096)]
+
+
+def _allowed(c: _Compiled, rule: _Rule, text: str, m: re.Match[str], secret: str) -> bool:
+    low = secret.lower()
+    if any(rx.search(secret) for rx in c.global_allow) or any(w in low for w in c.global_stop):
+        return True
+    for a in rule.allow:
+        target = secret if a.target == "secret" else m.group() if a.target == "match" else _line(text, *m.span())
+        if any(rx.search(target) for rx in a.regexes) or any(w in low for w in a.stopwords):
+            return True
+    return False
+
+
+# Rules whose secret is `user:password`: only the password is redacted (a
+# user name is no secret), unless there is no password (`-u "TOKEN:"`).
+_PASSWORD_AFTER_COLON = frozenset({"curl-auth-user"})
+
+
+def _accept(c: _Compiled, rule: _Rule, text: str, m: re.Match[str]) -> tuple[int, int] | None:
+    start, end = _secret_span(rule, m)
+    if rule.kind in _PASSWORD_AFTER_COLON:
+        quoted = text[start : start + 1] in ("'", '"') and text[end - 1 : end] == text[start]
+        if quoted:
+            start, end = start + 1, end - 1
+        colon = text.find(":", start, end)
+        if 0 <= colon < end - 1:  # `user:password`; `"token:"` (no password) keeps the token
+            start = colon + 1
+        elif colon == end - 1:
+            end = colon
+    if end <= start:
+        return None
+    secret = text[start:end]
+    if "[REDACTED:" in secret:
+        return None  # already redacted: redaction is a fixed point
+    if rule.entropy and _entropy(secret) <= rule.entropy:
+        return None
+    if is_placeholder(secret) or _allowed(c, rule, text, m, secret):
+        return None
+    return start, end
+
+
+def _windowed(rule: _Rule, text: str, starts: list[int]) -> Iterator[re.Match[str]]:
+    n = len(text)
+    covered = -1
+    for p in starts:
+        if p < covered:
+            continue
+        lo, hi = max(0, p - BEFORE), min(n, p + AFTER)
+        covered = p + STRIDE
+        for m in rule.regex.finditer(text, lo, hi):
+            if m.end() >= hi and hi < n:  # maybe cut by the window: look further
+                longer = rule.regex.search(text, m.start(), min(n, m.start() + LONG))
+                if longer:
+                    m = longer
+            yield m
+
+
+def find_gitleaks(text: str, lowered: str, view: bytes | None = None) -> Iterator[Candidate]:
+    """Candidates of every gitleaks rule. `view`: `lowered` as latin-1 bytes."""
+    c = compiled()
+    if view is None:
+        view = lowered.encode("latin-1", "replace")
+    per_rule: dict[int, set[int]] = {}
+    for k, start in keyword_hits(view, c):
+        for r in c.rules_of[k]:
+            per_rule.setdefault(r, set()).add(start)
+    for r in c.seeking:
+        for rx in c.rules[r].seeks:
+            for m in rx.finditer(lowered):
+                per_rule.setdefault(r, set()).add(m.start())
+    for r, starts in per_rule.items():
+        rule = c.rules[r]
+        ordered = sorted(starts)
+        if rule.anchored:
+            matches: Iterator[re.Match[str]] = filter(None, map(rule.regex.match, [text] * len(ordered), ordered))
+        else:
+            matches = _windowed(rule, text, ordered)
+        for m in matches:
+            span = _accept(c, rule, text, m)
+            if span:
+                yield span[0], span[1], rule.kind, GITLEAKS
