@@ -36,15 +36,8 @@ Settings, ``[agent]``: ``stream_options`` and ``tool_calling``, each
 ``"auto"`` (send; fall back on a known rejection and remember it), ``"on"``
 (always send; a rejection is an error) or ``"off"`` (never send).
 
-The memory is ``<data dir>/state/endpoints.json``::
-
-    {"endpoints": {"http://localhost:11434/v1": {"gemma2:2b": {
-        "tools": {"omitted": true, "since": "2026-11-24T00:31:07Z", "reason": "..."}}}}}
-
-written atomically under a cross-process lock (a crash leaves the old or the
-new file; two processes never lose each other's entries). A file that cannot
-be read counts as empty and is replaced by the next write: it only holds what
-the endpoint itself will tell us again. ``"on"`` ignores what is remembered;
+The memory (``<data dir>/state/endpoints.json``) is
+:mod:`agenttui.core.endpoint_state`. ``"on"`` ignores what is remembered;
 ``agenttui doctor`` lists it; deleting the file forgets it.
 """
 
@@ -52,17 +45,16 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import threading
-import time
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-Option = Literal["stream_options", "tools"]
-OPTIONS: tuple[Option, ...] = ("stream_options", "tools")
-DEFAULT_BASE_URL = "https://api.openai.com/v1"
-STATE_FILE = ("state", "endpoints.json")
+from agenttui.core.endpoint_state import (  # noqa: F401 -- re-exported for the loop
+    OPTIONS,
+    EndpointMemory,
+    Option,
+    endpoint_key,
+    memory_for,
+    state_path,
+)
 
 # Lower-case phrases of the known "no tools here" errors (sources in the module doc).
 TOOL_REJECTIONS = (
@@ -73,114 +65,6 @@ TOOL_REJECTIONS = (
 )
 _STREAM_OPTIONS_STATUSES = (400, 422)  # 422: Mistral's pydantic validation
 _TOOLS_STATUSES = (400, 404, 422, 500)  # 404: OpenRouter; 500: llama.cpp
-
-
-def endpoint_key(base_url: str | None) -> str:
-    """The endpoint as remembered: the base URL without a trailing slash."""
-    return (base_url or DEFAULT_BASE_URL).strip().rstrip("/")
-
-
-def state_path(data_dir: Path) -> Path:
-    return data_dir.joinpath(*STATE_FILE)
-
-
-@dataclass(frozen=True)
-class Remembered:
-    endpoint: str
-    model: str
-    option: Option
-    since: str
-    reason: str
-
-
-class EndpointMemory:
-    """What each endpoint and model refused, read from and written to ``state/endpoints.json``.
-
-    Reads are cached by the file's mtime (every request asks); a write failure
-    (read-only disk) keeps the fallback for this process and is reported by
-    :meth:`remember`'s return value, never raised.
-    """
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._lock = threading.Lock()
-        self._stamp: int | None = None
-        self._data: dict[str, Any] = {}
-        self._session: set[tuple[str, str, str]] = set()  # remembered here even if unsaved
-
-    def _read(self) -> dict[str, Any]:
-        try:
-            stamp = self.path.stat().st_mtime_ns
-        except OSError:
-            return {}
-        with self._lock:
-            if stamp != self._stamp:
-                try:
-                    data = json.loads(self.path.read_text(encoding="utf-8"))
-                except (OSError, UnicodeDecodeError, ValueError):
-                    data = {}
-                self._data = data if isinstance(data, dict) else {}
-                self._stamp = stamp
-            return self._data
-
-    def omitted(self, base_url: str | None, model: str) -> set[str]:
-        endpoint = endpoint_key(base_url)
-        out = {option for (e, m, option) in self._session if e == endpoint and m == model}
-        models = self._read().get("endpoints", {}).get(endpoint, {})
-        entry = models.get(model, {}) if isinstance(models, dict) else {}
-        if isinstance(entry, dict):
-            out |= {o for o in OPTIONS if isinstance(entry.get(o), dict) and entry[o].get("omitted")}
-        return out
-
-    def remember(self, base_url: str | None, model: str, option: Option, reason: str) -> str | None:
-        """Record the fallback; returns a warning if it could not be saved."""
-        from agenttui.core.files import atomic_write_text, ensure_dir, locked
-
-        endpoint = endpoint_key(base_url)
-        self._session.add((endpoint, model, option))
-        try:
-            ensure_dir(self.path.parent)
-            with locked(self.path):
-                try:
-                    data = json.loads(self.path.read_text(encoding="utf-8"))
-                except (OSError, UnicodeDecodeError, ValueError):
-                    data = {}
-                if not isinstance(data, dict) or not isinstance(data.get("endpoints"), dict):
-                    data = {"endpoints": {}}
-                models = data["endpoints"].setdefault(endpoint, {})
-                entry = models.setdefault(model, {})
-                entry[option] = {"omitted": True, "reason": reason[:300],
-                                 "since": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
-                atomic_write_text(self.path, json.dumps(data, indent=2, sort_keys=True) + "\n")
-        except (OSError, TimeoutError) as exc:
-            return f"could not save it to {self.path} ({exc}); it holds for this session only"
-        return None
-
-    def entries(self) -> list[Remembered]:
-        out = []
-        for endpoint, models in sorted(self._read().get("endpoints", {}).items()):
-            for model, entry in sorted(models.items() if isinstance(models, dict) else ()):
-                for option in OPTIONS:
-                    value = entry.get(option) if isinstance(entry, dict) else None
-                    if isinstance(value, dict) and value.get("omitted"):
-                        out.append(Remembered(endpoint, model, option, str(value.get("since", "")),
-                                              str(value.get("reason", ""))))
-        return out
-
-
-_MEMORIES: dict[str, EndpointMemory] = {}
-_MEMORIES_LOCK = threading.Lock()
-
-
-def memory_for(data_dir: Path) -> EndpointMemory:
-    """One :class:`EndpointMemory` per state file in this process."""
-    path = state_path(data_dir)
-    key = os.fspath(path)
-    with _MEMORIES_LOCK:
-        memory = _MEMORIES.get(key)
-        if memory is None:
-            memory = _MEMORIES[key] = EndpointMemory(path)
-        return memory
 
 
 # ---------------------------------------------------------------- per request

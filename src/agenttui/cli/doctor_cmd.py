@@ -12,7 +12,9 @@ MARKS = {"ok": "ok  ", "warn": "WARN", "fail": "FAIL", "skip": "skip"}
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("doctor", help="check the installation, config, keys, endpoint and data")
     parser.add_argument("--offline", action="store_true", help="do not contact the endpoint")
-    parser.add_argument("--timeout", type=float, default=3.0, help="endpoint timeout in seconds (default 3)")
+    parser.add_argument("--timeout", type=float, default=3.0, help="GET /models timeout in seconds (default 3)")
+    parser.add_argument("--probe-timeout", type=float, default=None,
+                        help="seconds the one-token chat probe may take (default: [agent] request_timeout)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.set_defaults(handler=run)
 
@@ -23,8 +25,14 @@ def run(args: argparse.Namespace) -> int:
     from agenttui.core.doctor import DoctorContext, run_checks
     from agenttui.core.paths import Paths
 
-    ctx = DoctorContext(paths=Paths.from_env(), environ=os.environ,
-                        endpoint_timeout=args.timeout, offline=args.offline)
+    paths = Paths.from_env()
+    probe_timeout = args.probe_timeout
+    if probe_timeout is None:
+        from agenttui.core.config import load_settings
+
+        probe_timeout = float(load_settings(paths).settings.agent.request_timeout)
+    ctx = DoctorContext(paths=paths, environ=os.environ, endpoint_timeout=args.timeout,
+                        offline=args.offline, probe_timeout=probe_timeout)
     checks = run_checks(ctx)
     failed = [c for c in checks if c.status == "fail"]
     if args.json:

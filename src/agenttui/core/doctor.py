@@ -1,9 +1,10 @@
 """``agenttui doctor``: one screen of checks, each with a verdict and a fix.
 
 Checks only read: doctor never moves, repairs or creates user data (so it is
-safe to run when something is wrong). The endpoint check uses the standard
-library with a short timeout instead of the openai client, so doctor stays
-fast and works even when the openai import is what is broken.
+safe to run when something is wrong). The endpoint checks
+(:mod:`agenttui.core.doctor_endpoint`: ``GET /models``, then a one-token chat
+probe that decides the verdict) use the standard library instead of the
+openai client, so doctor works even when the openai import is what is broken.
 """
 
 from __future__ import annotations
@@ -13,13 +14,12 @@ import os
 import sqlite3
 import stat
 import sys
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
+from agenttui.core.doctor_endpoint import check_endpoint, check_models, check_request_options
 from agenttui.core.models import MemoryItem
 from agenttui.core.paths import Paths
 
@@ -40,9 +40,11 @@ class Check:
 class DoctorContext:
     paths: Paths
     environ: Mapping[str, str]
-    endpoint_timeout: float = 3.0
+    endpoint_timeout: float = 3.0  # GET /models
     offline: bool = False
     python_version: tuple[int, int] = sys.version_info[:2]
+    probe_timeout: float = 60.0  # the chat probe: what a turn would wait ([agent] request_timeout)
+    cache: dict[str, Any] = field(default_factory=dict)  # answers shared by the endpoint checks
 
 
 def check_python(ctx: DoctorContext) -> Check:
@@ -131,35 +133,6 @@ def _effective_endpoint(ctx: DoctorContext) -> tuple[str, str]:
     return base.rstrip("/"), model
 
 
-def check_endpoint(ctx: DoctorContext) -> Check:
-    base, model = _effective_endpoint(ctx)
-    if ctx.offline:
-        return Check("endpoint", "skip", f"{base} not contacted (--offline)")
-    from agenttui.core.secrets import get_api_key
-
-    request = urllib.request.Request(f"{base}/models")
-    key = get_api_key(ctx.environ).value
-    if key:
-        request.add_header("Authorization", f"Bearer {key}")
-    try:
-        with urllib.request.urlopen(request, timeout=ctx.endpoint_timeout) as response:
-            payload = json.loads(response.read(2_000_000) or b"{}")
-    except urllib.error.HTTPError as exc:
-        hint = ("the API key was refused: set the right one with `agenttui key set`"
-                if exc.code in (401, 403) else "check base_url in the config or OPENAI_BASE_URL")
-        return Check("endpoint", "fail", f"{base}/models answered HTTP {exc.code}", hint)
-    except (urllib.error.URLError, TimeoutError, OSError, ValueError) as exc:
-        reason = getattr(exc, "reason", exc)
-        return Check("endpoint", "fail", f"{base} is not reachable ({reason})",
-                     "start your server or check OPENAI_BASE_URL / base_url and your network")
-    ids = [str(entry.get("id")) for entry in payload.get("data", []) if isinstance(entry, dict)]
-    if model in ids:
-        return Check("endpoint", "ok", f"{base} answers; model {model} is listed")
-    listed = ", ".join(ids[:5]) or "none"
-    return Check("endpoint", "warn", f"{base} answers but does not list model {model} (lists: {listed})",
-                 "set the model with AGENTTUI_MODEL or `model = \"…\"` in the config")
-
-
 def _history_dbs(paths: Paths) -> Iterator[Path]:
     if paths.profiles_dir.is_dir():
         yield from sorted(paths.profiles_dir.glob("*/history.sqlite3"))
@@ -225,7 +198,7 @@ def check_memory(ctx: DoctorContext) -> Check:
 
 CHECKS: tuple[Callable[[DoctorContext], Check], ...] = (
     check_python, check_config, check_permissions, check_keyring, check_api_key,
-    check_endpoint, check_databases, check_memory,
+    check_models, check_endpoint, check_request_options, check_databases, check_memory,
 )
 
 

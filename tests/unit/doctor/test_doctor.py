@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -98,29 +97,7 @@ def test_api_key_missing(ctx, no_keyring):
     assert result.status == "fail" and "agenttui key set" in result.fix
 
 
-def test_endpoint_lists_model(ctx, fake_openai):
-    ctx.environ = {"OPENAI_BASE_URL": fake_openai.base_url, "AGENTTUI_MODEL": fake_openai.model}
-    assert doctor.check_endpoint(ctx).status == "ok"
-
-
-def test_endpoint_without_the_model(ctx, fake_openai):
-    ctx.environ = {"OPENAI_BASE_URL": fake_openai.base_url, "AGENTTUI_MODEL": "no-such-model"}
-    result = doctor.check_endpoint(ctx)
-    assert result.status == "warn" and "no-such-model" in result.detail
-
-
-def test_endpoint_unreachable(ctx):
-    with socket.socket() as sock:  # a port nobody listens on
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    ctx.environ = {"OPENAI_BASE_URL": f"http://127.0.0.1:{port}/v1"}
-    result = doctor.check_endpoint(ctx)
-    assert result.status == "fail" and "not reachable" in result.detail
-
-
-def test_endpoint_offline_is_skipped(ctx):
-    ctx.offline = True
-    assert doctor.check_endpoint(ctx).status == "skip"
+# The endpoint checks (models list, chat probe, request options): test_doctor_endpoint.py
 
 
 def test_history_database_ok_and_corrupt(ctx, paths):
