@@ -9,7 +9,11 @@ otherwise sit in front of the UI's first frame. When the command is named
 (``agenttui ask …``), only its module is imported and registered: the others
 would only slow ``ask``'s first token; ``agenttui --help`` still lists all.
 
-Exit codes (SPEC §9): 0 ok, 1 refused/failed (message on stderr), 2 usage.
+Exit codes (SPEC §9): 0 ok, 1 refused/failed (message on stderr), 2 usage
+(also an argument that is not UTF-8), 130 interrupted. Expected failures (disk
+full, read-only, a lock held, a damaged file, ...) are one message from
+:func:`agenttui.core.errors.explain`; anything else is a bug: one line naming
+a redacted crash log, never a traceback (:mod:`agenttui.core.crash_log`).
 """
 
 from __future__ import annotations
@@ -67,6 +71,10 @@ def main(argv: list[str] | None = None) -> int:
         from agenttui.cli.tui import run_tui
 
         return run_tui(fast)
+    bad = _not_utf8(args_list)
+    if bad:
+        print(f"agenttui: {bad}", file=sys.stderr)
+        return 2
     parser = build_parser(_named_command(args_list))
     args = parser.parse_args(argv)
     if args.command is None:
@@ -80,3 +88,25 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as exc:  # noqa: BLE001 -- the error policy: a sentence, or a crash log
+        from agenttui.cli.common import report_failure
+
+        return report_failure(exc, args_list)
+    finally:
+        from agenttui.cli.common import report_late_problems
+
+        report_late_problems()
+
+
+def _not_utf8(argv: list[str]) -> str | None:
+    """Why an argument is refused: bytes that are not UTF-8 reach Python as lone
+    surrogates (PEP 383), and storing them would fail later, or worse, half-way."""
+    for n, arg in enumerate(argv, 1):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raw = arg[exc.start:exc.end].encode("utf-8", "surrogateescape")[:8]
+            return (f"argument {n} is not valid UTF-8 text (bytes {raw.hex(' ')} at position "
+                    f"{exc.start}); nothing was done. Type it again in a UTF-8 terminal "
+                    "(LANG=C.UTF-8) or convert it (iconv -f latin1 -t utf-8).")
+    return None

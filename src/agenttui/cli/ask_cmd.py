@@ -44,7 +44,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from agenttui.cli.common import fail, open_services
 
-    text = sys.stdin.read() if args.text == "-" else args.text
+    text = _read_stdin() if args.text == "-" else args.text
     if not text.strip():
         return fail('nothing to ask; usage: agenttui ask "What did we decide about X?"', code=2)
     if args.json and not args.dry_run:
@@ -137,7 +137,7 @@ async def _ask(services, args: argparse.Namespace, text: str, api_key: str) -> i
             elif isinstance(event, MemoryChanged):
                 _report_memory(event, warn, inert)
             elif isinstance(event, PersistWarning):
-                warn(event.text)
+                pass  # the loop retries at turn end; _unsaved_failure reports what is left
             elif isinstance(event, RetryScheduled):
                 warn(f"{event.reason} Retrying in {event.delay:.1f} s (retry {event.attempt}).")
             elif isinstance(event, TurnFinished | TurnFailed):
@@ -151,15 +151,74 @@ async def _ask(services, args: argparse.Namespace, text: str, api_key: str) -> i
                     warn(f"the turn stopped early: {event.stop_reason}")
     finally:
         await aclose_client(services)
-    return code
+    return _unsaved_failure(services) or code
+
+
+def _unsaved_failure(services) -> int:
+    """Never exit 0 holding unsaved messages (issue 11). The loop already retried
+    at turn end; one last try here, then the redacted text goes to a recovery
+    file named on stderr (or onto stderr itself when no folder takes it) and
+    the exit code is 1."""
+    from agenttui.agent.loop import PENDING_ATTR
+    from agenttui.cli.common import fail
+    from agenttui.core.crash_log import redact, write_recovery
+    from agenttui.core.errors import explain
+
+    queue = getattr(services, PENDING_ATTR, None)
+    error: Exception | None = None
+    while queue:
+        cid, message = queue[0]
+        try:
+            services.history.append(cid, message)
+        except Exception as exc:  # noqa: BLE001 -- whatever it is, the text must not be lost
+            error = exc
+            break
+        queue.popleft()
+    if not queue or error is None:
+        return 0
+    reason = explain(error) or f"{type(error).__name__}: {error}"
+    count = len(queue)
+    body = "".join(f"## {message.role} (conversation {cid})\n\n{message.content or ''}\n\n"
+                   for cid, message in queue)
+    text = f"# agenttui: {count} message(s) not saved to history\n\nReason: {reason}\n\n{body}"
+    patterns = services.settings.redaction.extra_patterns
+    path = write_recovery(text, services.environ, patterns)
+    if path is None:
+        print(redact(text, patterns), file=sys.stderr)
+        where = "no recovery file could be written either, so their text is printed above"
+    else:
+        where = f"their text (secrets redacted) is in {path}"
+    queue.clear()  # handed over to the file: a later flush in this process must not save them twice
+    return fail(f"{count} message(s) of this turn could not be saved to history. {reason} "
+                f"-- {where}")
+
+
+def _read_stdin() -> str:
+    """stdin as UTF-8; bytes that are not UTF-8 become U+FFFD with a warning
+    (a pasted log with one stray byte is still a fine question)."""
+    from agenttui.cli.common import warn
+
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:  # replaced by a text stream (tests, embedding)
+        return sys.stdin.read()
+    data = stream.read()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        text = data.decode("utf-8", "replace")
+        warn(f"stdin is not valid UTF-8 (first bad byte {data[exc.start]:#04x} at offset "
+             f"{exc.start}); {text.count(chr(0xFFFD))} character(s) replaced with U+FFFD")
+        return text
 
 
 def _report_memory(event, warn, inert) -> None:
-    text = inert(event.text)
+    from agenttui.core.errors import clip  # a model's 5 MB note is not echoed in full
+
+    text = inert(clip(event.text or "", 300))
     if event.action == "written":
         warn(f"remembered: {text}")
     elif event.action == "blocked":
-        warn(f"memory write blocked: {text} ({event.result.reason})")
+        warn(f"memory write blocked: {text} ({inert(clip(event.result.reason or '', 300))})")
     elif event.action == "pending":
         warn(f"memory proposal waiting for your yes (see `agenttui memory list`): {text}")
     elif event.action == "offered":

@@ -87,16 +87,54 @@ def open_services(args: argparse.Namespace):
     return services
 
 
+# Services this process opened: their history store may find problems (a corrupt
+# database moved aside) only when the command first uses it, after the warnings above.
+_OPENED: list = []
+_REPORTED: set[str] = set()
+
+
+def _warn_once(message: str) -> None:
+    if message not in _REPORTED:
+        _REPORTED.add(message)
+        warn(message)
+
+
 def report_problems(services) -> None:
     if services.config_error:
-        warn(f"config not loaded, using defaults: {services.config_error}")
+        _warn_once(f"config not loaded, using defaults: {services.config_error}")
     for message in services.config_warnings:
-        warn(message)
+        _warn_once(message)
     for source in (services.profiles, services.memory):
         for message in getattr(source, "problems", None) or ():
-            warn(message)
+            _warn_once(message)
     for message in getattr(services.profiles, "warnings", None) or ():
-        warn(message)
+        _warn_once(message)
+
+
+def report_late_problems() -> None:
+    """Problems the stores found while the command ran (a corrupt history moved aside)."""
+    from agenttui.bootstrap import Services
+
+    for services in _OPENED:
+        history = Services.__dict__["history"].built(services)  # never open it just for this
+        for message in getattr(history, "problems", None) or ():
+            _warn_once(message)
+
+
+def report_failure(exc: BaseException, argv: list[str]) -> int:
+    """The error policy (exit 1): an expected failure is one sentence; a bug is one
+    line naming its redacted crash log (never a traceback)."""
+    from agenttui.core.errors import explain
+
+    message = explain(exc)
+    if message is not None:
+        return fail(message)
+    from agenttui.core.crash_log import write_crash_log
+
+    log = write_crash_log(exc, argv)
+    where = f"details are in {log}" if log else "no crash log could be written"
+    return fail(f"internal error ({type(exc).__name__}); {where} "
+                "(secrets redacted). Please report it with that file.")
 
 
 def backup_first(what: str) -> str | None:

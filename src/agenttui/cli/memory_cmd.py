@@ -77,9 +77,11 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def _report(result) -> int:
+    from agenttui.core.errors import clip  # a refused 5 MB note is not echoed in full
+
     if not result.ok:
-        return fail(f"not saved: {result.reason or 'rejected by the memory gate'}")
-    note = f" ({result.reason})" if result.reason else ""
+        return fail(f"not saved: {clip(result.reason or 'rejected by the memory gate', 500)}")
+    note = f" ({clip(result.reason, 500)})" if result.reason else ""
     print(f"{result.status} {result.item.id[:8]}  {inert(result.item.display)}{note}")
     for item in result.archived:
         print(f"archived (over the cap) {item.id[:8]}  {inert(item.display)}")

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 
 def run_tui(args) -> int:
-    """``args.profile``: the --profile value or None."""
+    """``args.profile``: the --profile value or None. Failures before the app
+    runs (an unknown profile, an unreadable data dir) follow the CLI's error
+    policy; once it runs, :mod:`agenttui.ui.error_policy` does."""
     from agenttui.ui.app import run_app
 
-    return run_app(profile=args.profile)
+    try:
+        return run_app(profile=args.profile)
+    except Exception as exc:  # noqa: BLE001 -- a sentence, or a crash log
+        from agenttui.cli.common import report_failure
+
+        return report_failure(exc, ["tui"])

@@ -85,8 +85,11 @@ def atomic_writer(path: Path, *, sync_dir: bool = True) -> Iterator[BinaryIO]:
     durable: after a power loss the file may be the old one (still whole), so
     it is only for bookkeeping whose loss does not matter (memory use stats).
     """
-    ensure_dir(path.parent)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        ensure_dir(path.parent)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise _naming(exc, path) from exc
     try:
         os.fchmod(fd, FILE_MODE)
         with os.fdopen(fd, "wb") as handle:
@@ -94,12 +97,22 @@ def atomic_writer(path: Path, *, sync_dir: bool = True) -> Iterator[BinaryIO]:
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp_name, path)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp_name)
+        if isinstance(exc, OSError) and exc.filename in (None, tmp_name):  # ours, not the caller's
+            raise _naming(exc, path) from exc
         raise
     if sync_dir:
         _fsync_dir(path.parent)
+
+
+def _naming(exc: OSError, path: Path) -> OSError:
+    """The same error (same errno, so the same subclass) naming the file the user
+    knows: a failed ``write``/``fsync`` names none, ``mkstemp`` a hidden temp file."""
+    if exc.errno is None:
+        return exc
+    return OSError(exc.errno, exc.strerror or os.strerror(exc.errno), str(path))
 
 
 def atomic_write_bytes(path: Path, data: bytes, *, sync_dir: bool = True) -> None:
@@ -119,6 +132,8 @@ def append_text(path: Path, text: str) -> None:
     try:
         os.write(fd, text.encode("utf-8"))
         os.fsync(fd)
+    except OSError as exc:
+        raise _naming(exc, path) from exc
     finally:
         os.close(fd)
 

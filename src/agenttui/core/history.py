@@ -80,6 +80,8 @@ RANK_WINDOW = 2_000
 #: ``term_counts`` stops counting here: past it a term is common, however common.
 TERM_COUNT_CAP = 5_000
 
+#: Tables every query needs; one missing means a damaged file (see ``_check_tables``).
+_REQUIRED_TABLES = ("conversations", "messages", "messages_fts")
 _SQLITE_NOTADB = 26
 _SQLITE_CORRUPT = 11
 
@@ -294,9 +296,10 @@ class HistoryStore:
             conn.execute("PRAGMA foreign_keys = ON")
             conn.execute("PRAGMA secure_delete = ON")
             migrate(conn)
+            self._check_tables(conn)
         except SchemaTooNewError as exc:
             conn.close()
-            raise HistoryError(str(exc)) from exc
+            raise HistoryError(f"{exc} ({self.db_path}); nothing in it was changed") from exc
         except sqlite3.OperationalError as exc:
             conn.close()
             raise HistoryWriteError(f"cannot open {self.db_path}: {exc}") from exc
@@ -305,6 +308,18 @@ class HistoryStore:
             raise
         self._tighten_sidecars()
         return conn
+
+    def _check_tables(self, conn: sqlite3.Connection) -> None:
+        """A file at the current version with a table dropped (a hand edit, a bad
+        restore) fails on first use with "no such table": say so at open, naming it."""
+        present = {row[0] for row in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        missing = [name for name in _REQUIRED_TABLES if name not in present]
+        if missing:
+            raise HistoryError(
+                f"history database {self.db_path} is damaged: table(s) {', '.join(missing)} missing. "
+                "Nothing was changed. Restore it from a backup (`agenttui backup restore FILE`), "
+                "or move the file aside to start a new history.")
 
     def _sidecars(self) -> list[Path]:
         return [self.db_path.with_name(self.db_path.name + suffix) for suffix in ("-wal", "-shm")]
@@ -333,7 +348,7 @@ class HistoryStore:
             try:
                 db.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as exc:
-                raise HistoryWriteError(f"history not saved: {exc}") from exc
+                raise HistoryWriteError(f"history not saved to {self.db_path}: {exc}") from exc
             try:
                 yield db
                 db.execute("COMMIT")
@@ -342,7 +357,7 @@ class HistoryStore:
                     with contextlib.suppress(sqlite3.Error):
                         db.execute("ROLLBACK")
                 if isinstance(exc, (sqlite3.Error, OSError)):
-                    raise HistoryWriteError(f"history not saved: {exc}") from exc
+                    raise HistoryWriteError(f"history not saved to {self.db_path}: {exc}") from exc
                 raise
 
     @contextlib.contextmanager
@@ -352,7 +367,7 @@ class HistoryStore:
             try:
                 yield db
             except sqlite3.Error as exc:
-                raise HistoryError(f"history could not be read: {exc}") from exc
+                raise HistoryError(f"history database {self.db_path} could not be read: {exc}") from exc
 
     def close(self) -> None:
         """Close the connection (the next call reopens it lazily)."""

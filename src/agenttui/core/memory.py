@@ -105,7 +105,7 @@ class MemoryStore:
         if cached is not None and key is not None and cached[0] == key:
             return cached[1]
         result = memory_file.read(path, scope)
-        if result.fatal_detail or result.bad_items:
+        if result.fatal_detail or result.bad_items or result.fixed:
             if not locked:  # repair only under the lock, after a re-read
                 with files.locked(path):
                     return self._data(scope, locked=True)

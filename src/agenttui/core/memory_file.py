@@ -50,6 +50,7 @@ class LoadResult:
     data: ScopeData
     problem: str | None = None  # a sentence for the user, naming the paths
     bad_items: list[str] = field(default_factory=list)  # partial failure details
+    fixed: list[str] = field(default_factory=list)  # out-of-range numbers clamped (item kept)
     fatal_detail: str | None = None  # the whole file was unusable
 
 
@@ -74,6 +75,7 @@ def parse(raw: str, scope: Scope) -> LoadResult:
         return LoadResult(ScopeData(scope), fatal_detail=f"unsupported schema {doc.get('schema')!r} (expected {SCHEMA})")
     data = ScopeData(scope)
     bad: list[str] = []
+    fixed: list[str] = []
     seen: set[str] = set()
     for section in ("items", "archive"):
         entries = doc.get(section, [])
@@ -84,15 +86,51 @@ def parse(raw: str, scope: Scope) -> LoadResult:
             try:
                 if not isinstance(entry, dict):
                     raise TypeError("not an object")
+                item_fixed: list[str] = []
+                entry = _clamped(entry, f"{section}[{n}]", item_fixed)
                 item = MemoryItem.from_dict({**entry, "scope": scope})
-            except (KeyError, ValueError, TypeError, AttributeError) as exc:
+                fixed.extend(item_fixed)
+            except (KeyError, ValueError, TypeError, AttributeError, OverflowError,
+                    RecursionError) as exc:
                 bad.append(f"{section}[{n}]: {exc}")
                 continue
             if item.id in seen:
                 item.id = new_id()
             seen.add(item.id)
             target.append(item)
-    return LoadResult(data, bad_items=bad)
+    return LoadResult(data, bad_items=bad, fixed=fixed)
+
+
+#: Bookkeeping numbers an item may carry, with their allowed range and the value
+#: an out-of-range one becomes. A counter of 1e400 (json reads it as infinity)
+#: must not cost the note: the number is clamped, the note kept, the file repaired.
+_RANGES: dict[str, tuple[float, float]] = {
+    "use_count": (0, 2**31 - 1),
+    "confidence": (0.0, 1.0),
+}
+
+
+def _clamped(entry: dict, where: str, fixed: list[str]) -> dict:
+    """``entry`` with out-of-range numbers clamped (each recorded in ``fixed``)."""
+    out = entry
+    for key, (low, high) in _RANGES.items():
+        value = entry.get(key)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            continue  # absent or not a number: from_dict decides
+        if value != value:  # NaN
+            new: float = high if key == "confidence" else low
+        elif value < low:
+            new = low
+        elif value > high:
+            new = high
+        else:
+            continue
+        if out is entry:
+            out = dict(entry)
+        out[key] = new
+        shown = repr(value) if isinstance(value, float) or value.bit_length() < 64 else "a huge number"
+        fixed.append(f"{where}.{key} {shown} is out of range ({low}..{high}); set to {new}")
+    return out
 
 
 def read(path: Path, scope: Scope) -> LoadResult:
@@ -213,13 +251,18 @@ def load_repairing(path: Path, scope: Scope) -> LoadResult:
             f"Memory file {path} could not be read ({result.fatal_detail}); it was {where} "
             "and nothing in it was deleted. Fix it and move it back, or copy notes from it."
         )
-    elif result.bad_items:
+    elif result.bad_items or result.fixed:
         err = files.quarantine(path, "invalid items")
         write(path, result.data)
-        shown = "; ".join(result.bad_items[:5]) + (" ..." if len(result.bad_items) > 5 else "")
+        kept = len(result.data.items) + len(result.data.archive)
+        if result.bad_items:
+            shown = "; ".join(result.bad_items[:5]) + (" ..." if len(result.bad_items) > 5 else "")
+            what = f"{len(result.bad_items)} item(s) could not be read ({shown})"
+        else:
+            shown = "; ".join(result.fixed[:5]) + (" ..." if len(result.fixed) > 5 else "")
+            what = f"{len(result.fixed)} value(s) were out of range ({shown})"
         result.problem = (
-            f"Memory file {path}: {len(result.bad_items)} item(s) could not be read ({shown}); "
-            f"the original file was saved as {err.moved_to}, and the "
-            f"{len(result.data.items) + len(result.data.archive)} readable item(s) were kept."
+            f"Memory file {path}: {what}; the original file was saved as {err.moved_to}, "
+            f"and the {kept} readable item(s) were kept."
         )
     return result

@@ -27,7 +27,7 @@ APP_NAME = "agenttui"
 HOME_ENV = "AGENTTUI_HOME"
 DEFAULT_PROFILE = "default"
 
-_PROFILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+_PROFILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 
 
 class InvalidProfileName(ValueError):
@@ -36,9 +36,12 @@ class InvalidProfileName(ValueError):
 
 def check_profile_name(name: str) -> str:
     """Profile names become directory names: keep them boring and safe."""
-    if not _PROFILE_NAME.match(name) or name in {".", ".."}:
+    # fullmatch: with match(), "$" also matches before a final newline ("evil\n")
+    if not isinstance(name, str) or not _PROFILE_NAME.fullmatch(name) or name in {".", ".."}:
+        from agenttui.core.errors import clip
+
         raise InvalidProfileName(
-            f"invalid profile name {name!r}: use letters, digits, '.', '_' or '-' "
+            f"invalid profile name {clip(repr(name), 80)}: use letters, digits, '.', '_' or '-' "
             "(up to 64 characters, starting with a letter or digit)"
         )
     return name

@@ -21,6 +21,7 @@ A profile is a directory ``profiles/<name>/`` holding ``profile.toml``
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
 import os
@@ -194,7 +195,12 @@ class ProfileStore:
         except FileExistsError:
             raise ProfileExists(f"profile {name!r} already exists") from None
         profile = Profile(name=name)
-        self._write(profile)
+        try:
+            self._write(profile)
+        except OSError:  # disk full, read-only: no half-made profile that "already exists"
+            with contextlib.suppress(OSError):
+                os.rmdir(self.paths.profile_dir(name))
+            raise
         if bind is not None:
             profile = self.bind(name, bind)
         return profile

@@ -23,6 +23,7 @@ from textual.theme import Theme
 
 from agenttui.ui.bindings import ALL_ACTIONS, APP_ACTIONS, effective_key, keymap_from_settings, to_bindings
 from agenttui.ui.commands import AgentCommands
+from agenttui.ui.error_policy import ErrorPolicyMixin
 from agenttui.ui.messages import ProfileSwitched
 from agenttui.ui.screens.main import MainScreen
 from agenttui.ui.themes import FALLBACK_THEME, find_theme, load_themes
@@ -34,7 +35,7 @@ EMBED_AFTER_S = 2.0  # the embeddings backfill starts once start-up work is done
 _CHAT_ACTIONS = frozenset({"help", "new_conversation", "cancel_turn", "retry_turn", "copy_last_reply"})
 
 
-class AgentTUI(App[int]):
+class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, not a traceback
     # main.tcss here too: the screen's own CSS_PATH then finds it already loaded,
     # instead of re-parsing the whole stylesheet when the main screen is pushed.
     # Absolute, so subclasses elsewhere (tests) find them too.

@@ -69,6 +69,14 @@ class ConversationList(OptionList):
             self.rows = rows
             self.total = total
 
+    class _PageFailed(Message):
+        """An expected failure (a newer or damaged database, a full disk): a notice, not a crash."""
+
+        def __init__(self, generation: int, text: str) -> None:
+            super().__init__()
+            self.generation = generation
+            self.text = text
+
     class CountChanged(Message):
         """Posted after a page lands, for the pane's subtitle."""
 
@@ -86,6 +94,7 @@ class ConversationList(OptionList):
         self._generation = 0
         self._loading = False
         self._keep_id: str | None = None
+        self._reported: set[str] = set()
 
     @property
     def exhausted(self) -> bool:
@@ -109,9 +118,28 @@ class ConversationList(OptionList):
     @work(thread=True, group="history-page")
     def _load(self, generation: int, offset: int, with_total: bool) -> None:
         history = self.services.history
-        rows = history.list_conversations(limit=PAGE, offset=offset, archived=self.archived)
-        total = history.count_conversations(archived=self.archived) if with_total else None
+        try:
+            rows = history.list_conversations(limit=PAGE, offset=offset, archived=self.archived)
+            total = history.count_conversations(archived=self.archived) if with_total else None
+        except Exception as exc:
+            from agenttui.core.errors import explain
+
+            text = explain(exc)
+            if text is None:
+                raise  # a bug: the app's error policy writes the crash log
+            self.post_message(self._PageFailed(generation, text))
+            return
         self.post_message(self._PageLoaded(generation, rows, total))
+
+    @on(_PageFailed)
+    def _page_failed(self, message: _PageFailed) -> None:
+        message.stop()
+        self._loading = False
+        self.total = self.option_count  # stop asking for more pages
+        if message.text not in self._reported:
+            self._reported.add(message.text)
+            self.app.notify(message.text, title="History not available", severity="error", timeout=30)
+        self.post_message(self.CountChanged(self.option_count, self.total))
 
     @on(_PageLoaded)
     def _page_loaded(self, message: _PageLoaded) -> None:
@@ -119,6 +147,10 @@ class ConversationList(OptionList):
         if message.generation != self._generation:
             return  # a reload or profile switch happened meanwhile
         self._loading = False
+        for problem in list(getattr(self.services.history, "problems", None) or ()):
+            if problem not in self._reported:  # S4 / issue 11: a corrupt database moved aside is said
+                self._reported.add(problem)
+                self.app.notify(problem, title="History", severity="warning", timeout=30)
         if message.total is not None:
             self.total = message.total
             self.conversations.clear()
