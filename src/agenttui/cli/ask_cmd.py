@@ -1,13 +1,16 @@
 """``agenttui ask TEXT``: one agent turn from the command line (SPEC §9).
 
-The reply streams to stdout (control sequences made inert, A5); everything
+The reply streams to stdout (control sequences made inert, A5:
+:func:`agenttui.core.visible_text.inert_text`, newlines and tabs kept, every
+other control/escape/bidi character shown as an escape); everything
 else -- tool calls, approvals, memory changes, warnings -- goes to stderr so
 ``agenttui ask "…" > reply.txt`` captures just the reply.
 
 * Continues the profile's most recently updated conversation; ``--new``
   starts one.
 * Tools that need approval (the shell) are denied unless ``--yes``; each
-  denial is printed with the exact command and its risk.
+  denial is printed with the exact command (hidden characters as escapes)
+  and its risk.
 * The endpoint comes from ``OPENAI_BASE_URL`` / the profile's ``base_url``,
   the model from ``--model`` / ``AGENTTUI_MODEL`` / the profile, the key from
   ``OPENAI_API_KEY`` or the keyring. Local servers that need no key (Ollama,
@@ -109,13 +112,15 @@ async def _ask(services, args: argparse.Namespace, text: str, api_key: str) -> i
         TurnFinished,
     )
     from agenttui.agent.loop import aclose_client, client_for, run_turn
-    from agenttui.cli.common import fail, inert, warn
+    from agenttui.cli.common import exact, fail, inert, warn
+    from agenttui.core.visible_text import InertStream, exact_line
 
     history = services.history
     conversation = None if args.new else history.latest_conversation()
     if conversation is None:
         conversation = history.create_conversation(model=args.model or services.model)
     out = sys.stdout
+    reply_text = InertStream()  # the reply on stdout: newlines and tabs kept, no escape acts
     wrote = ""
     code = 0
     try:
@@ -123,17 +128,20 @@ async def _ask(services, args: argparse.Namespace, text: str, api_key: str) -> i
         async for event in run_turn(services, conversation.id, text, image_path=args.image,
                                     model=args.model, client=client_for(services, api_key)):
             if isinstance(event, TextDelta):
-                out.write(inert(event.text))
+                out.write(reply_text.feed(event.text))
                 out.flush()
                 wrote = event.text or wrote
             elif isinstance(event, ApprovalRequested):
                 event.future.set_result(bool(args.yes))
                 verb = "approved" if args.yes else "denied (rerun with --yes to allow)"
-                warn(f"{verb} [{event.risk} risk] {event.call.name}: {inert(event.summary)}")
+                # exactly what runs: hidden parts (an OSC payload, bidi controls) shown as escapes
+                warn(f"{verb} [{event.risk} risk] {exact_line(event.call.name, 80)}: {exact(event.summary)}")
             elif isinstance(event, ToolCallStarted):
-                print(f"[tool] {event.call.name} {inert(event.call.arguments)[:200]}", file=sys.stderr)
+                print(f"[tool] {exact_line(event.call.name, 80)} {exact_line(event.call.arguments, 200)}",
+                      file=sys.stderr)
             elif isinstance(event, ToolCallFinished) and not event.ok and not event.denied:
-                print(f"[tool] {event.call.name} failed: {inert(event.output)[:300]}", file=sys.stderr)
+                print(f"[tool] {exact_line(event.call.name, 80)} failed: {inert(event.output[:300])}",
+                      file=sys.stderr)
             elif isinstance(event, MemoryChanged):
                 _report_memory(event, warn, inert)
             elif isinstance(event, PersistWarning):
@@ -141,6 +149,7 @@ async def _ask(services, args: argparse.Namespace, text: str, api_key: str) -> i
             elif isinstance(event, RetryScheduled):
                 warn(f"{event.reason} Retrying in {event.delay:.1f} s (retry {event.attempt}).")
             elif isinstance(event, TurnFinished | TurnFailed):
+                out.write(reply_text.flush())
                 if wrote and not wrote.endswith("\n"):
                     out.write("\n")
                     out.flush()

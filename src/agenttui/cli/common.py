@@ -8,25 +8,63 @@ aside) go to stderr as warnings: the command still runs on what is left.
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 
 PROG = "agenttui"
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def fail(message: str, code: int = 1) -> int:
-    print(f"{PROG}: {message}", file=sys.stderr)
+    print(f"{PROG}: {inert(message)}", file=sys.stderr)
     return code
 
 
 def warn(message: str) -> None:
-    print(f"{PROG}: warning: {message}", file=sys.stderr)
+    print(f"{PROG}: warning: {inert(message)}", file=sys.stderr)
 
 
 def inert(text: str | None) -> str:
-    """Model/tool text may carry terminal escapes (A5): show them, never run them."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group(0)):02x}", text or "")
+    """Model/tool text may carry terminal escapes (A5): show them, never run them.
+
+    The shared policy of :func:`agenttui.core.visible_text.inert_text`: newlines
+    and tabs kept, every other control, escape, bidi or invisible character
+    shown as a ``\\x1b``/``\\u202e`` escape. ``fail``/``warn`` apply it too, so
+    an endpoint's error text or a model's tool name cannot act on the terminal.
+    """
+    from agenttui.core.visible_text import inert_text
+
+    return inert_text(text)
+
+
+def exact(text: str | None, keep: str = "\n") -> str:
+    """What will run, exactly and visibly (:func:`agenttui.core.visible_text.exact`)."""
+    from agenttui.core.visible_text import exact as shown
+
+    return shown(text, keep)
+
+
+def json_text(value: object, **kwargs: object) -> str:
+    """``json.dumps`` whose output never carries a raw control or invisible character.
+
+    JSON escapes C0 controls but, with ``ensure_ascii=False``, passes C1
+    controls (an 8-bit CSI/OSC), bidi and format characters through; those are
+    written as ``\\uXXXX`` instead -- the same JSON value, inert on a terminal.
+    """
+    import json
+    import re
+
+    from agenttui.core.visible_text import needs_escape
+
+    text = json.dumps(value, ensure_ascii=False, **kwargs)  # type: ignore[arg-type]
+    return re.sub(r"[^\x20-\x7e\n]",
+                  lambda m: _json_escape(m.group()) if needs_escape(m.group()) else m.group(), text)
+
+
+def _json_escape(char: str) -> str:
+    code = ord(char)
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000  # astral: a UTF-16 surrogate pair, as JSON requires
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
 
 
 def stdin_is_tty() -> bool:

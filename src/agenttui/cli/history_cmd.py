@@ -9,11 +9,10 @@ the terminal (A5).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
-from agenttui.cli.common import fail, inert, open_services
+from agenttui.cli.common import fail, inert, json_text, open_services
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -63,8 +62,7 @@ def run_list(args: argparse.Namespace) -> int:
         return 1
     conversations = services.history.list_conversations(limit=args.limit, archived=args.archived)
     if args.json:
-        print(json.dumps([_conversation_json(c) for c in conversations], indent=2,
-                         ensure_ascii=False))
+        print(json_text([_conversation_json(c) for c in conversations], indent=2))
         return 0
     if not conversations:
         print("no archived conversations" if args.archived else "no conversations yet")
@@ -87,7 +85,7 @@ def run_search(args: argparse.Namespace) -> int:
     for notice in found.notices:
         print(f"warning: {inert(notice)}", file=sys.stderr)
     if args.json:
-        print(json.dumps([_snippet_json(s) for s in found.snippets], indent=2, ensure_ascii=False))
+        print(json_text([_snippet_json(s) for s in found.snippets], indent=2))
         return 0
     if not found.snippets:
         print(f"nothing matches {args.query!r}")
@@ -98,7 +96,7 @@ def run_search(args: argparse.Namespace) -> int:
             where = f"{(s.conversation_id or '')[:8]} #{s.message_id} {s.role}"
             print(f"{day}  message  {where}  {inert(s.conversation_title)}: {text}")
         elif s.source == "project":
-            print(f"{day}  project  {s.where}: {text}")
+            print(f"{day}  project  {inert(s.where)}: {text}")
         else:
             state = " archived" if s.archived else ""
             print(f"{day}  {s.source:<7}  {s.scope}{state} {(s.item_id or '')[:8]}: {text}")

@@ -9,10 +9,9 @@ is not a terminal (M2, D3); on a terminal several matches are confirmed y/N.
 from __future__ import annotations
 
 import argparse
-import json
 
 from agenttui.cli.common import (
-    add_yes, backup_first, confirm_destructive, fail, inert, open_services, stdin_is_tty,
+    add_yes, backup_first, confirm_destructive, fail, inert, json_text, open_services, stdin_is_tty,
 )
 
 SCOPES = ("user", "profile")
@@ -67,7 +66,7 @@ def run_list(args: argparse.Namespace) -> int:
         return 1
     items = services.memory.items(args.scope)
     if args.json:
-        print(json.dumps([item.to_dict() for item in items], indent=2, ensure_ascii=False))
+        print(json_text([item.to_dict() for item in items], indent=2))
         return 0
     if not items:
         print("no memory items yet (add one: agenttui memory add \"I prefer short answers\")")
@@ -141,9 +140,9 @@ def run_audit(args: argparse.Namespace) -> int:
                      max_chars=settings.max_note_chars)
     shown = findings if args.all else [f for f in findings if f.flags]
     if args.json:
-        print(json.dumps([{"item": f.item.to_dict(), "flags": list(f.flags),
-                           "reasons": dict(f.reasons), "twins": list(f.twins)}
-                          for f in shown], indent=2, ensure_ascii=False))
+        print(json_text([{"item": f.item.to_dict(), "flags": list(f.flags),
+                          "reasons": dict(f.reasons), "twins": list(f.twins)}
+                         for f in shown], indent=2))
         return 0
     if not shown:
         print(f"{len(findings)} item(s) audited; nothing flagged")

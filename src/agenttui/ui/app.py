@@ -60,6 +60,11 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
         self.refresh_header()
 
     def notify(self, message: str, *, title: str = "", severity="information", **kwargs) -> None:
+        # Every toast may carry model or tool text (a note, an endpoint's error): inert, never markup (A5).
+        from agenttui.core.visible_text import inert_line, inert_text
+
+        message, title = inert_text(message), inert_line(title, 120)
+        kwargs.setdefault("markup", False)
         self.notices.append((severity, title, message))
         super().notify(message, title=title, severity=severity, **kwargs)
 

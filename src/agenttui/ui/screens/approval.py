@@ -1,6 +1,11 @@
 """Tool approval (U6, A3): the exact command, its risk, approve once or deny.
 
-The command is shown verbatim but inert (A5) as literal Content, never markup.
+The command is shown exactly as it will run (A5, issue 10): every control
+character, escape sequence (an OSC's hidden payload included), bidi control
+and invisible character is shown as a ``\x1b``/``\u202e`` escape in reverse
+video (:func:`agenttui.core.visible_text.exact_parts`), never stripped, and a
+note under the command says so; a command of several lines says how many, so
+a payload pushed below the fold is not missed. Literal Content, never markup.
 High risk is drawn in the error colour and focus starts on Deny, so a stray
 Enter never runs a destructive command. Dismisses with True only on Approve;
 the chat pane resolves the loop's future with the answer.
@@ -17,7 +22,12 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from agenttui.agent.events import ApprovalRequested
-from agenttui.ui.inert import inert, inert_line
+from agenttui.core.visible_text import exact_line, exact_parts
+
+
+def command_content(parts: list[tuple[str, bool]]) -> Content:
+    """The command as literal Content; escapes in reverse video so they stand out."""
+    return Content.assemble(*((piece, "reverse bold") if is_escape else piece for piece, is_escape in parts))
 
 
 class ApprovalScreen(ModalScreen[bool]):
@@ -31,6 +41,7 @@ class ApprovalScreen(ModalScreen[bool]):
     ApprovalScreen #approval-command {
         background: $panel; padding: 0 1; margin: 1 0; max-height: 12; overflow-y: auto;
     }
+    ApprovalScreen #approval-hidden { color: $text-error; text-style: bold; }
     ApprovalScreen #approval-risk { text-style: bold; color: $text-warning; }
     ApprovalScreen.-high #approval-risk { color: $text-error; }
     ApprovalScreen.-low #approval-risk { color: $text-success; }
@@ -50,10 +61,18 @@ class ApprovalScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         request = self.request
         with Vertical(id="approval-dialog"):
-            yield Static(Content.assemble(("Allow tool ", "bold"), (inert_line(request.call.name, 60), "bold"),
+            yield Static(Content.assemble(("Allow tool ", "bold"), (exact_line(request.call.name, 60), "bold"),
                                           ("?", "bold")), id="approval-title")
-            yield Static(Content(inert(request.summary)), id="approval-command")
-            yield Static(Content(f"Risk: {request.risk}"), id="approval-risk")
+            parts = exact_parts(request.summary)
+            yield Static(command_content(parts), id="approval-command")
+            escaped = sum(1 for _, is_escape in parts if is_escape)
+            if escaped:
+                yield Static(Content(
+                    f"⚠ {escaped} hidden or control character{'s' if escaped != 1 else ''} shown as "
+                    "highlighted \\x.. / \\u.... escapes: they are part of what runs"), id="approval-hidden")
+            lines = request.summary.count("\n") + 1
+            extent = f" · {lines} lines" + (", scroll to read all" if lines > 10 else "") if lines > 1 else ""
+            yield Static(Content(f"Risk: {request.risk}{extent}"), id="approval-risk")
             with Horizontal(id="approval-buttons"):
                 yield Button("Approve once", id="approve", variant="warning" if request.risk == "high" else "primary")
                 yield Button("Deny", id="deny", variant="default")

@@ -11,7 +11,7 @@ from textual.content import Content
 from textual.widgets import Collapsible, Static
 
 from agenttui.core.models import ToolCall
-from agenttui.ui.inert import inert, inert_line
+from agenttui.ui.inert import exact_line, inert, inert_line
 
 _STATUS = {"running": "…", "ok": "✓", "failed": "✗", "denied": "denied", "waiting": "awaiting approval"}
 
@@ -48,7 +48,7 @@ class ToolCallView(Collapsible):
     def _heading(self) -> Content:
         label = _STATUS.get(self.status, self.status)
         return Content.assemble(
-            ("⚙ ", "dim"), (inert_line(self.call.name, 40), "bold"),
+            ("⚙ ", "dim"), (exact_line(self.call.name, 40), "bold"),
             f"({summarize_arguments(self.call.arguments)}) ", (label, "italic"),
         )
 
