@@ -31,7 +31,8 @@ WORD_RULES: list[tuple[str, str]] = [
     ("instruction override", rf"\b{_OVERRIDE_VERB}{_F}{{0,4}}? {_PRIOR}{_F}{{0,2}}? {_NOUN_ANY}\b"),
     ("instruction override", rf"\b{_OVERRIDE_VERB}{_F}{{0,2}}? {_ALLISH}{_F}{{0,2}}? {_NOUN_STRICT}\b"),
     ("instruction override", rf"\b(?:ignore|disregard|forget)(?: the| all| everything| anything| what){{0,2}} (?:above|before this|said before|you (?:were|have been|ve been) told|i said before)\b"),
-    ("role reassignment", r"\byou are now\b"),
+    # "you are now able to park in lot B" (an office e-mail) is not a role change
+    ("role reassignment", r"\byou are now\b(?! (?:able|allowed|free to|ready|done|signed|logged|registered|subscribed|eligible|connected|set up|enrolled|on the|in the|a member|part of|\d))"),
     ("role reassignment", r"\byou re now (?:a|an|the|my|in|dan|free|called|named)\b"),
     ("role reassignment", r"\bfrom now on(?: \w+)?,? you (?:are|will|must|shall|should|have to|can|re)\b"),
     ("role reassignment", r"\byou are no longer (?:an? |bound|restricted|limited|chatgpt|claude|required)"),
@@ -120,6 +121,15 @@ TWO_STEP_RULES: list[tuple[str, str, str, int]] = [
         80,
     ),
 ]
+
+# The paraphrase families in ten languages (issue 10 item 6) live in their own module.
+from .injection_families import PLAIN_RULES as _FAMILY_PLAIN  # noqa: E402
+from .injection_families import TWO_STEP_RULES as _FAMILY_TWO_STEP  # noqa: E402
+from .injection_families import WORD_RULES as _FAMILY_WORD  # noqa: E402
+
+WORD_RULES += _FAMILY_WORD
+PLAIN_RULES += _FAMILY_PLAIN
+TWO_STEP_RULES += _FAMILY_TWO_STEP
 
 # Phrases to look for in squashed spaced-out runs ("i g n o r e a l l …").
 SQUASHED_PHRASES = (
