@@ -7,8 +7,9 @@ Decisions recorded here:
   :func:`save_settings` *refuses* (raises :class:`ConfigError`) while the
   file on disk fails to parse, so the user's text survives byte for byte until
   they fix it. (Moving it aside silently would hide their edits.)
-* **Unknown keys warn, wrong types warn** and fall back to that key's default;
-  nothing here raises on content.
+* **Unknown keys warn, wrong types warn, values out of range warn** (the key,
+  the value and the allowed range, from :mod:`agenttui.core.config_schema`)
+  and fall back to that key's default; nothing here raises on content.
 * **Saving writes only what differs from the defaults**, plus every key the
   file already had (an explicit choice stays explicit) and unknown keys the
   file already had (a newer version's keys, or a typo the warning names, are
@@ -24,6 +25,7 @@ The validation helpers (:func:`coerce_section`) are shared with
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 import types
 import typing
@@ -31,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from agenttui.core.config_schema import range_problem, spec_of
 from agenttui.core.paths import Paths
 from agenttui.core.settings import Settings
 
@@ -104,8 +107,12 @@ def _check(value: Any, hint: Any) -> Any:
     if hint is int:
         return value if isinstance(value, int) and not isinstance(value, bool) else _MISSING
     if hint is float:
-        ok = isinstance(value, int | float) and not isinstance(value, bool)
-        return float(value) if ok else _MISSING
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            return _MISSING
+        try:
+            return float(value)
+        except OverflowError:  # an integer of 400 digits: out of any range, said so by the caller
+            return math.inf if value > 0 else -math.inf
     if hint is str:
         return value if isinstance(value, str) else _MISSING
     return _MISSING
@@ -123,6 +130,11 @@ def _describe(hint: Any) -> str:
         return "a table"
     return {bool: "true or false", int: "an integer", float: "a number",
             str: "a string"}.get(hint, str(hint))
+
+
+def _clip(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else f"{text[:60]}… ({len(text)} characters)"
 
 
 def coerce_section(cls: type, data: dict[str, Any], where: str,
@@ -161,7 +173,10 @@ def coerce_section(cls: type, data: dict[str, Any], where: str,
         if checked is _MISSING:
             warnings.append(
                 f"{where}: {prefix + f.name!r} must be {_describe(hint)}, "
-                f"got {raw!r}; using {default!r}")
+                f"got {_clip(raw)}; using {default!r}")
+            kwargs[f.name] = default
+        elif problem := range_problem(prefix + f.name, checked, spec_of(f), raw):
+            warnings.append(f"{where}: {problem}; using {default!r}")
             kwargs[f.name] = default
         else:
             kwargs[f.name] = checked

@@ -2,7 +2,9 @@
 
 Loading and saving TOML lives in :mod:`agenttui.core.config`; this module is
 pure data so everything can depend on it cheaply. Every field here is a key
-in ``config.toml`` (section = the nested dataclass) and in the README's
+in ``config.toml`` (section = the nested dataclass), declared with
+:func:`~agenttui.core.config_schema.setting` (default, meaning, allowed range:
+the one schema entry that drives validation, the settings dialog and the README's
 configuration reference.
 """
 
@@ -10,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Literal
+
+from agenttui.core.config_schema import setting
 
 DEFAULT_MODEL = "gpt-4o-mini"
 DEFAULT_THEME = "agenttui-dark"
@@ -38,81 +42,114 @@ DEFAULT_TOOLS = (
 
 @dataclass
 class MemorySettings:
-    # Per scope; over it the oldest unpinned note is archived (M4). 0 = no cap: the
-    # prompt picks notes by relevance, so growth costs nothing and the audit tends it.
-    max_notes: int = 0
-    inject_notes: int = 40  # most notes in the system prompt (M5), within memory_token_budget
-    max_note_chars: int = 500
-    stale_days: int = 90
-    backup_keep: int = 7  # daily backups kept (M10)
-    near_duplicate_threshold: float = 0.85
-    corrections: Literal["off", "offer", "save"] = "offer"  # M6
-    model_consent: Literal["save", "ask"] = "save"  # M7: save with undo, or wait
-    extraction: bool = False  # M7 extraction pass
-    fact_keys: list[str] = field(default_factory=lambda: list(DEFAULT_FACT_KEYS))
-    allow_any_fact_key_from_user: bool = True  # the allowlist binds the model, not the user
-    blocked_keys: list[str] = field(default_factory=lambda: list(DEFAULT_BLOCKED_KEYS))
-    sensitive_keys: list[str] = field(default_factory=lambda: list(DEFAULT_SENSITIVE_KEYS))
-    model_scopes: list[str] = field(default_factory=lambda: ["user", "profile"])
-    preference_bias: float = 0.5  # relevance bonus for preference-like keys
+    # 0 = no cap: the prompt picks notes by relevance, so growth costs nothing and the audit tends it.
+    max_notes: int = setting(0, "notes per scope; 0 = no cap. Over a cap, the least recently used "
+                             "unpinned note is archived (still recalled)", low=0, high=1_000_000)
+    inject_notes: int = setting(40, "most notes put in the system prompt (besides pinned ones), most "
+                                "relevant first, within `memory_token_budget`", low=0, high=10_000)
+    max_note_chars: int = setting(500, "longest note text or fact value; longer is refused",
+                                  low=1, high=100_000)
+    stale_days: int = setting(90, "unused this long = `stale` in the audit", low=1, high=36_500)
+    backup_keep: int = setting(7, "daily memory backups kept", low=1, high=3_650)
+    near_duplicate_threshold: float = setting(
+        0.85, "token Jaccard similarity at which two notes count as duplicates", low=0.3, high=1.0)
+    corrections: Literal["off", "offer", "save"] = setting(
+        "offer", "detected corrections (\"don't …\", \"I prefer X, not Y\", \"jangan …\"): `\"off\"`, "
+        "`\"offer\"` to remember, or `\"save\"` with undo",
+        labels=(("off", "off"), ("offer to remember", "offer"), ("save with undo", "save")))
+    model_consent: Literal["save", "ask"] = setting(
+        "save", "model-proposed memory: `\"save\"` at once (with undo) or `\"ask\"` first",
+        labels=(("save with undo", "save"), ("ask first", "ask")))
+    extraction: bool = setting(False, "after each turn, ask the model for memory candidates "
+                               "(strict JSON, through the gate)")
+    fact_keys: list[str] = setting(list(DEFAULT_FACT_KEYS), "fact keys the model may write")
+    allow_any_fact_key_from_user: bool = setting(
+        True, "you may use any well-formed key (the allowlist binds the model)")
+    blocked_keys: list[str] = setting(list(DEFAULT_BLOCKED_KEYS), "keys refused for everyone "
+                                      "(also as a word inside a key: `github_token`)")
+    sensitive_keys: list[str] = setting(list(DEFAULT_SENSITIVE_KEYS),
+                                        "keys the model can only propose: they wait for your yes")
+    model_scopes: list[str] = setting(["user", "profile"], "scopes the model may write to")
+    preference_bias: float = setting(0.5, "relevance bonus for preference-like facts (`language`, "
+                                     "`response_style`, …)", low=0.0, high=10.0)
 
 
 @dataclass
 class HistorySettings:
-    window_messages: int = 30  # H4: by count ...
-    window_tokens: int = 0  # ... or by token budget when > 0
-    search_k: int = 0  # deprecated: recall is governed by [recall] (kept so old configs load)
-    collapse_tool_steps: bool = True  # H5
-    save_reasoning: bool = False  # store the model's thinking with its reply (redacted like the rest)
+    window_messages: int = setting(30, "recent messages sent with each request", low=0, high=10_000)
+    window_tokens: int = setting(0, "when > 0, the window is chosen by this token budget instead of "
+                                 "by count", low=0, high=10_000_000)
+    search_k: int = setting(0, "no longer used (recall is set in `[recall]`); kept so older files "
+                            "load without a warning", low=0, high=1_000, in_form=False)
+    collapse_tool_steps: bool = setting(True, "leave older turns' tool steps out of the window")
+    save_reasoning: bool = setting(False, "store the model's thinking with its reply (redacted like "
+                                   "the rest)")
 
 
 @dataclass
 class RecallSettings:
     """What older material reaches the prompt (core/retrieval.py, README "Recall")."""
 
-    enabled: bool = True  # retrieve past messages and project memory for every turn
-    history_tokens: int = 2_000  # budget for retrieved past messages and project memory
-    neighbours: bool = True  # quote the question before a matched answer and vice versa
-    semantic: bool = False  # fuse embeddings from the endpoint's /v1/embeddings with BM25
-    embedding_model: str = "text-embedding-3-small"
+    enabled: bool = setting(True, "search past conversations, archived notes and project memory "
+                            "on every turn")
+    history_tokens: int = setting(2_000, "tokens of recalled material per request",
+                                  low=0, high=1_000_000)
+    neighbours: bool = setting(True, "quote the question before a matched answer and the answer "
+                               "after a matched question")
+    semantic: bool = setting(False, "also rank by embeddings from the endpoint's `/v1/embeddings`, "
+                             "computed in the background")
+    embedding_model: str = setting("text-embedding-3-small", "the embedding model to ask for "
+                                   "(e.g. `nomic-embed-text` on Ollama)")
 
 
 @dataclass
 class AgentSettings:
-    max_steps: int = 8
-    max_seconds: float = 120.0
-    max_tool_output: int = 16_000
-    request_timeout: float = 60.0
-    max_retries: int = 3
+    max_steps: int = setting(8, "model calls per turn (each tool round is one)", low=1, high=200)
+    max_seconds: float = setting(120.0, "wall-clock limit per turn", low=1.0, high=86_400.0)
+    max_tool_output: int = setting(16_000, "characters of one tool result (longer is cut, with a note)",
+                                   low=100, high=10_000_000)
+    request_timeout: float = setting(60.0, "seconds to wait for the endpoint", low=1.0, high=3_600.0)
+    max_retries: int = setting(3, "retries on 429, 5xx and connection errors (before any output)",
+                               low=0, high=20)
     # The whole request (system + memory + project + recalled + window + current).
-    # 0 = automatic: half the model's known context length, at most 16,000 tokens.
-    prompt_token_budget: int = 0
-    memory_token_budget: int = 1_500
-    project_token_budget: int = 1_500
-    tools: list[str] = field(default_factory=lambda: list(DEFAULT_TOOLS))
+    prompt_token_budget: int = setting(0, "tokens for the whole request; 0 = half the model's context "
+                                       "length, at most 16,000", low=0, high=10_000_000)
+    memory_token_budget: int = setting(1_500, "tokens for memory in the system prompt (0 = no limit)",
+                                       low=0, high=1_000_000)
+    project_token_budget: int = setting(1_500, "tokens for project notes in the system prompt "
+                                        "(0 = no limit)", low=0, high=1_000_000)
+    tools: list[str] = setting(list(DEFAULT_TOOLS), "enabled tools")
     # Request options some endpoints reject (agent/request_options.py): "auto" sends them and
     # falls back once, remembered per endpoint and model; "on" always sends; "off" never.
-    stream_options: Literal["auto", "on", "off"] = "auto"
-    tool_calling: Literal["auto", "on", "off"] = "auto"
-    warm_up: bool = True  # the TUI opens the endpoint's connection (GET /models) once idle
+    stream_options: Literal["auto", "on", "off"] = setting(
+        "auto", "send `stream_options` (token counts): `\"auto\"` sends it and falls back once if the "
+        "endpoint refuses it, `\"on\"` always, `\"off\"` never")
+    tool_calling: Literal["auto", "on", "off"] = setting(
+        "auto", "send the tools: `\"auto\"` sends them and falls back once if the endpoint or model "
+        "refuses them, `\"on\"` always, `\"off\"` never")
+    warm_up: bool = setting(True, "the app opens the endpoint's connection (`GET /models`) once idle")
 
 
 @dataclass
 class RedactionSettings:
-    extra_patterns: list[str] = field(default_factory=list)
+    extra_patterns: list[str] = setting([], "your own regular expressions; matches become "
+                                        "`[REDACTED:custom]`")
 
 
 @dataclass
 class Settings:
-    model: str = DEFAULT_MODEL
-    base_url: str | None = None
-    temperature: float | None = None
-    theme: str = DEFAULT_THEME
-    user_name: str = ""
-    soul: str = DEFAULT_SOUL
+    model: str = setting(DEFAULT_MODEL, "model name (`AGENTTUI_MODEL` wins)", in_form=False)
+    base_url: str | None = setting(None, "OpenAI-compatible endpoint; unset = the OpenAI API "
+                                   "(`OPENAI_BASE_URL` wins)", in_form=False)
+    temperature: float | None = setting(None, "sampling temperature; unset = the server's default",
+                                        low=0.0, high=2.0)
+    theme: str = setting(DEFAULT_THEME, "theme name (built-in or from `themes/`)", in_form=False)
+    user_name: str = setting("", "your name, told to the model")
+    soul: str = setting(DEFAULT_SOUL, "the system prompt's opening", in_form=False)
     memory: MemorySettings = field(default_factory=MemorySettings)
     history: HistorySettings = field(default_factory=HistorySettings)
     recall: RecallSettings = field(default_factory=RecallSettings)
     agent: AgentSettings = field(default_factory=AgentSettings)
     redaction: RedactionSettings = field(default_factory=RedactionSettings)
-    keys: dict[str, str] = field(default_factory=dict)  # binding id -> key (U9)
+    keys: dict[str, str] = setting({}, "Binding id → key(s); default: empty (the defaults in "
+                                   "[Key bindings](#key-bindings)). Example there.", in_form=False)  # U9
