@@ -31,10 +31,10 @@ async def test_save_writes_config_and_keyring_not_the_key(services, memory_keyri
         themes = sorted(app.available_themes)
         other = next(t for t in themes if t != app.theme and t.startswith("agenttui"))
         screen.query_one("#set-theme", Select).value = other
-        screen.query_one("#set-corrections", Select).value = "save"
-        screen.query_one("#set-consent", Select).value = "ask"
-        screen.query_one("#set-extraction", Switch).value = True
-        screen.query_one("#set-inject", Input).value = "12"
+        screen.query_one("#set-memory-corrections", Select).value = "save"
+        screen.query_one("#set-memory-model_consent", Select).value = "ask"
+        screen.query_one("#set-memory-extraction", Switch).value = True
+        screen.query_one("#set-memory-inject_notes", Input).value = "12"
         await pilot.press("ctrl+s")
         await settle(pilot, app)
         assert not isinstance(app.screen, SettingsScreen)  # dismissed on success
@@ -93,3 +93,50 @@ async def test_enter_in_the_key_field_saves_and_env_overrides_are_named(make_ser
         from agenttui.core.secrets import get_api_key
 
         assert get_api_key({}).value == KEY
+
+
+async def test_every_simple_key_of_the_schema_has_a_field_with_its_meaning(services):
+    """The form is built from the config schema (issue 11): a new key is one entry there."""
+    from agenttui.core.config_schema import schema_keys
+    from agenttui.ui.screens.settings import field_id, form_keys
+
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, app)
+        screen = await _open(app, pilot)
+        keys = form_keys()
+        paths = {k.path for k in keys}
+        assert {"agent.max_seconds", "history.window_messages", "memory.max_note_chars",
+                "temperature", "recall.semantic", "agent.stream_options"} <= paths
+        lists = {k.path for k in schema_keys() if "list" in str(k.hint)}
+        assert not paths & lists
+        for key in keys:
+            screen.query_one(f"#{field_id(key)}")
+        labels = " ".join(str(label.render()) for label in screen.query("Label"))
+        assert "history.window_messages" in labels and "recent messages sent with each request" in labels
+
+
+async def test_out_of_range_values_are_refused_with_key_value_and_range(services):
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, app)
+        screen = await _open(app, pilot)
+        field = screen.query_one("#set-agent-max_seconds", Input)
+        field.value = "0"
+        screen.query_one("#set-memory-max_note_chars", Input).value = "-1"
+        await pilot.press("ctrl+s")
+        await settle(pilot, app)
+        assert isinstance(app.screen, SettingsScreen)  # not dismissed, nothing written
+        assert not services.paths.config_file.exists()
+        errors = [n for n in app._notifications if n.title == "Settings not saved"]
+        assert errors and "'agent.max_seconds' = 0.0 is out of range (allowed: 1.0 to 86_400.0)" in errors[-1].message
+        assert "'memory.max_note_chars' = -1" in errors[-1].message
+        assert screen.query_one("#set-memory-max_note_chars").has_focus or field.has_focus
+        field.value = "300"
+        screen.query_one("#set-memory-max_note_chars", Input).value = "800"
+        await pilot.press("ctrl+s")
+        await settle(pilot, app)
+        assert not isinstance(app.screen, SettingsScreen)
+        data = tomllib.loads(services.paths.config_file.read_text())
+        assert data["agent"]["max_seconds"] == 300.0 and data["memory"]["max_note_chars"] == 800
+        assert services.settings.agent.max_seconds == 300.0  # applied live

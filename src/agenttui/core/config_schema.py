@@ -147,7 +147,7 @@ def range_problem(path: str, value: Any, spec: Spec | None, written: Any = None)
 
 def check_value(key: Key, text: str) -> tuple[Any, str | None]:
     """Parse a form field's ``text`` for ``key``: ``(value, None)`` or ``(None, problem)``."""
-    hint = _plain(key.hint)
+    hint = plain_type(key.hint)
     text = text.strip()
     if hint is int or hint is float:
         try:
@@ -159,7 +159,7 @@ def check_value(key: Key, text: str) -> tuple[Any, str | None]:
     return text, None
 
 
-def _plain(hint: Any) -> Any:
+def plain_type(hint: Any) -> Any:
     """``float | None`` -> ``float`` (an optional scalar is edited as the scalar)."""
     if typing.get_origin(hint) in (typing.Union, types.UnionType):
         arms = [a for a in typing.get_args(hint) if a is not type(None)]
@@ -198,7 +198,7 @@ def toml_value(value: Any) -> str:
 
 
 def allowed(key: Key) -> str:
-    hint = _plain(key.hint)
+    hint = plain_type(key.hint)
     values = choices(hint)
     if values:
         text = ", ".join(f"`{toml_value(v)}`" for v in values)

@@ -1,6 +1,14 @@
-"""The settings dialog (U6): model, endpoint, API key, theme, memory options.
+"""The settings dialog (U6): model, endpoint, API key, theme, and every other simple key.
 
 Decisions:
+
+* Below the endpoint block, the form is **built from the config schema**
+  (:mod:`agenttui.core.config_schema`): one field per key that is a number,
+  a switch, a choice or a short text, labelled with the key and its meaning
+  from the schema, grouped by section. Numbers are checked against the same
+  ranges as config.toml: an out-of-range value marks its field and Save
+  refuses, naming the key, the value and the allowed range (nothing is
+  written). Lists, the soul and key bindings are edited in config.toml.
 
 * Edits go to the **global** settings (``services.base_settings``) and are
   written with ``core.config.save_settings`` -- only what differs from the
@@ -27,10 +35,40 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen
+from textual.validation import ValidationResult, Validator
 from textual.widgets import Button, Input, Label, Select, Static, Switch
 
-CORRECTIONS = (("off", "off"), ("offer to remember", "offer"), ("save with undo", "save"))
-CONSENT = (("save with undo", "save"), ("ask first", "ask"))
+SECTION_TITLES = {None: "General", "memory": "Memory", "history": "History", "recall": "Recall",
+                  "agent": "Agent", "redaction": "Redaction"}
+
+
+def form_keys() -> list:
+    """The schema keys this dialog edits: simple values marked ``in_form``."""
+    from agenttui.core.config_schema import plain_type, choices, schema_keys
+
+    simple = (bool, int, float, str)
+    return [k for k in schema_keys() if k.spec is not None and k.spec.in_form
+            and (plain_type(k.hint) in simple or choices(k.hint))]
+
+
+def field_id(key) -> str:
+    return "set-" + key.path.replace(".", "-")
+
+
+class InRange(Validator):
+    """The schema's type and range for one key, shown as the field is typed in."""
+
+    def __init__(self, key) -> None:
+        super().__init__()
+        self.key = key
+
+    def validate(self, value: str) -> ValidationResult:
+        from agenttui.core.config_schema import check_value, optional
+
+        if not value.strip() and optional(self.key.hint):
+            return self.success()
+        _, problem = check_value(self.key, value)
+        return self.failure(problem) if problem else self.success()
 
 
 class SettingsScreen(ModalScreen[bool]):
@@ -62,7 +100,6 @@ class SettingsScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         base = self.services.base_settings
-        memory = base.memory
         themes = self._themes()
         theme = base.theme if base.theme in themes else (self.app.theme if self.app.theme in themes else None)
         with Vertical(id="settings-dialog"):
@@ -79,22 +116,46 @@ class SettingsScreen(ModalScreen[bool]):
                 yield Label("Theme")
                 yield Select([(name, name) for name in themes], value=theme or Select.NULL,
                              allow_blank=theme is None, id="set-theme")
-                yield Label("Detected corrections")
-                yield Select(CORRECTIONS, value=memory.corrections, allow_blank=False, id="set-corrections")
-                yield Label("Memory the model proposes")
-                yield Select(CONSENT, value=memory.model_consent, allow_blank=False, id="set-consent")
-                with Horizontal(classes="switch-row"):
-                    yield Switch(memory.extraction, id="set-extraction")
-                    yield Label("Extraction pass after each turn")
-                yield Label("Notes injected into the prompt")
-                yield Input(str(memory.inject_notes), type="integer", id="set-inject")
                 if self.services.profile_name != "default":
                     yield Static(Text(
                         f"Profile '{self.services.profile_name}' may override some of these."
                     ), classes="hint")
+                yield from self._schema_fields(base)
+                yield Static(Text(f"Lists, the soul and key bindings: edit {self.services.paths.config_file}"
+                                  " (README: Configuration reference)."), classes="hint")
             with Horizontal(id="settings-buttons"):
                 yield Button("Cancel", id="settings-cancel")
                 yield Button("Save", id="settings-save", variant="primary")
+
+    def _schema_fields(self, base):
+        from agenttui.core.config_schema import plain_type, choices, optional
+
+        section: object = object()
+        for key in form_keys():
+            if key.section != section:
+                section = key.section
+                yield Static(Text(SECTION_TITLES.get(key.section, str(key.section)), style="bold"),
+                             classes="section-title")
+            value = getattr(getattr(base, key.section) if key.section else base, key.name)
+            label = Text.assemble((key.path, "bold"), "  ", (key.spec.doc, ""))
+            hint = plain_type(key.hint)
+            if hint is bool:
+                with Horizontal(classes="switch-row"):
+                    yield Switch(bool(value), id=field_id(key))
+                    yield Label(label)
+            elif values := choices(key.hint):
+                options = key.spec.labels or tuple((str(v), v) for v in values)
+                yield Label(label)
+                yield Select(options, value=value, allow_blank=False, id=field_id(key))
+            elif hint in (int, float):
+                yield Label(label)
+                yield Input("" if value is None else str(value), id=field_id(key),
+                            type="integer" if hint is int else "number",
+                            placeholder="unset" if optional(key.hint) else "",
+                            validators=[InRange(key)])
+            else:
+                yield Label(label)
+                yield Input(str(value or ""), id=field_id(key))
 
     def _env_overrides(self):
         """Say when the environment wins over these fields (the header showed
@@ -124,26 +185,46 @@ class SettingsScreen(ModalScreen[bool]):
             status.update(Text(message.advice, style="yellow"))
 
     def collect(self):
-        """The edited copy of the global settings (pure: reads the form only)."""
+        """The edited copy of the global settings and the problems found (pure: reads the form only)."""
+        from agenttui.core.config_schema import plain_type, check_value, optional
+
         settings = copy.deepcopy(self.services.base_settings)
         settings.model = self.query_one("#set-model", Input).value.strip() or settings.model
         settings.base_url = self.query_one("#set-base-url", Input).value.strip() or None
         theme = self.query_one("#set-theme", Select).value
         if isinstance(theme, str):
             settings.theme = theme
-        settings.memory.corrections = self.query_one("#set-corrections", Select).value
-        settings.memory.model_consent = self.query_one("#set-consent", Select).value
-        settings.memory.extraction = self.query_one("#set-extraction", Switch).value
-        inject = self.query_one("#set-inject", Input).value.strip()
-        if inject.isdigit():
-            settings.memory.inject_notes = int(inject)
-        return settings
+        problems: list[tuple[str, str]] = []  # (field id, message)
+        for key in form_keys():
+            widget = self.query_one(f"#{field_id(key)}")
+            table = getattr(settings, key.section) if key.section else settings
+            if isinstance(widget, Switch | Select):
+                value = widget.value
+            elif plain_type(key.hint) in (int, float):
+                text = widget.value.strip()
+                if not text and optional(key.hint):
+                    value = None
+                else:
+                    value, problem = check_value(key, text)
+                    if problem:
+                        problems.append((field_id(key), problem))
+                        continue
+            else:
+                value = widget.value.strip()
+            setattr(table, key.name, value)
+        return settings, problems
 
     @on(Button.Pressed, "#settings-save")
     @on(Input.Submitted)  # Enter in a field saves, as in most forms (ctrl+s too)
     def action_save(self) -> None:
+        settings, problems = self.collect()
+        if problems:  # nothing is written while a field is out of range
+            self.notify("\n".join(message for _, message in problems), title="Settings not saved",
+                        severity="error", timeout=15)
+            self.query_one(f"#{problems[0][0]}").focus()
+            return
         self.query_one("#settings-save", Button).disabled = True
-        self._save(self.collect(), self.query_one("#set-api-key", Input).value.strip())
+        self._save(settings, self.query_one("#set-api-key", Input).value.strip())
 
     @work(thread=True, group="settings-save")
     def _save(self, settings, api_key: str) -> None:
