@@ -114,11 +114,16 @@ def _classify_key(key: str, original_key: str) -> tuple[str, bool] | None:
 
 
 _HEX64 = re.compile(r"(?:0x)?[0-9a-fA-F]{64}")
+# A name (letters and separators, no digits): what a weak key like `key=`
+# or `session=` holds when it names something rather than spelling a secret.
+_IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z_.:-]{0,100}")
 
 
 def find_assignments(text: str, lowered: str) -> Iterator[Candidate]:
     for m in _ASSIGN.finditer(lowered):
         kstart = _key_start(lowered, m.start())
+        if lowered[max(0, kstart - 3) : kstart] == "://":
+            continue  # `https://oauth2:TOKEN@host/…`: URL credentials, found below
         key_end = m.start("sep")
         raw_key = text[kstart:key_end].strip(" \t\"'[]")
         key = raw_key.lower()
@@ -143,6 +148,8 @@ def find_assignments(text: str, lowered: str) -> Iterator[Candidate]:
         if kind == "private_key" and _HEX64.fullmatch(value):
             kind = "crypto_private_key"
         if not strong:
+            if _IDENTIFIER.fullmatch(value):
+                continue  # `key="ClearTextPassword"`: a name, not a secret
             if looks_random(value):
                 yield vstart, vend, "high_entropy", GENERIC
             continue
@@ -309,6 +316,8 @@ def find_headers(text: str, lowered: str) -> Iterator[Candidate]:
             if "=" in value and not is_placeholder(value.split("=", 1)[1]):
                 yield vstart, vstart + len(value), "cookie", CONTEXT
     for m in _API_KEY_HEADER.finditer(lowered):
+        if lowered[max(0, m.start() - 3) : m.start()] == "://":
+            continue  # `https://x-access-token:TOKEN@host`: URL credentials
         vstart, vend = m.span("value")
         if not is_placeholder(text[vstart:vend]):
             yield vstart, vend, "api_key", CONTEXT

@@ -2,9 +2,18 @@
 
 Public material (0x… addresses, bc1…/1…/3… addresses, xpub…) is never
 matched: WIF keys must pass their base58check checksum with a private-key
-version byte, and a seed phrase must be ≥12 consecutive words of the BIP39
-English list (shipped as `bip39_english.txt`, 2048 words, from the BIP39
-reference; SHA-256 2f5eed53…dbda).
+version byte, and a seed phrase must be 12, 15, 18, 21 or 24 consecutive words
+of the BIP39 English list (shipped as `bip39_english.txt`, 2048 words, from
+the BIP39 reference; SHA-256 2f5eed53…dbda) whose checksum holds.
+
+Ordinary words are not a seed phrase (issue 10): the phrase must be a whole
+run of BIP39 words, or begin or end one, and pass the BIP39 checksum (the
+first len/3 bits of SHA-256 of the entropy). A 12- or 15-word checksum has
+only 4 or 5 bits, so 1 in 16 random word lists passes it; those also need
+a hint that they are a seed: a word such as seed/mnemonic/recovery/wallet/
+phrase (or Indonesian frasa/kata pemulihan/dompet) up to 120 characters
+before, or the phrase standing alone (on its own line(s), as a numbered
+list, or in quotes). 18 words and more (6+ checksum bits) need no hint.
 """
 
 from __future__ import annotations
@@ -23,11 +32,43 @@ SEED_MIN_WORDS = 12
 
 
 @cache
-def bip39_words() -> frozenset[str]:
+def bip39_list() -> tuple[str, ...]:
     data = resources.files(__package__).joinpath("bip39_english.txt").read_text("ascii")
-    words = frozenset(data.split())
-    assert len(words) == 2048, "bip39_english.txt is damaged"
+    words = tuple(data.split())
+    assert len(words) == 2048 and len(set(words)) == 2048, "bip39_english.txt is damaged"
     return words
+
+
+@cache
+def bip39_words() -> frozenset[str]:
+    return frozenset(bip39_list())
+
+
+@cache
+def _bip39_index() -> dict[str, int]:
+    return {w: i for i, w in enumerate(bip39_list())}
+
+
+SEED_LENGTHS = (24, 21, 18, 15, 12)
+
+
+def bip39_checksum_ok(words: list[str]) -> bool:
+    """True when `words` (12–24 BIP39 words) carry a valid BIP39 checksum."""
+    n = len(words)
+    if n not in SEED_LENGTHS:
+        return False
+    index = _bip39_index()
+    bits = 0
+    for w in words:
+        bits = (bits << 11) | index[w]
+    cs = n // 3  # checksum bits
+    entropy = (bits >> cs).to_bytes((n * 11 - cs) // 8, "big")
+    return hashlib.sha256(entropy).digest()[0] >> (8 - cs) == bits & ((1 << cs) - 1)
+
+
+_SEED_HINT = re.compile(
+    r"seed|mnemonic|recovery|wallet|phrase|backup|secret|frasa|pemulihan|dompet|kata kunci|12 words|24 words"
+)
 
 
 # Runs of ≥12 short lowercase words; separators may be spaces, commas,
@@ -133,11 +174,47 @@ def _seed_phrases_in(text: str, lo: int, hi: int) -> Iterator[Candidate]:
             if w.group() in words:
                 streak.append(w)
                 continue
-            if len(streak) >= SEED_MIN_WORDS:
-                yield streak[0].start(), streak[-1].end(), "seed_phrase", PROVIDER
+            yield from _checked_phrases(text, streak)
             streak = []
-        if len(streak) >= SEED_MIN_WORDS:
-            yield streak[0].start(), streak[-1].end(), "seed_phrase", PROVIDER
+        yield from _checked_phrases(text, streak)
+
+
+def _checked_phrases(text: str, streak: list[re.Match[str]]) -> Iterator[Candidate]:
+    """The seed phrase(s) at the start or end of a run of BIP39 words (see above)."""
+    n = len(streak)
+    if n < SEED_MIN_WORDS:
+        return
+    found_end = 0
+    for length in SEED_LENGTHS:  # at the start, longest first
+        if length <= n and _is_seed(text, streak[:length]):
+            yield streak[0].start(), streak[length - 1].end(), "seed_phrase", PROVIDER
+            found_end = length
+            break
+    for length in SEED_LENGTHS:  # at the end
+        if length <= n - found_end and _is_seed(text, streak[n - length :]):
+            yield streak[n - length].start(), streak[-1].end(), "seed_phrase", PROVIDER
+            break
+
+
+def _is_seed(text: str, ws: list[re.Match[str]]) -> bool:
+    if not bip39_checksum_ok([w.group() for w in ws]):
+        return False
+    return len(ws) >= 18 or _has_seed_hint(text, ws[0].start(), ws[-1].end())
+
+
+def _has_seed_hint(text: str, start: int, end: int) -> bool:
+    before = text[max(0, start - 120) : start].lower()
+    if _SEED_HINT.search(before):
+        return True
+    # Standing alone: nothing but quotes/brackets/punctuation between the
+    # phrase and the line breaks (or text edges) around it.
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    head = text[line_start:start].strip(" \t\"'`([{-*>:")
+    tail = text[end : len(text) if line_end < 0 else line_end].strip(" \t\"'`)]}.,;!")
+    if not head and not tail:
+        return True
+    return text[start - 1 : start] in ("\"", "'", "`") and text[end : end + 1] == text[start - 1]
 
 
 _B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"

@@ -162,22 +162,31 @@ def _allowed(c: _Compiled, rule: _Rule, text: str, m: re.Match[str], secret: str
     return False
 
 
-# Rules whose secret is `user:password`: only the password is redacted (a
-# user name is no secret), unless there is no password (`-u "TOKEN:"`).
-_PASSWORD_AFTER_COLON = frozenset({"curl-auth-user"})
+# Rules whose secret group is `name:value`: only the value is redacted (a
+# user or key name is no secret). `-u "TOKEN:"` (no password) keeps the token.
+_VALUE_AFTER_COLON = frozenset({"curl-auth-user", "kubernetes-secret-yaml"})
+
+
+def _value_after_colon(text: str, start: int, end: int) -> tuple[int, int]:
+    if text[start : start + 1] in ("'", '"') and text[end - 1 : end] == text[start]:
+        start, end = start + 1, end - 1
+    colon = text.find(":", start, end)
+    if colon < 0:
+        return start, end
+    if colon == end - 1:
+        return start, colon
+    start = colon + 1
+    while start < end and text[start] in " \t\r\n|>-+":
+        start += 1
+    if end - start >= 2 and text[start] in "'\"" and text[end - 1] == text[start]:
+        start, end = start + 1, end - 1
+    return start, end
 
 
 def _accept(c: _Compiled, rule: _Rule, text: str, m: re.Match[str]) -> tuple[int, int] | None:
     start, end = _secret_span(rule, m)
-    if rule.kind in _PASSWORD_AFTER_COLON:
-        quoted = text[start : start + 1] in ("'", '"') and text[end - 1 : end] == text[start]
-        if quoted:
-            start, end = start + 1, end - 1
-        colon = text.find(":", start, end)
-        if 0 <= colon < end - 1:  # `user:password`; `"token:"` (no password) keeps the token
-            start = colon + 1
-        elif colon == end - 1:
-            end = colon
+    if rule.kind in _VALUE_AFTER_COLON:
+        start, end = _value_after_colon(text, start, end)
     if end <= start:
         return None
     secret = text[start:end]

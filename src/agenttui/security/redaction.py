@@ -26,10 +26,12 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 
+from .command_rules import COMMAND_FINDERS
 from .context_rules import CONTEXT_FINDERS
 from .crypto_keys import find_seed_phrases, find_wallet_keys
 from .gitleaks_scan import find_gitleaks
 from .match import SecretMatch
+from .prose_rules import PROSE_FINDERS
 from .secret_patterns import CONTEXT, PROVIDER_RULES
 from .values import is_placeholder
 
@@ -83,7 +85,7 @@ def _provider_candidates(text: str) -> Iterator[Candidate]:
 
 
 def _context_candidates(text: str, lowered: str) -> Iterator[Candidate]:
-    for finder in CONTEXT_FINDERS:
+    for finder in (*CONTEXT_FINDERS, *COMMAND_FINDERS, *PROSE_FINDERS):
         for start, end, kind, priority in finder(text, lowered):
             if kind == "private_key" and priority > CONTEXT:
                 priority = _BLOCK_PRIORITY

@@ -19,7 +19,7 @@ import string
 import uuid
 from dataclasses import dataclass, field
 
-from agenttui.security.crypto_keys import bip39_words
+from agenttui.security.crypto_keys import bip39_checksum_ok, bip39_list, bip39_words
 
 ALNUM = string.ascii_letters + string.digits
 URLSAFE = ALNUM + "-_"
@@ -98,9 +98,25 @@ def _wif(g: Gen) -> str:
     return base58check(payload)
 
 
+def mnemonic(entropy: bytes) -> str:
+    """BIP39 mnemonic of `entropy` (16–32 bytes), as the BIP39 reference makes it."""
+    cs = len(entropy) * 8 // 32
+    bits = int.from_bytes(entropy, "big") << cs | hashlib.sha256(entropy).digest()[0] >> (8 - cs)
+    n = (len(entropy) * 8 + cs) // 11
+    words = bip39_list()
+    return " ".join(words[(bits >> (11 * (n - 1 - i))) & 2047] for i in range(n))
+
+
+def complete_mnemonic(first: list[str], last_choices: list[str] | None = None) -> list[str]:
+    """`first` (11, 14, … words) plus a last word that makes the checksum valid."""
+    for w in last_choices or bip39_list():
+        if bip39_checksum_ok([*first, w]):
+            return [*first, w]
+    raise ValueError("no last word fits")
+
+
 def _seed(g: Gen) -> str:
-    words = sorted(bip39_words())
-    return " ".join(g.choice(words) for _ in range(g.choice([12, 12, 24])))
+    return mnemonic(g.r.randbytes(g.choice([16, 16, 32])))
 
 
 def _sas(g: Gen) -> str:

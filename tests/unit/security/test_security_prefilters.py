@@ -17,7 +17,7 @@ from agenttui.security import context_rules, crypto_keys, find_secrets, redact_s
 from agenttui.security.anchored import AnchoredPattern
 from agenttui.security.crypto_keys import _seed_phrases_in, bip39_words, find_seed_phrases, find_wallet_keys
 from agenttui.security.secret_patterns import PROVIDER_RULES
-from tests.unit.security.secret_corpus import PROVIDERS, Gen, base58check, build_corpus
+from tests.unit.security.secret_corpus import PROVIDERS, Gen, base58check, build_corpus, complete_mnemonic
 
 BIP39 = sorted(bip39_words())
 
@@ -107,8 +107,9 @@ def test_seed_prefilter_finds_what_the_exact_scan_finds(text):
 
 
 def test_shortest_possible_seed_phrase_is_found():
-    text = "x " + " ".join(SHORT_BIP39[:12]) + " y"  # 47 characters: the region minimum
-    assert [text[s:e] for s, e, *_ in find_seed_phrases(text, text)] == [" ".join(SHORT_BIP39[:12])]
+    phrase = " ".join(complete_mnemonic(SHORT_BIP39[:11], SHORT_BIP39))
+    text = "x\n" + phrase + "\ny"  # 47 characters: the region minimum
+    assert [text[s:e] for s, e, *_ in find_seed_phrases(text, text)] == [phrase]
 
 
 @pytest.mark.parametrize(
@@ -116,15 +117,15 @@ def test_shortest_possible_seed_phrase_is_found():
     [" ", ", ", "\n", "\u00a0", "\u3000", " 1. ", "\t"],
 )
 def test_seed_phrase_with_any_separator_is_found(sep):
-    words = BIP39[100:112]
-    text = f"Here: {sep.join(words)} (keep it safe)."
+    words = complete_mnemonic(BIP39[100:111])
+    text = f"Seed: {sep.join(words)} (keep it safe)."
     assert [c[2] for c in find_seed_phrases(text, text)] == ["seed_phrase"]
     assert _exact_seeds(text) == list(find_seed_phrases(text, text))
 
 
 def test_seed_phrase_inside_ordinary_prose_is_found():
     prose = "The user prefers short answers, uses Neovim, and forgot his password. " * 50
-    seed = " ".join(BIP39[500:524])
+    seed = " ".join(complete_mnemonic(BIP39[500:523]))
     text = prose + seed + " " + prose
     assert [text[s:e] for s, e, *_ in find_seed_phrases(text, text)] == [seed]
 

@@ -113,14 +113,31 @@ def test_private_key_block_is_redacted_whole_even_when_truncated():
 
 
 def test_wallet_secrets():
-    seed = "abandon ability able about above absent absorb abstract absurd abuse access accident"
+    # BIP39 test vector (trezor/python-mnemonic vectors.json): a valid checksum.
+    seed = "legal winner thank year wave sausage worth useful legal winner thank yellow"
     assert redact_secrets(f"my seed: {seed}!") == "my seed: [REDACTED:seed_phrase]!"
+    assert redact_secrets(seed) == "[REDACTED:seed_phrase]"  # standing alone
     eleven = " ".join(seed.split()[:11])
     assert redact_secrets(eleven) == eleven
     wif = "5HueCGU8rMjxEXxiPuD5BDku4MkFqeZyd4dZ1jvhTVqvbTLvyTJ"  # textbook example key
     assert find_secrets(f"wif {wif}") == [SecretMatch("wif_private_key", 4, 4 + len(wif))]
     broken = wif[:-1] + ("K" if wif[-1] != "K" else "L")  # checksum fails
     assert redact_secrets(broken) == broken
+
+
+def test_ordinary_bip39_words_survive():
+    """Issue 10: twelve dictionary words without a valid checksum are prose, even after 'seed:'."""
+    words = "abandon ability able about above absent absorb abstract absurd abuse access accident"
+    for text in (words, f"my seed: {words}", f"{words}\n", f"We met {words} yesterday."):
+        assert redact_secrets(text) == text
+
+
+def test_checksum_valid_twelve_words_in_running_prose_need_a_hint():
+    seed = "legal winner thank year wave sausage worth useful legal winner thank yellow"
+    running = f"Then {seed} was all he said."
+    assert redact_secrets(running) == running  # 1 in 16 word lists pass a 4-bit checksum
+    assert "legal" not in redact_secrets(f"my recovery phrase is {seed} ok")
+    assert "legal" not in redact_secrets(f'words = "{seed}"')
 
 
 def test_extra_patterns_from_config():
