@@ -51,11 +51,12 @@ import sys
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Literal
 
-Kind = Literal["text", "tool_calls", "status", "drop", "stall", "malformed"]
+Kind = Literal["text", "tool_calls", "status", "drop", "stall", "malformed", "raw"]
 
 
 @dataclass
@@ -73,6 +74,8 @@ class Scripted:
     chunk_delay: float = 0.0  # extra pause after each chunk
     arg_pieces: int = 3  # each tool call's arguments are split over this many chunks
     stall_seconds: float = 0.0
+    frames: list[bytes] = field(default_factory=list)  # kind "raw": the body, byte for byte
+    content_type: str = "text/event-stream"
 
 
 @dataclass
@@ -143,6 +146,8 @@ class FakeOpenAI:
         # option -> (status, body): every chat request carrying it is refused so (see reject)
         self.rejects: dict[str, tuple[int, dict[str, Any]]] = {}
         self.models_status: int | None = None  # answer GET /v1/models with this error
+        # body -> (status, error body) or None: a provider's request checks (tests/unit/providers/)
+        self.validator: Callable[[dict[str, Any]], tuple[int, dict[str, Any]] | None] | None = None
         self.requests: list[RecordedRequest] = []
         self._script: deque[Scripted] = deque()
         self._lock = threading.Lock()
@@ -238,6 +243,17 @@ class FakeOpenAI:
         self.models_status = status
         return self
 
+    def raw(self, frames: list[bytes] | bytes, *, content_type: str = "text/event-stream",
+            status: int = 200) -> FakeOpenAI:
+        """Answer the next chat request with exactly these bytes (each frame one HTTP chunk).
+
+        For replaying a provider's stream format verbatim (tests/unit/providers/):
+        comments, CRLF, ``data:`` without a space, error objects, a missing
+        ``[DONE]``... The body ends cleanly after the last frame.
+        """
+        body = [frames] if isinstance(frames, bytes) else list(frames)
+        return self.push(Scripted("raw", frames=body, content_type=content_type, status=status))
+
     def embed_as(self, text: str, *, like: str) -> FakeOpenAI:
         """Embed ``text`` exactly as ``like`` (a neighbour with no word in common)."""
         self._embed_as[text] = like
@@ -324,6 +340,8 @@ class _Handler(BaseHTTPRequestHandler):
                        {"error": {"message": "bad request", "type": "invalid_request_error"}})
             return
         refused = next((r for option, r in self.fake.rejects.items() if body.get(option)), None)
+        if refused is None and self.fake.validator is not None:
+            refused = self.fake.validator(body)
         if refused is not None:  # like a real server: decided by the request, not the script
             self._json(*refused)
             return
@@ -334,6 +352,8 @@ class _Handler(BaseHTTPRequestHandler):
                 self._json(item.status, {"error": {"message": item.error_message,
                                                    "type": "fake_error", "code": item.status}},
                            headers)
+            elif item.kind == "raw":
+                self._raw(item)
             elif item.kind == "stall" and not item.text:
                 self._sleep(item.stall_seconds)
                 self.close_connection = True
@@ -399,6 +419,19 @@ class _Handler(BaseHTTPRequestHandler):
         words = sum(len(t.split()) for t in texts)
         self._json(200, {"object": "list", "data": data, "model": body.get("model") or fake.model,
                          "usage": {"prompt_tokens": words, "total_tokens": words}})
+
+    def _raw(self, item: Scripted) -> None:
+        self.send_response(item.status)
+        self.send_header("Content-Type", item.content_type)
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        for frame in item.frames:
+            if frame:
+                self._chunk(frame)
+            if item.chunk_delay:
+                self._sleep(item.chunk_delay)
+        self._chunk(b"")  # terminating chunk: a clean end, whatever the frames said
 
     def _stream(self, item: Scripted, body: dict[str, Any]) -> None:
         self.send_response(200)

@@ -17,6 +17,7 @@ from agenttui.core.recall_usage import RecallUsage
 Risk = Literal["low", "medium", "high"]
 StopReason = Literal[
     "success", "max_steps", "max_seconds", "cancelled", "llm_error", "tool_error",
+    "incomplete",  # the provider did not finish the reply (length, content filter, cut stream, ...)
 ]
 
 
@@ -55,6 +56,13 @@ class TurnStarted:
 
 @dataclass
 class TextDelta:
+    text: str
+
+
+@dataclass
+class ReasoningDelta:
+    """The model's thinking as it streams (``reasoning_content`` / ``reasoning``): shown, not the reply."""
+
     text: str
 
 
@@ -135,6 +143,6 @@ class TurnFailed:
 
 
 AgentEvent = (
-    TurnStarted | TextDelta | ToolCallStarted | ToolCallFinished | ApprovalRequested
+    TurnStarted | TextDelta | ReasoningDelta | ToolCallStarted | ToolCallFinished | ApprovalRequested
     | MemoryChanged | PersistWarning | RetryScheduled | RequestFallback | TurnFinished | TurnFailed
 )

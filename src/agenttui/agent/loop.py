@@ -82,7 +82,6 @@ import sqlite3
 import time
 from collections import deque
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -92,6 +91,7 @@ from agenttui.agent.events import (
     ApprovalRequested,
     MemoryChanged,
     PersistWarning,
+    ReasoningDelta,
     RequestFallback,
     RetryScheduled,
     TextDelta,
@@ -104,6 +104,8 @@ from agenttui.agent.events import (
     TurnStarted,
 )
 from agenttui.agent.retry import LLMFailure, RetryPolicy, classify, delay_for
+from agenttui.agent.stream_reply import StreamedReply, not_a_stream
+from agenttui.agent.wire_repair import repair_empty_replies
 from agenttui.core.models import Message, ToolCall, WriteResult, new_id
 from agenttui.core.recall_usage import RecallUsage
 
@@ -162,16 +164,18 @@ def pending_count(services: Any) -> int:
 
 
 # ---------------------------------------------------------------- the client
-def client_for(services: Any, api_key: str) -> Any:
+def client_for(services: Any, api_key: str, loop: asyncio.AbstractEventLoop | None = None) -> Any:
     """One cached AsyncOpenAI per services (and event loop, endpoint, key, timeout).
 
     Callers that already looked the key up (``ask``) pass ``client=client_for(...)``
     to :func:`run_turn`, so the keyring is not asked twice before the first token.
+    ``loop``: the loop the client will run on, for a caller in another thread
+    (the TUI builds it in a worker thread before the first turn: agent/prepare.py).
     """
     from agenttui.agent.client import make_client
 
     timeout = float(services.settings.agent.request_timeout)
-    signature = (services.base_url, api_key, timeout, id(asyncio.get_running_loop()))
+    signature = (services.base_url, api_key, timeout, id(loop or asyncio.get_running_loop()))
     cached = getattr(services, CLIENT_ATTR, None)
     if cached is not None and cached[0] == signature:
         return cached[1]
@@ -190,22 +194,13 @@ async def aclose_client(services: Any) -> None:
 
 
 # ---------------------------------------------------------------- one LLM call
-@dataclass
-class _Completion:
-    """What one streamed completion produced."""
+_Completion = StreamedReply  # what one streamed completion produced (agent/stream_reply.py)
 
-    text: str = ""
-    calls: dict[int, dict[str, str]] = field(default_factory=dict)  # index -> id/name/arguments
-    finish_reason: str | None = None
-    emitted: bool = False  # output reached the caller: no transparent retry any more
 
-    def tool_calls(self) -> list[ToolCall]:
-        out = []
-        for index in sorted(self.calls):
-            raw = self.calls[index]
-            out.append(ToolCall(id=raw["id"] or f"call_{new_id()[:12]}", name=raw["name"],
-                                arguments=raw["arguments"]))
-        return [call for call in out if call.name]
+def _tool_calls(completion: StreamedReply) -> list[ToolCall]:
+    return [ToolCall(id=raw["id"] or f"call_{new_id()[:12]}", name=raw["name"],
+                     arguments=raw["arguments"], extra=raw.get("extra") or {})
+            for raw in completion.complete_calls()]
 
 
 _END = object()
@@ -216,6 +211,17 @@ async def _produce(client: Any, params: dict[str, Any], queue: asyncio.Queue) ->
     """Background task: send the request, push chunks, then _END or the exception."""
     try:
         stream = await client.chat.completions.create(**params)
+        response = getattr(stream, "response", None)
+        kind = (response.headers.get("content-type") or "").lower() if response is not None else ""
+        if response is not None and ("json" in kind or "html" in kind) and "event-stream" not in kind:
+            # a 200 that is not SSE: the client would find no events in it and end quietly
+            from openai._models import construct_type  # how the client builds its chunks
+            from openai.types.chat import ChatCompletionChunk
+
+            whole = not_a_stream(kind, await response.aread())
+            queue.put_nowait(construct_type(type_=ChatCompletionChunk, value=whole))
+            queue.put_nowait(_END)
+            return
         async for chunk in stream:
             queue.put_nowait(chunk)
         queue.put_nowait(_END)
@@ -285,14 +291,26 @@ class _Turn:
         self.open_calls = []
         return warnings
 
-    def keep_partial(self, completion: _Completion | None) -> Message | None:
+    def keep_partial(self, completion: _Completion | None, reason: str) -> Message | None:
+        """Persist what a reply the provider did not finish produced, marked incomplete with ``reason``.
+
+        Text, thinking (with ``save_reasoning``) and half-written tool calls are kept;
+        the calls only as ``cut_tool_calls``: never sent back, never run.
+        """
         self.completion = None
-        if completion is None or not completion.text:
+        if completion is None or not (completion.text or completion.reasoning or completion.calls):
             return None
-        message = Message(role="assistant", content=completion.text, incomplete=True)
+        message = Message(role="assistant", content=completion.text or None, incomplete=True,
+                          incomplete_reason=reason, reasoning=self.saved_reasoning(completion),
+                          cut_tool_calls=[slot.as_dict() for slot in completion.calls])
         self.persist(message)  # a failure here leaves it queued
         self.partial = message
         return message
+
+    def saved_reasoning(self, completion: _Completion) -> str | None:
+        """The thinking to store: only when ``[history] save_reasoning`` says so."""
+        keep = getattr(self.settings.history, "save_reasoning", False)
+        return completion.reasoning or None if keep else None
 
     async def wait(self, awaitable: Any) -> Any:
         """Await ``awaitable`` unless the turn is cancelled or runs out of time."""
@@ -341,7 +359,7 @@ class _Turn:
                 with contextlib.suppress(ValueError):
                     messages.remove(wire)
         messages += [to_wire(m) for m in self._unsaved() if m is not self.user]
-        return messages
+        return repair_empty_replies(messages)  # histories from before issue 9 may hold empty replies
 
     def _unsaved(self) -> list[Message]:
         """Queued messages of this conversation (their write failed), redacted."""
@@ -449,16 +467,20 @@ class _Turn:
                     self._waited += time.perf_counter() - waited
                 else:
                     item = queue.get_nowait()
-                text = ""
+                text = thinking = ""
                 while True:  # coalesce everything already received into one delta
                     if item is _END or item is _STOP or isinstance(item, BaseException):
                         break
-                    text += self._absorb(item, completion)
+                    more, more_thinking = self._absorb(item, completion)
+                    text += more
+                    thinking += more_thinking
                     if queue.empty():
                         break
                     item = queue.get_nowait()
+                if thinking:
+                    completion.emitted = True
+                    yield ReasoningDelta(thinking)
                 if text:
-                    completion.text += text
                     completion.emitted = True
                     yield TextDelta(text)
                 if item is _END:
@@ -476,30 +498,13 @@ class _Turn:
                 with contextlib.suppress(BaseException):
                     await producer
 
-    def _absorb(self, chunk: Any, completion: _Completion) -> str:
-        """Fold one chunk into ``completion``; return its text."""
-        usage = getattr(chunk, "usage", None)
-        if usage is not None:
-            self.trace.prompt_tokens += int(getattr(usage, "prompt_tokens", 0) or 0)
-            self.trace.completion_tokens += int(getattr(usage, "completion_tokens", 0) or 0)
-        text = ""
-        for choice in chunk.choices or ():
-            delta = choice.delta
-            if delta is not None:
-                text += delta.content or ""
-                for position, part in enumerate(delta.tool_calls or ()):
-                    index = part.index if part.index is not None else position
-                    slot = completion.calls.setdefault(index, {"id": "", "name": "", "arguments": ""})
-                    if part.id:
-                        slot["id"] = part.id
-                    if part.function is not None:
-                        if part.function.name:
-                            slot["name"] += part.function.name
-                        if part.function.arguments:
-                            slot["arguments"] += part.function.arguments
-            if choice.finish_reason:
-                completion.finish_reason = choice.finish_reason
-        return text
+    def _absorb(self, chunk: Any, completion: _Completion) -> tuple[str, str]:
+        """Fold one chunk into ``completion``; return its (text, reasoning)."""
+        before = completion.prompt_tokens, completion.completion_tokens
+        out = completion.absorb(chunk)
+        self.trace.prompt_tokens += completion.prompt_tokens - before[0]
+        self.trace.completion_tokens += completion.completion_tokens - before[1]
+        return out
 
     # -------------------------------------------------------------- tools
     async def run_tool(self, call: ToolCall) -> AsyncIterator[Any]:
@@ -584,6 +589,14 @@ class _ToolCrash(Exception):
     pass
 
 
+class _Incomplete(Exception):
+    """The provider did not finish the reply (see ``StreamedReply.verdict``)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
 # ---------------------------------------------------------------- hooks
 async def _after_user_message(services: Any, turn: _Turn, message: Message) -> AsyncIterator[AgentEvent]:
     """M6: offer (or save, per setting) a correction the user just made.
@@ -646,7 +659,7 @@ async def run_turn(
             yield event
     finally:
         if not finished:  # task cancelled or generator closed: keep what we have
-            turn.keep_partial(turn.completion)
+            turn.keep_partial(turn.completion, "The turn was stopped before the reply finished.")
             turn.close_open_calls("Cancelled: the turn was stopped before this tool ran.")
 
 
@@ -709,9 +722,15 @@ async def _turn_events(services: Any, turn: _Turn, text: str,
                 if isinstance(event, TextDelta):  # the first token is out: overlap the rest
                     turn.record_memory_use()
             turn.record_memory_use()  # a step without text (tool calls): overlap the tools
-            completion, turn.completion = turn.completion, None
-            calls = completion.tool_calls()
-            message = Message(role="assistant", content=completion.text or None, tool_calls=calls)
+            completion = turn.completion
+            problem = completion.verdict()
+            if problem is not None:  # the provider did not finish it: keep it, run nothing
+                raise _Incomplete(problem)
+            turn.completion = None
+            calls = _tool_calls(completion)
+            message = Message(role="assistant", content=completion.text or None, tool_calls=calls,
+                              provider_fields=completion.provider_fields(),
+                              reasoning=turn.saved_reasoning(completion))
             turn.open_calls = list(calls)  # before persisting: a write failure still closes them
             warning = turn.persist(message)
             if warning:
@@ -733,16 +752,20 @@ async def _turn_events(services: Any, turn: _Turn, text: str,
                 async for event in turn.run_tool(call):
                     yield event
     except _Stop as stop:
-        partial = turn.keep_partial(turn.completion)
+        partial = turn.keep_partial(turn.completion, "Cancelled by the user." if stop.reason == "cancelled"
+                                    else "The turn ran out of time (agent.max_seconds).")
         for warning in turn.close_open_calls(
                 "Cancelled by the user: the tool was not run." if stop.reason == "cancelled"
                 else "Not run: the turn ran out of time."):
             yield warning
         final = TurnFinished(stop.reason, turn.finish_trace(), partial or turn.reply)  # type: ignore[arg-type]
     except _LLMError as exc:
-        partial = turn.keep_partial(turn.completion)
+        partial = turn.keep_partial(turn.completion, exc.failure.message)
         turn.close_open_calls("Not run: the model call failed.")
         final = TurnFailed("llm_error", exc.failure.message, turn.finish_trace(), partial)
+    except _Incomplete as exc:
+        partial = turn.keep_partial(turn.completion, exc.reason)
+        final = TurnFailed("incomplete", exc.reason, turn.finish_trace(), partial)
     except _ToolCrash as exc:
         turn.close_open_calls("Not run: an earlier tool in this step crashed.")
         final = TurnFailed("tool_error", str(exc), turn.finish_trace(), None)

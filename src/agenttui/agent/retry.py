@@ -68,6 +68,10 @@ def classify(exc: BaseException, timeout: float) -> LLMFailure:
     """Map an exception from the openai client (or the stream) to an LLMFailure."""
     import openai  # already imported by the client at this point
 
+    from agenttui.agent.stream_reply import StreamProblem
+
+    if isinstance(exc, StreamProblem):  # not SSE, or an error object mid-stream: said in words
+        return LLMFailure(str(exc), retryable=False)
     if isinstance(exc, openai.APITimeoutError):
         return LLMFailure(f"Timed out after {timeout:g} s waiting for the model.", retryable=False)
     if isinstance(exc, openai.APIStatusError):

@@ -204,25 +204,56 @@ def _from_ts(text: str) -> datetime:
 
 _MESSAGE_COLUMNS = (
     "id, conversation_id, role, content, tool_calls, tool_call_id, name, "
-    "image_b64, image_mime, turn_id, created, tokens, incomplete"
+    "image_b64, image_mime, turn_id, created, tokens, incomplete, meta"
 )
 _CONVERSATION_COLUMNS = "id, title, created, updated, model, archived, message_count"
 
 
 def _message_from_row(row: Sequence) -> Message:
     (mid, cid, role, content, tool_calls, tool_call_id, name,
-     image_b64, image_mime, turn_id, created, tokens, incomplete) = row
+     image_b64, image_mime, turn_id, created, tokens, incomplete, meta) = row
     calls: list[ToolCall] = []
     if tool_calls:
         with contextlib.suppress(ValueError, TypeError, KeyError):
-            calls = [ToolCall(id=c["id"], name=c["name"], arguments=c["arguments"])
+            calls = [ToolCall(id=c["id"], name=c["name"], arguments=c["arguments"],
+                              extra=c.get("extra") or {})
                      for c in json.loads(tool_calls)]
-    return Message(
+    message = Message(
         role=role, content=content, tool_calls=calls, tool_call_id=tool_call_id,
         name=name, image_b64=image_b64, image_mime=image_mime, id=mid,
         conversation_id=cid, turn_id=turn_id, created=_from_ts(created),
         tokens=tokens, incomplete=bool(incomplete),
     )
+    if meta:
+        apply_meta(message, meta)
+    return message
+
+
+def message_meta(message: Message) -> str | None:
+    """The ``meta`` column of ``message`` (schema v5), or None when it has nothing to keep."""
+    meta: dict = {}
+    if message.incomplete_reason:
+        meta["incomplete_reason"] = message.incomplete_reason
+    if message.provider_fields:
+        meta["provider"] = message.provider_fields
+    if message.reasoning:
+        meta["reasoning"] = message.reasoning
+    if message.cut_tool_calls:
+        meta["cut_tool_calls"] = message.cut_tool_calls
+    return json.dumps(meta, ensure_ascii=False) if meta else None
+
+
+def apply_meta(message: Message, meta: str) -> None:
+    """Fill ``message`` from a stored ``meta``; an unreadable one is ignored (the text is kept)."""
+    with contextlib.suppress(ValueError, TypeError):
+        data = json.loads(meta)
+        if isinstance(data, dict):
+            message.incomplete_reason = data.get("incomplete_reason") or None
+            provider = data.get("provider")
+            message.provider_fields = provider if isinstance(provider, dict) else {}
+            message.reasoning = data.get("reasoning") or None
+            cut = data.get("cut_tool_calls")
+            message.cut_tool_calls = cut if isinstance(cut, list) else []
 
 
 def _insert_messages(db: sqlite3.Connection, cid: str, stored: Sequence[Message]) -> None:
@@ -231,14 +262,15 @@ def _insert_messages(db: sqlite3.Connection, cid: str, stored: Sequence[Message]
         cursor = db.execute(
             "INSERT INTO messages (conversation_id, role, content, tool_calls, "
             "tool_call_id, name, image_b64, image_mime, turn_id, created, tokens, "
-            "incomplete) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "incomplete, meta) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 cid, message.role, message.content,
-                json.dumps([{"id": c.id, "name": c.name, "arguments": c.arguments}
+                json.dumps([{"id": c.id, "name": c.name, "arguments": c.arguments,
+                             **({"extra": c.extra} if c.extra else {})}
                             for c in message.tool_calls]) if message.tool_calls else None,
                 message.tool_call_id, message.name, message.image_b64,
                 message.image_mime, message.turn_id, _ts(message.created),
-                int(message.tokens), int(message.incomplete),
+                int(message.tokens), int(message.incomplete), message_meta(message),
             ),
         )
         message.id = cursor.lastrowid
@@ -484,8 +516,14 @@ class HistoryStore:
             content=self._redact(message.content),
             name=self._redact(message.name),
             tool_calls=[ToolCall(id=call.id, name=call.name,
-                                 arguments=self._redact(call.arguments) or "")
+                                 arguments=self._redact(call.arguments) or "", extra=call.extra)
                         for call in message.tool_calls],
+            reasoning=self._redact(message.reasoning),
+            # text fields are redacted; opaque ones (signatures, encrypted blobs) must stay byte-exact
+            provider_fields={k: self._redact(v) if isinstance(v, str) else v
+                             for k, v in message.provider_fields.items()},
+            cut_tool_calls=[{**c, "arguments": self._redact(str(c.get("arguments") or ""))}
+                            for c in message.cut_tool_calls],
         )
 
     def append(self, cid: str, message: Message) -> Message:

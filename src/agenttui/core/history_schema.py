@@ -151,11 +151,24 @@ _V4 = (
     """,
 )
 
+# Replies as the provider left them (issue 9): ``meta`` is a JSON object, NULL for
+# ordinary messages, holding ``incomplete_reason`` (why a kept reply is incomplete,
+# in words), ``provider`` (assistant-message fields a provider needs back unchanged,
+# e.g. DeepSeek's ``reasoning_content`` on tool-call messages), ``reasoning`` (the
+# model's thinking, only with ``[history] save_reasoning``) and ``cut_tool_calls``
+# (tool calls cut off mid-arguments: kept, never sent or run). Per-call provider
+# fields (Gemini's thought signature) ride in the ``tool_calls`` JSON as ``extra``.
+# One ``ADD COLUMN``: no rewrite of the table, instant on any size.
+_V5 = (
+    "ALTER TABLE messages ADD COLUMN meta TEXT",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "conversations, messages, FTS5 index and its triggers", _V1),
     Migration(2, "conversations.message_count", _V2),
     Migration(3, "stemmed (porter) FTS5 index", _V3),
     Migration(4, "embeddings for semantic recall", _V4),
+    Migration(5, "messages.meta: incomplete reason, provider fields, reasoning", _V5),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 

@@ -189,10 +189,14 @@ class ToolCall:
     id: str
     name: str
     arguments: str  # the JSON text exactly as the model sent it
+    # Provider fields of the call that must go back unchanged (Gemini 3's
+    # ``extra_content.google.thought_signature``); stored with the call.
+    extra: dict[str, Any] = field(default_factory=dict)
 
     def to_openai(self) -> dict[str, Any]:
-        return {"id": self.id, "type": "function",
+        data = {"id": self.id, "type": "function",
                 "function": {"name": self.name, "arguments": self.arguments}}
+        return {**self.extra, **data} if self.extra else data
 
 
 @dataclass
@@ -211,6 +215,12 @@ class Message:
     tokens: int = 0
     incomplete: bool = False  # a partial reply kept after a failure (A4)
     persist: bool = True  # ephemeral messages are never written (H1)
+    incomplete_reason: str | None = None  # why, in words ("cut at the token limit", ...)
+    # Provider fields of an assistant message that must go back unchanged
+    # (DeepSeek's ``reasoning_content`` on a tool-call message); sent in ``to_openai``.
+    provider_fields: dict[str, Any] = field(default_factory=dict)
+    reasoning: str | None = None  # the model's thinking, kept only with [history] save_reasoning
+    cut_tool_calls: list[dict[str, Any]] = field(default_factory=list)  # cut mid-call: kept, never sent
 
     def to_openai(self) -> dict[str, Any]:
         """The Chat Completions wire form of this message."""
@@ -230,6 +240,8 @@ class Message:
             data["tool_call_id"] = self.tool_call_id
             if self.name:
                 data["name"] = self.name
+        if self.provider_fields and self.role == "assistant":
+            data = {**self.provider_fields, **data}
         return data
 
 
