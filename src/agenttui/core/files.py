@@ -149,10 +149,16 @@ def private_file(path: Path) -> Path:
 
 
 @contextlib.contextmanager
-def locked(path: Path, timeout: float = LOCK_TIMEOUT_S) -> Iterator[None]:
-    """Hold a cross-process lock for ``path`` (a sibling ``.lock`` file)."""
+def locked(path: Path, timeout: float | None = None) -> Iterator[None]:
+    """Hold a cross-process lock for ``path`` (a sibling ``.lock`` file).
+
+    Waits ``timeout`` (default ``LOCK_TIMEOUT_S``, read at call time) and then
+    raises ``filelock.Timeout``, which :func:`agenttui.core.errors.explain`
+    words as "another agenttui process is using it"."""
     from filelock import FileLock  # lazy: keep import of the core cheap
 
+    if timeout is None:
+        timeout = LOCK_TIMEOUT_S
     ensure_dir(path.parent)
     lock_path = path.with_name(path.name + ".lock")
     # Poll often: holders keep the lock for a few ms (one atomic write), and
