@@ -60,6 +60,7 @@ from typing import TYPE_CHECKING, Literal, Protocol
 
 from agenttui.core.recall_dates import NAMED_TIMES, TimeFilter, read_time
 from agenttui.core.recall_index import Document, SideIndex, index_for
+from agenttui.core.recall_related import related_terms
 from agenttui.core.recall_text import (
     MAX_TERMS, STOP_WORDS, asks_current, fts_or_query, query_terms, typing_last_word, without_current,
     word_forms,
@@ -85,6 +86,7 @@ FEEDBACK_HITS = 5  # the best hits whose names are searched for again (multi-hop
 FEEDBACK_NAMES = 6
 FEEDBACK_WEIGHT = 0.7
 FEEDBACK_RARE_SHARE = 0.002
+RELATED_WEIGHT = 0.8  # words related in meaning (recall_related): a paraphrase's bridge, noisier
 STATEMENT_PRIOR = 1.25  # the user's first-person statements (see ``prior``)
 QUESTION_PRIOR = 0.8  # the user's questions
 RECENCY_BONUS = 0.15  # the newest candidate gets +15 %: of two statements, the later is current
@@ -421,6 +423,11 @@ def _lexical(history: HistoryStore, request: RecallRequest, today: date) -> _Lex
         follow = fts_or_query(_feedback_terms(history, rows, rrf(lists), set(terms) | set(words)))
         if follow is not None:
             lists.append((keep(history.recall_candidates(follow, CANDIDATES // 2, **common)), FEEDBACK_WEIGHT))
+    # after the feedback: a related word's hits are too loose to seed a second look-up
+    related = () if request.prefix_last else related_terms(words, set(terms) | set(words))
+    related_match = fts_or_query(choose_terms(history, related))
+    if related_match is not None:
+        lists.append((keep(history.recall_candidates(related_match, CANDIDATES, **common)), RELATED_WEIGHT))
     return _Lexical(rows, tuple((tuple(ids), weight) for ids, weight in lists), terms, found_span)
 
 
