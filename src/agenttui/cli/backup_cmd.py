@@ -5,7 +5,22 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from agenttui.cli.common import add_yes, confirm_destructive, fail, paths
+from agenttui.cli.common import add_yes, confirm_destructive, fail, paths, warn
+
+
+def _size(text: str) -> int:
+    from agenttui.core.backup_limits import parse_size
+
+    try:
+        return parse_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _count(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"not a positive whole number: {text!r}")
+    return int(text)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -18,6 +33,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     restore = subparsers.add_parser(
         "restore", help="replace current data with a backup (backs up current data first)")
     restore.add_argument("archive", metavar="FILE", type=Path)
+    restore.add_argument("--max-size", metavar="SIZE", type=_size, default=None,
+                         help="refuse an archive that expands to more (default 2GiB; e.g. 4G, 500M)")
+    restore.add_argument("--max-files", metavar="N", type=_count, default=None,
+                         help="refuse an archive with more files (default 10000)")
     add_yes(restore)
     restore.set_defaults(handler=run_restore)
 
@@ -32,29 +51,49 @@ def run_backup(args: argparse.Namespace) -> int:
         path = create_backup(paths(), output)
     except Exception as exc:
         return fail(f"backup failed: {exc}")
+    _name_skipped(path)
     print(path)
     return 0
 
 
+def _name_skipped(archive: Path) -> None:
+    """Files in the data dir that are not agenttui's are left out: say which."""
+    from agenttui.core.backup import read_manifest
+
+    try:
+        skipped = read_manifest(archive).get("skipped") or []
+    except Exception:  # noqa: BLE001 -- only a notice; the archive was written
+        return
+    if skipped:
+        shown = ", ".join(skipped[:10]) + (f" and {len(skipped) - 10} more" if len(skipped) > 10 else "")
+        warn(f"not in the backup (not agenttui's files, a restore would refuse them): {shown}")
+
+
 def run_restore(args: argparse.Namespace) -> int:
-    from agenttui.core.backup import BackupError, read_manifest, restore_backup
+    from agenttui.core.backup import BackupError, check_archive, restore_backup
+    from agenttui.core.backup_limits import RestoreLimits, human_size
 
     if not args.archive.is_file():
         return fail(f"{args.archive}: no such file")
-    try:
-        manifest = read_manifest(args.archive)
+    defaults = RestoreLimits()
+    limits = RestoreLimits(max_bytes=args.max_size or defaults.max_bytes,
+                           max_files=args.max_files or defaults.max_files)
+    try:  # every check (paths, kinds, limits) reads headers only: nothing is written yet
+        summary = check_archive(args.archive, limits)
     except BackupError as exc:
         return fail(str(exc))
-    profiles = sorted({n.split("/")[2] for n in manifest.get("contents", [])
-                       if n.startswith("data/profiles/") and n.count("/") >= 3})
-    print(f"backup from {manifest.get('created', '?')}: "
-          f"{len(manifest.get('contents', []))} files, profiles: {', '.join(profiles) or 'none'}")
+    manifest = summary.manifest
+    contents = manifest.get("contents", []) if isinstance(manifest.get("contents"), list) else []
+    profiles = sorted({n.split("/")[2] for n in contents if isinstance(n, str)
+                       and n.startswith("data/profiles/") and n.count("/") >= 3})
+    print(f"backup from {manifest.get('created', '?')}: {len(contents)} files "
+          f"({human_size(summary.total_bytes)}), profiles: {', '.join(profiles) or 'none'}")
     action = ("replace ALL current config, memory, project memory and history "
               f"with {args.archive}")
     if not confirm_destructive(args, action, word="restore"):
         return 1
     try:
-        before = restore_backup(paths(), args.archive)
+        before = restore_backup(paths(), args.archive, limits)
     except BackupError as exc:
         return fail(str(exc))
     except Exception as exc:

@@ -15,7 +15,9 @@ Decisions:
 * Restore validates the whole archive before touching anything: manifest
   format/version, and every member must be a plain file or directory with a
   relative path under ``config/`` or ``data/`` -- absolute paths, ``..``,
-  symlinks, hard links and devices are rejected (tar path traversal). Files
+  symlinks, hard links and devices are rejected (tar path traversal) -- and
+  one of the kinds of file a backup holds, within the file-count and size
+  limits (:mod:`agenttui.core.backup_limits`), with room for it on disk. Files
   are extracted by hand (never ``extractall``) into a staging dir *inside*
   the destination dir, so the swap is a rename on one filesystem.
 * Restore first writes a backup of the current data (its path is returned),
@@ -34,14 +36,17 @@ import os
 import shutil
 import tarfile
 import tempfile
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 
+from agenttui.core.backup_limits import RestoreLimits
 from agenttui.core.paths import Paths
 
 FORMAT = "agenttui-backup"
 VERSION = 1
 MANIFEST = "manifest.json"
+MAX_MANIFEST = 4 * 1024**2  # a list of file names
 _SKIP_SUFFIXES = (".lock", ".tmp", "-wal", "-shm", "-journal")
 _DB_SUFFIXES = (".sqlite3", ".sqlite", ".db")
 _EXCLUDED_DATA = {"backups", "trash"}
@@ -113,9 +118,14 @@ def _snapshot_db(source: Path, target: Path) -> None:
         src.close()
 
 
-def _collect(paths: Paths, scratch: Path) -> list[tuple[str, Path]]:
-    """``(archive name, file to read)`` for everything a backup holds."""
+def _collect(paths: Paths, scratch: Path, skipped: list[str] | None = None) -> list[tuple[str, Path]]:
+    """``(archive name, file to read)`` for everything a backup holds.
+
+    Files a restore would refuse (not agenttui's, see ``backup_limits.ALLOWED``)
+    are left out and their names appended to ``skipped``.
+    """
     import sqlite3
+    from agenttui.core.backup_limits import allowed_file
     from agenttui.core.files import atomic_write_text
     from agenttui.security import redact_secrets
 
@@ -127,7 +137,11 @@ def _collect(paths: Paths, scratch: Path) -> list[tuple[str, Path]]:
         members.append(("config/config.toml", clean))
     if paths.user_themes_dir.is_dir():
         for path in _walk(paths.user_themes_dir):
-            members.append((f"config/{path.relative_to(paths.config_dir).as_posix()}", path))
+            name = f"config/{path.relative_to(paths.config_dir).as_posix()}"
+            if allowed_file(name):
+                members.append((name, path))
+            elif skipped is not None:
+                skipped.append(name)
     if paths.data_dir.is_dir():
         for entry in sorted(paths.data_dir.iterdir()):
             if entry.name in _EXCLUDED_DATA or entry.name.startswith("."):
@@ -136,6 +150,10 @@ def _collect(paths: Paths, scratch: Path) -> list[tuple[str, Path]]:
                 _walk(entry) if entry.is_dir() and not entry.is_symlink() else [])
             for path in files:
                 name = f"data/{path.relative_to(paths.data_dir).as_posix()}"
+                if not allowed_file(name):
+                    if skipped is not None:
+                        skipped.append(name)
+                    continue
                 if path.name.endswith(_DB_SUFFIXES):
                     snap = scratch / f"db-{len(members)}.sqlite3"
                     try:
@@ -178,13 +196,15 @@ def create_backup(paths: Paths, output: Path | None = None) -> Path:
     target = Path(output) if output is not None else default_backup_path(paths)
     ensure_dir(paths.backups_dir)
     with tempfile.TemporaryDirectory(prefix=".backup-", dir=paths.backups_dir) as tmp:
-        members = _collect(paths, Path(tmp))
+        skipped: list[str] = []
+        members = _collect(paths, Path(tmp), skipped)
         manifest = {
             "format": FORMAT,
             "version": VERSION,
             "created": datetime.now(UTC).isoformat(),
             "app_version": __version__,
             "contents": [name for name, _ in members],
+            "skipped": skipped,  # files in the data dir that are not agenttui's
         }
         with atomic_writer(target) as handle, tarfile.open(fileobj=handle, mode="w:gz") as tar:
             _add(tar, MANIFEST, data=json.dumps(manifest, indent=2).encode())
@@ -214,15 +234,60 @@ def _check_member(member: tarfile.TarInfo) -> tuple[str, PurePosixPath] | None:
         raise BackupError(f"refusing archive: unexpected member {name!r}")
     if side == "data" and (rest[0] in _EXCLUDED_DATA or rest[0].startswith(".")):
         raise BackupError(f"refusing archive: unexpected member {name!r}")
+    _check_allowed(member, name)
     return (side, PurePosixPath(*rest)) if member.isfile() else None
 
 
-def read_manifest(archive: Path) -> dict:
-    """Validate ``archive`` completely and return its manifest."""
+def _check_allowed(member: tarfile.TarInfo, name: str) -> None:
+    from agenttui.core.backup_limits import allowed_description, allowed_dir, allowed_file
+
+    if member.isdir() and not allowed_dir(name) or member.isfile() and not allowed_file(name):
+        raise BackupError(
+            f"refusing archive: {name!r} is not a file an agenttui backup holds (it may hold: "
+            f"{allowed_description()}); nothing was changed")
+
+
+@dataclass
+class ArchiveSummary:
+    manifest: dict
+    files: int  # members, directories included
+    total_bytes: int  # expanded size
+
+
+def _scan(tar: tarfile.TarFile, archive: Path, limits: RestoreLimits) -> tuple[int, int]:
+    """Check every member header, stopping at the first one over a limit (nothing is extracted)."""
+    from agenttui.core.backup_limits import human_size
+
+    count = total = 0
+    seen: set[str] = set()
+    for member in tar:  # lazily: a bomb's first header is enough to refuse it
+        count += 1
+        total += max(0, member.size) if member.isfile() else 0
+        if count > limits.max_files:
+            raise BackupError(
+                f"refusing archive: {archive} holds more than {limits.max_files:,} files (a backup "
+                "holds a few per profile); if you trust it, run again with a higher --max-files")
+        if total > limits.max_bytes:
+            raise BackupError(
+                f"refusing archive: {archive} expands to more than {human_size(limits.max_bytes)} "
+                f"(at {member.name!r}: {human_size(total)} so far); if you trust it, run again with "
+                "a higher --max-size")
+        _check_member(member)
+        key = member.name.rstrip("/")
+        if key in seen and member.isfile():
+            raise BackupError(f"refusing archive: {member.name!r} appears twice")
+        seen.add(key)
+        if member.name == MANIFEST and member.size > MAX_MANIFEST:
+            raise BackupError(f"refusing archive: its manifest is {human_size(member.size)}")
+    return count, total
+
+
+def check_archive(archive: Path, limits: RestoreLimits | None = None) -> ArchiveSummary:
+    """Validate ``archive`` completely (paths, kinds, limits, manifest) from its headers."""
+    limits = limits or RestoreLimits()
     try:
         with tarfile.open(archive, "r:*") as tar:
-            for member in tar.getmembers():
-                _check_member(member)
+            count, total = _scan(tar, archive, limits)
             try:
                 handle = tar.extractfile(MANIFEST)
             except KeyError:
@@ -237,7 +302,25 @@ def read_manifest(archive: Path) -> dict:
     if not isinstance(manifest.get("version"), int) or manifest["version"] > VERSION:
         raise BackupError(f"{archive} has backup format version {manifest.get('version')!r}; "
                           f"this agenttui reads up to {VERSION}")
-    return manifest
+    return ArchiveSummary(manifest, count, total)
+
+
+def read_manifest(archive: Path, limits: RestoreLimits | None = None) -> dict:
+    """Validate ``archive`` completely and return its manifest."""
+    return check_archive(archive, limits).manifest
+
+
+def _check_room(paths: Paths, needed: int) -> None:
+    """The expanded files (staged in the data dir) and the pre-restore backup must fit."""
+    from agenttui.core.backup_limits import human_size
+
+    directory = paths.data_dir
+    while not directory.exists() and directory != directory.parent:
+        directory = directory.parent
+    free = shutil.disk_usage(directory).free
+    if needed > free:
+        raise BackupError(f"refusing archive: it expands to {human_size(needed)} but {directory} has "
+                          f"only {human_size(free)} free; nothing was changed")
 
 
 def _extract(archive: Path, staging: dict[str, Path]) -> None:
@@ -260,12 +343,13 @@ def _extract(archive: Path, staging: dict[str, Path]) -> None:
                 os.fsync(out.fileno())
 
 
-def restore_backup(paths: Paths, archive: Path) -> Path:
+def restore_backup(paths: Paths, archive: Path, limits: RestoreLimits | None = None) -> Path:
     """Replace current data with ``archive``; returns the backup made first."""
     from agenttui.core.files import ensure_dir, timestamp_slug
 
     archive = Path(archive)
-    read_manifest(archive)  # all checks before anything changes
+    summary = check_archive(archive, limits)  # all checks before anything changes
+    _check_room(paths, summary.total_bytes)
     before = create_backup(paths, default_backup_path(paths, "pre-restore"))
     stamp = timestamp_slug()
     roots = {"config": paths.config_dir, "data": paths.data_dir}

@@ -1,0 +1,22 @@
+"""``agenttui restore`` refuses oversized or unexpected archives with a clear message (issue 11 item 8)."""
+
+from __future__ import annotations
+
+from tests.unit.config.test_restore_limits import _seed, archive_with, assert_untouched, many_files
+
+
+def test_cli_restore_says_why_and_takes_higher_limits(cli, paths, tmp_path):
+    before = _seed(paths)
+    archive = many_files(tmp_path / "many.tar.gz", 40)
+    refused = cli("restore", str(archive), "--yes", "--max-files", "20")
+    assert refused.code == 1 and "more than 20 files" in refused.err and "Traceback" not in refused.err
+    assert_untouched(paths, before)
+    evil = archive_with(tmp_path / "evil.tar.gz", {"config/evil.sh": b"#!/bin/sh\n"})
+    refused = cli("restore", str(evil), "--yes")
+    assert refused.code == 1 and "'config/evil.sh' is not a file an agenttui backup holds" in refused.err
+    assert cli("restore", str(archive), "--yes", "--max-size", "lots").code == 2  # usage error
+    done = cli("restore", str(archive), "--yes", "--max-files", "100")
+    assert done.code == 0, done.err
+    assert (paths.project_dir("p") / "sessions" / "n0000039.md").read_text() == "x"
+    assert not paths.user_memory_file.exists()  # restore = as it was in the archive
+    assert paths.trash_dir.exists()
