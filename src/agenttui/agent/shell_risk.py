@@ -24,8 +24,19 @@ Levels: ``high`` = destructive or privilege-escalating (data loss that the
 user cannot undo: ``rm``, ``dd``, ``mkfs``, ``git push --force``,
 ``git reset --hard``, ``sudo`` …); ``medium`` = changes files, talks to the
 network, installs packages, runs arbitrary programs, or anything unknown;
-``low`` = a known read-only command (``ls``, ``cat``, ``git status`` …).
+``low`` = allowlisted only (issue 10 item 3): a command in the read-only
+table :data:`agenttui.agent.shell_readonly.READ_ONLY` used with options and
+operands the table knows to be read-only, and scripts (sed, awk, find) that
+:mod:`agenttui.agent.shell_scripts` reads as read-only. ``sort -o FILE``,
+``uniq IN OUT``, ``sed 'w FILE'``, ``git -c core.fsmonitor=CMD status``,
+``less +!CMD``, ``PAGER=CMD man ls`` … are at least ``medium``. An
+environment assignment in front of a command is ``medium`` unless the table
+lists the variable as harmless (``LANG``, ``TZ`` …).
 Unparseable text (unbalanced quotes) is at least ``medium``.
+
+Not covered (a classifier, not a sandbox): a repository's own configuration
+(``.git/config`` with ``core.fsmonitor``) runs code on plain ``git status``;
+aliases and functions defined earlier in the same command are not expanded.
 """
 
 from __future__ import annotations
@@ -35,6 +46,8 @@ import re
 import shlex
 from collections.abc import Iterable
 
+from agenttui.agent import shell_readonly as table
+from agenttui.agent import shell_scripts
 from agenttui.agent.events import Risk
 
 _ORDER = {"low": 0, "medium": 1, "high": 2}
@@ -92,17 +105,6 @@ _HIGH_SUBCOMMANDS = {
     "zfs": {("destroy",)},
     "lvremove": {()},
 }
-_LOW = {
-    "ls", "ll", "la", "dir", "cat", "head", "tail", "less", "more", "wc", "grep", "egrep",
-    "fgrep", "rg", "ag", "ack", "pwd", "echo", "printf", "date", "cal", "whoami", "id",
-    "uname", "hostname", "which", "whereis", "type", "file", "stat", "du", "df", "tree",
-    "sort", "uniq", "cut", "tr", "jq", "yq", "diff", "cmp", "comm", "md5sum", "sha1sum",
-    "sha256sum", "sha512sum", "shasum", "cksum", "basename", "dirname", "realpath",
-    "readlink", "true", "false", "test", "[", "ps", "uptime", "free", "nproc", "lscpu",
-    "lsblk", "groups", "locale", "column", "nl", "od", "xxd", "hexdump", "strings",
-    "zcat", "bat", "fd", "printenv", "tac", "rev", "fold", "expand", "seq", "sleep",
-    "history", "man", "info", "help", "cd", "wait", "time", "sed", "awk", "find",
-}
 # Wrappers: the real command follows (after their own options).
 _WRAPPERS = {
     "env", "nohup", "nice", "ionice", "time", "command", "builtin", "exec", "stdbuf",
@@ -130,11 +132,6 @@ _INSTALLERS = {
     "apt-get", "aptitude", "dpkg", "brew", "port", "cargo", "gem", "go", "conda", "mamba",
     "snap", "flatpak", "dnf", "yum", "pacman", "zypper", "apk", "nix-env", "choco", "winget",
     "composer",
-}
-_GIT_READ = {
-    "status", "log", "diff", "show", "blame", "rev-parse", "describe", "ls-files",
-    "ls-tree", "shortlog", "reflog", "grep", "whatchanged", "cat-file", "help", "version",
-    "--version", "rev-list", "count-objects", "name-rev",
 }
 _GIT_HIGH = {"filter-branch", "filter-repo", "gc", "prune", "update-ref"}
 _SHELLS = {"sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh"}
@@ -219,17 +216,24 @@ def _tokens_risk(tokens: list[str], depth: int) -> Risk:
     risk: Risk = "low"
     command: list[str] = []
     pipeline: list[list[str]] = []
-    redirect_next = False
+    redirect_next = skip_next = False
     for token in tokens:
         if redirect_next:
             redirect_next = False
             risk = _worst(risk, _redirect_risk(token))
             continue
+        if skip_next:  # the input file, here-doc delimiter or here-string: only read
+            skip_next = False
+            if not _is_operator(token):
+                continue
         if _is_operator(token):
+            if ("<" in token or ">" in token) and command and command[-1].isdigit():
+                command.pop()  # the fd of "2>/dev/null" is not an argument
             if ">" in token:
                 redirect_next = True
                 continue  # a redirection belongs to the current command
             if "<" in token:
+                skip_next = True
                 continue
             pipeline.append(command)
             command = []
@@ -252,9 +256,14 @@ def _redirect_risk(target: str) -> Risk:
 
 
 def _pipeline_risk(pipeline: list[list[str]], depth: int) -> Risk:
-    stages = [_strip_wrappers(words) for words in pipeline]
-    stages = [words for words in stages if words]
     risk: Risk = "low"
+    stages = []
+    for words in pipeline:
+        stripped, assigned = _strip_wrappers_noting(words)
+        if assigned:
+            risk = "medium"  # PAGER=…, GIT_EXTERNAL_DIFF=…, LD_PRELOAD=…: may run another program
+        if stripped:
+            stages.append(stripped)
     seen_download = False
     for words in stages:
         name = _name(words[0])
@@ -267,11 +276,25 @@ def _pipeline_risk(pipeline: list[list[str]], depth: int) -> Risk:
 
 
 def _strip_wrappers(words: list[str]) -> list[str]:
-    """Drop ``VAR=x``, keywords and wrappers (with their options) in front."""
+    return _strip_wrappers_noting(words)[0]
+
+
+def _unsafe_assignment(word: str) -> bool:
+    name, _, value = word.partition("=")
+    if name in table.PAGER_VARIABLES:
+        return value not in table.SAFE_PAGERS
+    return name not in table.SAFE_ASSIGNMENTS
+
+
+def _strip_wrappers_noting(words: list[str]) -> tuple[list[str], bool]:
+    """Drop ``VAR=x``, keywords and wrappers (with their options) in front;
+    also say whether an assignment could change what runs."""
     i = 0
+    assigned = False
     while i < len(words):
         word = words[i]
         if re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", word):
+            assigned = assigned or _unsafe_assignment(word)
             i += 1
             continue
         name = _name(word)
@@ -280,12 +303,14 @@ def _strip_wrappers(words: list[str]) -> list[str]:
         i += 1
         takes_value = _WRAPPER_ARG_OPTS.get(name, set())
         while i < len(words) and words[i].startswith("-") and words[i] != "-":
+            if name == "env" and words[i].split("=", 1)[0] in {"-S", "--split-string"}:
+                assigned = True  # env -S 'cmd args': a command line in one word
             i += 2 if words[i] in takes_value else 1
         if name == "timeout" and i < len(words) and re.match(r"^\d", words[i]):
             i += 1  # the duration
         if name in {"nice", "watch"} and i < len(words) and re.match(r"^-?\d", words[i]):
             i += 1
-    return words[i:]
+    return words[i:], assigned
 
 
 def _name(word: str) -> str:
@@ -293,7 +318,9 @@ def _name(word: str) -> str:
 
 
 def _words_risk(words: Iterable[str], depth: int) -> Risk:
-    return _command_risk(_strip_wrappers(list(words)), depth) if words else "low"
+    stripped, assigned = _strip_wrappers_noting(list(words))
+    risk = _command_risk(stripped, depth) if stripped else "low"
+    return _worst(risk, "medium") if assigned else risk
 
 
 def _flags(args: list[str]) -> set[str]:
@@ -313,6 +340,8 @@ def _command_risk(words: list[str], depth: int) -> Risk:
     name, args = _name(words[0]), words[1:]
     if name.startswith("mkfs") or name in _ALWAYS_HIGH:
         return "high"
+    if name in table.VERSION_ONLY and args and all(a in table.VERSION_QUERIES for a in args):
+        return "low"  # python --version; an unknown program's --help is still unknown
     if name in _SHELLS or name in {"eval", "source", "."}:
         return _shell_risk(name, args, depth)
     if name == "git":
@@ -323,12 +352,10 @@ def _command_risk(words: list[str], depth: int) -> Risk:
         everything = any(a in {"/", "~", "/*", "*"} for a in args)
         return "high" if recursive or (wide_open and everything) else "medium"
     if name == "find":
-        if any(a in {"-delete", "-exec", "-execdir", "-ok", "-okdir"} for a in args):
+        if shell_scripts.find_has_exec_or_delete(args):
             tail = _after_exec(args)
             return "high" if "-delete" in args else _worst("medium", _words_risk(tail, depth + 1))
-        if any(a.startswith("-fprint") or a == "-fls" for a in args):
-            return "medium"
-        return "low"
+        return "low" if shell_scripts.find_read_only(args) else "medium"
     if name == "rsync" and any(a.startswith("--delete") or a == "--remove-source-files" for a in args):
         return "high"
     if name == "mv" and any(a in {"/", "~", "/dev/null"} for a in args):
@@ -340,17 +367,53 @@ def _command_risk(words: list[str], depth: int) -> Risk:
         return _worst("medium", _classify(" ".join(remote), depth + 1)) if remote else "medium"
     if name in _HIGH_SUBCOMMANDS and _matches_subcommand(name, args):
         return "high"
-    if name == "sed":
-        return "medium" if {"i", "--in-place"} & _flags(args) else "low"
-    if name == "awk" or name == "gawk":
-        return "medium" if re.search(r"system\s*\(|\|\s*\"|>\s*\"", " ".join(args)) else "low"
-    if name in _LOW:
-        return "low"
-    if name in _NETWORK or name in _INSTALLERS:
-        return "medium"
-    if args and all(a in {"--version", "-V", "--help", "-h", "version"} for a in args):
-        return "low"
-    return "medium"  # unknown program: it can do anything
+    entry = table.READ_ONLY.get(name)
+    if entry is not None:
+        return "low" if _read_only_use(name, entry, args) else "medium"
+    return "medium"  # network, installers, unknown programs: they can do anything
+
+
+def _read_only_use(name: str, entry: table.ReadOnly, args: list[str]) -> bool:
+    """True when ``args`` use only what the table knows to be read-only."""
+    if entry.check == "sed":
+        return shell_scripts.sed_read_only(args)
+    if entry.check == "awk":
+        return shell_scripts.awk_read_only(args)
+    if entry.check == "bat" and args[:1] == ["cache"]:
+        return False  # bat cache --build/--clear writes its cache
+    operands: list[str] = []
+    i = 0
+    while i < len(args):
+        word = args[i]
+        i += 1
+        if word == "--":
+            operands.extend(args[i:])
+            break
+        if word.startswith("--"):
+            option, has_value = word.split("=", 1)[0], "=" in word
+            # GNU getopt accepts any unambiguous prefix: --out=F is --output=F
+            if len(option) > 3 and any(ex.startswith(option) for ex in entry.except_long):
+                return False
+            if option in entry.long_valued:
+                i += 0 if has_value else 1
+            elif not (entry.every_option or option in entry.long):
+                return False
+        elif word.startswith("-") and len(word) > 1:
+            for j, char in enumerate(word[1:], start=1):
+                if char in entry.except_short:
+                    return False
+                if char in entry.valued:
+                    i += 0 if word[j + 1 :] else 1  # the value: rest of the word or the next word
+                    break
+                if not (entry.every_option or char in entry.flags):
+                    return False
+        elif word.startswith("+") and entry.plus_is_command:
+            return False  # less +!CMD / ++CMD: a command run at start
+        else:
+            operands.append(word)
+    if entry.max_operands is not None and len(operands) > entry.max_operands:
+        return False
+    return all(o.startswith(entry.operand_prefix) for o in operands)
 
 
 def _after_exec(args: list[str]) -> list[str]:
@@ -372,14 +435,71 @@ def _shell_risk(name: str, args: list[str], depth: int) -> Risk:
     return "medium"  # runs a script
 
 
-def _git_risk(args: list[str]) -> Risk:
-    # skip global options such as -C DIR, -c key=value, --no-pager
-    i = 0
+_GIT_GLOBAL_VALUE = {"-C", "-c", "--git-dir", "--work-tree", "--namespace"}
+_GIT_GLOBAL_PLAIN = {"--no-pager", "-P", "--bare", "--no-replace-objects", "--literal-pathspecs",
+                     "--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs",
+                     "--no-optional-locks", "--version", "--help", "--html-path", "--man-path",
+                     "--info-path", "--exec-path"}
+
+
+def _git_safe_config(setting: str) -> bool:
+    key = setting.split("=", 1)[0].lower()
+    return key in table.GIT_SAFE_CONFIG_KEYS or key.startswith(table.GIT_SAFE_CONFIG_PREFIXES)
+
+
+def _git_globals(args: list[str]) -> tuple[int, bool]:
+    """(index of the subcommand, whether every global option is harmless).
+
+    ``-c core.fsmonitor=CMD``, ``-c diff.external=CMD``, ``-c core.pager=CMD``,
+    ``--config-env``, ``--exec-path=DIR`` and ``-p`` (paginate) can run a program.
+    """
+    i, safe = 0, True
     while i < len(args) and args[i].startswith("-"):
-        i += 2 if args[i] in {"-C", "-c", "--git-dir", "--work-tree"} else 1
+        word = args[i]
+        option, has_value = word.split("=", 1)[0], "=" in word
+        if word == "-c":
+            safe = safe and _git_safe_config(args[i + 1] if i + 1 < len(args) else "")
+            i += 2
+            continue
+        if option == "--config-env":  # a config value taken from the environment: unknown
+            safe = False
+            i += 1 if has_value else 2
+            continue
+        if word.startswith("-c") and len(word) > 2:  # -ckey=value
+            safe = safe and _git_safe_config(word[2:])
+        elif option in _GIT_GLOBAL_VALUE:
+            i += 0 if has_value else 1
+        elif option == "--exec-path" and has_value:
+            safe = False
+        elif option not in _GIT_GLOBAL_PLAIN and not (word.startswith("-C") and len(word) > 2):
+            safe = False  # -p/--paginate, unknown options
+        i += 1
+    return i, safe
+
+
+def _git_read_options_safe(sub: str, rest: list[str]) -> bool:
+    for word in rest:
+        if word == "--":
+            break
+        if word.startswith("--"):
+            option = word.split("=", 1)[0]
+            if len(option) > 3 and any(ex.startswith(option) for ex in table.GIT_WRITING_OPTIONS
+                                       if ex.startswith("--")):
+                return False  # git accepts unambiguous prefixes: --out=F is --output=F
+        elif word.startswith("-") and set(word[1:]) & set(table.GIT_OPTIONS_BY_SUBCOMMAND_SHORT.get(sub, "")):
+            return False
+    return True
+
+
+def _git_risk(args: list[str]) -> Risk:
+    i, globals_safe = _git_globals(args)
     if i >= len(args):
-        return "low"
-    sub, rest = args[i], args[i + 1 :]
+        return "low" if globals_safe else "medium"
+    risk = _git_subcommand_risk(args[i], args[i + 1 :])
+    return risk if globals_safe else _worst(risk, "medium")
+
+
+def _git_subcommand_risk(sub: str, rest: list[str]) -> Risk:
     flags = _flags(rest)
     if sub in _GIT_HIGH:
         return "high"
@@ -401,15 +521,17 @@ def _git_risk(args: list[str]) -> Risk:
             return "high"
         return "low" if not rest or flags <= {"a", "r", "v", "l", "--list", "--all"} else "medium"
     if sub == "stash":
-        return "high" if rest[:1] in (["drop"], ["clear"]) else "medium"
+        if rest[:1] in (["drop"], ["clear"]):
+            return "high"
+        return "low" if rest[:1] in (["list"], ["show"]) and _git_read_options_safe(sub, rest) else "medium"
     if sub in {"tag", "remote"} and set(rest) <= {"-l", "--list", "-v", "--verbose"}:
         return "low"
     if sub == "config" and rest[:1] in (["--get"], ["--list"], ["-l"], ["--get-all"]):
         return "low"
     if sub == "reflog":
         return "high" if rest[:1] in (["expire"], ["delete"]) else "low"
-    if sub in _GIT_READ:
-        return "low"
+    if sub in table.GIT_READ:
+        return "low" if _git_read_options_safe(sub, rest) else "medium"
     return "medium"
 
 
