@@ -16,8 +16,13 @@ else -- tool calls, approvals, memory changes, warnings -- goes to stderr so
   ``OPENAI_API_KEY`` or the keyring. Local servers that need no key (Ollama,
   llama.cpp) still need some value: ``export OPENAI_API_KEY=anything``.
 * Exit 0 on a reply (also when a step/time limit cut it short: a warning
-  says so), 1 when the endpoint fails or no key is configured, 130 on Ctrl-C
-  (the partial reply is kept in history, marked incomplete).
+  says so), 1 when the endpoint fails, no key is configured or the provider
+  did not finish the reply (cut at the token limit, stopped by a content
+  filter, a stream that just ended: the reason on stderr, what arrived kept
+  in history marked incomplete), 130 on Ctrl-C (the partial reply is kept
+  in history, marked incomplete).
+* A reasoning model's thinking is not printed; ``thinking…`` on stderr says
+  it is at work rather than stalled.
 * ``--dry-run [--json]`` prints the request instead of sending it, and
   writes nothing (see :mod:`agenttui.cli.ask_dry_run`).
 """
@@ -104,6 +109,7 @@ async def _ask(services, args: argparse.Namespace, text: str, api_key: str) -> i
         ApprovalRequested,
         MemoryChanged,
         PersistWarning,
+        ReasoningDelta,
         RetryScheduled,
         TextDelta,
         ToolCallFinished,
@@ -123,11 +129,17 @@ async def _ask(services, args: argparse.Namespace, text: str, api_key: str) -> i
     reply_text = InertStream()  # the reply on stdout: newlines and tabs kept, no escape acts
     wrote = ""
     code = 0
+    thinking = False  # "thinking…" said for this stretch of reasoning (issue 9: not a stall)
     try:
         # The key was looked up above: the loop need not ask the keyring again.
         async for event in run_turn(services, conversation.id, text, image_path=args.image,
                                     model=args.model, client=client_for(services, api_key)):
-            if isinstance(event, TextDelta):
+            if isinstance(event, ReasoningDelta):
+                if not thinking:  # the reasoning itself is not printed: stdout is the reply
+                    print("thinking…", file=sys.stderr, flush=True)
+                    thinking = True
+            elif isinstance(event, TextDelta):
+                thinking = False
                 out.write(reply_text.feed(event.text))
                 out.flush()
                 wrote = event.text or wrote
