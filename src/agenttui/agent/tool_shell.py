@@ -10,8 +10,10 @@
 * **Output** -- stdout and stderr interleaved as the terminal would show them;
   read incrementally so a command printing gigabytes costs bounded memory:
   the head and a tail are kept, the middle is replaced by a marker with the
-  byte count. Secrets in the output are redacted before the model sees them,
-  and our own ``OPENAI_API_KEY`` is not passed to the command.
+  byte count. Secrets in the output are redacted before the model sees them
+  (also hex-dumped, base64'd or reversed ones; a credential file read through
+  a transforming command such as ``xxd .env`` is withheld whole), and our own
+  ``OPENAI_API_KEY`` is not passed to the command.
 """
 
 from __future__ import annotations
@@ -152,7 +154,7 @@ async def run_shell(context: ToolContext, args: dict[str, Any]) -> ToolOutcome:
             _kill_group(process)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(process.wait(), timeout=2)
-    output = _redact(context, capture.text()).rstrip("\n") or "(no output)"
+    output = _redact(context, command, capture.text()).rstrip("\n") or "(no output)"
     if timed_out:
         return ToolOutcome(f"{output}\n[timed out after {limit} s; the command was killed]",
                            ok=False)
@@ -160,7 +162,10 @@ async def run_shell(context: ToolContext, args: dict[str, Any]) -> ToolOutcome:
     return ToolOutcome(f"{output}\n[exit code {code}]", ok=code == 0)
 
 
-def _redact(context: ToolContext, text: str) -> str:
-    from agenttui.security import redact_secrets
+def _redact(context: ToolContext, command: str, text: str) -> str:
+    """Secrets redacted, also when the command hex-dumped, reversed or base64'd
+    them; the output of a credential file read through a transforming command
+    is withheld (security.transformed)."""
+    from agenttui.security.transformed import redact_tool_output
 
-    return redact_secrets(text, tuple(context.settings.redaction.extra_patterns))
+    return redact_tool_output(command, text, tuple(context.settings.redaction.extra_patterns))
