@@ -11,16 +11,20 @@ no file tools to speak of: the error says how to bind one.
 Reading is bounded: only regular files (a FIFO would block, a device never
 end), binary files are described instead of dumped, text is read line by line
 up to ``max_lines`` and ``max_tool_output`` characters with a note on how to
-continue (``offset``). Secrets in file content (a ``.env``) are redacted
+continue (``offset``). Memory is bounded by bytes, not lines: at most
+``4 * max_tool_output + 4`` bytes of content are held (skipping to ``offset``
+reads 64 KiB at a time), so one 300 MB line costs kilobytes; a line longer
+than the limit is shown cut, with a marker saying so. Secrets in file content (a ``.env``) are redacted
 before the model sees them: the model has no use for a live credential.
 """
 
 from __future__ import annotations
 
+import codecs
 import os
 import stat
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from agenttui.agent.tool_schema import ArgumentError
 from agenttui.agent.tools import ToolContext, ToolOutcome, ToolSpec
@@ -122,38 +126,80 @@ def read_file(context: ToolContext, args: dict[str, Any]) -> ToolOutcome:
         return ToolOutcome(f"{shown} is not a regular file; refused", ok=False)
     offset, max_lines, budget = args["offset"], args["max_lines"], context.max_output
     with path.open("rb") as handle:
-        head = handle.read(BINARY_SNIFF)
-        if b"\x00" in head:
+        if b"\x00" in handle.read(BINARY_SNIFF):
             return ToolOutcome(f"{shown} is a binary file ({info.st_size} bytes); not shown")
         handle.seek(0)
-        lines: list[str] = []
-        used = 0
-        number = 0
-        more = False
-        for raw in handle:
-            number += 1
-            if number < offset:
-                continue
-            line = raw.decode("utf-8", errors="replace")
-            if len(lines) >= max_lines or used + len(line) > budget:
-                more = True
-                break
-            lines.append(line)
-            used += len(line)
-    if not lines and not more:
-        if number == 0:
-            return ToolOutcome(f"{shown} is empty")
-        return ToolOutcome(f"{shown} has only {number} lines", ok=False)
-    if not lines:  # a single line longer than the whole budget
-        with path.open("rb") as handle:
-            for _ in range(offset - 1):
-                handle.readline()
-            lines = [handle.readline(budget).decode("utf-8", errors="replace")]
+        skipped, partial = _skip_lines(handle, offset - 1)
+        if skipped < offset - 1:
+            total = skipped + partial
+            if total == 0:
+                return ToolOutcome(f"{shown} is empty")
+            return ToolOutcome(f"{shown} has only {total} lines", ok=False)
+        lines, more, cut = _read_page(handle, max_lines, budget)
+    if not lines:
+        return ToolOutcome(f"{shown} is empty") if offset == 1 else \
+            ToolOutcome(f"{shown} has only {offset - 1} lines", ok=False)
     last = offset + len(lines) - 1
     text = "".join(lines)
     header = f"{shown} (lines {offset}-{last})"
-    footer = f"\n[… more lines follow; continue with offset={last + 1}]" if more else ""
+    if cut:
+        footer = (f"\n[… line {last} is longer than the {budget}-character output limit: only its start "
+                  f"is shown (read other parts with run_shell, e.g. cut -c); the next line is offset={last + 1}]")
+    else:
+        footer = f"\n[… more lines follow; continue with offset={last + 1}]" if more else ""
     return ToolOutcome(f"{header}\n{_redact(context, text)}{footer}")
+
+
+_SKIP_CHUNK = 65_536
+
+
+def _skip_lines(handle: BinaryIO, count: int) -> tuple[int, int]:
+    """Skip ``count`` lines reading at most 64 KiB at a time, whatever a line's length.
+
+    Returns (lines skipped, 1 if the file then ended inside an unterminated line).
+    """
+    skipped = partial = 0
+    while skipped < count:
+        chunk = handle.readline(_SKIP_CHUNK)
+        if not chunk:
+            break
+        if chunk.endswith(b"\n"):
+            skipped, partial = skipped + 1, 0
+        else:
+            partial = 1
+    return skipped, partial
+
+
+def _read_page(handle: BinaryIO, max_lines: int, budget: int) -> tuple[list[str], bool, bool]:
+    """(lines, more follow, the first line was cut) with at most ``4 * budget + 4`` bytes read.
+
+    Memory is bounded by bytes, not lines (issue 10 item 7): a 300 MB single-line
+    file costs one read of the byte cap. ``budget`` counts characters; the byte
+    cap allows four UTF-8 bytes per character.
+    """
+    cap = 4 * budget + 4
+    lines: list[str] = []
+    used_chars = used_bytes = 0
+    while len(lines) < max_lines:
+        raw = handle.readline(cap - used_bytes + 1)
+        if not raw:
+            return lines, False, False
+        used_bytes += len(raw)
+        overflow = used_bytes > cap  # the line goes on beyond what we may hold
+        line = raw.decode("utf-8", errors="replace") if not overflow else ""
+        if overflow or used_chars + len(line) > budget:
+            if lines:
+                return lines, True, False
+            return [_decoded_prefix(raw, budget)], True, True
+        lines.append(line)
+        used_chars += len(line)
+    return lines, handle.read(1) != b"", False
+
+
+def _decoded_prefix(raw: bytes, chars: int) -> str:
+    """The first ``chars`` characters of ``raw`` (a character split by the cut is dropped)."""
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    return decoder.decode(raw, final=False)[:chars]
 
 
 def list_directory(context: ToolContext, args: dict[str, Any]) -> ToolOutcome:
