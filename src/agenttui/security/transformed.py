@@ -140,8 +140,12 @@ _DUMP_LINE = re.compile(
 )
 # od -c: "0000020   k   -   p   r …" (characters or escapes in 4-wide columns)
 _OD_C_LINE = re.compile(r"^[0-7]{7}(?P<chars>(?:[ \t]{1,4}(?:\\[0-7]{3}|\\.|\S)){1,32})[ \t]*$", re.M)
-_HEX_LINES = re.compile(r"(?:^[0-9a-fA-F]{16,}\r?$\n?)+", re.M)  # xxd -p / plain hex
-_B64_BLOCK = re.compile(r"(?:[A-Za-z0-9+/]{16,}={0,2}(?:\r?\n|$)){1,10000}|[A-Za-z0-9+/_-]{20,}={0,2}")
+_HEX_LINES = re.compile(r"(?:^[0-9a-fA-F]{16,}+\r?$\n?)++", re.M)  # xxd -p / plain hex
+# Only at the start of a run (the lookbehind), and possessive: a run is read
+# once, never again from each of its characters.
+_B64_BLOCK = re.compile(
+    r"(?<![A-Za-z0-9+/_-])(?:(?:[A-Za-z0-9+/]{16,}+={0,2}+(?:\r?\n|$)){1,10000}+|[A-Za-z0-9+/_-]{20,}+={0,2}+)"
+)
 _OD_ESCAPES = {"\\n": "\n", "\\t": "\t", "\\r": "\r", "\\0": "\0", "\\\\": "\\"}
 
 

@@ -131,3 +131,18 @@ def test_reversed_secret_in_any_output_is_redacted_where_it_stands():
     text = "line one\n" + f"{OPENAI}=YEK_IPA_IANEPO"[::-1][::-1][::-1] + "\nline three"
     out = redact_tool_output("./show.sh", text)
     assert not _leaks(out) and out.startswith("line one\n") and out.endswith("\nline three")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "unit",
+    ["a", "QUJD", "00000010: 6b2d 7072  k-pr\n", "0000020   k   -\n", "4f50454e41495f41\n", "ab=cd\n", "sk-"],
+)
+def test_tool_output_redaction_is_linear(unit):
+    from tests.unit.security.test_security_linear_time import RATIO_MAX, _ratio
+
+    def make(n: int) -> str:
+        return (unit * (n // len(unit) + 1))[:n]
+
+    ratio, t1, t4 = _ratio(lambda text: redact_tool_output("./run.sh", text), make, 25_000)
+    assert ratio < RATIO_MAX, f"{unit!r}: {t1:.4f}s -> {t4:.4f}s (x{ratio:.1f})"
