@@ -8,7 +8,9 @@ and a bug with one line naming a redacted crash log
 (:func:`agenttui.core.crash_log.write_crash_log`). Exit code 1 either way.
 
 Expected failures the app can live with are caught where they happen and
-shown as notices (history pane, chat); this is the last line.
+shown as notices (history pane, chat); this is the last line. An expected
+failure in a *worker* (a background load or save) is a notice too, and the
+app carries on: only that worker's result is missing.
 
 It overrides ``App._handle_exception`` and keeps what Textual's own does for
 Pilot (``_exception`` / ``_exception_event``, so tests still see the error).
@@ -19,13 +21,16 @@ from __future__ import annotations
 from typing import Any
 
 
+def _unwrapped(error: BaseException) -> BaseException:
+    inner = getattr(error, "error", None)  # textual.worker.WorkerFailed wraps the worker's error
+    return inner if isinstance(inner, BaseException) else error
+
+
 def failure_line(error: BaseException, environ: Any = None) -> str:
     """What the terminal shows after the app ended on ``error``."""
     from agenttui.core.errors import explain
 
-    inner = getattr(error, "error", None)  # textual.worker.WorkerFailed wraps the worker's error
-    if isinstance(inner, BaseException):
-        error = inner
+    error = _unwrapped(error)
     message = explain(error)
     if message is not None:
         return f"agenttui: {message}"
@@ -40,16 +45,41 @@ def failure_line(error: BaseException, environ: Any = None) -> str:
 class ErrorPolicyMixin:
     """Mix into the App before ``App`` (see the module doc)."""
 
+    #: The line the terminal shows after the app ended on an error (tests read it).
+    failure: str | None = None
+
+    def notify_failure(self, message: str, title: str = "Could not complete") -> None:
+        """An error notice, once per text: several loads meet the same broken file."""
+        app: Any = self
+        seen: set[str] = app.__dict__.setdefault("_failure_notices", set())
+        if message not in seen:
+            seen.add(message)
+            app.notify(message, title=title, severity="error", timeout=30)
+
     def _handle_exception(self, error: Exception) -> None:
         app: Any = self
+        if _is_worker_failure(error):
+            from agenttui.core.errors import explain
+
+            message = explain(_unwrapped(error))
+            if message is not None:  # a background load met a full disk, a newer database...
+                self.notify_failure(message)
+                return  # the app carries on: that worker's result is simply missing
         app._return_code = 1
         if app._exception is None:  # as Textual does: Pilot re-raises it in tests
             app._exception = error
             app._exception_event.set()
         services = getattr(app, "services", None)
         line = failure_line(error, getattr(services, "environ", None))
+        app.failure = line
         from rich.text import Text
 
         app._exit_renderables.append(Text(line))
         app.bell()
         app._close_messages_no_wait()
+
+
+def _is_worker_failure(error: BaseException) -> bool:
+    from textual.worker import WorkerFailed
+
+    return isinstance(error, WorkerFailed)

@@ -77,6 +77,14 @@ class ConversationList(OptionList):
             self.generation = generation
             self.text = text
 
+    class _PageFailed(Message):
+        """An expected failure (a newer or damaged database, a full disk): a notice, not a crash."""
+
+        def __init__(self, generation: int, text: str) -> None:
+            super().__init__()
+            self.generation = generation
+            self.text = text
+
     class CountChanged(Message):
         """Posted after a page lands, for the pane's subtitle."""
 
@@ -136,7 +144,10 @@ class ConversationList(OptionList):
         message.stop()
         self._loading = False
         self.total = self.option_count  # stop asking for more pages
-        if message.text not in self._reported:
+        notify_failure = getattr(self.app, "notify_failure", None)  # AgentTUI: once per text
+        if notify_failure is not None:
+            notify_failure(message.text, title="History not available")
+        elif message.text not in self._reported:
             self._reported.add(message.text)
             self.app.notify(message.text, title="History not available", severity="error", timeout=30)
         self.post_message(self.CountChanged(self.option_count, self.total))
@@ -147,6 +158,10 @@ class ConversationList(OptionList):
         if message.generation != self._generation:
             return  # a reload or profile switch happened meanwhile
         self._loading = False
+        for problem in list(getattr(self.services.history, "problems", None) or ()):
+            if problem not in self._reported:  # S4 / issue 11: a corrupt database moved aside is said
+                self._reported.add(problem)
+                self.app.notify(problem, title="History", severity="warning", timeout=30)
         for problem in list(getattr(self.services.history, "problems", None) or ()):
             if problem not in self._reported:  # S4 / issue 11: a corrupt database moved aside is said
                 self._reported.add(problem)

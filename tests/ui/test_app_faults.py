@@ -1,0 +1,76 @@
+"""The app under faults (issue 11): notices for what it can live with, one line for a bug.
+
+Real app (make_app), real SQLite; the history database is damaged the way a
+newer agenttui or a crash leaves it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from agenttui.core.history import HistoryStore
+from agenttui.ui.app import make_app
+from tests.ui.helpers import notifications, wait_until
+
+
+def _db(services):
+    return services.paths.history_db(services.profile_name)
+
+
+async def test_a_corrupt_history_moved_aside_is_a_notice(services):
+    db = _db(services)
+    db.parent.mkdir(parents=True, exist_ok=True)
+    db.write_bytes(b"not a database at all" * 50)
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_until(pilot, lambda: any(title == "History" for _, title, _ in notifications(app)))
+        severity, _, text = next(n for n in notifications(app) if n[1] == "History")
+        assert severity == "warning"
+        assert "could not be read" in text and "moved aside to" in text and str(db) in text
+        assert app.is_running  # carries on with a fresh database
+    moved = [p for p in db.parent.iterdir() if ".corrupt-" in p.name and p.suffix != ".lock"]
+    assert any(p.read_bytes() == b"not a database at all" * 50 for p in moved)
+
+
+async def test_a_history_from_a_newer_version_is_a_notice_not_a_crash(services):
+    db = _db(services)
+    with HistoryStore(db) as store:
+        store.create_conversation(title="kept")
+    conn = sqlite3.connect(str(db))
+    conn.execute("PRAGMA user_version = 999")
+    conn.commit()
+    conn.close()
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_until(pilot, lambda: any("newer agenttui" in m for _, _, m in notifications(app)))
+        await pilot.pause(0.3)  # other loads (chat, recall warm-up) meet the same database ...
+        said = [n for n in notifications(app) if "newer agenttui" in n[2]]
+        assert len(said) == 1  # ... and it is said once
+        severity, _, text = said[0]
+        assert severity == "error" and "upgrade agenttui" in text and str(db) in text
+        await pilot.press("f1")  # the app still answers keys
+        assert app.is_running
+    assert app.return_code in (None, 0)
+
+
+async def test_a_bug_ends_the_app_with_one_line_and_a_crash_log(services, monkeypatch, isolated_home):
+    secret = "sk-proj-" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8s9T0"
+
+    def broken(self, *args, **kwargs):  # a bug in the history pane's worker
+        raise RuntimeError(f"unexpected state while holding {secret}")
+
+    monkeypatch.setattr(HistoryStore, "list_conversations", broken)
+    app = make_app(services, check_api_key=False)
+    with pytest.raises(Exception):  # Pilot re-raises the app's exception, as Textual does
+        async with app.run_test(size=(120, 36)) as pilot:
+            await wait_until(pilot, lambda: not app.is_running or app.failure)
+    assert app.return_code == 1
+    logs = list((isolated_home / "log").glob("crash-*.log"))
+    assert len(logs) == 1
+    log = logs[0].read_text()
+    assert "RuntimeError" in log and secret not in log and "[REDACTED" in log
+    assert logs[0].stat().st_mode & 0o777 == 0o600
+    assert app.failure == (f"agenttui: internal error (RuntimeError); details are in {logs[0]} "
+                    "(secrets redacted). Please report it with that file.")
