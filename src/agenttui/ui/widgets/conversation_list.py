@@ -77,14 +77,6 @@ class ConversationList(OptionList):
             self.generation = generation
             self.text = text
 
-    class _PageFailed(Message):
-        """An expected failure (a newer or damaged database, a full disk): a notice, not a crash."""
-
-        def __init__(self, generation: int, text: str) -> None:
-            super().__init__()
-            self.generation = generation
-            self.text = text
-
     class CountChanged(Message):
         """Posted after a page lands, for the pane's subtitle."""
 
@@ -158,10 +150,6 @@ class ConversationList(OptionList):
         if message.generation != self._generation:
             return  # a reload or profile switch happened meanwhile
         self._loading = False
-        for problem in list(getattr(self.services.history, "problems", None) or ()):
-            if problem not in self._reported:  # S4 / issue 11: a corrupt database moved aside is said
-                self._reported.add(problem)
-                self.app.notify(problem, title="History", severity="warning", timeout=30)
         for problem in list(getattr(self.services.history, "problems", None) or ()):
             if problem not in self._reported:  # S4 / issue 11: a corrupt database moved aside is said
                 self._reported.add(problem)
