@@ -121,6 +121,7 @@ def open_services(args: argparse.Namespace):
     except (ProfileError, InvalidProfileName) as exc:
         fail(str(exc))
         return None
+    _OPENED.append(services)
     report_problems(services)
     return services
 
