@@ -27,11 +27,10 @@ scripts should use ``--json``, whose shape is the contract.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
-from agenttui.cli.common import fail, inert, open_services, warn
+from agenttui.cli.common import fail, inert, json_text, open_services, warn
 
 
 def run_dry_run(args: argparse.Namespace, text: str) -> int:
@@ -60,9 +59,9 @@ def run_dry_run(args: argparse.Namespace, text: str) -> int:
         return fail(str(exc))
     finally:
         services.close()
-    out = json.dumps(request, indent=2, ensure_ascii=False) if args.json else _readable(request)
-    if sys.stdout.isatty():  # JSON escapes C0 controls but not C1 (A5)
-        out = inert(out)
+    # A5: the prompt carries model-written history and notes. JSON: the same value with
+    # C1/bidi/format characters as \\u escapes (json_text); the readable form: inert.
+    out = json_text(request, indent=2) if args.json else inert(_readable(request))
     sys.stdout.write(out + "\n")
     return 0
 

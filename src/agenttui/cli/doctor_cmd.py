@@ -38,11 +38,13 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"ok": not failed, "checks": [asdict(c) for c in checks]}, indent=2))
         return 1 if failed else 0
+    from agenttui.cli.common import inert  # details quote the endpoint's answers (A5)
+
     width = max(len(c.name) for c in checks)
     for check in checks:
-        print(f"[{MARKS[check.status]}] {check.name:<{width}}  {check.detail}")
+        print(f"[{MARKS[check.status]}] {check.name:<{width}}  {inert(check.detail)}")
         if check.fix and check.status in ("fail", "warn"):
-            print(f"       {'':<{width}}  fix: {check.fix}")
+            print(f"       {'':<{width}}  fix: {inert(check.fix)}")
     warned = sum(c.status == "warn" for c in checks)
     if failed:
         print(f"\nverdict: {len(failed)} problem(s) to fix" + (f", {warned} warning(s)" if warned else ""))

@@ -5,7 +5,7 @@ subprocess, against the loopback fake server) puts an OSC 52 clipboard write
 and a title change into everything it controls: a tool name, tool arguments, a
 shell command, a note, its reply; the endpoint puts one into an error message.
 Then the listings that print what the model wrote (history list/show/search,
-memory list, their --json forms) are read back. Nothing in any output may be a
+memory list, ask --dry-run, their --json forms) are read back. Nothing in any output may be a
 raw ESC, BEL, C1 control or bidi control; the payload must still be visible.
 """
 
@@ -52,7 +52,8 @@ def test_hostile_strings_reach_no_output_raw(fake_openai, tmp_path):
     shown = run("history", "show", conversations[0]["id"], cwd=tmp_path)
     assert shown.returncode == 0 and "\\x1b]52;c;cm0gLXJmIH4=\\x07" in shown.stdout
     for args in (["history", "list"], ["history", "search", "tea"], ["history", "search", "tea", "--json"],
-                 ["memory", "list"], ["memory", "list", "--json"], ["memory", "audit", "--all"]):
+                 ["memory", "list"], ["memory", "list", "--json"], ["memory", "audit", "--all"],
+                 ["ask", "--dry-run", "next"], ["ask", "--dry-run", "--json", "next"]):
         listing = run(*args, cwd=tmp_path)
         assert listing.returncode == 0, (args, listing.stderr)
         if "--json" in args:
