@@ -25,6 +25,7 @@ from textual.widget import Widget
 from agenttui.core.models import Message
 from agenttui.core.recall_usage import RecallUsage
 from agenttui.ui.widgets.message_view import AssistantMessage, Notice, UserMessage
+from agenttui.ui.widgets.thinking_block import ThinkingBlock
 from agenttui.ui.widgets.tool_call_view import ToolCallView
 
 PAGE = 20  # enough to fill a tall terminal; each Markdown reply costs ms to mount
@@ -44,11 +45,12 @@ def widgets_for(messages: list[Message], used: Mapping[int, RecallUsage] | None 
         if message.role == "user":
             widgets.append(UserMessage(message.content or "", message.id, image=bool(message.image_b64)))
         elif message.role == "assistant":
-            if message.content:
-                view = AssistantMessage(message.content, message.id, used=used.get(message.id or -1))
-                if message.incomplete:
-                    view.add_class("-incomplete")
-                widgets.append(view)
+            if message.reasoning:  # saved only with [history] save_reasoning
+                widgets.append(ThinkingBlock(message.reasoning, done=True))
+            if message.content or message.incomplete:  # an unfinished reply says why, even if empty
+                widgets.append(AssistantMessage(
+                    message.content or "", message.id, used=used.get(message.id or -1),
+                    incomplete=(message.incomplete_reason or "interrupted") if message.incomplete else None))
             for call in message.tool_calls:
                 calls[call.id] = ToolCallView(call, status="ok")
                 widgets.append(calls[call.id])

@@ -51,6 +51,7 @@ from agenttui.ui.widgets.chat_log import ChatLog
 from agenttui.ui.widgets.message_view import AssistantMessage, UserMessage
 from agenttui.ui.widgets.prompt_input import PromptInput
 from agenttui.ui.widgets.slash_commands import SlashSuggestions, completions, parse
+from agenttui.ui.widgets.thinking_block import ThinkingBlock
 from agenttui.ui.widgets.tool_call_view import ToolCallView
 from agenttui.ui.widgets.used_line import UsedLine
 
@@ -91,6 +92,7 @@ class ChatPane(SlashCommandsMixin, Vertical):
         self._cancel: asyncio.Event | None = None
         self._turn = 0  # events of an abandoned turn are ignored
         self._reply: AssistantMessage | None = None
+        self._thinking: ThinkingBlock | None = None  # the reasoning streaming now (issue 9)
         self._tool_views: dict[str, ToolCallView] = {}
         self._retry_text: str | None = None
         self._retry_of: int | None = None  # id of the failed turn's user message
@@ -195,6 +197,7 @@ class ChatPane(SlashCommandsMixin, Vertical):
         self.conversation_id = conversation_id
         self.can_retry = False
         self._reply = None
+        self._thinking = None
         await self.log.show_conversation(conversation_id, message_id)
         self._update_welcome()
 
@@ -264,6 +267,7 @@ class ChatPane(SlashCommandsMixin, Vertical):
         self._cancel = asyncio.Event()
         self._turn += 1
         self._reply = None
+        self._thinking = None
         self._tool_views = {}
         self.streaming = True
         self._run_turn(text, image, retry_of, self._cancel, self._turn)
@@ -274,6 +278,9 @@ class ChatPane(SlashCommandsMixin, Vertical):
         from agenttui.agent.loop import run_turn  # openai is imported here, not at start-up
 
         try:
+            ready = getattr(self.app, "first_turn_ready", None)
+            if ready is not None:  # the app is preparing the first turn: wait rather than race it
+                await ready()
             if self._send_waits:
                 try:
                     await asyncio.wait_for(self._lookup_done.wait(), LOOKUP_WAIT)
@@ -299,7 +306,12 @@ class ChatPane(SlashCommandsMixin, Vertical):
         event = message.event
         if isinstance(event, ev.TurnStarted):
             self._retry_of = event.user_message.id  # a retry answers this message again
+        elif isinstance(event, ev.ReasoningDelta):
+            if self._thinking is None:
+                self._thinking = await self.log.add(ThinkingBlock())  # type: ignore[assignment]
+            self._thinking.write(event.text)
         elif isinstance(event, ev.TextDelta):
+            self._end_thinking()
             if self._reply is None:
                 self._reply = await self.log.add(AssistantMessage())  # type: ignore[assignment]
             await self._reply.write(event.text)
@@ -343,7 +355,7 @@ class ChatPane(SlashCommandsMixin, Vertical):
             await self._turn_over()
             await self._show_used(reply, event.partial, event.trace)
             if reply is not None and event.partial is not None:
-                reply.mark_incomplete(event.stop_reason)
+                reply.mark_incomplete(event.partial.incomplete_reason or event.stop_reason)
             if event.stop_reason == "cancelled":
                 await self.log.notice("Cancelled.")
             else:
@@ -392,7 +404,13 @@ class ChatPane(SlashCommandsMixin, Vertical):
         screen = PromptInspectorScreen(last_prompt(self.services), usage, services=self.services)
         self.app.push_screen(screen, closed)
 
+    def _end_thinking(self) -> None:
+        if self._thinking is not None:
+            self._thinking.finish()
+            self._thinking = None
+
     async def _close_reply(self) -> None:
+        self._end_thinking()
         if self._reply is not None:
             await self._reply.finish()
             self._reply = None

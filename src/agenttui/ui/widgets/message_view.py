@@ -74,9 +74,13 @@ class AssistantMessage(Vertical):
     AssistantMessage.-incomplete > .status { display: block; }
     """
 
-    def __init__(self, text: str = "", message_id: int | None = None, used: RecallUsage | None = None) -> None:
+    def __init__(self, text: str = "", message_id: int | None = None, used: RecallUsage | None = None,
+                 incomplete: str | None = None) -> None:
         super().__init__()
         self._initial = inert(text)
+        self._incomplete = incomplete  # why the provider did not finish it (a stored reply)
+        if incomplete:
+            self.add_class("-incomplete")
         self._used = used  # what the turn used (this session's replies only): the "used: …" line
         self.message_id = message_id
         self.text = text  # the raw reply as received (for copy)
@@ -87,7 +91,8 @@ class AssistantMessage(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Markdown(self._initial)
-        yield Static("", classes="status")
+        yield Static(Content(f"⚠ incomplete: {inert(self._incomplete)}") if self._incomplete else "",
+                     classes="status")
         if self._used is not None and not count_usage(self._used).empty:
             yield UsedLine(self._used)
 
