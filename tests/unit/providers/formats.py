@@ -76,8 +76,10 @@ def openai_no_finish(words: list[str]) -> Frames:
 def openai_checks(body: dict[str, Any]) -> tuple[int, dict[str, Any]] | None:
     """OpenAI's (and Azure's) 400 for an assistant message with neither content nor tool calls.
 
-    Source: the error users report, e.g. github.com/openai/openai-python/issues (\"Invalid value for
-    'content': expected a string, got null.\"), param ``messages.[n].content``.
+    Source: the error body as reported verbatim from OpenAI and Azure OpenAI in
+    github.com/langchain-ai/langchainjs/issues/4153 ({"error": {"message": "Invalid value for
+    'content': expected a string, got null.", "type": "invalid_request_error", "param":
+    "messages.[0].content", "code": null}}) and github.com/docker/docker-agent/issues/63.
     """
     for n, message in enumerate(body.get("messages") or []):
         if message.get("role") == "assistant" and message.get("content") is None \
@@ -315,6 +317,23 @@ def gemini_parallel_calls(calls: list[tuple[str, dict[str, Any]]]) -> Frames:
         frames.append(data(_gemini({"role": "assistant", "tool_calls": [call]})))
     frames += [data(_gemini({"role": "assistant"}, "stop")), DONE]
     return frames
+
+
+def gemini_split_calls() -> Frames:
+    """The other shapes reported for Gemini's compat stream: every call at ``index`` 0 with its own id
+    (github.com/NousResearch/hermes-agent/issues/62937), arguments split over index-less deltas and
+    the signature in a metadata-only delta after its call (github.com/open-webui/computer/issues/224)."""
+    return [
+        data(_gemini({"role": "assistant", "tool_calls": [
+            {"index": 0, "id": "function-call-2000", "type": "function",
+             "function": {"name": "recall", "arguments": '{"query"'}}]})),
+        data(_gemini({"tool_calls": [{"function": {"arguments": ': "tea"}'}}]})),
+        data(_gemini({"tool_calls": [{"extra_content": {"google": {"thought_signature": GEMINI_SIGNATURE}}}]})),
+        data(_gemini({"tool_calls": [{"index": 0, "id": "function-call-2001", "type": "function",
+                                      "function": {"name": "search_history",
+                                                   "arguments": '{"query": "coffee"}'}}]})),
+        data(_gemini({"role": "assistant"}, "stop")), DONE,
+    ]
 
 
 def gemini_text(words: list[str]) -> Frames:

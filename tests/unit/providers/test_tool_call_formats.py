@@ -79,3 +79,17 @@ async def test_mistral_whole_tool_call_in_the_finish_chunk_runs(services, conver
     assert isinstance(events[-1], TurnFinished) and events[-1].reply.content == "Done."
     [finished] = of_type(events, ToolCallFinished)
     assert finished.ok and finished.call.id == "D681PevKs"
+
+
+async def test_gemini_same_index_split_arguments_and_late_signature(services, conversation, fake_openai):
+    fake_openai.validator = formats.gemini_checks
+    fake_openai.raw(formats.gemini_split_calls())
+    fake_openai.raw(formats.gemini_text(["Both", " done."]))
+    events = await turn(services, conversation, "check both")
+    assert isinstance(events[-1], TurnFinished) and events[-1].reply.content == "Both done.", events[-1]
+    started = [e.call for e in of_type(events, ToolCallStarted)]
+    assert [(c.id, c.name, json.loads(c.arguments)) for c in started] == [
+        ("function-call-2000", "recall", {"query": "tea"}),
+        ("function-call-2001", "search_history", {"query": "coffee"})]
+    assert started[0].extra == {"extra_content": {"google": {"thought_signature": formats.GEMINI_SIGNATURE}}}
+    assert started[1].extra == {}
