@@ -32,7 +32,7 @@ async def test_save_writes_config_and_keyring_not_the_key(services, memory_keyri
         other = next(t for t in themes if t != app.theme and t.startswith("agenttui"))
         screen.query_one("#set-theme", Select).value = other
         screen.query_one("#set-memory-corrections", Select).value = "save"
-        screen.query_one("#set-memory-model_consent", Select).value = "ask"
+        screen.query_one("#set-memory-model_consent", Select).value = "save"  # "ask" is the default
         screen.query_one("#set-memory-extraction", Switch).value = True
         screen.query_one("#set-memory-inject_notes", Input).value = "12"
         await pilot.press("ctrl+s")
@@ -44,7 +44,7 @@ async def test_save_writes_config_and_keyring_not_the_key(services, memory_keyri
         assert data["base_url"] == "http://127.0.0.1:11434/v1"
         assert data["theme"] == other
         assert data["memory"]["corrections"] == "save"
-        assert data["memory"]["model_consent"] == "ask"
+        assert data["memory"]["model_consent"] == "save"
         assert data["memory"]["extraction"] is True
         assert data["memory"]["inject_notes"] == 12
         assert KEY not in raw and "api_key" not in raw

@@ -140,8 +140,10 @@ def parse_extraction(raw_json: str, scopes: list[str]) -> list[Candidate | Contr
     return out
 
 
-def apply_extraction(services: Any, raw_json: str, origin: Origin | None = None) -> list[WriteResult]:
-    """Validate ``raw_json`` and pass each valid item through the write gate."""
+def apply_extraction(services: Any, raw_json: str, origin: Origin | None = None,
+                     untrusted: bool = False) -> list[WriteResult]:
+    """Validate ``raw_json`` and pass each valid item through the write gate
+    (``untrusted``: the turn read untrusted content, so every item waits for the user)."""
     scopes = [s for s in services.settings.memory.model_scopes if s in ("user", "profile")]
     try:
         parsed = parse_extraction(raw_json, scopes)
@@ -155,7 +157,7 @@ def apply_extraction(services: Any, raw_json: str, origin: Origin | None = None)
         results.append(services.memory.set_fact(
             entry.key, entry.value, scope=entry.scope, source="extraction",
             origin=origin or Origin(profile=getattr(services, "profile_name", None)),
-            ttl_days=entry.ttl_days, confidence=entry.confidence,
+            ttl_days=entry.ttl_days, confidence=entry.confidence, untrusted=untrusted,
         ))
     return results
 
@@ -182,7 +184,11 @@ async def extract_memory(services: Any, turn: Any, reply: Message) -> AsyncItera
         raw = response.choices[0].message.content or ""
         origin = Origin(profile=getattr(services, "profile_name", None),
                         conversation_id=getattr(turn, "cid", None), message_id=user.id)
-        results = await asyncio.to_thread(apply_extraction, services, raw, origin)
+        from agenttui.agent.tools import TRUSTED_OUTPUT_TOOLS
+
+        steps = getattr(getattr(turn, "trace", None), "steps", None) or ()
+        untrusted = any(s.tool not in TRUSTED_OUTPUT_TOOLS and not s.denied for s in steps)
+        results = await asyncio.to_thread(apply_extraction, services, raw, origin, untrusted)
     except Exception:
         log.exception("memory extraction failed")
         return

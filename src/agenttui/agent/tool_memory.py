@@ -105,7 +105,8 @@ def describe_result(result: WriteResult, proposed: str) -> ToolOutcome:
     shown = result.item.display if result.item is not None else proposed
     if result.pending or result.status == "pending":
         return ToolOutcome(
-            f"waiting for the user's approval: {shown!r} is not stored yet. "
+            f"waiting for the user's approval: {shown!r} is not stored yet"
+            f"{' (' + result.reason.rstrip('.') + ')' if result.reason else ''}. "
             "Do not propose it again in this conversation.",
             memory=[result],
         )
@@ -124,7 +125,7 @@ def remember(context: ToolContext, args: dict[str, Any]) -> ToolOutcome:
         raise ArgumentError("give 'text' (a note), or both 'key' and 'value' (a fact)")
     memory = context.services.memory
     common = dict(scope=args["scope"], source="model", origin=context.origin(),
-                  ttl_days=args.get("ttl_days"))
+                  ttl_days=args.get("ttl_days"), untrusted=bool(context.untrusted_reads))
     if text is not None:
         result = memory.add_note(text, **common)
         outcome = describe_result(result, text)

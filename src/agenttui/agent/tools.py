@@ -25,6 +25,13 @@ Decisions:
   :attr:`ToolRegistry.unknown` so ``doctor``/settings can point them out.
 * **Output size.** Each tool bounds its own output at
   ``settings.agent.max_tool_output`` characters (the loop truncates again).
+* **Untrusted reads.** Every tool but agenttui's own memory tools brings in
+  text the user did not write (files, command output, history, project files,
+  MCP or web tools). Once one has run in a turn, :attr:`ToolContext.untrusted_reads`
+  names it and a ``remember`` in the same turn waits for the user's yes whatever
+  ``memory.model_consent`` says: an injection the screen missed cannot write
+  itself into every later prompt. A turn is a registry's life, or (a registry
+  reused across turns) until the loop sets the next ``conversation_id``.
 """
 
 from __future__ import annotations
@@ -60,6 +67,7 @@ class ToolContext:
 
     services: Any
     conversation_id: str | None = None
+    untrusted_reads: list[str] = field(default_factory=list)  # tools run this turn that read untrusted text
 
     @property
     def settings(self) -> Any:
@@ -73,6 +81,9 @@ class ToolContext:
         return Origin(profile=getattr(self.services, "profile_name", None),
                       conversation_id=self.conversation_id)
 
+
+# Tools whose output is agenttui's own memory store, not outside text.
+TRUSTED_OUTPUT_TOOLS = frozenset({"remember", "forget", "recall"})
 
 Approval = tuple[bool, str, Risk]
 Runner = Callable[[ToolContext, dict[str, Any]], "ToolOutcome | Awaitable[ToolOutcome]"]
@@ -129,6 +140,7 @@ class ToolRegistry:
     @conversation_id.setter
     def conversation_id(self, value: str | None) -> None:
         self.context.conversation_id = value
+        self.context.untrusted_reads = []  # the loop sets it at the start of every turn
 
     def names(self) -> list[str]:
         return list(self.tools)
@@ -159,6 +171,8 @@ class ToolRegistry:
             spec, arguments = self._checked(call)
         except ArgumentError as error:
             return ToolOutcome(f"error: {error}", ok=False)
+        if spec.name not in TRUSTED_OUTPUT_TOOLS:  # before running: a failure's message may quote it too
+            self.context.untrusted_reads.append(spec.name)
         try:
             if inspect.iscoroutinefunction(spec.run):
                 outcome = await spec.run(self.context, arguments)

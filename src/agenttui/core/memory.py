@@ -190,10 +190,12 @@ class MemoryStore:
         confidence: float = 1.0,
         *,
         confirmed: bool = False,
+        untrusted: bool = False,
     ) -> WriteResult:
+        """``untrusted``: proposed in a turn that read untrusted content (held for the user)."""
         item = self._proposal("note", scope, source, origin, pinned, ttl_days, confidence)
         item.text = text
-        return self._submit(item, confirmed)
+        return self._submit(item, confirmed, untrusted)
 
     def set_fact(
         self,
@@ -207,10 +209,11 @@ class MemoryStore:
         confidence: float = 1.0,
         *,
         confirmed: bool = False,
+        untrusted: bool = False,
     ) -> WriteResult:
         item = self._proposal("fact", scope, source, origin, pinned, ttl_days, confidence)
         item.key, item.value = key, value
-        return self._submit(item, confirmed)
+        return self._submit(item, confirmed, untrusted)
 
     def _proposal(self, kind, scope, source, origin, pinned, ttl_days, confidence) -> MemoryItem:
         now = utcnow()
@@ -232,7 +235,7 @@ class MemoryStore:
     def discard_pending(self, item_id: str) -> MemoryItem | None:
         return self._pending.pop(item_id, None)
 
-    def _submit(self, item: MemoryItem, confirmed: bool) -> WriteResult:
+    def _submit(self, item: MemoryItem, confirmed: bool, untrusted: bool = False) -> WriteResult:
         if item.scope not in SCOPES:
             return WriteResult("rejected", reason=f"Unknown memory scope {item.scope!r}; use 'user' or 'profile'.")
 
@@ -240,7 +243,7 @@ class MemoryStore:
             decision = check_write(
                 item.kind, item.scope, item.source, settings=self.settings, existing=data.items,
                 text=item.text, key=item.key, value=item.value, confirmed=confirmed,
-                redact_patterns=self.redact_patterns,
+                redact_patterns=self.redact_patterns, untrusted=untrusted,
             )
             if decision.action == "reject":
                 return WriteResult("rejected", reason=decision.reason), False

@@ -37,9 +37,13 @@ on the :class:`GateDecision`. Rules, in order:
    that fact (``update``) or refreshes it when the value is unchanged.
 8. **Consent** (M7) -- a model/extraction write that would add or change
    something waits for the user (action ``pending``) when
-   ``model_consent == "ask"`` or the fact key is in ``sensitive_keys``; the
-   caller stores nothing and re-submits with ``confirmed=True`` after the
-   user's yes. A pure refresh needs no consent.
+   ``model_consent == "ask"`` (the default), the fact key is in
+   ``sensitive_keys``, or the caller says it is ``untrusted``: proposed in a
+   turn that read content the user did not write (a file, command output,
+   history search, an MCP or web tool), whatever ``model_consent`` says -- an
+   injection the screen missed must still pass the user's eyes. The caller
+   stores nothing and re-submits with ``confirmed=True`` after the user's yes.
+   A pure refresh needs no consent.
 """
 
 from __future__ import annotations
@@ -119,6 +123,7 @@ def check_write(
     confirmed: bool = False,
     redact_patterns: Sequence[str] = (),
     editing_id: str | None = None,
+    untrusted: bool = False,
 ) -> GateDecision:
     """Decide what to do with one proposed write.
 
@@ -220,9 +225,10 @@ def check_write(
     # 8. consent -------------------------------------------------------------
     if from_model and not confirmed and decision.action != "refresh":
         sensitive = kind == "fact" and key in settings.sensitive_keys
-        if sensitive or settings.model_consent == "ask":
+        if sensitive or untrusted or settings.model_consent == "ask":
             decision.action = "pending"
-            why = f"{key!r} is a sensitive key" if sensitive else "model memory needs your yes"
+            why = (f"{key!r} is a sensitive key" if sensitive else
+                   "proposed after reading untrusted content" if untrusted else "model memory needs your yes")
             notes.insert(0, f"waiting for confirmation ({why})")
 
     decision.reason = "; ".join(notes)

@@ -57,8 +57,12 @@ class MemorySettings:
         "offer", "detected corrections (\"don't …\", \"I prefer X, not Y\", \"jangan …\"): `\"off\"`, "
         "`\"offer\"` to remember, or `\"save\"` with undo",
         labels=(("off", "off"), ("offer to remember", "offer"), ("save with undo", "save")))
+    # "ask" by default (issue 10): a note the model was talked into by a web page or a file
+    # must not reach every later prompt unseen.
     model_consent: Literal["save", "ask"] = setting(
-        "save", "model-proposed memory: `\"save\"` at once (with undo) or `\"ask\"` first",
+        "ask", "model-proposed memory: `\"ask\"` first or `\"save\"` at once (with undo); either "
+        "way a proposal made in a turn that read files, command output, history or MCP/web "
+        "tools waits for your yes",
         labels=(("save with undo", "save"), ("ask first", "ask")))
     extraction: bool = setting(False, "after each turn, ask the model for memory candidates "
                                "(strict JSON, through the gate)")

@@ -9,6 +9,12 @@ import pytest
 from agenttui.agent.extraction import apply_extraction, extraction_request
 
 
+
+@pytest.fixture(autouse=True)
+def _save_model_memory_at_once(services):
+    """These tests are about what the gate stores; "ask" (the default) is tested on its own."""
+    services.settings.memory.model_consent = "save"
+
 def item(**overrides):
     base = {"key": "language", "value": "id", "scope": "user", "ttl_days": 180, "confidence": 0.9}
     base.update(overrides)

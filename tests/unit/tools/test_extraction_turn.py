@@ -17,6 +17,7 @@ async def test_extraction_pass_writes_through_the_gate(fake_openai, tmp_path):
 
     services = build_services(cwd=tmp_path)
     services.settings.memory.extraction = True
+    services.settings.memory.model_consent = "save"  # what is stored, not when ("ask" is the default)
     services.settings.agent.request_timeout = 5.0
     try:
         conversation = services.history.create_conversation()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from datetime import timedelta
 
 from agenttui.agent.tools import ToolRegistry
@@ -10,6 +12,12 @@ from tests.unit.tools.conftest import call, run
 
 SECRET = "sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAB7CD0EF"
 
+
+
+@pytest.fixture(autouse=True)
+def _save_model_memory_at_once(services):
+    """These tests are about what the gate stores; "ask" (the default) is tested on its own."""
+    services.settings.memory.model_consent = "save"
 
 async def test_remember_a_note_is_stored_with_source_model(services):
     outcome = await run(ToolRegistry(services, conversation_id="conv-1"), "remember",
