@@ -23,6 +23,9 @@ Provider quirks handled here (see tests/unit/providers/ for each format and its 
   or ``reasoning`` (OpenRouter, Ollama, Groq, LM Studio, newer vLLM). DeepSeek's
   thinking mode requires ``reasoning_content`` back on assistant tool-call
   messages, so it is kept as a provider field exactly there.
+* OpenRouter's ``reasoning_details`` (encrypted or signed reasoning of Gemini 3,
+  Claude, o-series models) are merged per ``index`` and sent back unchanged on
+  assistant tool-call messages, as OpenRouter asks ("preserving reasoning blocks").
 * A chunk ``{"object": "error", "message": ...}`` (vLLM's mid-stream error; the
   ``openai`` client only raises for ``{"error": ...}``) raises :class:`StreamProblem`.
 * Azure's ``content_filter_results`` name the filtered categories in the reason.
@@ -74,6 +77,7 @@ class StreamedReply:
     chunks: int = 0
     emitted: bool = False  # output reached the caller: no transparent retry any more
     filtered: list[str] = field(default_factory=list)  # Azure content-filter categories
+    details: dict[int, dict[str, Any]] = field(default_factory=dict)  # OpenRouter reasoning_details
     prompt_tokens: int = 0
     completion_tokens: int = 0
     _by_index: dict[int, CallSlot] = field(default_factory=dict)
@@ -105,12 +109,29 @@ class StreamedReply:
 
     def _reasoning(self, delta: Any) -> str:
         extra = getattr(delta, "model_extra", None) or {}
+        shown = self._fold_details(extra.get("reasoning_details"))
         for name in REASONING_FIELDS:
             value = extra.get(name)
             if isinstance(value, str) and value:
                 self.reasoning_field = self.reasoning_field or name
                 return value
-        return ""
+        return shown  # OpenRouter without a plain ``reasoning`` field: the details' text
+
+    def _fold_details(self, items: Any) -> str:
+        """OpenRouter's ``reasoning_details`` deltas, merged per ``index``: text pieces
+        concatenated, other fields (``data``, ``signature``, ``id``) as they arrive."""
+        text = ""
+        for item in items if isinstance(items, list) else ():
+            if not isinstance(item, dict):
+                continue
+            slot = self.details.setdefault(int(item.get("index") or 0), {})
+            for key, value in item.items():
+                if key in ("text", "summary") and isinstance(value, str):
+                    slot[key] = slot.get(key, "") + value
+                    text += value
+                elif value is not None or key not in slot:  # keys kept as sent, nulls too
+                    slot[key] = value
+        return text
 
     def _fold_call(self, part: Any) -> None:
         index = getattr(part, "index", None)
@@ -189,9 +210,12 @@ class StreamedReply:
 
     def provider_fields(self) -> dict[str, Any]:
         """Assistant-message fields the provider needs back (see module doc)."""
+        fields: dict[str, Any] = {}
         if self.calls and self.reasoning_field == "reasoning_content" and self.reasoning:
-            return {"reasoning_content": self.reasoning}
-        return {}
+            fields["reasoning_content"] = self.reasoning  # DeepSeek thinking mode
+        if self.calls and self.details:  # OpenRouter: "preserving reasoning blocks"
+            fields["reasoning_details"] = [self.details[i] for i in sorted(self.details)]
+        return fields
 
 
 def _error_text(chunk: Any, extra: dict[str, Any]) -> str:

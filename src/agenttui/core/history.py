@@ -54,6 +54,7 @@ import threading
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from agenttui.core import files
 from agenttui.core.history_schema import SchemaTooNewError, check_not_too_new, migrate
@@ -520,11 +521,22 @@ class HistoryStore:
                         for call in message.tool_calls],
             reasoning=self._redact(message.reasoning),
             # text fields are redacted; opaque ones (signatures, encrypted blobs) must stay byte-exact
-            provider_fields={k: self._redact(v) if isinstance(v, str) else v
-                             for k, v in message.provider_fields.items()},
+            provider_fields={k: self._redact_field(v) for k, v in message.provider_fields.items()},
             cut_tool_calls=[{**c, "arguments": self._redact(str(c.get("arguments") or ""))}
                             for c in message.cut_tool_calls],
         )
+
+    def _redact_field(self, value: Any) -> Any:
+        """A provider field as stored: its text redacted (``reasoning_content``, the ``text`` and
+        ``summary`` of OpenRouter's ``reasoning_details``); opaque parts (``data``, ``signature``,
+        ids) byte-exact, or the provider would reject them. A secret inside signed reasoning
+        text costs that signature: secrets never reach the disk."""
+        if isinstance(value, str):
+            return self._redact(value)
+        if isinstance(value, list):
+            return [{k: self._redact(v) if k in ("text", "summary") and isinstance(v, str) else v
+                     for k, v in item.items()} if isinstance(item, dict) else item for item in value]
+        return value
 
     def append(self, cid: str, message: Message) -> Message:
         """Redact and store ``message``; returns the stored copy (id assigned).

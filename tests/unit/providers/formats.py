@@ -246,6 +246,48 @@ def openrouter_error_mid_stream(words: list[str], message: str) -> Frames:
     return frames
 
 
+# Source: https://openrouter.ai/docs/use-cases/reasoning-tokens ("reasoning_details array
+# structure": items {type: reasoning.summary|reasoning.encrypted|reasoning.text, id, format, index,
+# text|summary|data, signature}; streamed as ``delta.reasoning_details`` next to ``delta.reasoning``;
+# "Preserving reasoning blocks": with tool calls, pass the assistant message's reasoning_details
+# back unmodified, or models such as Gemini 3 and Claude reject the next request).
+OPENROUTER_DETAILS = [
+    {"type": "reasoning.text", "text": "Look it up first.", "signature": "sig-EqQBCkgIARABGAIiQ", "id": None,
+     "format": "anthropic-claude-v1", "index": 0},
+    {"type": "reasoning.encrypted", "data": "gAAAAABo3Yk8zq1", "id": "rs_0a1b2c", "format": "openai-responses-v1",
+     "index": 1},
+]
+
+
+def openrouter_reasoning_tool_call(name: str, arguments: dict[str, Any]) -> Frames:
+    text, encrypted = OPENROUTER_DETAILS
+    return [
+        comment("OPENROUTER PROCESSING"),
+        data(_openrouter({"role": "assistant", "content": "", "reasoning": "Look it",
+                          "reasoning_details": [{"type": "reasoning.text", "text": "Look it", "id": None,
+                                                 "format": "anthropic-claude-v1", "index": 0}]})),
+        data(_openrouter({"role": "assistant", "content": "", "reasoning": " up first.",
+                          "reasoning_details": [{"type": "reasoning.text", "text": " up first.",
+                                                 "signature": text["signature"], "id": None,
+                                                 "format": "anthropic-claude-v1", "index": 0}]})),
+        data(_openrouter({"role": "assistant", "content": "", "reasoning_details": [encrypted]})),
+        data(_openrouter({"role": "assistant", "content": "", "tool_calls": [
+            {"index": 0, "id": "toolu_01Aq", "type": "function",
+             "function": {"name": name, "arguments": json.dumps(arguments)}}]})),
+        data(_openrouter({"role": "assistant", "content": ""}, "tool_calls")), DONE,
+    ]
+
+
+def openrouter_checks(body: dict[str, Any]) -> tuple[int, dict[str, Any]] | None:
+    for message in body.get("messages") or []:
+        if message.get("role") == "assistant" and message.get("tool_calls") \
+                and message.get("reasoning_details") != OPENROUTER_DETAILS:
+            return 400, {"error": {"code": 400, "message": "messages.1.content.0.type: Expected `thinking` or "
+                                   "`redacted_thinking`, but found `tool_use`. When `thinking` is enabled, "
+                                   "a final `assistant` message must start with a thinking block"}}
+    return None
+
+
 # ---------------------------------------------------------------- DeepSeek
 # Source: https://api-docs.deepseek.com/guides/thinking_mode ("reasoning_content" at the level of
 # "content"; for turns that made tool calls, reasoning_content "must be fully passed back to the

@@ -93,3 +93,17 @@ async def test_gemini_same_index_split_arguments_and_late_signature(services, co
         ("function-call-2001", "search_history", {"query": "coffee"})]
     assert started[0].extra == {"extra_content": {"google": {"thought_signature": formats.GEMINI_SIGNATURE}}}
     assert started[1].extra == {}
+
+
+async def test_openrouter_reasoning_details_go_back_unchanged_with_tool_calls(services, conversation,
+                                                                              fake_openai):
+    fake_openai.validator = formats.openrouter_checks
+    fake_openai.raw(formats.openrouter_reasoning_tool_call("recall", {"query": "tea"}))
+    fake_openai.raw(formats.openai_text(["Found", " nothing."]))
+    events = await turn(services, conversation, "what tea?")
+    assert isinstance(events[-1], TurnFinished) and events[-1].reply.content == "Found nothing.", events[-1]
+    assert "".join(e.text for e in of_type(events, ReasoningDelta)) == "Look it up first."
+    [asked] = [m for m in fake_openai.chat_requests[1]["messages"] if m.get("tool_calls")]
+    assert asked["reasoning_details"] == formats.OPENROUTER_DETAILS
+    services.settings.history.collapse_tool_steps = False
+    await follow_up_succeeds(services, conversation, fake_openai, checks=formats.openrouter_checks)
