@@ -135,6 +135,8 @@ class TurnFinished:
 
 @dataclass
 class TurnFailed:
+    """The turn failed; ``incomplete``: the provider did not finish the reply (``error`` says why)."""
+
     stop_reason: StopReason
     error: str  # a clear, user-facing message
     trace: Trace

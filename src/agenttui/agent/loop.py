@@ -27,7 +27,7 @@ Signature::
 
 Every turn ends with exactly one ``TurnFinished`` (stop reason ``success``,
 ``max_steps``, ``max_seconds`` or ``cancelled``) or ``TurnFailed``
-(``llm_error``, ``tool_error``), both carrying the :class:`Trace`.
+(``llm_error``, ``tool_error``, ``incomplete``), both carrying the :class:`Trace`.
 
 Decisions:
 
@@ -36,6 +36,12 @@ Decisions:
   yields ``PersistWarning``; the message stays queued in memory (per
   ``services``) and is written again before every later write, at turn end,
   at the next turn, or by :func:`flush_pending`.
+* **Storage off the event loop.** Every write and read of a turn (SQLite
+  appends that may wait ``busy_timeout`` on another process's lock, memory
+  writes with fsync, context assembly) runs in a thread (``asyncio.to_thread``),
+  so the UI keeps handling keys while the database is locked; the turn itself
+  waits for its writes, in order. Only a turn torn down mid-way (its task
+  cancelled, e.g. the app quitting) writes what it had synchronously.
 * **The model sees what history holds.** The window is read back from the
   store, so it gets the redacted text, exactly as a later turn would.
 * **History stays valid for the API.** Every persisted assistant tool-call
@@ -45,8 +51,25 @@ Decisions:
 * **Invalid tool-argument JSON** is not executed: the model gets an error tool
   result naming the tool (so it can correct itself on the next step) and the
   trace records a failed step. The raw arguments are kept as sent.
-* **Partial replies** (failure, cancel, deadline mid-stream) are persisted
-  with ``incomplete=True``; half-streamed tool calls are dropped.
+* **A reply is complete only when the provider said so** (issue 9; the rules
+  are :meth:`agenttui.agent.stream_reply.StreamedReply.verdict`): ``length``,
+  ``content_filter``, no finish reason, an empty reply, ... end the turn with
+  ``TurnFailed("incomplete", <why, in words>)``. Nothing it asked for runs.
+* **Partial replies** (failure, cancel, deadline, unfinished) are persisted
+  with ``incomplete=True`` and ``incomplete_reason``; text, thinking (with
+  ``save_reasoning``) and half-streamed tool calls are kept, the calls as
+  ``cut_tool_calls``: never sent back, never run. Nothing at all arrived:
+  nothing is stored (no empty assistant message, ever).
+* **The request never holds an empty assistant message**: histories written
+  before issue 9 may; :mod:`agenttui.agent.wire_repair` fills them in.
+* **Provider fields** the next request needs (Gemini's thought signature on a
+  tool call, DeepSeek's ``reasoning_content`` and OpenRouter's
+  ``reasoning_details`` on tool-call messages) are stored with the message
+  and sent back unchanged; reasoning streams as ``ReasoningDelta`` and is
+  otherwise neither stored (unless ``[history] save_reasoning``) nor sent.
+* **Not a stream**: a 200 holding HTML or a JSON error fails the turn with
+  what it is; a whole ``chat.completion`` (a server ignoring ``stream``) is
+  taken as the reply.
 * **Step limit**: a step is one LLM call. If the last allowed call still asks
   for tools, those calls are answered "not run: step limit reached" and the
   turn stops with ``max_steps``.
@@ -79,6 +102,7 @@ import contextlib
 import dataclasses
 import json
 import sqlite3
+import threading
 import time
 from collections import deque
 from collections.abc import AsyncIterator
@@ -143,8 +167,16 @@ def _pending(services: Any) -> deque[tuple[str, Message]]:
     return queue
 
 
+_FLUSH_LOCK = threading.Lock()  # flushes run in worker threads: one at a time, in order
+
+
 def flush_pending(services: Any) -> str | None:
     """Write queued messages in order; return a warning if some are still unsaved."""
+    with _FLUSH_LOCK:
+        return _flush(services)
+
+
+def _flush(services: Any) -> str | None:
     queue = _pending(services)
     while queue:
         cid, message = queue[0]
@@ -269,27 +301,30 @@ class _Turn:
     def remaining(self) -> float:
         return self.deadline - time.monotonic()
 
-    def persist(self, message: Message) -> PersistWarning | None:
+    def queue(self, message: Message) -> None:
+        """Queue ``message`` for writing (written by the next flush, in order)."""
         message.conversation_id = self.cid
         message.turn_id = self.trace.turn_id
         _pending(self.services).append((self.cid, message))
-        warning = flush_pending(self.services)
+
+    async def persist(self, message: Message) -> PersistWarning | None:
+        self.queue(message)
+        # In a thread: the append may wait seconds on another process's lock.
+        warning = await asyncio.to_thread(flush_pending, self.services)
         return PersistWarning(warning) if warning else None
 
     def finish_trace(self) -> Trace:
         self.trace.seconds = time.monotonic() - self.started
         return self.trace
 
-    def close_open_calls(self, output: str) -> list[PersistWarning]:
-        """Give every persisted tool call a result (keeps history valid for the API)."""
-        warnings = []
+    def close_open_calls(self, output: str) -> None:
+        """Give every persisted tool call a result (keeps history valid for the API).
+
+        Queued only: the turn ends next, and ``_end`` writes the queue (off the loop).
+        """
         for call in self.open_calls:
-            warning = self.persist(Message(role="tool", content=output, tool_call_id=call.id,
-                                           name=call.name))
-            if warning:
-                warnings.append(warning)
+            self.queue(Message(role="tool", content=output, tool_call_id=call.id, name=call.name))
         self.open_calls = []
-        return warnings
 
     def keep_partial(self, completion: _Completion | None, reason: str) -> Message | None:
         """Persist what a reply the provider did not finish produced, marked incomplete with ``reason``.
@@ -303,7 +338,7 @@ class _Turn:
         message = Message(role="assistant", content=completion.text or None, incomplete=True,
                           incomplete_reason=reason, reasoning=self.saved_reasoning(completion),
                           cut_tool_calls=[slot.as_dict() for slot in completion.calls])
-        self.persist(message)  # a failure here leaves it queued
+        self.queue(message)  # written by _end (or run_turn's finally), like close_open_calls
         self.partial = message
         return message
 
@@ -534,20 +569,20 @@ class _Turn:
                 except _Stop:
                     raise
                 except Exception as exc:  # noqa: BLE001 -- a bug in a tool: stop the turn
-                    self._record(call, f"Tool `{call.name}` crashed: {type(exc).__name__}: {exc}",
+                    await self._record(call, f"Tool `{call.name}` crashed: {type(exc).__name__}: {exc}",
                                  False, False, started)
                     yield ToolCallFinished(call=call, output=self.last_output, ok=False)
                     raise _ToolCrash(f"The tool `{call.name}` crashed: {type(exc).__name__}: {exc}") from exc
                 output, ok = outcome.output, outcome.ok
                 for result in getattr(outcome, "memory", None) or ():
                     yield self._memory_event(result, call)
-        warning = self._record(call, output, ok, denied, started)
+        warning = await self._record(call, output, ok, denied, started)
         if warning:
             yield warning
         yield ToolCallFinished(call=call, output=self.last_output, ok=ok, denied=denied)
 
-    def _record(self, call: ToolCall, output: str, ok: bool, denied: bool,
-                started: float) -> PersistWarning | None:
+    async def _record(self, call: ToolCall, output: str, ok: bool, denied: bool,
+                      started: float) -> PersistWarning | None:
         limit = int(self.settings.agent.max_tool_output)
         if len(output) > limit:
             output = output[:limit] + f"\n[... output truncated: {len(output) - limit} more characters]"
@@ -555,7 +590,7 @@ class _Turn:
         self.trace.steps.append(TraceStep(tool=call.name, arguments=call.arguments, ok=ok,
                                           denied=denied, seconds=time.monotonic() - started))
         self.open_calls = [c for c in self.open_calls if c.id != call.id]
-        return self.persist(Message(role="tool", content=output, tool_call_id=call.id, name=call.name))
+        return await self.persist(Message(role="tool", content=output, tool_call_id=call.id, name=call.name))
 
     async def _answer(self, future: asyncio.Future[bool]) -> bool:
         try:
@@ -607,7 +642,7 @@ async def _after_user_message(services: Any, turn: _Turn, message: Message) -> A
     """
     from agenttui.agent.memory_hooks import after_user_message
 
-    for event in after_user_message(services, message):
+    for event in await asyncio.to_thread(after_user_message, services, message):  # may write memory
         if event.action == "written" and event.result.item is not None:
             turn.trace.memory_written.append(event.result.item.id)
         elif event.action == "blocked":
@@ -661,17 +696,18 @@ async def run_turn(
         if not finished:  # task cancelled or generator closed: keep what we have
             turn.keep_partial(turn.completion, "The turn was stopped before the reply finished.")
             turn.close_open_calls("Cancelled: the turn was stopped before this tool ran.")
+            flush_pending(services)  # the task is being torn down: no awaiting here
 
 
 async def _turn_events(services: Any, turn: _Turn, text: str,
                        image_path: Any) -> AsyncIterator[AgentEvent]:
-    warning = flush_pending(services)  # leftovers of an earlier turn go first
+    warning = await asyncio.to_thread(flush_pending, services)  # leftovers of an earlier turn go first
     if warning:
         yield PersistWarning(warning)
     if turn.retry_of is not None:
-        user = next((m for m in services.history.messages(turn.cid, limit=1,
-                                                          before_id=turn.retry_of + 1)
-                     if m.id == turn.retry_of and m.role == "user"), None)
+        rows = await asyncio.to_thread(services.history.messages, turn.cid, limit=1,
+                                       before_id=turn.retry_of + 1)
+        user = next((m for m in rows if m.id == turn.retry_of and m.role == "user"), None)
         if user is None:
             yield TurnFailed("llm_error", f"Message {turn.retry_of} is not a user message of "
                              "this conversation.", turn.finish_trace(), None, retryable=False)
@@ -688,7 +724,7 @@ async def _turn_events(services: Any, turn: _Turn, text: str,
                 yield TurnFailed("llm_error", str(exc), turn.finish_trace(), None, retryable=False)
                 return
         turn.user = user
-        warning = turn.persist(user)
+        warning = await turn.persist(user)
         if warning:
             yield warning
     yield TurnStarted(turn_id=turn.trace.turn_id, user_message=user)
@@ -732,7 +768,7 @@ async def _turn_events(services: Any, turn: _Turn, text: str,
                               provider_fields=completion.provider_fields(),
                               reasoning=turn.saved_reasoning(completion))
             turn.open_calls = list(calls)  # before persisting: a write failure still closes them
-            warning = turn.persist(message)
+            warning = await turn.persist(message)
             if warning:
                 yield warning
             if not calls:
@@ -742,9 +778,7 @@ async def _turn_events(services: Any, turn: _Turn, text: str,
                 final = TurnFinished("success", turn.finish_trace(), message)
                 break
             if step == max_steps - 1:
-                for warning in turn.close_open_calls(
-                        f"Not run: the turn reached its step limit (max_steps={max_steps})."):
-                    yield warning
+                turn.close_open_calls(f"Not run: the turn reached its step limit (max_steps={max_steps}).")
                 final = TurnFinished("max_steps", turn.finish_trace(), message)
                 break
             for call in calls:
@@ -754,10 +788,8 @@ async def _turn_events(services: Any, turn: _Turn, text: str,
     except _Stop as stop:
         partial = turn.keep_partial(turn.completion, "Cancelled by the user." if stop.reason == "cancelled"
                                     else "The turn ran out of time (agent.max_seconds).")
-        for warning in turn.close_open_calls(
-                "Cancelled by the user: the tool was not run." if stop.reason == "cancelled"
-                else "Not run: the turn ran out of time."):
-            yield warning
+        turn.close_open_calls("Cancelled by the user: the tool was not run." if stop.reason == "cancelled"
+                              else "Not run: the turn ran out of time.")
         final = TurnFinished(stop.reason, turn.finish_trace(), partial or turn.reply)  # type: ignore[arg-type]
     except _LLMError as exc:
         partial = turn.keep_partial(turn.completion, exc.failure.message)
@@ -795,7 +827,7 @@ async def _retry_pending(services: Any, attempts: int = 3) -> str | None:
     """At turn end: a few quick retries of writes that failed during the turn."""
     warning = None
     for attempt in range(attempts):
-        warning = flush_pending(services)
+        warning = await asyncio.to_thread(flush_pending, services)
         if warning is None:
             return None
         await asyncio.sleep(0.1 * 2 ** attempt)
