@@ -100,6 +100,12 @@ def _profile_from_toml(name: str, data: dict[str, Any], where: str) -> tuple[Pro
         if key in data:
             value = data[key]
             if isinstance(value, kinds) and not isinstance(value, bool):
+                if key == "temperature":  # the config schema's range, as in config.toml
+                    from agenttui.core.config_schema import find_key, range_problem
+
+                    if problem := range_problem(key, value, find_key(key).spec):
+                        warnings.append(f"{where}: {problem}; ignored")
+                        continue
                 setattr(profile, key, float(value) if key == "temperature" else value)
             else:
                 warnings.append(f"{where}: {key!r} has the wrong type; ignored")

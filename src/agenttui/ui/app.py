@@ -12,14 +12,15 @@ remapped from ``[keys]`` in config.toml through ``App.set_keymap``.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
-from importlib import import_module
 from pathlib import Path
 
 from textual import on, work
 from textual.app import App
 from textual.binding import Binding
 from textual.theme import Theme
+from textual.widgets import TextArea
 
 from agenttui.ui.bindings import ALL_ACTIONS, APP_ACTIONS, effective_key, keymap_from_settings, to_bindings
 from agenttui.ui.commands import AgentCommands
@@ -31,6 +32,7 @@ from agenttui.ui.themes import FALLBACK_THEME, find_theme, load_themes
 APP_NAME = "agenttui"
 _HERE = Path(__file__).parent  # as Textual resolves CSS_PATH: same strings, no re-parse
 EMBED_AFTER_S = 2.0  # the embeddings backfill starts once start-up work is done
+PREPARE_FALLBACK_S = 1.0  # the first turn is prepared once the panes are up, or by then at the latest
 # Actions that need the chat pane (disabled for the moment before it mounts).
 _CHAT_ACTIONS = frozenset({"help", "new_conversation", "cancel_turn", "retry_turn", "copy_last_reply"})
 
@@ -92,7 +94,7 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
         # until the first frames are out (imports hold the GIL for a while).
         if self.check_api_key:
             self.set_timer(0.3, self._look_up_api_key)
-        self.set_timer(1.0, self._warm_up)
+        self.set_timer(PREPARE_FALLBACK_S, self._prepare_first_turn)
         if self.services.settings.recall.semantic:
             self.set_timer(EMBED_AFTER_S, self._embed_history)
 
@@ -144,6 +146,7 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
     @on(MainScreen.PanesReady)
     def _panes_ready_now(self) -> None:
         self._load_all_themes()
+        self.call_after_refresh(self._prepare_first_turn)  # the UI is up and idle: get the turn ready
 
     def _load_all_themes(self) -> None:
         """Register every theme file (built-in and user), once; report the bad ones."""
@@ -179,10 +182,72 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
 
         self.push_screen(FirstRunScreen(self.key_for("app.open_settings"), problem), closed)
 
-    @work(thread=True, group="startup")
-    def _warm_up(self) -> None:
-        """Import the agent loop (and openai) now, so the first message does not pay for it."""
-        import_module("agenttui.agent.loop")
+    # -- the first turn, prepared ahead (agent/prepare.py; issue 9 item 10) -------------
+    _prepare_started = False
+    _turn_ready: object | None = None  # asyncio.Event, set once the preparation is over
+    _prepared_client: object | None = None  # the cached client the turn will find, once built
+    _warmed_at = 0.0  # monotonic time of the last connection warm-up
+
+    def _prepare_first_turn(self) -> None:
+        if not self._prepare_started:
+            import asyncio
+
+            self._prepare_started = True
+            self._turn_ready = asyncio.Event()
+            self._prepare_turn()
+
+    async def first_turn_ready(self, timeout: float = 15.0) -> None:
+        """For the chat: wait while the preparation runs (doing its work twice at once is slower)."""
+        import asyncio
+
+        ready = self._turn_ready
+        if isinstance(ready, asyncio.Event) and not ready.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(ready.wait(), timeout)
+
+    @work(group="prepare-turn", exit_on_error=False)
+    async def _prepare_turn(self) -> None:
+        """Client, then (the connection warmed meanwhile) the prompt path; never shown, never fails."""
+        import asyncio
+
+        from agenttui.agent.prepare import prepare_client, prepare_prompt
+
+        try:
+            self._prepared_client = await asyncio.to_thread(prepare_client, self.services,
+                                                            asyncio.get_running_loop())
+            self._rewarm()
+            await asyncio.to_thread(prepare_prompt, self.services)
+        finally:
+            if isinstance(self._turn_ready, asyncio.Event):
+                self._turn_ready.set()
+
+    async def _warm_connection(self) -> None:
+        import time
+
+        from agenttui.agent.prepare import warm_connection
+
+        client = self._prepared_client
+        if client is None or not self.services.settings.agent.warm_up:
+            return
+        self._warmed_at = time.monotonic()
+        await warm_connection(client, self.services.model)
+
+    @on(TextArea.Changed)
+    def _typing(self, event: TextArea.Changed) -> None:
+        """The user is writing a message: open the connection again if it went idle (httpx drops it after 5 s)."""
+        import time
+
+        from agenttui.agent.prepare import KEEPALIVE_S
+        from agenttui.ui.widgets.prompt_input import PromptInput
+
+        if (isinstance(event.text_area, PromptInput) and self._prepared_client is not None
+                and time.monotonic() - self._warmed_at > KEEPALIVE_S):
+            self._warmed_at = time.monotonic()
+            self._rewarm()
+
+    @work(group="warm-connection", exclusive=True, exit_on_error=False)
+    async def _rewarm(self) -> None:
+        await self._warm_connection()
 
     @work(thread=True, group="embeddings", exclusive=True, exit_on_error=False)
     def _embed_history(self) -> None:

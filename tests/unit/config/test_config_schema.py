@@ -112,3 +112,16 @@ def test_readme_configuration_reference_is_generated_from_the_schema():
     assert block == render_reference(), "run: python scripts/config_reference.py --write"
     for key in schema_keys():  # every key has its row (or, for a table, its heading)
         assert f"| `{key.name}` |" in block or f"### `[{key.name}]`" in block, key.path
+
+
+@pytest.mark.parametrize("value", ["5", "-0.5", "nan", "1e400", str(10**400)])
+def test_a_profile_temperature_out_of_range_is_reported_and_ignored(paths, value):
+    from agenttui.core.files import atomic_write_text
+    from agenttui.core.profiles import ProfileStore
+
+    store = ProfileStore(paths)
+    store.create("work")
+    atomic_write_text(paths.profile_file("work"), f"paths = []\ntemperature = {value}\n")
+    profile = store.get("work")
+    assert profile.temperature is None
+    assert any("'temperature' = " in w and "out of range (allowed: 0.0 to 2.0)" in w for w in store.warnings)
