@@ -114,9 +114,7 @@ def _classify_key(key: str, original_key: str) -> tuple[str, bool] | None:
 
 
 _HEX64 = re.compile(r"(?:0x)?[0-9a-fA-F]{64}")
-# A name (letters and separators, no digits): what a weak key like `key=`
-# or `session=` holds when it names something rather than spelling a secret.
-_IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z_.:-]{0,100}")
+_TOKEN_VALUE = re.compile(r"[A-Za-z0-9+/=_.~-]{1,500}")
 
 
 def find_assignments(text: str, lowered: str) -> Iterator[Candidate]:
@@ -139,17 +137,24 @@ def find_assignments(text: str, lowered: str) -> Iterator[Candidate]:
         value = strip_quotes(raw)
         if quoted:
             vstart, vend = vstart + 1, vend - 1
+        elif "`" in raw:  # `hashed_password=hashed_password`: inline code in prose
+            value = value.split("`", 1)[0]
         if is_placeholder(value):
             continue
-        if not quoted and is_code_reference(value, raw_key.split(".")[-1]):
-            continue
+        if not quoted and (is_code_reference(value, raw_key.split(".")[-1]) or text[vend : vend + 1] in ("[", "(", ".")):
+            continue  # an expression: user_dict["password"], get(…), obj.attr
         if kind == "token" and value.isdigit():
             continue  # max_tokens=4096, token_count: 12
         if kind == "private_key" and _HEX64.fullmatch(value):
             kind = "crypto_private_key"
         if not strong:
-            if _IDENTIFIER.fullmatch(value):
-                continue  # `key="ClearTextPassword"`: a name, not a secret
+            # A weak key (key=, session:, cookie=) holds a secret only if the value is a
+            # generated token: token characters, letters and digits. Not a name
+            # (`key="ClearTextPassword"`), a URL, a number, a list or a sentence.
+            if not _TOKEN_VALUE.fullmatch(value) or not any(c.isdigit() for c in value) or not any(
+                c.isalpha() for c in value
+            ) or value[:2] in ("0x", "0X"):
+                continue  # (0x14ed93…: a number, e.g. a ZooKeeper session id)
             if looks_random(value):
                 yield vstart, vend, "high_entropy", GENERIC
             continue
@@ -286,6 +291,7 @@ _AUTH_HEADER = re.compile(
     """,
     re.VERBOSE,
 )
+_VARIABLE = re.compile(r"[a-z]+(?:_[a-z0-9]+)+")  # snake_case name
 _BEARER = re.compile(r"bearer[ \t]{1,4}+(?P<value>[a-z0-9._~+/=-]{16,4000}+)")
 # "cookie" also covers "set-cookie" (same value), and keeps a literal lead.
 _COOKIE = re.compile(r"cookie[ \t]{0,4}+:[ \t]{0,4}+(?P<value>[^\r\n\"']{1,8000}+)")
@@ -300,6 +306,8 @@ _API_KEY_HEADER = re.compile(
 def find_headers(text: str, lowered: str) -> Iterator[Candidate]:
     for m in _AUTH_HEADER.finditer(lowered):
         vstart, vend = m.span("value")
+        if _VARIABLE.fullmatch(text[vstart:vend].rstrip(")}]")):
+            continue  # {"Proxy-Authorization": proxy_auth_value}: code
         if m.group("scheme") == "digest":
             nl = text.find("\n", vstart, vstart + 4000)
             vend = nl if nl >= 0 else min(len(text), vstart + 4000)

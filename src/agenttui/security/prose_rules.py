@@ -24,18 +24,20 @@ from .values import char_classes, is_code_reference, is_placeholder, shannon_ent
 
 Candidate = tuple[int, int, str, int]
 
-# Up to three short words between the keyword and the value ("saya", "for
-# gmail is"), taken possessively: no backtracking, so a miss costs a few steps
-# in C. The value must hold a digit or a symbol (checked in the regex, so
-# ordinary words after "password" never reach Python).
+# Up to three of these words between the keyword and the value ("kata sandi
+# saya P", "password baru: P"); not any word, or "Failed password for invalid
+# user nagios1" would give "nagios1". Possessive: a miss costs a few steps in
+# C. The value must hold a digit (checked in the regex, so ordinary words
+# after "password" never reach Python).
+_FILLER = r"(?:saya|aku|gue|gua|ane|ku|my|our|new|baru|lama|wifi|nya|adalah|itu|is|was|yang|skrg|sekarang|now)"
 _SEP = r"(?:[ \t]{0,3}+(?:[:=]|->)[ \t]{0,3}+|[ \t]{1,3}+)"
 _PROSE_PW = AnchoredPattern(
     {"pw": "d?", "pass": "word|wd|code|phrase", "sandi": ""},
     rf"""
     (?P<kw_end>)(?:nya|ku)?(?![a-z0-9_-])
-    (?:{_SEP}[a-z]{{2,7}}+(?![^\s:=])){{0,3}}+
+    (?:{_SEP}{_FILLER}(?![^\s:=])){{0,3}}+
     (?P<sep>{_SEP})
-    (?P<value>(?=[^\s]{{0,127}}[0-9!@#$%^&*+=?~/\\|<>{{}}\[\]])[^\s]{{6,128}}+)
+    (?P<value>(?=[^\s]{{0,127}}[0-9])[^\s]{{6,128}}+)
     """,
     re.VERBOSE,
 )
@@ -43,12 +45,10 @@ _TRAILING = ".,;:!?)\"'`"
 
 
 def _chosen(value: str, explicit: bool) -> bool:
-    """Letters with digits or symbols; after `pw:`/`password=`, digits alone too."""
+    """Letters and digits (`hunter22`, `Xk9#…`); after `pw:`/`password=`, digits alone too."""
     has_digit = any(c.isdigit() for c in value)
-    has_alpha = any(c.isalpha() for c in value)
-    symbol = any(not c.isalnum() and c not in "_-." for c in value)
-    if has_alpha:
-        return has_digit or symbol
+    if any(c.isalpha() for c in value):
+        return has_digit and not any(c in "<>" for c in value)  # not markup
     return explicit and has_digit and not any(c in "/:.-" for c in value)  # not a date or time
 
 

@@ -51,6 +51,7 @@ _PLACEHOLDER_MARKERS = (
 # candidate value, thousands of times per MB of code.
 _MARKER_RX = re.compile("|".join(map(re.escape, _PLACEHOLDER_MARKERS)))
 _SYMBOLS = frozenset("-_. :/")
+_FORMAT_FIELD = re.compile(r"[0-9]{0,2}|[A-Za-z_.]{1,60}")
 
 # References to a value held elsewhere (env vars, config lookups, templating).
 _REFERENCE = re.compile(
@@ -91,6 +92,8 @@ def is_placeholder(value: str) -> bool:
         return True
     if v[0] == "<" and v[-1] == ">":  # <token>, <your key here>
         return True
+    if v[0] == "{" and v[-1] == "}" and _FORMAT_FIELD.fullmatch(v[1:-1]):
+        return True  # "{}", "{0}", "{ENCODED_PASSWORD}": a format field, not "{ZqL5kVrX1n8}"
     if _REFERENCE.match(v):
         return True
     # "xxxx", "****", "0000-0000", "XXXX-XXXX": one repeated symbol.
@@ -161,7 +164,9 @@ def looks_like_password(value: str) -> bool:
     A plain lowercase word after a colon is usually prose ("Reset password:
     click the link"); a value with digits, symbols or mixed case is not.
     """
-    v = strip_quotes(value)
+    v = strip_quotes(value).rstrip(".,;:!?)")
     if len(v) < 4 or is_placeholder(v):
         return False
+    if v.isalpha() and (v.istitle() or v.islower() or v.isupper()):
+        return len(v) >= 20  # "credentials: Cookies, …": a word, not a password
     return char_classes(v) >= 2 or len(v) >= 20

@@ -128,6 +128,24 @@ def test_every_kubernetes_secret_value_is_redacted_and_keys_kept():
         f"Transaction hash 0x{HEX64} confirmed",
         f"commit {s(HEX, 40)}",
         "kind: ConfigMap\ndata:\n  key: value\n",
+        # lines of public text that were redacted before (bench/eval_redaction.py --real):
+        # logpai/loghub *_2k.log
+        "Dec 10 09:18:54 LabSZ sshd[24649]: Failed password for invalid user nagios1 from 187.141.143.180 port 43647 ssh2",
+        "I PhoneStatusBar: addNotification key=0|com.tencent.mobileqq|121|null|10111",
+        "2016-09-28 04:30:31, Info  CBS    Session: 30546173_4261722401 initialized by client WindowsUpdateAgent.",
+        "Processed session termination for sessionid: 0x24ed93119420021",
+        "UserInfo={NSErrorFailingURLKey=https://gsp-ssl.ls.apple.com/dispatcher.arpc, _kCFStreamErrorCodeKey=-2102}",
+        # tiangolo/fastapi docs
+        '    "second old key": "second old value",',
+        '    password = user_dict["password"],',
+        "Und dann fügen wir ein noch weiteres Schlüsselwort-Argument hinzu, `hashed_password=hashed_password`:",
+        "excluding everything that involves credentials: Cookies, Authorization headers like those used with Bearer Tokens",
+        "add security with authentication based on username and password *right now*, skip to the next chapter",
+        "(genannt <abbr title='„Passwort-Fluss“'>„password flow“</abbr>), die Bedingung",
+        # psf/requests tests
+        '        session.headers.update({"Proxy-Authorization": proxy_auth_value})',
+        '        url = "http://{}:{}@{}:9000/path?query#frag".format(',
+        '            f"http://{ENCODED_USER}:{ENCODED_PASSWORD}@request.com/url.html#test",',
     ],
 )
 def test_ordinary_text_is_left_alone(text):
