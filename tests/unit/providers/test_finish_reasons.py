@@ -126,3 +126,21 @@ async def test_framing_quirks_still_give_a_complete_reply(services, conversation
     done = events[-1]
     assert isinstance(done, TurnFinished) and done.reply.content == "CRLF fine"
     assert not done.reply.incomplete and done.trace.prompt_tokens == 19
+
+
+async def test_retrying_a_cut_reply_asks_again_without_the_cut_one(services, conversation, fake_openai):
+    from agenttui.agent.loop import run_turn
+
+    from .conftest import FAST_RETRIES
+
+    fake_openai.raw(formats.openai_text(["Cut", " short"], finish="length"))
+    failed = (await turn(services, conversation, "the question"))[-1]
+    assert failed.stop_reason == "incomplete"
+    user_id = services.history.messages(conversation.id)[0].id
+    fake_openai.validator = formats.openai_checks
+    fake_openai.raw(formats.openai_text(["Whole", " answer."]))
+    events = [e async for e in run_turn(services, conversation.id, "", retry_of=user_id,
+                                        retry_policy=FAST_RETRIES)]
+    assert isinstance(events[-1], TurnFinished) and events[-1].reply.content == "Whole answer."
+    sent = fake_openai.last_messages()
+    assert [m["role"] for m in sent if m["role"] != "system"] == ["user"]  # the cut reply is not replayed
