@@ -19,8 +19,10 @@ Provider quirks handled here (see tests/unit/providers/ for each format and its 
   several deltas, or a metadata-only delta with ``extra_content``).
 * Extra fields on a tool-call delta (Gemini 3's ``extra_content.google.thought_signature``)
   are kept on the call and sent back unchanged.
-* Reasoning arrives as ``reasoning_content`` (DeepSeek, vLLM, llama.cpp, LiteLLM)
-  or ``reasoning`` (OpenRouter, Ollama, Groq, LM Studio, newer vLLM). DeepSeek's
+* Reasoning arrives as ``reasoning_content`` (DeepSeek, vLLM, llama.cpp, LiteLLM),
+  ``reasoning`` (OpenRouter, Ollama, Groq, LM Studio, newer vLLM) or as
+  ``thinking`` parts of a content *list* (Mistral's Magistral; its text parts
+  are the reply). DeepSeek's
   thinking mode requires ``reasoning_content`` back on assistant tool-call
   messages, so it is kept as a provider field exactly there.
 * OpenRouter's ``reasoning_details`` (encrypted or signed reasoning of Gemini 3,
@@ -95,7 +97,14 @@ class StreamedReply:
         for choice in getattr(chunk, "choices", None) or ():
             delta = getattr(choice, "delta", None)
             if delta is not None:
-                text += getattr(delta, "content", None) or ""
+                content = getattr(delta, "content", None)
+                if isinstance(content, list):  # Mistral's Magistral: typed chunks
+                    more, thought = _content_parts(content)
+                    text += more
+                    reasoning += thought
+                    self.reasoning_field = self.reasoning_field or ("thinking" if thought else None)
+                else:
+                    text += content or ""
                 reasoning += self._reasoning(delta)
                 for part in getattr(delta, "tool_calls", None) or ():
                     self._fold_call(part)
@@ -216,6 +225,24 @@ class StreamedReply:
         if self.calls and self.details:  # OpenRouter: "preserving reasoning blocks"
             fields["reasoning_details"] = [self.details[i] for i in sorted(self.details)]
         return fields
+
+
+def _content_parts(parts: list[Any]) -> tuple[str, str]:
+    """(text, thinking) of a content list: ``{"type": "text", "text"}`` and
+    ``{"type": "thinking", "thinking": [{"type": "text", "text"}]}`` (Mistral reasoning models)."""
+    text = thinking = ""
+    for part in parts:
+        part = part if isinstance(part, dict) else getattr(part, "model_dump", lambda: {})()
+        if part.get("type") == "text" and isinstance(part.get("text"), str):
+            text += part["text"]
+        elif part.get("type") == "thinking":
+            inner = part.get("thinking")
+            if isinstance(inner, str):
+                thinking += inner
+            for piece in inner if isinstance(inner, list) else ():
+                if isinstance(piece, dict) and isinstance(piece.get("text"), str):
+                    thinking += piece["text"]
+    return text, thinking
 
 
 def _error_text(chunk: Any, extra: dict[str, Any]) -> str:

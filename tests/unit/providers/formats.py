@@ -446,6 +446,19 @@ def mistral_tool_call(name: str, arguments: dict[str, Any]) -> Frames:
             DONE]
 
 
+# Source: https://docs.mistral.ai/capabilities/reasoning/ (Magistral: the message content is a list
+# of chunks, {"type": "thinking", "thinking": [{"type": "text", "text": ...}]} then
+# {"type": "text", "text": ...}; streamed the same way in ``delta.content``), as also handled in
+# github.com/prism-php/prism/pull/862 and reported in braintrustdata/braintrust-sdk-javascript#1857.
+def mistral_magistral(thinking: list[str], words: list[str]) -> Frames:
+    frames = [data(_mistral({"role": "assistant", "content": ""}))]
+    frames += [data(_mistral({"content": [{"type": "thinking", "thinking": [{"type": "text", "text": t}]}]}))
+               for t in thinking]
+    frames += [data(_mistral({"content": [{"type": "text", "text": w}]})) for w in words]
+    frames += [data(_mistral({"content": ""}, "stop")), DONE]
+    return frames
+
+
 # ---------------------------------------------------------------- LiteLLM proxy
 # Source: github.com/BerriAI/litellm litellm/proxy/proxy_server.py (async_data_generator: chunks
 # as "data: {chunk.model_dump_json(exclude_none=True)}\n\n"; on an exception mid-stream it yields

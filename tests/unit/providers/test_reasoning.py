@@ -62,3 +62,12 @@ async def test_ollama_thinking_cut_by_num_predict(services, conversation, fake_o
     events = await turn(services, conversation, "plan it")
     assert isinstance(events[-1], TurnFailed) and '"length"' in events[-1].error
     await follow_up_succeeds(services, conversation, fake_openai)
+
+
+async def test_mistral_magistral_thinking_chunks_are_reasoning_not_reply(services, conversation, fake_openai):
+    fake_openai.raw(formats.mistral_magistral(["Check", " the sum."], ["It is", " 4."]))
+    events = await turn(services, conversation, "2+2?")
+    done = events[-1]
+    assert isinstance(done, TurnFinished) and done.reply.content == "It is 4.", done
+    assert "".join(e.text for e in of_type(events, ReasoningDelta)) == "Check the sum."
+    await follow_up_succeeds(services, conversation, fake_openai)
