@@ -2,7 +2,7 @@
 
 The command is shown exactly as it will run (A5, issue 10): every control
 character, escape sequence (an OSC's hidden payload included), bidi control
-and invisible character is shown as a ``\x1b``/``\u202e`` escape in reverse
+and invisible character is shown as a ``\\x1b``/``\\u202e`` escape in reverse
 video (:func:`agenttui.core.visible_text.exact_parts`), never stripped, and a
 note under the command says so; a command of several lines says how many, so
 a payload pushed below the fold is not missed. Literal Content, never markup.
