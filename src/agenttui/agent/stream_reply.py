@@ -105,6 +105,8 @@ class StreamedReply:
                     self.reasoning_field = self.reasoning_field or ("thinking" if thought else None)
                 else:
                     text += content or ""
+                # OpenAI streams a refusal in its own field: it is the reply the user must see
+                text += getattr(delta, "refusal", None) or ""
                 reasoning += self._reasoning(delta)
                 for part in getattr(delta, "tool_calls", None) or ():
                     self._fold_call(part)

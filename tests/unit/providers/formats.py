@@ -57,6 +57,14 @@ def openai_text(words: list[str], finish: str = "stop") -> Frames:
     return frames
 
 
+def openai_refusal(words: list[str]) -> Frames:
+    """A refusal streams in ``delta.refusal`` (ChoiceDelta.refusal), ``content`` stays null."""
+    frames = [data(_chunk({"role": "assistant", "content": None, "refusal": ""}))]
+    frames += [data(_chunk({"refusal": w})) for w in words]
+    frames += [data(_chunk({}, "stop")), data(_usage_chunk()), DONE]
+    return frames
+
+
 def openai_tool_call_cut(name: str, args_prefix: str) -> Frames:
     """A tool call whose arguments stop mid-JSON at max_tokens (finish_reason "length")."""
     return [

@@ -144,3 +144,11 @@ async def test_retrying_a_cut_reply_asks_again_without_the_cut_one(services, con
     assert isinstance(events[-1], TurnFinished) and events[-1].reply.content == "Whole answer."
     sent = fake_openai.last_messages()
     assert [m["role"] for m in sent if m["role"] != "system"] == ["user"]  # the cut reply is not replayed
+
+
+async def test_an_openai_refusal_is_the_reply_not_an_empty_one(services, conversation, fake_openai):
+    fake_openai.raw(formats.openai_refusal(["I'm sorry,", " I can't help with that."]))
+    events = await turn(services, conversation, "something")
+    done = events[-1]
+    assert isinstance(done, TurnFinished) and done.reply.content == "I'm sorry, I can't help with that."
+    await follow_up_succeeds(services, conversation, fake_openai)
