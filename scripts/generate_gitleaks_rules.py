@@ -176,50 +176,10 @@ def convert(go: str) -> tuple[str, bool]:
 
 # --- anchoring: must every match start with a keyword? -------------------------
 
-def _prefixes(items, ignore_case: bool, limit: int = 64) -> list[str] | None:
-    """Literal prefixes every match of the parsed sequence starts with (None: unknown)."""
-    import re._constants as C  # type: ignore[import-not-found]
-    import re._parser as P  # type: ignore[import-not-found]
-
-    outs = [""]
-    for op, av in items:
-        if op is C.AT:
-            continue  # \b, ^: zero-width
-        if op is C.LITERAL:
-            outs = [o + chr(av) for o in outs]
-            continue
-        if op is C.IN and len(av) <= 8 and all(o is C.LITERAL for o, _ in av):
-            outs = [o + chr(v) for o in outs for _, v in av]
-        elif op is C.SUBPATTERN:
-            _, add, _, sub = av
-            sub_prefixes = _prefixes(sub, ignore_case or bool(add & re.IGNORECASE), limit)
-            if sub_prefixes is None:
-                return None
-            outs = [o + s for o in outs for s in sub_prefixes]
-            if any(s == "" for s in sub_prefixes):
-                return outs  # the subpattern may end early; stop extending here
-        elif op is C.BRANCH:
-            alts = []
-            for alt in av[1]:
-                sub = _prefixes(alt, ignore_case, limit)
-                if sub is None:
-                    return None
-                alts.extend(sub)
-            outs = [o + s for o in outs for s in alts]
-        else:
-            return outs
-        if len(outs) > limit:
-            return None
-        _ = P
-    return outs
-
-
 def anchored(pattern: str, keywords: list[str]) -> bool:
-    import re._parser as P  # type: ignore[import-not-found]
+    from agenttui.security.literals import literal_prefixes
 
-    parsed = P.parse(pattern, re.ASCII)
-    ignore = bool(parsed.state.flags & re.IGNORECASE)
-    prefixes = _prefixes(list(parsed), ignore)
+    prefixes = literal_prefixes(pattern, re.ASCII)
     if not prefixes:
         return False
     kws = [k.lower() for k in keywords]

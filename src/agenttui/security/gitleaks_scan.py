@@ -73,8 +73,12 @@ class _Compiled:
 
 
 @cache
-def compiled() -> _Compiled:
-    """Compile the generated rules once (lazily: ~0.1 s, not at import)."""
+def compiled(extra_needles: tuple[str, ...] = ()) -> _Compiled:
+    """Compile the generated rules once (lazily: ~0.1 s, not at import).
+
+    `extra_needles`: lower-case literals of agenttui's own rules, found by the
+    same automaton pass (`present`) so those rules are skipped where absent.
+    """
     from . import gitleaks_rules as g
 
     rules, index = [], {}
@@ -92,6 +96,8 @@ def compiled() -> _Compiled:
         for k in r["keywords"]:
             if k not in r["seeks"]:
                 index.setdefault(k, []).append(len(rules) - 1)
+    for k in extra_needles:
+        index.setdefault(k, [])
     keywords = tuple(k.encode("latin-1") for k in index)
     try:
         import ahocorasick_rs
@@ -215,13 +221,20 @@ def _windowed(rule: _Rule, text: str, starts: list[int]) -> Iterator[re.Match[st
             yield m
 
 
-def find_gitleaks(text: str, lowered: str, view: bytes | None = None) -> Iterator[Candidate]:
-    """Candidates of every gitleaks rule. `view`: `lowered` as latin-1 bytes."""
-    c = compiled()
-    if view is None:
-        view = lowered.encode("latin-1", "replace")
+def present(c: _Compiled, hits: list[tuple[int, int]]) -> set[str]:
+    """The keywords (as str) that occur, from `keyword_hits`."""
+    return {c.keywords[k].decode("latin-1") for k in {k for k, _ in hits}}
+
+
+def find_gitleaks(
+    text: str, lowered: str, hits: list[tuple[int, int]] | None = None, c: _Compiled | None = None
+) -> Iterator[Candidate]:
+    """Candidates of every gitleaks rule; `hits`: `keyword_hits` of `lowered`, if known."""
+    c = c or compiled()
+    if hits is None:
+        hits = keyword_hits(lowered.encode("latin-1", "replace"), c)
     per_rule: dict[int, set[int]] = {}
-    for k, start in keyword_hits(view, c):
+    for k, start in hits:
         for r in c.rules_of[k]:
             per_rule.setdefault(r, set()).add(start)
     for r in c.seeking:

@@ -24,14 +24,15 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 
-from .command_rules import COMMAND_FINDERS
+from .command_rules import COMMAND_FINDERS, find_cli_passwords, find_tableau_secrets, find_xml_key_values
 from .context_rules import CONTEXT_FINDERS
 from .crypto_keys import find_seed_phrases, find_wallet_keys
-from .gitleaks_scan import find_gitleaks
+from . import gitleaks_scan
+from .literals import gate_needles
 from .match import SecretMatch
-from .prose_rules import PROSE_FINDERS
+from .prose_rules import PROSE_FINDERS, find_wallet_hex_keys
 from .secret_patterns import CONTEXT, PROVIDER_RULES
 from .values import is_placeholder
 
@@ -72,14 +73,37 @@ def _compile_extra(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
     return tuple(compiled)
 
 
-def _provider_candidates(text: str) -> Iterator[Candidate]:
+# Own finders worth gating by the keyword pass: each costs several literal
+# scans (≈1 ms/MB each on non-ASCII text), and its needles are rare. Every
+# match of the finder contains one of its needles (lower-cased).
+_FINDER_NEEDLES = {
+    find_cli_passwords: ("mysql", "mariadb", "sshpass", "docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras"),
+    find_wallet_hex_keys: ("wallet", "priv", "kunci ", "dompet", "seed"),
+    find_tableau_secrets: ("==:",),
+    find_xml_key_values: ("<add",),
+}
+
+
+@cache
+def _needles() -> tuple[tuple[tuple[str, ...] | None, ...], tuple[str, ...]]:
+    """(gate needles per provider rule, all own needles for the automaton)."""
+    per_rule = tuple(gate_needles(r.regex.pattern, r.regex.flags) for r in PROVIDER_RULES)
+    every = {n for g in per_rule if g for n in g} | {n for g in _FINDER_NEEDLES.values() for n in g}
+    return per_rule, tuple(sorted(every))
+
+
+def _provider_candidates(text: str, found: set[str] | None = None) -> Iterator[Candidate]:
+    """`found`: the needles present (from the keyword pass); None runs every rule."""
+    gates = _needles()[0]
     hint_found: dict[re.Pattern[str], bool] = {}  # a family's hint is searched once
-    for rule in PROVIDER_RULES:
+    for rule, gate in zip(PROVIDER_RULES, gates):
+        if found is not None and gate is not None and found.isdisjoint(gate):
+            continue
         if rule.hint is not None:
-            found = hint_found.get(rule.hint)
-            if found is None:
-                found = hint_found[rule.hint] = rule.hint.search(text) is not None
-            if not found:
+            hit = hint_found.get(rule.hint)
+            if hit is None:
+                hit = hint_found[rule.hint] = rule.hint.search(text) is not None
+            if not hit:
                 continue
         for m in rule.regex.finditer(text):
             start, end = m.span(rule.group)
@@ -92,8 +116,11 @@ def _provider_candidates(text: str) -> Iterator[Candidate]:
             yield start, end, rule.kind, rule.priority
 
 
-def _context_candidates(text: str, lowered: str) -> Iterator[Candidate]:
+def _context_candidates(text: str, lowered: str, found: set[str] | None = None) -> Iterator[Candidate]:
     for finder in (*CONTEXT_FINDERS, *COMMAND_FINDERS, *PROSE_FINDERS):
+        gate = _FINDER_NEEDLES.get(finder)
+        if found is not None and gate is not None and found.isdisjoint(gate):
+            continue
         for start, end, kind, priority in finder(text, lowered):
             if kind == "private_key" and priority > CONTEXT:
                 priority = _BLOCK_PRIORITY
@@ -130,10 +157,15 @@ def _spans(text: str, extra_patterns: Sequence[str]) -> list[list]:
     if not text:
         return []
     lowered = ascii_lower(text)
+    # One keyword pass (Aho-Corasick over a one-byte-per-character view) serves
+    # gitleaks' rules (where to try them) and gates agenttui's own.
+    keywords = gitleaks_scan.compiled(_needles()[1])
+    hits = gitleaks_scan.keyword_hits(lowered.encode("latin-1", "replace"), keywords)
+    found = gitleaks_scan.present(keywords, hits)
     candidates = [
-        *_provider_candidates(text),
-        *find_gitleaks(text, lowered),
-        *_context_candidates(text, lowered),
+        *_provider_candidates(text, found),
+        *gitleaks_scan.find_gitleaks(text, lowered, hits, keywords),
+        *_context_candidates(text, lowered, found),
     ]
     if extra_patterns:
         candidates.extend(_extra_candidates(text, extra_patterns))

@@ -1,0 +1,64 @@
+"""Literal prefixes of a regex: what every match must start with.
+
+Used to gate rules by the keyword pass (`gitleaks_scan.keyword_hits`): a rule
+whose every match starts with one of a few literals of ≥ 3 characters need not
+run on a text in which none of them occurs. Also used by
+scripts/generate_gitleaks_rules.py to tell anchored rules.
+"""
+
+from __future__ import annotations
+
+import re
+import re._constants as C  # type: ignore[import-not-found]
+import re._parser as P  # type: ignore[import-not-found]
+
+
+def _prefixes(items, limit: int = 64) -> list[str] | None:
+    outs = [""]
+    for op, av in items:
+        if op is C.AT:
+            continue  # \b, ^: zero-width
+        if op is C.LITERAL:
+            outs = [o + chr(av) for o in outs]
+            continue
+        if op is C.IN and len(av) <= 8 and all(o is C.LITERAL for o, _ in av):
+            outs = [o + chr(v) for o in outs for _, v in av]
+        elif op is C.SUBPATTERN:
+            sub = _prefixes(av[3], limit)
+            if sub is None:
+                return None
+            outs = [o + s for o in outs for s in sub]
+            if any(s == "" for s in sub):
+                return outs  # the subpattern may end early: stop here
+        elif op is C.BRANCH:
+            alts: list[str] = []
+            for alt in av[1]:
+                sub = _prefixes(alt, limit)
+                if sub is None:
+                    return None
+                alts.extend(sub)
+            outs = [o + s for o in outs for s in alts]
+        else:
+            return outs
+        if len(outs) > limit:
+            return None
+    return outs
+
+
+def literal_prefixes(pattern: str, flags: int = 0) -> list[str] | None:
+    """Literal strings every match starts with (lower-cased under IGNORECASE), or None."""
+    parsed = P.parse(pattern, flags)
+    out = _prefixes(list(parsed))
+    if out is None:
+        return None
+    if parsed.state.flags & re.IGNORECASE:
+        out = [o.lower() for o in out]
+    return out
+
+
+def gate_needles(pattern: str, flags: int = 0, min_len: int = 3) -> tuple[str, ...] | None:
+    """Lower-case needles that gate `pattern`, or None when it cannot be gated."""
+    pre = literal_prefixes(pattern, flags)
+    if not pre or any(len(p) < min_len for p in pre):
+        return None
+    return tuple(sorted({p.lower() for p in pre}))

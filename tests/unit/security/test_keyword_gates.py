@@ -1,0 +1,42 @@
+"""The keyword pass only skips rules that could not have matched.
+
+Gated runs (own provider rules and finders skipped when none of their needles
+occurs) must find exactly what ungated runs find, on every corpus we have.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from agenttui.security import gitleaks_scan, redaction
+from agenttui.security.literals import gate_needles, literal_prefixes
+from tests.unit.security.secret_corpus import build_corpus
+from tests.unit.security.test_issue10_formats import POSITIVES
+
+EXAMPLES = json.loads((Path(__file__).parent / "data/gitleaks_examples.json").read_text())
+
+
+def _texts() -> list[str]:
+    texts = [s.text for s in build_corpus()] + [t for t, _ in POSITIVES]
+    texts += [t for ex in EXAMPLES["rules"].values() for t in ex["tps"] + ex["fps"]]
+    return texts
+
+
+def test_gated_rules_find_what_ungated_rules_find():
+    keywords = gitleaks_scan.compiled(redaction._needles()[1])
+    for text in _texts():
+        lowered = redaction.ascii_lower(text)
+        found = gitleaks_scan.present(keywords, gitleaks_scan.keyword_hits(lowered.encode("latin-1", "replace"), keywords))
+        assert list(redaction._provider_candidates(text, found)) == list(redaction._provider_candidates(text)), text
+        assert list(redaction._context_candidates(text, lowered, found)) == list(
+            redaction._context_candidates(text, lowered)
+        ), text
+
+
+def test_literal_prefixes():
+    assert literal_prefixes(r"\b(?:AKIA|ASIA)[A-Z]{16}") == ["AKIA", "ASIA"]
+    assert literal_prefixes(r"(?i)(?:Foo|bar)x") == ["foox", "barx"]
+    assert literal_prefixes(r"[a-z]+x") == [""]
+    assert gate_needles(r"gh[pousr]_[a-z]") == ("gho_", "ghp_", "ghr_", "ghs_", "ghu_")
+    assert gate_needles(r"[0-9]{8}:AA") is None  # no literal start: never gated
