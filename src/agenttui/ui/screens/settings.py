@@ -44,7 +44,7 @@ SECTION_TITLES = {None: "General", "memory": "Memory", "history": "History", "re
 
 def form_keys() -> list:
     """The schema keys this dialog edits: simple values marked ``in_form``."""
-    from agenttui.core.config_schema import plain_type, choices, schema_keys
+    from agenttui.core.config_schema import choices, plain_type, schema_keys
 
     simple = (bool, int, float, str)
     return [k for k in schema_keys() if k.spec is not None and k.spec.in_form
@@ -128,7 +128,7 @@ class SettingsScreen(ModalScreen[bool]):
                 yield Button("Save", id="settings-save", variant="primary")
 
     def _schema_fields(self, base):
-        from agenttui.core.config_schema import plain_type, choices, optional
+        from agenttui.core.config_schema import allowed, choices, optional, plain_type
 
         section: object = object()
         for key in form_keys():
@@ -137,8 +137,10 @@ class SettingsScreen(ModalScreen[bool]):
                 yield Static(Text(SECTION_TITLES.get(key.section, str(key.section)), style="bold"),
                              classes="section-title")
             value = getattr(getattr(base, key.section) if key.section else base, key.name)
-            label = Text.assemble((key.path, "bold"), "  ", (key.spec.doc, ""))
             hint = plain_type(key.hint)
+            label = Text.assemble((key.path, "bold"), "  ", key.spec.doc)
+            if hint in (int, float):
+                label.append(f"  ({allowed(key)})", style="dim")
             if hint is bool:
                 with Horizontal(classes="switch-row"):
                     yield Switch(bool(value), id=field_id(key))
@@ -186,7 +188,7 @@ class SettingsScreen(ModalScreen[bool]):
 
     def collect(self):
         """The edited copy of the global settings and the problems found (pure: reads the form only)."""
-        from agenttui.core.config_schema import plain_type, check_value, optional
+        from agenttui.core.config_schema import check_value, optional, plain_type
 
         settings = copy.deepcopy(self.services.base_settings)
         settings.model = self.query_one("#set-model", Input).value.strip() or settings.model
