@@ -24,6 +24,13 @@ length, at most 16,000. The system prompt and the current turn are never cut
 ``recall.history_tokens``; the window gets the rest, newest groups first, and
 keeps at least the newest group whatever it costs.
 
+**Tool results are data** (issue 10): each goes to the model inside
+``<tool_output tool="NAME">`` … ``</tool_output>`` (any such tag inside the
+output defused, so a file cannot close the block and speak for itself), and
+the system prompt says that tool output, memory and recalled text are data,
+never instructions (:data:`context_prompt.DATA_RULE`). Stored history keeps
+the raw output; the wrapping is applied on the way out, every step.
+
 It reads one bounded page of history (never the whole conversation), so its
 cost does not grow with the conversation. Images are sent only with the
 current message; older ones become a text placeholder (they would otherwise
@@ -94,7 +101,20 @@ def to_wire(message: Message, *, keep_image: bool = False) -> dict:
         data["content"] = f"{text}\n{IMAGE_PLACEHOLDER}" if text else IMAGE_PLACEHOLDER
     if message.incomplete and message.role == "assistant":
         data["content"] = f"{message.content or ''}\n{INTERRUPTED_MARK}".lstrip("\n")
+    if message.role == "tool":
+        data["content"] = delimit_tool_output(message.name, message.content or "")
     return data
+
+
+_TOOL_TAG = re.compile(r"<(/?)(\s*)(tool_output)", re.IGNORECASE)
+_TOOL_NAME = re.compile(r"[^\w.-]")
+
+
+def delimit_tool_output(name: str | None, content: str) -> str:
+    """A tool result as labelled data: tags inside defused (``<tool_output`` -> ``‹tool_output``)."""
+    body = _TOOL_TAG.sub(lambda m: "‹" + m.group(1) + m.group(3), content)
+    label = _TOOL_NAME.sub("_", name or "tool")[:64]
+    return f'<tool_output tool="{label}">\n{body}\n</tool_output>'
 
 
 def render_recalled(snippets: Sequence[Snippet]) -> str:

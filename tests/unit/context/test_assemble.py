@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agenttui.core.context import IMAGE_PLACEHOLDER, INTERRUPTED_MARK, assemble
+from agenttui.core.context import IMAGE_PLACEHOLDER, INTERRUPTED_MARK, assemble, delimit_tool_output
 from agenttui.core.retrieval import RecallRequest, recall
 from agenttui.core.models import Message, ToolCall
 
@@ -81,7 +81,7 @@ def test_current_turn_tool_steps_follow_the_user_message_and_old_ones_collapse(s
     roles = [(m["role"], m.get("content")) for m in built.messages[1:]]
     assert roles == [
         ("user", "old question"), ("assistant", "old answer"),
-        ("user", "new question"), ("assistant", None), ("tool", "new result"),
+        ("user", "new question"), ("assistant", None), ("tool", delimit_tool_output("recall", "new result")),
     ]
     assert built.messages[-2]["tool_calls"][0]["id"] == "c2"
 
