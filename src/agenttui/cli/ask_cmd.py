@@ -206,12 +206,11 @@ def _unsaved_failure(services) -> int:
     path = write_recovery(text, services.environ, patterns)
     if path is None:
         print(redact(text, patterns), file=sys.stderr)
-        where = "no recovery file could be written either, so their text is printed above"
+        where = "No recovery file could be written either: their text is printed above."
     else:
-        where = f"their text (secrets redacted) is in {path}"
+        where = f"Their text (secrets redacted) is in {path}"
     queue.clear()  # handed over to the file: a later flush in this process must not save them twice
-    return fail(f"{count} message(s) of this turn could not be saved to history. {reason} "
-                f"-- {where}")
+    return fail(f"{count} message(s) of this turn could not be saved to history: {reason} {where}")
 
 
 def _read_stdin() -> str:

@@ -83,6 +83,7 @@ TERM_COUNT_CAP = 5_000
 
 #: Tables every query needs; one missing means a damaged file (see ``_check_tables``).
 _REQUIRED_TABLES = ("conversations", "messages", "messages_fts")
+_SQLITE_HEADER = b"SQLite format 3\x00"
 _SQLITE_NOTADB = 26
 _SQLITE_CORRUPT = 11
 
@@ -199,8 +200,16 @@ def _ts(moment: datetime) -> str:
 
 
 def _from_ts(text: str) -> datetime:
-    moment = datetime.fromisoformat(text)
+    try:
+        moment = datetime.fromisoformat(text)
+    except (ValueError, TypeError):  # a damaged row: its text still shows, dated 1970
+        return _UNREADABLE_TIME
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+#: The time shown for a row whose stored time cannot be read (a damaged file):
+#: losing the date is better than losing the conversation list.
+_UNREADABLE_TIME = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 _MESSAGE_COLUMNS = (
@@ -277,6 +286,17 @@ def _insert_messages(db: sqlite3.Connection, cid: str, stored: Sequence[Message]
         message.id = cursor.lastrowid
 
 
+def _not_a_database(path: Path) -> bool:
+    """A non-empty file without SQLite's header (an empty one is a new database,
+    and in WAL mode the header may still be in the -wal file)."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(len(_SQLITE_HEADER))
+    except OSError:
+        return False  # missing or unreadable: _open reports it
+    return bool(head) and head != _SQLITE_HEADER
+
+
 def _conversation_from_row(row: Sequence) -> Conversation:
     cid, title, created, updated, model, archived, count = row
     return Conversation(id=cid, title=title, created=_from_ts(created),
@@ -305,6 +325,8 @@ class HistoryStore:
         """The open connection (the caller holds ``self._lock``)."""
         if self._conn is None:
             self._changes += 1  # a new connection's data_version starts afresh: count it as a change
+            if _not_a_database(self.db_path):  # SQLite would take a tiny file over as a new one
+                self._quarantine("file is not a database (no SQLite header)")
             try:
                 self._conn = self._open()
             except sqlite3.DatabaseError as exc:

@@ -65,6 +65,8 @@ class ErrorPolicyMixin:
             if message is not None:  # a background load met a full disk, a newer database...
                 self.notify_failure(message)
                 return  # the app carries on: that worker's result is simply missing
+        if self.failure is not None:
+            return  # already ending on an earlier error: one line, one crash log
         app._return_code = 1
         if app._exception is None:  # as Textual does: Pilot re-raises it in tests
             app._exception = error
