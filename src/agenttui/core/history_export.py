@@ -82,7 +82,8 @@ def _message_dict(message: Message, redact) -> dict[str, Any]:
         "id": message.id,
         "role": message.role,
         "content": redact(message.content),
-        "tool_calls": [{"id": c.id, "name": c.name, "arguments": redact(c.arguments)}
+        "tool_calls": [{"id": c.id, "name": c.name, "arguments": redact(c.arguments),
+                        **({"extra": c.extra} if c.extra else {})}  # e.g. Gemini's thought signature
                        for c in message.tool_calls],
         "tool_call_id": message.tool_call_id,
         "name": redact(message.name),
@@ -92,6 +93,12 @@ def _message_dict(message: Message, redact) -> dict[str, Any]:
         "created": to_iso(message.created),
         "tokens": message.tokens,
         "incomplete": message.incomplete,
+        # issue 9 (schema v5), only when set: why a reply is incomplete, provider fields the
+        # API needs back, saved reasoning, tool calls cut mid-arguments
+        **({"incomplete_reason": message.incomplete_reason} if message.incomplete_reason else {}),
+        **({"provider_fields": message.provider_fields} if message.provider_fields else {}),
+        **({"reasoning": redact(message.reasoning)} if message.reasoning else {}),
+        **({"cut_tool_calls": message.cut_tool_calls} if message.cut_tool_calls else {}),
     }
 
 

@@ -7,7 +7,9 @@ printing (the CLI reports):
   ``agenttui history export --format json`` writes
   (:mod:`agenttui.core.history_export`), or a JSON array of them. Every field
   comes back: roles, content, tool calls and results, images, turn ids,
-  ``created``, ``incomplete``; title, times, model and the archived flag.
+  ``created``, ``incomplete`` (with its reason), provider fields (thought
+  signatures, ``reasoning_content``), saved reasoning; title, times, model and
+  the archived flag.
 * **chatgpt** -- ChatGPT's data-export ``conversations.json``: an array of
   conversations, each a message *tree* (``mapping`` of node id -> ``{id,
   message, parent, children}``) plus ``current_node``, the leaf the ChatGPT
@@ -218,14 +220,22 @@ def _agenttui_message(raw: Any, number: int) -> Message:
         raise ImportFormatError(f"message {number} has no 'created' time")
     calls = []
     for call in raw.get("tool_calls") or []:
+        extra = call.get("extra")
         calls.append(ToolCall(id=str(call["id"]), name=str(call["name"]),
-                              arguments=str(call.get("arguments") or "")))
+                              arguments=str(call.get("arguments") or ""),
+                              extra=extra if isinstance(extra, dict) else {}))
+    provider = raw.get("provider_fields")
+    cut = raw.get("cut_tool_calls")
     return Message(
         role=role, content=_str_or_none(raw.get("content")), tool_calls=calls,
         tool_call_id=_str_or_none(raw.get("tool_call_id")), name=_str_or_none(raw.get("name")),
         image_b64=_str_or_none(raw.get("image_b64")), image_mime=_str_or_none(raw.get("image_mime")),
         turn_id=_str_or_none(raw.get("turn_id")), created=created,
         tokens=int(raw.get("tokens") or 0), incomplete=bool(raw.get("incomplete", False)),
+        incomplete_reason=_str_or_none(raw.get("incomplete_reason")),
+        provider_fields=provider if isinstance(provider, dict) else {},
+        reasoning=_str_or_none(raw.get("reasoning")),
+        cut_tool_calls=[c for c in cut if isinstance(c, dict)] if isinstance(cut, list) else [],
     )
 
 

@@ -88,3 +88,30 @@ def test_provider_fields_round_trip_exactly_and_text_is_redacted(tmp_path):
     assert row.reasoning.startswith("thinking about") and GITHUB_TOKEN not in row.reasoning
     assert row.to_openai()["reasoning_content"] == row.provider_fields["reasoning_content"]
     store.close()
+
+
+def test_export_and_import_keep_what_the_provider_needs_back(tmp_path):
+    import json
+
+    from agenttui.core.history_import import parse_agenttui_document
+
+    source = HistoryStore(tmp_path / "a.db")
+    cid = source.create_conversation("gemini").id
+    call = ToolCall("function-call-1", "recall", '{"query": "tea"}',
+                    extra={"extra_content": {"google": {"thought_signature": formats.GEMINI_SIGNATURE}}})
+    source.append_many(cid, [
+        Message("user", "tea?"),
+        Message("assistant", None, tool_calls=[call], provider_fields={"reasoning_content": "look"}),
+        Message("tool", "nothing", tool_call_id="function-call-1", name="recall"),
+        Message("assistant", "Cut", incomplete=True, incomplete_reason="cut at the limit",
+                cut_tool_calls=[{"id": "c2", "name": "remember", "arguments": '{"te'}])])
+    document = source.export_json(cid)
+    source.close()
+    imported = parse_agenttui_document(json.loads(document))
+    target = HistoryStore(tmp_path / "b.db")
+    assert target.import_conversation(imported.conversation, imported.messages)
+    rows = target.messages(cid)
+    assert rows[1].tool_calls[0].extra == call.extra
+    assert rows[1].to_openai()["reasoning_content"] == "look"
+    assert rows[3].incomplete_reason == "cut at the limit" and rows[3].cut_tool_calls[0]["name"] == "remember"
+    target.close()
