@@ -88,3 +88,14 @@ async def test_an_unreachable_endpoint_stays_silent(make_services):
         await pilot.pause(0.3)  # the failed warm-up has come and gone
         assert app._prepared_client is not None
         assert errors(app) == [] and isinstance(app.screen, MainScreen)
+
+
+async def test_saved_settings_prepare_the_turn_again(chat_services, fake_openai):
+    app = make_app(chat_services)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: ready(app) and warm_ups(fake_openai), timeout=30)
+        first = app._turn_ready
+        app._after_settings(True)  # as the Settings dialog does after a save (endpoint or key may differ)
+        await wait_until(pilot, lambda: app._turn_ready is not first and ready(app)
+                         and len(warm_ups(fake_openai)) == 2, timeout=30)
+        assert app._prepared_client is not None

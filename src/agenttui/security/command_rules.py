@@ -55,7 +55,7 @@ def _unquoted(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def find_mysql_passwords(text: str, lowered: str) -> Iterator[Candidate]:
+def find_cli_passwords(text: str, lowered: str) -> Iterator[Candidate]:
     for m in _MYSQL.finditer(text):
         if m.group("glued") is not None:
             start, end = _unquoted(text, *m.span("glued"))
@@ -65,28 +65,11 @@ def find_mysql_passwords(text: str, lowered: str) -> Iterator[Candidate]:
             start, end = _unquoted(text, *m.span("spaced"))
         if not is_placeholder(text[start:end]):
             yield start, end, "password", CONTEXT
-
-
-def find_sshpass_passwords(text: str, lowered: str) -> Iterator[Candidate]:
-    yield from _flag_values(_SSHPASS.finditer(text), text)
-
-
-def find_login_passwords(text: str, lowered: str) -> Iterator[Candidate]:
-    yield from _flag_values(_LOGIN.finditer(text), text)
-
-
-def _flag_values(matches: Iterator[re.Match[str]], text: str) -> Iterator[Candidate]:
-    for m in matches:
+    for m in (*_SSHPASS.finditer(text), *_LOGIN.finditer(text)):
         start, end = _unquoted(text, *m.span("value"))
         value = text[start:end]
         if not is_placeholder(value) and not value.startswith("$"):
             yield start, end, "password", CONTEXT
-
-
-def find_cli_passwords(text: str, lowered: str) -> Iterator[Candidate]:
-    """All three command-line finders (the redactor runs them separately, gated)."""
-    for finder in (find_mysql_passwords, find_sshpass_passwords, find_login_passwords):
-        yield from finder(text, lowered)
 
 
 # --- Kubernetes Secret manifests -------------------------------------------------
@@ -199,9 +182,7 @@ def find_tableau_secrets(text: str, lowered: str) -> Iterator[Candidate]:
 
 
 COMMAND_FINDERS = (
-    find_mysql_passwords,
-    find_sshpass_passwords,
-    find_login_passwords,
+    find_cli_passwords,
     find_kubernetes_secret_values,
     find_xml_key_values,
     find_tableau_secrets,

@@ -26,21 +26,13 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from functools import cache, lru_cache
 
-from .command_rules import (
-    COMMAND_FINDERS,
-    find_kubernetes_secret_values,
-    find_login_passwords,
-    find_mysql_passwords,
-    find_sshpass_passwords,
-    find_tableau_secrets,
-    find_xml_key_values,
-)
+from .command_rules import COMMAND_FINDERS, find_cli_passwords, find_tableau_secrets, find_xml_key_values
 from .context_rules import CONTEXT_FINDERS
 from .crypto_keys import find_seed_phrases, find_wallet_keys
 from . import gitleaks_scan
 from .literals import gate_needles
 from .match import SecretMatch
-from .prose_rules import PROSE_FINDERS, find_aws_secrets, find_wallet_hex_keys
+from .prose_rules import PROSE_FINDERS, find_wallet_hex_keys
 from .secret_patterns import CONTEXT, PROVIDER_RULES
 from .values import is_placeholder
 
@@ -82,35 +74,21 @@ def _compile_extra(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
 
 
 # Own finders worth gating by the keyword pass: each costs several literal
-# scans (≈1–6 ms/MB each on non-ASCII text), and its needles are rare. A gate
-# is a list of groups: the finder runs only if every group has a needle in the
-# text, and every match of the finder contains one needle of each group
-# (lower-cased).
-_SECRET_KEY = ("secret key", "secret_key", "secret-key", "secretkey", "secret access", "secret_access",
-               "secret-access", "secretaccess")
-_FINDER_NEEDLES: dict[object, tuple[tuple[str, ...], ...]] = {
-    find_mysql_passwords: (("mysql", "mariadb"), ("-p",)),
-    find_sshpass_passwords: (("sshpass",),),
-    find_login_passwords: (("docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras"), ("login",)),
-    find_kubernetes_secret_values: (("kind",), ("secret",)),
-    find_aws_secrets: (("akia", "asia", "aws", *_SECRET_KEY),),
-    find_wallet_hex_keys: (("wallet", "priv", "kunci ", "dompet", "seed"),),
-    find_tableau_secrets: (("==:",),),
-    find_xml_key_values: (("<add",),),
+# scans (≈1 ms/MB each on non-ASCII text), and its needles are rare. Every
+# match of the finder contains one of its needles (lower-cased).
+_FINDER_NEEDLES = {
+    find_cli_passwords: ("mysql", "mariadb", "sshpass", "docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras"),
+    find_wallet_hex_keys: ("wallet", "priv", "kunci ", "dompet", "seed"),
+    find_tableau_secrets: ("==:",),
+    find_xml_key_values: ("<add",),
 }
-
-
-def _gate_open(found: set[str] | None, gate: tuple[tuple[str, ...], ...] | None) -> bool:
-    return found is None or gate is None or all(not found.isdisjoint(group) for group in gate)
 
 
 @cache
 def _needles() -> tuple[tuple[tuple[str, ...] | None, ...], tuple[str, ...]]:
     """(gate needles per provider rule, all own needles for the automaton)."""
     per_rule = tuple(gate_needles(r.regex.pattern, r.regex.flags) for r in PROVIDER_RULES)
-    every = {n for g in per_rule if g for n in g} | {
-        n for gate in _FINDER_NEEDLES.values() for group in gate for n in group
-    }
+    every = {n for g in per_rule if g for n in g} | {n for g in _FINDER_NEEDLES.values() for n in g}
     return per_rule, tuple(sorted(every))
 
 
@@ -140,7 +118,8 @@ def _provider_candidates(text: str, found: set[str] | None = None) -> Iterator[C
 
 def _context_candidates(text: str, lowered: str, found: set[str] | None = None) -> Iterator[Candidate]:
     for finder in (*CONTEXT_FINDERS, *COMMAND_FINDERS, *PROSE_FINDERS):
-        if not _gate_open(found, _FINDER_NEEDLES.get(finder)):
+        gate = _FINDER_NEEDLES.get(finder)
+        if found is not None and gate is not None and found.isdisjoint(gate):
             continue
         for start, end, kind, priority in finder(text, lowered):
             if kind == "private_key" and priority > CONTEXT:

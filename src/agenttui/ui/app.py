@@ -188,6 +188,12 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
     _prepared_client: object | None = None  # the cached client the turn will find, once built
     _warmed_at = 0.0  # monotonic time of the last connection warm-up
 
+    def _prepare_again(self) -> None:
+        """After a settings or profile change: prepare for the (maybe new) endpoint, once started."""
+        if self._prepare_started:
+            self._prepare_started, self._prepared_client, self._warmed_at = False, None, 0.0
+            self._prepare_first_turn()
+
     def _prepare_first_turn(self) -> None:
         if not self._prepare_started:
             import asyncio
@@ -423,6 +429,7 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
             self.keymap_ids, warnings = keymap_from_settings(self.services.settings.keys)
             self.set_keymap(self.keymap_ids)
             self.refresh_header()
+            self._prepare_again()  # the endpoint, model or key may have changed
 
     def _switch_profile(self, name: str | None) -> None:
         if not name:
@@ -433,6 +440,7 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
             self.notify(str(exc), title="Profile not switched", severity="error")
             return
         self.refresh_header()
+        self._prepare_again()
         self.main.post_message(ProfileSwitched(name))
         self.notify(f"Now using profile {name!r}.", title="Profile")
 
