@@ -21,7 +21,8 @@ and the panes are up, runs in order:
 3. :func:`prepare_prompt` in a thread -- a dry run of what the turn does
    before its request: redaction, correction rules, tool schemas, prompt
    assembly with recall for a throwaway draft (``context.prepare``: nothing
-   is written).
+   is written; with ``[recall] semantic`` it embeds the draft, one request to
+   ``/embeddings``, so not when ``warm_up`` is off).
 
 A message sent while 1 or 3 still run waits for them (the chat asks
 ``AgentTUI.first_turn_ready``) instead of doing the same work a second time
@@ -77,7 +78,8 @@ def prepare_prompt(services: Any) -> None:
         request_options.memory_for(services.paths.data_dir).omitted(services.base_url, services.model)
         ToolRegistry(services).schemas()
         redact_secrets(WARM_TEXT, tuple(services.settings.redaction.extra_patterns))
-        prepare(services, None, WARM_TEXT)
+        if services.settings.agent.warm_up or not services.settings.recall.semantic:
+            prepare(services, None, WARM_TEXT)  # semantic recall embeds the draft: a request
     except Exception:  # noqa: BLE001 -- as above
         pass
 
