@@ -262,13 +262,16 @@ class HistoryPane(Vertical):
         self._act(verb, conversation.id, _archive if verb == "archive" else _restore)
 
     # -- delete / clear (D1, D2) ----------------------------------------------
-    def action_delete(self) -> None:
+    async def action_delete(self) -> None:
+        import asyncio
+
         from agenttui.ui.screens.confirm import ConfirmScreen
 
         conversation = self.conversation_list.selected_conversation()
         if conversation is None:
             return
-        count = self.services.history.count_messages(conversation.id)
+        # In a thread: the store may be waiting on another process's lock for a turn's write.
+        count = await asyncio.to_thread(self.services.history.count_messages, conversation.id)
         statement = (
             f"The conversation {conversation.title or '(untitled)'!r} and its "
             f"{count} message(s) will be deleted from profile '{self.services.profile_name}'."
@@ -283,11 +286,14 @@ class HistoryPane(Vertical):
             done,
         )
 
-    def action_clear_history(self) -> None:
+    async def action_clear_history(self) -> None:
+        import asyncio
+
         from agenttui.ui.screens.confirm import ConfirmScreen
 
         history = self.services.history
-        active, archived = history.count_conversations(False), history.count_conversations(True)
+        active, archived = await asyncio.to_thread(
+            lambda: (history.count_conversations(False), history.count_conversations(True)))
         statement = (
             f"ALL history of profile '{self.services.profile_name}' will be deleted: "
             f"{active} conversation(s) and {archived} archived conversation(s)."
