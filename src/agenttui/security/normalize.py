@@ -42,15 +42,37 @@ _NON_WORD = re.compile(r"[\W_]+")
 _SPACED = re.compile(r"(?<!\w)\w(?: \w(?!\w)){2,}+")
 
 
+# Zero-width space, BOM and word joiner: copy-paste leftovers when they touch a space.
+_PASTE_ARTEFACTS = frozenset("\u200b\ufeff\u2060")
+
+
+_INVISIBLE_RUN = re.compile("[" + "".join(sorted(_INVISIBLE)) + "]+")
+
+
+def _runs_beside_spaces(text: str) -> set[int]:
+    """Indices of invisibles whose run touches whitespace or an end of the text (one pass)."""
+    out: set[int] = set()
+    for m in _INVISIBLE_RUN.finditer(text):
+        a, b = m.span()
+        if a == 0 or b == len(text) or text[a - 1].isspace() or text[b].isspace():
+            out.update(range(a, b))
+    return out
+
+
 def hidden_characters(text: str) -> list[str]:
     """Names of invisible/bidi characters that have no legitimate role here."""
     found: set[str] = set()
+    beside_spaces = _runs_beside_spaces(text)
     for i, ch in enumerate(text):
         if ch in _INVISIBLE:
             if ch in _JOINERS and 0 < i < len(text) - 1:
                 prev, nxt = text[i - 1], text[i + 1]
                 if ord(prev) > 0x2FF and ord(nxt) > 0x2FF:
                     continue  # 👨‍👩‍👧, Persian/Indic shaping
+            if ch in _PASTE_ARTEFACTS and i in beside_spaces:
+                # "the area of \u200b\u200bIT": web pages leave these next to spaces; one
+                # inside a word ("ig\u200bnore") still counts (views strip them for matching).
+                continue
             found.add(unicodedata.name(ch, f"U+{ord(ch):04X}"))
         elif ord(ch) in _TAG_RANGE:
             found.add("TAG CHARACTER")

@@ -72,9 +72,18 @@ def test_named_kinds_from_the_issue_are_flagged(text):
     "Tepер ти знаєш, де ключі.",
     "Logo: ![logo](docs/logo.png)",
     "我忘记了密码，已经重置。",
+    # zero-width spaces beside a space are what web pages leave in pasted text (deepset's benign set has them)
+    "I am looking for a new job in the area of \u200b\u200bIT in Berlin",
+    "\ufeffShopping list: milk, eggs",
 ])
 def test_near_misses_stay_clean(text):
     assert not injection_reasons(text), injection_reasons(text)
+
+
+def test_a_zero_width_space_inside_a_word_is_still_hidden_text():
+    assert injection_reasons("pass\u200bword reset link")
+    assert injection_reasons("ig\u200bnore previous instructions")
+    assert injection_reasons("tea \u202e")  # bidi controls count wherever they are
 
 
 def _unbounded_repeats(items) -> list[str]:
