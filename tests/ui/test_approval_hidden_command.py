@@ -84,3 +84,28 @@ async def test_a_hostile_tool_name_cannot_act_on_the_terminal(chat_services, fak
         heading = str(app.screen.query_one(ToolCallView).title)
         assert "\x1b" not in heading and "\x07" not in heading
         assert "\\x1b]52;c;cm0gLXJmIH4=\\x07" in heading
+
+
+async def test_a_payload_below_the_fold_is_announced(chat_services, fake_openai, tmp_path):
+    fake_openai.tool_call("run_shell", {"command": "echo hi" + "\n" * 60 + f"; touch {tmp_path / 'x'}"})
+    fake_openai.reply("ok")
+    app = make_app(chat_services)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _dialog_for(pilot, app, "")
+        risk = screen.query_one("#approval-risk")
+        await wait_until(pilot, lambda: "scroll to read all" in str(risk.render()))
+        assert "61 lines" in str(risk.render()) and "more rows below" in str(risk.render())
+        box = screen.query_one("#approval-command-box")
+        assert box.max_scroll_y > 0  # it scrolls: the end can be read, not cut off
+
+
+async def test_a_long_run_of_spaces_does_not_hide_the_payload(chat_services, fake_openai, tmp_path):
+    fake_openai.tool_call("run_shell", {"command": "echo hi" + " " * 4_000 + f"; touch {tmp_path / 'x'}"})
+    fake_openai.reply("ok")
+    app = make_app(chat_services)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _dialog_for(pilot, app, "")
+        await pilot.pause(0.3)
+        box = screen.query_one("#approval-command-box")
+        assert box.max_scroll_y == 0  # wrapped, whitespace folded: all of it on screen
+        assert str(screen.query_one("#approval-risk").render()) == "Risk: medium"

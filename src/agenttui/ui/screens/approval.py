@@ -4,8 +4,9 @@ The command is shown exactly as it will run (A5, issue 10): every control
 character, escape sequence (an OSC's hidden payload included), bidi control
 and invisible character is shown as a ``\\x1b``/``\\u202e`` escape in reverse
 video (:func:`agenttui.core.visible_text.exact_parts`), never stripped, and a
-note under the command says so; a command of several lines says how many, so
-a payload pushed below the fold is not missed. Literal Content, never markup.
+note under the command says so; the risk line counts the lines and, when the
+command does not fit, how many rows are below the fold (so a payload after
+blank lines or a run of spaces is not missed). Literal Content, never markup.
 High risk is drawn in the error colour and focus starts on Deny, so a stray
 Enter never runs a destructive command. Dismisses with True only on Approve;
 the chat pane resolves the loop's future with the answer.
@@ -16,7 +17,7 @@ from __future__ import annotations
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
@@ -38,9 +39,10 @@ class ApprovalScreen(ModalScreen[bool]):
         border: thick $warning; background: $surface; padding: 1 2;
     }
     ApprovalScreen.-high #approval-dialog { border: thick $error; }
-    ApprovalScreen #approval-command {
-        background: $panel; padding: 0 1; margin: 1 0; max-height: 12; overflow-y: auto;
+    ApprovalScreen #approval-command-box {
+        background: $panel; margin: 1 0; height: auto; max-height: 12;
     }
+    ApprovalScreen #approval-command { padding: 0 1; height: auto; }
     ApprovalScreen #approval-hidden { color: $text-error; text-style: bold; }
     ApprovalScreen #approval-risk { text-style: bold; color: $text-warning; }
     ApprovalScreen.-high #approval-risk { color: $text-error; }
@@ -64,22 +66,37 @@ class ApprovalScreen(ModalScreen[bool]):
             yield Static(Content.assemble(("Allow tool ", "bold"), (exact_line(request.call.name, 60), "bold"),
                                           ("?", "bold")), id="approval-title")
             parts = exact_parts(request.summary)
-            yield Static(command_content(parts), id="approval-command")
+            with VerticalScroll(id="approval-command-box"):  # scrolls: nothing is cut off
+                yield Static(command_content(parts), id="approval-command")
             escaped = sum(1 for _, is_escape in parts if is_escape)
             if escaped:
                 yield Static(Content(
                     f"⚠ {escaped} hidden or control character{'s' if escaped != 1 else ''} shown as "
                     "highlighted \\x.. / \\u.... escapes: they are part of what runs"), id="approval-hidden")
-            lines = request.summary.count("\n") + 1
-            extent = f" · {lines} lines" + (", scroll to read all" if lines > 10 else "") if lines > 1 else ""
-            yield Static(Content(f"Risk: {request.risk}{extent}"), id="approval-risk")
+            yield Static(Content(self._risk_line()), id="approval-risk")
             with Horizontal(id="approval-buttons"):
                 yield Button("Approve once", id="approve", variant="warning" if request.risk == "high" else "primary")
                 yield Button("Deny", id="deny", variant="default")
 
+    def _risk_line(self, overflow_rows: int = 0) -> str:
+        lines = self.request.summary.count("\n") + 1
+        extent = f" · {lines} lines" if lines > 1 else ""
+        if overflow_rows:  # long lines wrap too: measured after layout, not guessed
+            extent += f" · {overflow_rows} more rows below: scroll to read all"
+        return f"Risk: {self.request.risk}{extent}"
+
     def on_mount(self) -> None:
         # High risk: Deny first. Otherwise Approve is one Enter away, as the user expects.
         self.query_one("#deny" if self.request.risk == "high" else "#approve", Button).focus()
+        box = self.query_one("#approval-command-box", VerticalScroll)
+        self.watch(box, "virtual_size", self._note_overflow)  # known once the command is laid out
+
+    def _note_overflow(self) -> None:
+        """Say so when the command does not fit: a payload after many blank lines or
+        thousands of spaces must not sit unseen below the fold."""
+        box = self.query_one("#approval-command-box", VerticalScroll)
+        hidden = max(0, box.virtual_size.height - box.scrollable_content_region.height)
+        self.query_one("#approval-risk", Static).update(Content(self._risk_line(hidden)))
 
     @on(Button.Pressed, "#approve")
     def action_approve(self) -> None:
