@@ -74,3 +74,29 @@ async def test_a_bug_ends_the_app_with_one_line_and_a_crash_log(services, monkey
     assert logs[0].stat().st_mode & 0o777 == 0o600
     assert app.failure == (f"agenttui: internal error (RuntimeError); details are in {logs[0]} "
                     "(secrets redacted). Please report it with that file.")
+
+
+async def test_messages_the_history_refused_show_as_unsaved_until_saved(chat_services, fake_openai):
+    """A database that cannot grow (real SQLite FULL: ``max_page_count``): the chat says
+    what is unsaved, keeps retrying, and clears the mark once the messages are in."""
+    from tests.ui.helpers import chat, replies, send
+
+    history = chat_services.history
+    cid = history.create_conversation(title="tea").id
+    fake_openai.reply("Noted.")
+    app = make_app(chat_services, check_api_key=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        pane = chat(app)
+        await wait_until(pilot, lambda: pane.conversation_id == cid)
+        with history._lock:  # the disk is full: the database cannot grow by a page
+            history._db().execute("PRAGMA max_page_count = 1")
+        await send(pilot, "I drink tea. " + "more words " * 3_000)
+        await wait_until(pilot, lambda: replies(app) == ["Noted."] and not pane.streaming)
+        await wait_until(pilot, lambda: "not saved to history yet" in str(pane.border_subtitle))
+        assert "2 message(s)" in str(pane.border_subtitle)
+        assert history.count_messages(cid) == 0
+        with history._lock:  # room again
+            history._db().execute("PRAGMA max_page_count = 1073741823")
+        pane._retry_unsaved()  # what the timer does every UNSAVED_RETRY_S
+        await wait_until(pilot, lambda: not pane.border_subtitle)
+    assert [m.content for m in history.messages(cid)][-1] == "Noted."

@@ -157,7 +157,7 @@ async def _ask(services, args: argparse.Namespace, text: str, api_key: str) -> i
             elif isinstance(event, MemoryChanged):
                 _report_memory(event, warn, inert)
             elif isinstance(event, PersistWarning):
-                pass  # the loop retries at turn end; _unsaved_failure reports what is left
+                pass  # the loop retries at turn end; save_or_rescue (below) reports what is left
             elif isinstance(event, RetryScheduled):
                 warn(f"{event.reason} Retrying in {event.delay:.1f} s (retry {event.attempt}).")
             elif isinstance(event, TurnFinished | TurnFailed):
@@ -172,45 +172,9 @@ async def _ask(services, args: argparse.Namespace, text: str, api_key: str) -> i
                     warn(f"the turn stopped early: {event.stop_reason}")
     finally:
         await aclose_client(services)
-    return _unsaved_failure(services) or code
+    from agenttui.cli.unsaved import save_or_rescue
 
-
-def _unsaved_failure(services) -> int:
-    """Never exit 0 holding unsaved messages (issue 11). The loop already retried
-    at turn end; one last try here, then the redacted text goes to a recovery
-    file named on stderr (or onto stderr itself when no folder takes it) and
-    the exit code is 1."""
-    from agenttui.agent.loop import PENDING_ATTR
-    from agenttui.cli.common import fail
-    from agenttui.core.crash_log import redact, write_recovery
-    from agenttui.core.errors import explain
-
-    queue = getattr(services, PENDING_ATTR, None)
-    error: Exception | None = None
-    while queue:
-        cid, message = queue[0]
-        try:
-            services.history.append(cid, message)
-        except Exception as exc:  # noqa: BLE001 -- whatever it is, the text must not be lost
-            error = exc
-            break
-        queue.popleft()
-    if not queue or error is None:
-        return 0
-    reason = explain(error) or f"{type(error).__name__}: {error}"
-    count = len(queue)
-    body = "".join(f"## {message.role} (conversation {cid})\n\n{message.content or ''}\n\n"
-                   for cid, message in queue)
-    text = f"# agenttui: {count} message(s) not saved to history\n\nReason: {reason}\n\n{body}"
-    patterns = services.settings.redaction.extra_patterns
-    path = write_recovery(text, services.environ, patterns)
-    if path is None:
-        print(redact(text, patterns), file=sys.stderr)
-        where = "No recovery file could be written either: their text is printed above."
-    else:
-        where = f"Their text (secrets redacted) is in {path}"
-    queue.clear()  # handed over to the file: a later flush in this process must not save them twice
-    return fail(f"{count} message(s) of this turn could not be saved to history: {reason} {where}")
+    return save_or_rescue(services) or code  # never exit 0 holding unsaved messages
 
 
 def _read_stdin() -> str:

@@ -456,6 +456,9 @@ def run_app(profile: str | None = None) -> int:
     services = build_services(profile=profile)
     try:
         result = make_app(services).run()
+        from agenttui.cli.unsaved import save_or_rescue  # a chat message the disk refused
+
+        result = save_or_rescue(services, "of this session") or result
     finally:
         services.close()
     return int(result or 0)

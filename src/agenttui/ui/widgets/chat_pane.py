@@ -60,6 +60,7 @@ LOOKUP_WAIT = 5.0  # seconds a message waits for the latest-conversation lookup 
 PREPARE_AFTER_S = 0.4  # a pause in typing this long embeds the draft ([recall] semantic)
 PREPARE_MIN_WORDS = 3  # "ok thanks" is not worth a request; a question is
 PREPARE_WAIT_S = 5.0  # the draft worker ends by then (the query timeout is 2 s)
+UNSAVED_RETRY_S = 15.0  # how often messages the history refused are tried again
 
 
 def worth_preparing(text: str) -> bool:
@@ -105,6 +106,7 @@ class ChatPane(SlashCommandsMixin, Vertical):
         self._lookup_done.set()
         self._send_waits = False  # a sent message waits for the lookup to know its conversation
         self._prepare_timer: Timer | None = None  # [recall] semantic: the draft's debounce
+        self._unsaved_timer: Timer | None = None  # retries messages the history refused
 
     DEFAULT_CSS = """
     ChatPane > #chat-welcome { display: none; padding: 1 2; color: $text-muted; }
@@ -296,8 +298,11 @@ class ChatPane(SlashCommandsMixin, Vertical):
                                         image_path=image, cancel=cancel, retry_of=retry_of):
                 self.post_message(self.AgentEventReceived(event, turn))
         except Exception as exc:  # the loop reports faults as TurnFailed; this is a bug guard
+            from agenttui.core.errors import explain  # e.g. no conversation: the disk is full
+
+            text = explain(exc) or f"{type(exc).__name__}: {exc}"
             self.post_message(self.AgentEventReceived(
-                ev.TurnFailed("llm_error", f"{type(exc).__name__}: {exc}", ev.Trace(turn_id=""), None), turn))
+                ev.TurnFailed("llm_error", text, ev.Trace(turn_id=""), None), turn))
 
     @on(AgentEventReceived)
     async def _agent_event(self, message: AgentEventReceived) -> None:
@@ -419,7 +424,29 @@ class ChatPane(SlashCommandsMixin, Vertical):
         await self._close_reply()
         self.streaming = False
         self._cancel = None
+        self._show_unsaved()
         self.post_message(app_messages.ConversationsChanged(self.conversation_id))
+
+    def _show_unsaved(self) -> None:
+        """Messages the history refused (full disk, locked) stay visible as unsaved, and
+        are retried every UNSAVED_RETRY_S, until they are saved (issue 11)."""
+        from agenttui.agent.loop import pending_count
+
+        count = pending_count(self.services)
+        self.border_subtitle = f"⚠ {count} message(s) not saved to history yet, retrying" if count else ""
+        if count and self._unsaved_timer is None:
+            self._unsaved_timer = self.set_interval(UNSAVED_RETRY_S, self._retry_unsaved)
+        elif not count and self._unsaved_timer is not None:
+            self._unsaved_timer.stop()
+            self._unsaved_timer = None
+
+    @work(thread=True, group="chat-unsaved", exclusive=True, exit_on_error=False)
+    def _retry_unsaved(self) -> None:
+        from agenttui.agent.loop import flush_pending
+
+        if not self.streaming:  # a turn flushes by itself first
+            flush_pending(self.services)
+        self.app.call_from_thread(self._show_unsaved)
 
     def _ask_approval(self, request: ev.ApprovalRequested) -> None:
         from agenttui.ui.screens.approval import ApprovalScreen
