@@ -196,6 +196,9 @@ GIT_SAFE_CONFIG_KEYS = frozenset({
     "status.branch", "status.showuntrackedfiles", "grep.linenumber", "grep.extendedregexp",
     "user.name", "user.email", "i18n.logoutputencoding",
 })
+# A read-only name only counts from these directories: ./ls or bin/cat is a project file.
+SYSTEM_PROGRAM_DIRS = ("/bin/", "/usr/bin/", "/usr/local/bin/", "/sbin/", "/usr/sbin/",
+                       "/opt/homebrew/bin/", "/usr/local/sbin/")
 # Environment assignments in front of a command that cannot make it run anything else
 # (PAGER=, GIT_EXTERNAL_DIFF=, LESSOPEN=, LD_PRELOAD=, BASH_ENV=, PATH= ... can: medium).
 SAFE_ASSIGNMENTS = frozenset({

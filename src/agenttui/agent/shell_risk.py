@@ -340,7 +340,8 @@ def _command_risk(words: list[str], depth: int) -> Risk:
     name, args = _name(words[0]), words[1:]
     if name.startswith("mkfs") or name in _ALWAYS_HIGH:
         return "high"
-    if name in table.VERSION_ONLY and args and all(a in table.VERSION_QUERIES for a in args):
+    local = _local_program(words[0])  # ./ls, bin/cat: a file in the project, not the tool
+    if not local and name in table.VERSION_ONLY and args and all(a in table.VERSION_QUERIES for a in args):
         return "low"  # python --version; an unknown program's --help is still unknown
     if name in _SHELLS or name in {"eval", "source", "."}:
         return _shell_risk(name, args, depth)
@@ -367,10 +368,16 @@ def _command_risk(words: list[str], depth: int) -> Risk:
         return _worst("medium", _classify(" ".join(remote), depth + 1)) if remote else "medium"
     if name in _HIGH_SUBCOMMANDS and _matches_subcommand(name, args):
         return "high"
-    entry = table.READ_ONLY.get(name)
+    entry = None if local else table.READ_ONLY.get(name)
     if entry is not None:
         return "low" if _read_only_use(name, entry, args) else "medium"
     return "medium"  # network, installers, unknown programs: they can do anything
+
+
+def _local_program(word: str) -> bool:
+    """A command given by a path outside the system's program directories."""
+    path = word.lstrip("\\")
+    return "/" in path and not path.startswith(table.SYSTEM_PROGRAM_DIRS)
 
 
 def _read_only_use(name: str, entry: table.ReadOnly, args: list[str]) -> bool:

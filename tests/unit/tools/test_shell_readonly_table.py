@@ -192,13 +192,15 @@ def test_harmless_environment_keeps_low(command):
     assert shell_risk(command) == "low", command
 
 
-@pytest.mark.parametrize("command", ["./deploy.sh --help", "some-tool --version", "unknowncmd"])
-def test_unknown_programs_are_at_least_medium_even_asking_for_help(command):
+@pytest.mark.parametrize("command", ["./deploy.sh --help", "some-tool --version", "unknowncmd", "./ls -la",
+                                     "bin/cat f", "/tmp/x/grep foo", "./python --version"])
+def test_unknown_and_project_local_programs_are_medium(command):
     assert shell_risk(command) == "medium", command
 
 
-@pytest.mark.parametrize("command", ["python --version", "node --version", "go version"])
-def test_known_tools_version_query_is_low(command):
+@pytest.mark.parametrize("command", ["python --version", "node --version", "go version", "/usr/bin/ls -la",
+                                     "/bin/cat f"])
+def test_system_programs_and_version_queries_are_low(command):
     assert shell_risk(command) == "low", command
 
 
