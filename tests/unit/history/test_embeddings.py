@@ -21,7 +21,9 @@ from agenttui.core.semantic import backfill, semantic_state
 MODEL = "text-embedding-3-small"  # the default [recall] embedding_model
 
 REX = "I adopted a small dog named Rex"
-PUPPY = "what is my puppy called?"  # no word in common with REX
+# No word in common with REX, nor one related in meaning (recall_related would bridge
+# "what is my puppy called?" to "dog": the table is English only).
+PUPPY = "siapa nama peliharaanku?"
 FILLER = [
     "the kraken deploy pipeline failed on staging", "run make deploy after the migration",
     "lunch at the ramen place on friday", "the invoice for march is overdue",

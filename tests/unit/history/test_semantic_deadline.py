@@ -16,7 +16,7 @@ from agenttui.core.retrieval import CANDIDATES
 from agenttui.core.semantic import backfill, prepare, semantic_state
 
 REX = "I adopted a small dog named Rex"
-PUPPY = "what is my puppy called?"  # no word in common with REX
+PUPPY = "siapa nama peliharaanku?"  # no word in common with REX, nor a related one (test_embeddings)
 FILLER = [
     "the kraken deploy pipeline failed on staging", "run make deploy after the migration",
     "lunch at the ramen place on friday", "the invoice for march is overdue",
