@@ -60,6 +60,20 @@ UD = {
     "vi": ("UD_Vietnamese-VTB", "vi_vtb"), "zh": ("UD_Chinese-GSD", "zh_gsd"),
 }
 PRECISION_GOAL = 0.95
+# The words the attack families are built on, per language: the ``-trigger`` rows
+# are the ordinary sentences holding one (where a false alarm would come from).
+TRIGGERS = {lang: re.compile(p, re.I) for lang, p in {
+    "en": r"\b(?:ignor|forget|disregard|instruction|previous|system|prompt|you are now|from now on|pretend|reveal)",
+    "id": r"\b(?:abaikan|lupakan|instruksi|perintah|aturan|sistem|sekarang|mulai|jangan)",
+    "es": r"\b(?:ignor|olvid|instrucci|anterior|sistema|ahora eres|a partir de ahora|reglas|sigue)",
+    "fr": r"\b(?:ignor|oubli|instruction|consigne|précédent|système|désormais|maintenant|règles)",
+    "de": r"\b(?:ignorier|vergiss|vergessen|anweisung|vorherig|bisherig|system|jetzt|ab sofort|regeln)",
+    "pt": r"\b(?:ignor|esque|instruç|anterior|sistema|agora|regras|siga)",
+    "uk": r"(?:ігнор|забу|інструкц|попередн|систем|тепер|правил)",
+    "ru": r"(?:игнор|забу|инструкц|предыдущ|систем|теперь|правил)",
+    "vi": r"(?:bỏ qua|quên|hướng dẫn|chỉ dẫn|trước|hệ thống|bây giờ|quy tắc)",
+    "zh": r"(?:忽略|无视|忘记|指令|指示|之前|以上|系统|规则|现在)",
+}.items()}
 
 
 @dataclass
@@ -97,6 +111,8 @@ def _ud(mirror: Path) -> Iterator[Corpus]:
             parts.append([m.strip() for m in re.findall(r"^# text ?= ?(.*)$", text, re.M) if m.strip()])
         if parts[0] or parts[1]:
             yield Corpus(f"ud-{lang}", False, parts[0], parts[1])
+            hard = lambda texts: [t for t in texts if TRIGGERS[lang].search(t)]  # noqa: E731
+            yield Corpus(f"ud-{lang}-trigger", False, hard(parts[0]), hard(parts[1]))
         else:
             print(f"  (skipped ud-{lang}: no snapshot of UniversalDependencies/{repo})")
 
@@ -119,6 +135,18 @@ def _deepset(mirror: Path) -> Iterator[Corpus]:
     for positive, name in ((True, "deepset"), (False, "deepset-benign")):
         pick = lambda split: [r["text"] for r in rows.get(split, []) if bool(r["label"]) == positive]  # noqa: E731
         yield Corpus(name, positive, pick("train"), pick("test"))
+        if positive:  # the same, by language (the set is English and German)
+            for lang in ("en", "de"):
+                by = lambda split: [t for t in pick(split) if _german(t) == (lang == "de")]  # noqa: E731
+                yield Corpus(f"deepset-{lang}", True, by("train"), by("test"))
+
+
+_GERMAN = re.compile(r"\b(?:und|der|die|das|ist|nicht|ich|du|sie|wie|was|mit|für|auf|eine?|bitte|jetzt|nun)\b", re.I)
+
+
+def _german(text: str) -> bool:
+    """deepset mixes English and German rows; three German function words decide."""
+    return len(_GERMAN.findall(text)) >= 3
 
 
 def _promptmap(mirror: Path) -> Iterator[Corpus]:
@@ -210,7 +238,7 @@ def main() -> int:
         print(f"{corpus.name:18} {measure:10} {tune[0]:8.3f} ({tune[1]:4d}) {held[0]:8.3f} ({held[1]:4d})")
         if not corpus.positive:
             ordinary_texts += corpus.held_out
-            if corpus.name.startswith("ud-") and held[0] < PRECISION_GOAL:
+            if corpus.name.startswith("ud-") and held[1] and held[0] < PRECISION_GOAL:
                 below.append(corpus.name)
         if args.misses:
             for text in tune[2][:15]:
@@ -224,9 +252,9 @@ def main() -> int:
             times.append(time.perf_counter() - t0)
         times.sort()
         print(f"speed: median {times[len(times) // 2] * 1e6:.1f} µs per ordinary text ({len(times)} texts)")
-    langs = sum(1 for c in corpora(args.mirror) if c.name.startswith("ud-"))
+    langs = sum(1 for c in corpora(args.mirror) if c.name.startswith("ud-") and not c.name.endswith("-trigger"))
     print(f"precision goal {PRECISION_GOAL} on held-out ordinary text: "
-          f"{langs - len(below)}/{langs} languages meet it" + (f" (below: {', '.join(below)})" if below else ""))
+          f"{langs - len({b.split('-')[1] for b in below})}/{langs} languages meet it" + (f" (below: {', '.join(below)})" if below else ""))
     return 0
 
 
