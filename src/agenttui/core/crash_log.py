@@ -68,16 +68,27 @@ def redact(text: str, extra_patterns: Iterable[str] = ()) -> str:
         return "[text withheld: redaction failed]"
 
 
+#: Commands that take an action word (``memory add``); every other word may be the user's text.
+_GROUPS = frozenset({"memory", "history", "profile", "backup", "key"})
+
+
 def command_words(argv: Iterable[str]) -> str:
-    """``agenttui memory add "my note"`` -> ``memory add``: no user text in a log."""
-    words = []
-    for arg in argv:
-        if arg.startswith("-") or not arg or not set(arg) <= _COMMAND_WORD:
-            break
-        words.append(arg)
-        if len(words) == 3:
-            break
-    return " ".join(words)
+    """``agenttui memory add "my note"`` -> ``memory add``: no user text in a log.
+
+    Only the command and, for command groups, its action word are kept; a
+    question, a note, a search query or a profile name never is.
+    """
+    words = list(argv)
+    if words[:1] == ["--profile"]:
+        words = words[2:]
+    elif words[:1] and words[0].startswith("--profile="):
+        words = words[1:]
+    if not words or not set(words[0]) <= _COMMAND_WORD:
+        return ""
+    kept = words[:1]
+    if words[0] in _GROUPS and len(words) > 1 and set(words[1]) <= _COMMAND_WORD and words[1]:
+        kept.append(words[1])
+    return " ".join(kept)
 
 
 def write_crash_log(exc: BaseException, argv: Iterable[str] = (),
