@@ -24,6 +24,10 @@ Ordinary text (precision):
   prompts built around trigger words ("ignore", "bypass" …), PIGuard's
   over-defence set. one = tuning part, two and three = held out.
 * ``deepset-benign``: deepset label 0 (English and German questions).
+* PIGuard ``datasets/valid.json``, all held out: ``bipia`` (indirect injections
+  from Microsoft's BIPIA, recall), ``pint-injection`` (Lakera PINT injection and
+  jailbreak samples, recall), ``pint-benign`` (PINT chat, documents, hard
+  negatives) and ``wildguard-benign`` (precision).
 * ``written-ordinary``: personal notes with trigger words in ten languages.
 
 Decision: "precision on ordinary notes" is the share of ordinary texts the
@@ -195,6 +199,14 @@ def _notinject(mirror: Path) -> Iterator[Corpus]:
         print(f"  (skipped notinject: no snapshot of {repo})")
         return
     yield Corpus("notinject", False, parts["one"], parts["two"] + parts["three"])
+    raw = _git_show(mirror, repo, "datasets/valid.json")
+    if raw:  # PIGuard's validation mix: BIPIA and Lakera PINT samples; all held out
+        rows = json.loads(raw)
+        picked = {name: [r["prompt"] for r in rows if r["source"].startswith(prefix) and r["label"] == label]
+                  for name, prefix, label in (("bipia", "BIPIA", 1), ("pint-injection", "PINT", 1),
+                                              ("pint-benign", "PINT", 0), ("wildguard-benign", "WildGuard", 0))}
+        for name, texts in picked.items():
+            yield Corpus(name, name in ("bipia", "pint-injection"), [], texts)
 
 
 def _written() -> Iterator[Corpus]:
