@@ -122,17 +122,6 @@ _WRAPPER_ARG_OPTS = {  # options of wrappers that take a value
     "ionice": {"-c", "-n", "-p"},
     "flock": {"-w", "-E"},
 }
-_NETWORK = {
-    "curl", "wget", "ssh", "scp", "sftp", "ftp", "rsync", "nc", "ncat", "netcat", "telnet",
-    "ping", "traceroute", "dig", "nslookup", "host", "http", "https", "aria2c", "mosh",
-    "socat", "fetch",
-}
-_INSTALLERS = {
-    "pip", "pip3", "pipx", "uv", "poetry", "npm", "npx", "yarn", "pnpm", "bun", "apt",
-    "apt-get", "aptitude", "dpkg", "brew", "port", "cargo", "gem", "go", "conda", "mamba",
-    "snap", "flatpak", "dnf", "yum", "pacman", "zypper", "apk", "nix-env", "choco", "winget",
-    "composer",
-}
 _GIT_HIGH = {"filter-branch", "filter-repo", "gc", "prune", "update-ref"}
 _SHELLS = {"sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh"}
 _HARMLESS_TARGETS = {"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"}
