@@ -166,8 +166,10 @@ def sed_script_read_only(script: str) -> bool:
         elif command in "qQ":
             while i < len(text) and (text[i] in " \t" or text[i].isdigit()):
                 i += 1
-        elif command in ":btT":  # labels and branches end at a newline or ';'
-            while i < len(text) and text[i] not in "\n;":
+        elif command in ":btT":  # GNU sed ends a label at whitespace or ';' ("b0 R" branches, then R)
+            while i < len(text) and text[i] in " \t":
+                i += 1
+            while i < len(text) and text[i] not in " \t\n;":
                 i += 1
         elif command in "aic":  # text to the end of the line (backslash-newline continues)
             while i < len(text) and text[i] != "\n":
