@@ -114,6 +114,7 @@ def _classify_key(key: str, original_key: str) -> tuple[str, bool] | None:
 
 
 _HEX64 = re.compile(r"(?:0x)?[0-9a-fA-F]{64}")
+_DOTTED_NAME = re.compile(r"[A-Za-z_][\w$]{0,100}(?:\.[A-Za-z_][\w$]{0,100}){1,20}(?:[@/#][\w.]{0,100})?:?")
 _TOKEN_VALUE = re.compile(r"[A-Za-z0-9+/=_.~-]{1,500}")
 
 
@@ -159,8 +160,9 @@ def find_assignments(text: str, lowered: str) -> Iterator[Candidate]:
                 yield vstart, vend, "high_entropy", GENERIC
             continue
         if m.group("sep") == ":" and not quoted and not _value_ends_line(text, kstart, vend):
-            # "Reset password: click the link" — prose, unless it looks chosen.
-            if not looks_like_password(value):
+            # "Reset password: click the link" — prose, unless it looks chosen;
+            # "activity token: android.os.BinderProxy@2bd79ce" — a dotted name.
+            if not looks_like_password(value) or _DOTTED_NAME.fullmatch(value):
                 continue
         if len(value) < 3:
             continue
@@ -220,8 +222,8 @@ def find_prose(text: str, lowered: str) -> Iterator[Candidate]:
         vstart += len(raw) - len(raw.lstrip("\"'(`"))
         vend = vstart + len(value)
         kw = lowered[m.start() : m.start("kw_end")]
-        if is_code_reference(value):
-            continue
+        if is_code_reference(value) or _DOTTED_NAME.fullmatch(value):
+            continue  # token: android.os.BinderProxy@2bd79ce
         if kw in ("password", "passwd", "passcode", "passphrase", "sandi"):
             if looks_like_password(value):
                 yield vstart, vend, "password", CONTEXT

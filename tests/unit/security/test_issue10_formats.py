@@ -134,6 +134,8 @@ def test_every_kubernetes_secret_value_is_redacted_and_keys_kept():
         "I PhoneStatusBar: addNotification key=0|com.tencent.mobileqq|121|null|10111",
         "2016-09-28 04:30:31, Info  CBS    Session: 30546173_4261722401 initialized by client WindowsUpdateAgent.",
         "Processed session termination for sessionid: 0x24ed93119420021",
+        "03-17 16:13:45.466  1702 17632 W ActivityManager: Bad activity token: android.os.BinderProxy@2bd79ce",
+        "UserEventAgent[258]: Could not get event name for stream/token: com.apple.xpc.activity/4505: 132: Request",
         "UserInfo={NSErrorFailingURLKey=https://gsp-ssl.ls.apple.com/dispatcher.arpc, _kCFStreamErrorCodeKey=-2102}",
         # tiangolo/fastapi docs
         '    "second old key": "second old value",',
