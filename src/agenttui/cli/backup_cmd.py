@@ -37,6 +37,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                          help="refuse an archive that expands to more (default 2GiB; e.g. 4G, 500M)")
     restore.add_argument("--max-files", metavar="N", type=_count, default=None,
                          help="refuse an archive with more files (default 10000)")
+    restore.add_argument("--skip-unexpected", action="store_true",
+                         help="leave out files a backup never holds instead of refusing the archive")
     add_yes(restore)
     restore.set_defaults(handler=run_restore)
 
@@ -77,7 +79,8 @@ def run_restore(args: argparse.Namespace) -> int:
         return fail(f"{args.archive}: no such file")
     defaults = RestoreLimits()
     limits = RestoreLimits(max_bytes=args.max_size or defaults.max_bytes,
-                           max_files=args.max_files or defaults.max_files)
+                           max_files=args.max_files or defaults.max_files,
+                           skip_unexpected=args.skip_unexpected)
     try:  # every check (paths, kinds, limits) reads headers only: nothing is written yet
         summary = check_archive(args.archive, limits)
     except BackupError as exc:
@@ -88,6 +91,10 @@ def run_restore(args: argparse.Namespace) -> int:
                        and n.startswith("data/profiles/") and n.count("/") >= 3})
     print(f"backup from {manifest.get('created', '?')}: {len(contents)} files "
           f"({human_size(summary.total_bytes)}), profiles: {', '.join(profiles) or 'none'}")
+    if summary.skipped:
+        shown = ", ".join(summary.skipped[:10]) + (
+            f" and {len(summary.skipped) - 10} more" if len(summary.skipped) > 10 else "")
+        warn(f"left out (not files an agenttui backup holds): {shown}")
     action = ("replace ALL current config, memory, project memory and history "
               f"with {args.archive}")
     if not confirm_destructive(args, action, word="restore"):

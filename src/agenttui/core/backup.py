@@ -36,7 +36,7 @@ import os
 import shutil
 import tarfile
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 
@@ -54,6 +54,10 @@ _EXCLUDED_DATA = {"backups", "trash"}
 
 class BackupError(Exception):
     pass
+
+
+class UnexpectedMember(BackupError):
+    """A safe path, but not a file a backup holds (left out with ``skip_unexpected``)."""
 
 
 # --------------------------------------------------------------------------
@@ -242,9 +246,10 @@ def _check_allowed(member: tarfile.TarInfo, name: str) -> None:
     from agenttui.core.backup_limits import allowed_description, allowed_dir, allowed_file
 
     if member.isdir() and not allowed_dir(name) or member.isfile() and not allowed_file(name):
-        raise BackupError(
+        raise UnexpectedMember(
             f"refusing archive: {name!r} is not a file an agenttui backup holds (it may hold: "
-            f"{allowed_description()}); nothing was changed")
+            f"{allowed_description()}); nothing was changed. To restore the rest without such "
+            "files, run again with --skip-unexpected")
 
 
 @dataclass
@@ -252,9 +257,11 @@ class ArchiveSummary:
     manifest: dict
     files: int  # members, directories included
     total_bytes: int  # expanded size
+    skipped: list[str] = field(default_factory=list)  # unexpected files left out (skip_unexpected)
 
 
-def _scan(tar: tarfile.TarFile, archive: Path, limits: RestoreLimits) -> tuple[int, int]:
+def _scan(tar: tarfile.TarFile, archive: Path, limits: RestoreLimits,
+          skipped: list[str]) -> tuple[int, int]:
     """Check every member header, stopping at the first one over a limit (nothing is extracted)."""
     from agenttui.core.backup_limits import human_size
 
@@ -272,7 +279,13 @@ def _scan(tar: tarfile.TarFile, archive: Path, limits: RestoreLimits) -> tuple[i
                 f"refusing archive: {archive} expands to more than {human_size(limits.max_bytes)} "
                 f"(at {member.name!r}: {human_size(total)} so far); if you trust it, run again with "
                 "a higher --max-size")
-        _check_member(member)
+        try:
+            _check_member(member)
+        except UnexpectedMember:
+            if not limits.skip_unexpected:
+                raise
+            skipped.append(member.name)
+            continue
         key = member.name.rstrip("/")
         if key in seen and member.isfile():
             raise BackupError(f"refusing archive: {member.name!r} appears twice")
@@ -287,7 +300,8 @@ def check_archive(archive: Path, limits: RestoreLimits | None = None) -> Archive
     limits = limits or RestoreLimits()
     try:
         with tarfile.open(archive, "r:*") as tar:
-            count, total = _scan(tar, archive, limits)
+            skipped: list[str] = []
+            count, total = _scan(tar, archive, limits, skipped)
             try:
                 handle = tar.extractfile(MANIFEST)
             except KeyError:
@@ -302,7 +316,7 @@ def check_archive(archive: Path, limits: RestoreLimits | None = None) -> Archive
     if not isinstance(manifest.get("version"), int) or manifest["version"] > VERSION:
         raise BackupError(f"{archive} has backup format version {manifest.get('version')!r}; "
                           f"this agenttui reads up to {VERSION}")
-    return ArchiveSummary(manifest, count, total)
+    return ArchiveSummary(manifest, count, total, skipped)
 
 
 def read_manifest(archive: Path, limits: RestoreLimits | None = None) -> dict:
@@ -323,11 +337,13 @@ def _check_room(paths: Paths, needed: int) -> None:
                           f"only {human_size(free)} free; nothing was changed")
 
 
-def _extract(archive: Path, staging: dict[str, Path]) -> None:
+def _extract(archive: Path, staging: dict[str, Path], skip: set[str]) -> None:
     from agenttui.core.files import FILE_MODE, ensure_dir
 
     with tarfile.open(archive, "r:*") as tar:
         for member in tar.getmembers():
+            if member.name in skip:
+                continue
             checked = _check_member(member)
             if checked is None:
                 continue
@@ -357,7 +373,7 @@ def restore_backup(paths: Paths, archive: Path, limits: RestoreLimits | None = N
     trash = _unique(paths.trash_dir / f"replaced-by-restore-{stamp}")
     done: list[tuple[Path, Path]] = []  # (from, to) renames, for rollback
     try:
-        _extract(archive, staging)
+        _extract(archive, staging, set(summary.skipped))
         for side, root in roots.items():
             current = {p.name for p in root.iterdir()
                        if not p.name.startswith(".") and not p.name.endswith(".lock")}

@@ -16,7 +16,8 @@ Decisions:
 * **Limits**: at most :data:`MAX_FILES` members and :data:`MAX_BYTES` expanded
   (sizes as the tar headers declare them, which is exactly what extraction
   writes). A years-long history with embeddings stays well under 2 GiB; a
-  bigger archive one trusts restores with ``--max-size``/``--max-files``.
+  bigger archive one trusts restores with ``--max-size``/``--max-files``;
+  ``--skip-unexpected`` restores the rest of an archive holding stray files.
   Reading stops at the first member over a limit, so a bomb costs nothing.
 * The destination must have room for the expanded files (checked in
   ``restore_backup``: the free space of the data dir's filesystem).
@@ -68,6 +69,10 @@ def allowed_description() -> str:
 class RestoreLimits:
     max_bytes: int = MAX_BYTES
     max_files: int = MAX_FILES
+    # Leave out (and name) safe-path files a backup never holds, instead of refusing the
+    # archive: an older backup that swept up a stray file still restores. Links, absolute
+    # paths and ".." are refused regardless.
+    skip_unexpected: bool = False
 
 
 def human_size(size: int) -> str:

@@ -14,6 +14,11 @@ def test_cli_restore_says_why_and_takes_higher_limits(cli, paths, tmp_path):
     evil = archive_with(tmp_path / "evil.tar.gz", {"config/evil.sh": b"#!/bin/sh\n"})
     refused = cli("restore", str(evil), "--yes")
     assert refused.code == 1 and "'config/evil.sh' is not a file an agenttui backup holds" in refused.err
+    assert "--skip-unexpected" in refused.err
+    kept = cli("restore", str(evil), "--yes", "--skip-unexpected")
+    assert kept.code == 0, kept.err
+    assert "left out (not files an agenttui backup holds): config/evil.sh" in kept.err
+    assert not (paths.config_dir / "evil.sh").exists()
     assert cli("restore", str(archive), "--yes", "--max-size", "lots").code == 2  # usage error
     done = cli("restore", str(archive), "--yes", "--max-files", "100")
     assert done.code == 0, done.err

@@ -211,3 +211,25 @@ def test_bad_sizes_are_refused(text):
 
 def test_human_sizes():
     assert human_size(3 * 1024**3) == "3.2 GB" and human_size(512) == "512 bytes"
+
+
+def test_skip_unexpected_restores_the_rest_and_never_a_link(paths, tmp_path):
+    _seed(paths)
+    archive = archive_with(tmp_path / "old.tar.gz", {
+        "config/config.toml": b'model = "restored"\n', "config/evil.sh": b"#!/bin/sh\n",
+        "data/profiles/work/project/todo.txt": b"mine", "data/memory/user.json": b'{"schema": 1}'})
+    summary = check_archive(archive, RestoreLimits(skip_unexpected=True))
+    assert summary.skipped == ["config/evil.sh", "data/profiles/work/project/todo.txt"]
+    restore_backup(paths, archive, RestoreLimits(skip_unexpected=True))
+    assert paths.config_file.read_text() == 'model = "restored"\n'
+    assert not (paths.config_dir / "evil.sh").exists()
+    assert not (paths.project_dir("work") / "todo.txt").exists()
+    link = tarfile.TarInfo("data/memory/user.json")
+    link.type, link.linkname = tarfile.SYMTYPE, "/etc/passwd"
+    with tarfile.open(tmp_path / "link.tar.gz", "w:gz") as tar:
+        info = tarfile.TarInfo("manifest.json")
+        info.size = len(MANIFEST)
+        tar.addfile(info, io.BytesIO(MANIFEST))
+        tar.addfile(link)
+    with pytest.raises(BackupError, match="link or special file"):
+        check_archive(tmp_path / "link.tar.gz", RestoreLimits(skip_unexpected=True))
