@@ -8,9 +8,14 @@ would not show.
 
 from __future__ import annotations
 
-from agenttui.core.visible_text import reveal
+import unicodedata
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from agenttui.core.visible_text import exact, exact_parts, reveal
 from agenttui.ui.app import make_app
-from agenttui.ui.screens.approval import ApprovalScreen
+from agenttui.ui.screens.approval import ApprovalScreen, command_content
 from agenttui.ui.widgets.tool_call_view import ToolCallView
 from tests.ui.helpers import chat, send, wait_until
 
@@ -109,3 +114,12 @@ async def test_a_long_run_of_spaces_does_not_hide_the_payload(chat_services, fak
         box = screen.query_one("#approval-command-box")
         assert box.max_scroll_y == 0  # wrapped, whitespace folded: all of it on screen
         assert str(screen.query_one("#approval-risk").render()) == "Risk: medium"
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=()), max_size=50))
+def test_the_dialog_draws_exactly_the_visible_form(command):
+    content = command_content(exact_parts(command))
+    assert content.plain == exact(command)
+    assert reveal(content.plain) == command
+    assert all(c == "\n" or (c.isprintable() and not unicodedata.category(c).startswith("C"))
+               for c in content.plain)
