@@ -131,7 +131,9 @@ class AgentSettings:
     tool_calling: Literal["auto", "on", "off"] = setting(
         "auto", "send the tools: `\"auto\"` sends them and falls back once if the endpoint or model "
         "refuses them, `\"on\"` always, `\"off\"` never")
-    warm_up: bool = setting(True, "the app opens the endpoint's connection (`GET /models`) once idle")
+    warm_up: bool = setting(True, "the app opens the endpoint's connection once idle with one small "
+                            "`GET /models/{model}` (again when typing starts after 4 s idle); `false` "
+                            "sends nothing before your first message")
 
 
 @dataclass
