@@ -226,8 +226,8 @@ def _check_member(member: tarfile.TarInfo) -> tuple[str, PurePosixPath] | None:
     if not (member.isfile() or member.isdir()):
         raise BackupError(f"refusing archive: {name!r} is a link or special file")
     pure = PurePosixPath(name)
-    if name.startswith(("/", "\\")) or pure.is_absolute() or ".." in pure.parts \
-            or "\\" in name or ":" in pure.parts[0]:
+    if not pure.parts or name.startswith(("/", "\\")) or pure.is_absolute() \
+            or ".." in pure.parts or "\\" in name or ":" in pure.parts[0]:  # "." has no parts
         raise BackupError(f"refusing archive: unsafe path {name!r}")
     if name == MANIFEST:
         return None

@@ -113,7 +113,9 @@ def _os_error(exc: OSError) -> str:
         what = exc.strerror or str(exc) or type(exc).__name__
         return f"{what}{f': {where}' if where else ''}"
     what, advice = found
-    return f"{what}{f': could not write {where}' if where else ''}. {advice}"
+    if where and exc.errno in (errno.ENOSPC, errno.EROFS, getattr(errno, "EDQUOT", errno.ENOSPC)):
+        where = f"could not write {where}"  # only writes meet these; a permission or I/O error may be a read
+    return f"{what}{f': {where}' if where else ''}. {advice}"
 
 
 def _filename(exc: OSError) -> str:

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from agenttui.core.errors import explain
@@ -340,8 +340,19 @@ def archives(draw) -> bytes:
     return buffer.getvalue()
 
 
+def _dot_member() -> bytes:
+    """Found by this fuzzer: a member named "." (no path parts) crashed the path check."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+        info = tarfile.TarInfo(".")
+        info.type = tarfile.DIRTYPE
+        tar.addfile(info)
+    return buffer.getvalue()
+
+
 @FUZZ
 @given(st.binary(max_size=400) | archives())
+@example(raw=_dot_member())
 def test_backup_archive_any_content(raw):
     from agenttui.core.backup import BackupError, restore_backup
     from agenttui.core.memory import MemoryStore
