@@ -100,3 +100,26 @@ async def test_messages_the_history_refused_show_as_unsaved_until_saved(chat_ser
         pane._retry_unsaved()  # what the timer does every UNSAVED_RETRY_S
         await wait_until(pilot, lambda: not pane.border_subtitle)
     assert [m.content for m in history.messages(cid)][-1] == "Noted."
+
+
+async def test_remember_on_a_full_disk_is_a_notice_and_the_app_carries_on(services, isolated_home,
+                                                                           monkeypatch):
+    import errno
+
+    from tests.ui.helpers import chat, send
+    from tests.unit.faults.conftest import fail_os
+
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        with monkeypatch.context() as patch:
+            fail_os(patch, errno.ENOSPC, isolated_home)
+            await send(pilot, "/remember I drink tea")
+            await wait_until(pilot, lambda: any(t == "/remember failed" for _, t, _ in notifications(app)))
+        severity, _, text = next(n for n in notifications(app) if n[1] == "/remember failed")
+        assert severity == "error" and "the disk is full" in text
+        assert str(services.paths.user_memory_file) in text
+        assert app.is_running and chat(app).prompt is not None
+        await send(pilot, "/remember I drink tea")  # room again: it works
+        await wait_until(pilot, lambda: any(t == "Remembered" for _, t, _ in notifications(app)))
+    assert [i.display for i in services.memory.items("all")] == ["I drink tea"]

@@ -44,7 +44,15 @@ class SlashCommandsMixin:
             await self.app.run_action(_APP_ACTIONS[name])
             return True
         handler = getattr(self, f"_cmd_{name.replace('-', '_')}")
-        await handler(argument)
+        try:
+            await handler(argument)
+        except Exception as exc:
+            from agenttui.core.errors import explain  # /remember on a full disk: a notice
+
+            message = explain(exc)
+            if message is None:
+                raise  # a bug: the app's error policy ends it with a crash log
+            self.notify(message, title=f"/{name} failed", severity="error", timeout=30)
         return True
 
     def _usage(self, name: str) -> None:

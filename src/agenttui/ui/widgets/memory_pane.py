@@ -203,7 +203,9 @@ class MemoryPane(Vertical):
         try:
             outcome, error = fn(*args, **kwargs), None
         except Exception as exc:  # the gate / store explains itself in str(exc)
-            outcome, error = None, str(exc) or type(exc).__name__
+            from agenttui.core.errors import explain  # a full disk, a lock held: the policy's words
+
+            outcome, error = None, explain(exc) or str(exc) or type(exc).__name__
         self.post_message(self._Written(verb, outcome, error, undo or []))
 
     @on(_Written)
