@@ -55,7 +55,7 @@ def _unquoted(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def find_cli_passwords(text: str, lowered: str) -> Iterator[Candidate]:
+def find_mysql_passwords(text: str, lowered: str) -> Iterator[Candidate]:
     for m in _MYSQL.finditer(text):
         if m.group("glued") is not None:
             start, end = _unquoted(text, *m.span("glued"))
@@ -65,32 +65,52 @@ def find_cli_passwords(text: str, lowered: str) -> Iterator[Candidate]:
             start, end = _unquoted(text, *m.span("spaced"))
         if not is_placeholder(text[start:end]):
             yield start, end, "password", CONTEXT
-    for m in (*_SSHPASS.finditer(text), *_LOGIN.finditer(text)):
+
+
+def find_sshpass_passwords(text: str, lowered: str) -> Iterator[Candidate]:
+    yield from _flag_values(_SSHPASS.finditer(text), text)
+
+
+def find_login_passwords(text: str, lowered: str) -> Iterator[Candidate]:
+    yield from _flag_values(_LOGIN.finditer(lowered), text)  # values read from `text`
+
+
+def _flag_values(matches: Iterator[re.Match[str]], text: str) -> Iterator[Candidate]:
+    for m in matches:
         start, end = _unquoted(text, *m.span("value"))
         value = text[start:end]
         if not is_placeholder(value) and not value.startswith("$"):
             yield start, end, "password", CONTEXT
 
 
+def find_cli_passwords(text: str, lowered: str) -> Iterator[Candidate]:
+    """All three command-line finders (the redactor runs them separately, gated)."""
+    for finder in (find_mysql_passwords, find_sshpass_passwords, find_login_passwords):
+        yield from finder(text, lowered)
+
+
 # --- Kubernetes Secret manifests -------------------------------------------------
 
-_K8S_KIND = re.compile(r"""kind["']?[ \t]*:[ \t]*["']?Secret(?![\w-])""")
+_K8S_KIND = re.compile(r"""kind["']?[ \t]*:[ \t]*["']?secret(?![\w-])""")  # on the lowered view
 _YAML_DATA = re.compile(r"^(?P<indent>[ \t]*)(?:data|stringData)[ \t]*:[ \t]*(?:#[^\n]*)?$", re.M)
 _YAML_ENTRY = re.compile(r"^(?P<indent>[ \t]+)(?P<key>[\w.-]{1,253}+)[ \t]*:[ \t]*(?P<value>[^\n]*)$", re.M)
 _JSON_DATA = re.compile(r""""(?:data|stringData)"[ \t\r\n]*:[ \t\r\n]*\{""")
 _JSON_ENTRY = re.compile(r""""[\w.-]{1,253}+"[ \t\r\n]*:[ \t\r\n]*"(?P<value>[^"\\]{0,100000}+(?:\\.[^"\\]{0,100000}+){0,1000}+)"[ \t\r\n]*(?P<next>[,}])""")
 
 
+_DOC_REACH = 20_000  # a manifest is small; bounds the work per `kind: Secret`
+
+
 def _document(text: str, pos: int) -> tuple[int, int]:
-    """The YAML document (between `---` lines) around `pos`."""
-    lo = text.rfind("\n---", 0, pos)
-    hi = text.find("\n---", pos)
-    return (0 if lo < 0 else lo + 4), (len(text) if hi < 0 else hi)
+    """The YAML document (between `---` lines) around `pos`, at most 20 KB each way."""
+    lo = text.rfind("\n---", max(0, pos - _DOC_REACH), pos)
+    hi = text.find("\n---", pos, pos + _DOC_REACH)
+    return (max(0, pos - _DOC_REACH) if lo < 0 else lo + 4), (min(len(text), pos + _DOC_REACH) if hi < 0 else hi)
 
 
 def find_kubernetes_secret_values(text: str, lowered: str) -> Iterator[Candidate]:
     done = -1
-    for kind in _K8S_KIND.finditer(text):
+    for kind in _K8S_KIND.finditer(lowered):
         lo, hi = _document(text, kind.start())
         if lo < done:
             continue
@@ -182,7 +202,9 @@ def find_tableau_secrets(text: str, lowered: str) -> Iterator[Candidate]:
 
 
 COMMAND_FINDERS = (
-    find_cli_passwords,
+    find_mysql_passwords,
+    find_sshpass_passwords,
+    find_login_passwords,
     find_kubernetes_secret_values,
     find_xml_key_values,
     find_tableau_secrets,

@@ -26,13 +26,21 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from functools import cache, lru_cache
 
-from .command_rules import COMMAND_FINDERS, find_cli_passwords, find_tableau_secrets, find_xml_key_values
+from .command_rules import (
+    COMMAND_FINDERS,
+    find_kubernetes_secret_values,
+    find_login_passwords,
+    find_mysql_passwords,
+    find_sshpass_passwords,
+    find_tableau_secrets,
+    find_xml_key_values,
+)
 from .context_rules import CONTEXT_FINDERS
-from .crypto_keys import find_seed_phrases, find_wallet_keys
+from .crypto_keys import ascii_view, find_seed_phrases, find_wallet_keys
 from . import gitleaks_scan
 from .literals import gate_needles
 from .match import SecretMatch
-from .prose_rules import PROSE_FINDERS, find_wallet_hex_keys
+from .prose_rules import PROSE_FINDERS, find_aws_secrets, find_wallet_hex_keys
 from .secret_patterns import CONTEXT, PROVIDER_RULES
 from .values import is_placeholder
 
@@ -62,6 +70,21 @@ def ascii_lower(text: str) -> str:
     return text.translate(_ASCII_LOWER)
 
 
+def byte_view(text: str) -> str:
+    """`text` with one byte per character: what format rules scan.
+
+    Offsets are those of `text`. Characters beyond Latin-1 become '?' (wide
+    spaces ' '): every rule looks for ASCII, and a 1-byte string is scanned
+    several times faster than the 2- or 4-byte one that CJK text or a single
+    emoji makes of it. Format rules (provider tokens, gitleaks, wallet keys,
+    seed phrases) match ASCII only, so they find the same spans; context rules
+    scan the lowered view but read values back from `text`.
+    """
+    if text.isascii():
+        return text
+    return ascii_view(text, wide_spaces=True).decode("latin-1")
+
+
 @lru_cache(maxsize=64)
 def _compile_extra(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
     compiled = []
@@ -74,21 +97,35 @@ def _compile_extra(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
 
 
 # Own finders worth gating by the keyword pass: each costs several literal
-# scans (≈1 ms/MB each on non-ASCII text), and its needles are rare. Every
-# match of the finder contains one of its needles (lower-cased).
-_FINDER_NEEDLES = {
-    find_cli_passwords: ("mysql", "mariadb", "sshpass", "docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras"),
-    find_wallet_hex_keys: ("wallet", "priv", "kunci ", "dompet", "seed"),
-    find_tableau_secrets: ("==:",),
-    find_xml_key_values: ("<add",),
+# scans (≈1–6 ms/MB each on non-ASCII text), and its needles are rare. A gate
+# is a list of groups: the finder runs only if every group has a needle in the
+# text, and every match of the finder contains one needle of each group
+# (lower-cased).
+_SECRET_KEY = ("secret key", "secret_key", "secret-key", "secretkey", "secret access", "secret_access",
+               "secret-access", "secretaccess")
+_FINDER_NEEDLES: dict[object, tuple[tuple[str, ...], ...]] = {
+    find_mysql_passwords: (("mysql", "mariadb"), ("-p",)),
+    find_sshpass_passwords: (("sshpass",),),
+    find_login_passwords: (("docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras"), ("login",)),
+    find_kubernetes_secret_values: (("kind",), ("secret",)),
+    find_aws_secrets: (("akia", "asia", "aws", *_SECRET_KEY),),
+    find_wallet_hex_keys: (("wallet", "priv", "kunci ", "dompet", "seed"),),
+    find_tableau_secrets: (("==:",),),
+    find_xml_key_values: (("<add",),),
 }
+
+
+def _gate_open(found: set[str] | None, gate: tuple[tuple[str, ...], ...] | None) -> bool:
+    return found is None or gate is None or all(not found.isdisjoint(group) for group in gate)
 
 
 @cache
 def _needles() -> tuple[tuple[tuple[str, ...] | None, ...], tuple[str, ...]]:
     """(gate needles per provider rule, all own needles for the automaton)."""
     per_rule = tuple(gate_needles(r.regex.pattern, r.regex.flags) for r in PROVIDER_RULES)
-    every = {n for g in per_rule if g for n in g} | {n for g in _FINDER_NEEDLES.values() for n in g}
+    every = {n for g in per_rule if g for n in g} | {
+        n for gate in _FINDER_NEEDLES.values() for group in gate for n in group
+    }
     return per_rule, tuple(sorted(every))
 
 
@@ -116,17 +153,20 @@ def _provider_candidates(text: str, found: set[str] | None = None) -> Iterator[C
             yield start, end, rule.kind, rule.priority
 
 
-def _context_candidates(text: str, lowered: str, found: set[str] | None = None) -> Iterator[Candidate]:
+def _context_candidates(
+    text: str, lowered: str, found: set[str] | None = None, view: str | None = None
+) -> Iterator[Candidate]:
+    """`view`: `byte_view(text)`, for the format rules at the end (default: `text`)."""
     for finder in (*CONTEXT_FINDERS, *COMMAND_FINDERS, *PROSE_FINDERS):
-        gate = _FINDER_NEEDLES.get(finder)
-        if found is not None and gate is not None and found.isdisjoint(gate):
+        if not _gate_open(found, _FINDER_NEEDLES.get(finder)):
             continue
         for start, end, kind, priority in finder(text, lowered):
             if kind == "private_key" and priority > CONTEXT:
                 priority = _BLOCK_PRIORITY
             yield start, end, kind, priority
-    yield from find_seed_phrases(text, lowered)
-    yield from find_wallet_keys(text, lowered)
+    view = text if view is None else view
+    yield from find_seed_phrases(view, lowered)
+    yield from find_wallet_keys(view, lowered)
 
 
 def _extra_candidates(text: str, patterns: Sequence[str]) -> Iterator[Candidate]:
@@ -156,16 +196,17 @@ def _merge(candidates: Iterable[Candidate]) -> list[list]:
 def _spans(text: str, extra_patterns: Sequence[str]) -> list[list]:
     if not text:
         return []
-    lowered = ascii_lower(text)
-    # One keyword pass (Aho-Corasick over a one-byte-per-character view) serves
-    # gitleaks' rules (where to try them) and gates agenttui's own.
+    view = byte_view(text)
+    lowered = ascii_lower(view)
+    # One keyword pass (Aho-Corasick over the lowered bytes) serves gitleaks'
+    # rules (where to try them) and gates agenttui's own.
     keywords = gitleaks_scan.compiled(_needles()[1])
-    hits = gitleaks_scan.keyword_hits(lowered.encode("latin-1", "replace"), keywords)
+    hits = gitleaks_scan.keyword_hits(lowered.encode("latin-1"), keywords)
     found = gitleaks_scan.present(keywords, hits)
     candidates = [
-        *_provider_candidates(text, found),
-        *gitleaks_scan.find_gitleaks(text, lowered, hits, keywords),
-        *_context_candidates(text, lowered, found),
+        *_provider_candidates(view, found),
+        *gitleaks_scan.find_gitleaks(view, lowered, hits, keywords),
+        *_context_candidates(text, lowered, found, view),
     ]
     if extra_patterns:
         candidates.extend(_extra_candidates(text, extra_patterns))
