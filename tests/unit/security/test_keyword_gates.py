@@ -40,3 +40,13 @@ def test_literal_prefixes():
     assert literal_prefixes(r"[a-z]+x") == [""]
     assert gate_needles(r"gh[pousr]_[a-z]") == ("gho_", "ghp_", "ghr_", "ghs_", "ghu_")
     assert gate_needles(r"[0-9]{8}:AA") is None  # no literal start: never gated
+
+
+def test_byte_view_keeps_offsets_and_non_ascii_values():
+    token = "ghp_" + "aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6"
+    text = f"密码是 {token} 😀, DB_PASSWORD=пароль2024\u3000ok"
+    view = redaction.byte_view(text)
+    assert len(view) == len(text) and max(map(ord, view)) < 256
+    spans = {text[m.start : m.end] for m in redaction.find_secrets(text)}
+    assert spans == {token, "пароль2024"}
+    assert redaction.redact_secrets(text) == "密码是 [REDACTED:github_token] 😀, DB_PASSWORD=[REDACTED:password]\u3000ok"
