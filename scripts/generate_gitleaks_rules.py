@@ -58,6 +58,7 @@ REPLACED = {
 SEEKS: dict[str, dict[str, str]] = {
     "jwt": {"ey": r"ey[a-z0-9]{17}"},  # \b(ey[a-zA-Z0-9]{17,}\.ey…
     "vault-service-token": {"s.": r"s\.[a-z0-9]{24}"},  # …|s\.(?i:[a-z0-9]{24})
+    "twilio-api-key": {"sk": r"sk[0-9a-f]{32}"},  # SK[0-9a-fA-F]{32}; 'sk' is in "ask", "task"
     "hashicorp-tf-password": {  # (?i)…password(?:[ \t\w.-]{0,20})[\s'"]{0,3}(?:=|…)[\x60'"\s=]{0,5}("…
         "password": r"""password(?=[ \t\w.-]{0,20}+[\s'"]{0,3}+(?:=|>|:|,|\|\||\?=)[\x60'"\s=]{0,5}+")""",
     },

@@ -102,7 +102,11 @@ def compiled(extra_needles: tuple[str, ...] = ()) -> _Compiled:
     try:
         import ahocorasick_rs
 
-        automaton: object | None = ahocorasick_rs.BytesAhoCorasick(keywords)
+        # A full DFA: 2-3x faster than the default NFA on code and logs (its
+        # build, once, takes a few ms for ~280 keywords).
+        automaton: object | None = ahocorasick_rs.BytesAhoCorasick(
+            keywords, implementation=ahocorasick_rs.Implementation.DFA
+        )
     except ImportError:  # the fallback below is correct, only slower
         automaton = None
     return _Compiled(

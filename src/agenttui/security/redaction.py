@@ -119,10 +119,18 @@ def _gate_open(found: set[str] | None, gate: tuple[tuple[str, ...], ...] | None)
     return found is None or gate is None or all(not found.isdisjoint(group) for group in gate)
 
 
+def _useful(needles: tuple[str, ...] | None) -> tuple[str, ...] | None:
+    """No gate on needles that most texts hold ('https://'): hits cost, a gate that
+    is always open saves nothing."""
+    if needles is None or any(n.startswith("http") for n in needles):
+        return None
+    return needles
+
+
 @cache
 def _needles() -> tuple[tuple[tuple[str, ...] | None, ...], tuple[str, ...]]:
     """(gate needles per provider rule, all own needles for the automaton)."""
-    per_rule = tuple(gate_needles(r.regex.pattern, r.regex.flags) for r in PROVIDER_RULES)
+    per_rule = tuple(_useful(gate_needles(r.regex.pattern, r.regex.flags)) for r in PROVIDER_RULES)
     every = {n for g in per_rule if g for n in g} | {
         n for gate in _FINDER_NEEDLES.values() for group in gate for n in group
     }
