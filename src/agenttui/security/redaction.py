@@ -106,7 +106,7 @@ _SECRET_KEY = ("secret key", "secret_key", "secret-key", "secretkey", "secret ac
 _FINDER_NEEDLES: dict[object, tuple[tuple[str, ...], ...]] = {
     find_mysql_passwords: (("mysql", "mariadb"), ("-p",)),
     find_sshpass_passwords: (("sshpass",),),
-    find_login_passwords: (("docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras"), ("login",)),
+    find_login_passwords: (("docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras"), ("login",), ("-p",)),
     find_kubernetes_secret_values: (("kind",), ("secret",)),
     find_aws_secrets: (("akia", "asia", "aws", *_SECRET_KEY),),
     find_wallet_hex_keys: (("wallet", "priv", "kunci ", "dompet", "seed"),),
