@@ -175,3 +175,28 @@ def test_attribute_names_are_never_redacted():
     text = f'<add key="ClearTextPassword" value="{PW}" />'
     (m,) = find_secrets(text)
     assert text[m.start : m.end] == PW
+
+
+def _github_token(prefix: str, random30: str) -> str:
+    """A token in GitHub's format: 30 characters, then their CRC32 in base62 (6 characters)."""
+    import zlib
+
+    from agenttui.security.secret_patterns import _BASE62
+
+    n, tail = zlib.crc32(random30.encode()), ""
+    for _ in range(6):
+        n, r = divmod(n, 62)
+        tail = _BASE62[r] + tail
+    return prefix + random30 + tail
+
+
+def test_github_and_npm_checksums():
+    from agenttui.security.secret_patterns import github_checksum_ok
+
+    good = _github_token("ghp_", s(ALNUM, 30))
+    assert github_checksum_ok(good)
+    assert not github_checksum_ok(good[:-1] + ("A" if good[-1] != "A" else "B"))
+    assert github_checksum_ok(_github_token("npm_", s(ALNUM, 30)))
+    # A valid checksum is a token even where the look of it would not say so.
+    plain = _github_token("gho_", "a" * 30)
+    assert redact_secrets(f"token {plain}") == "token [REDACTED:github_token]"
