@@ -41,6 +41,7 @@ from . import gitleaks_scan
 from .literals import gate_needles
 from .match import SecretMatch
 from .prose_rules import PROSE_FINDERS, find_aws_secrets, find_wallet_hex_keys
+from .pin_rules import PIN_FINDERS, find_login_lines, find_pins
 from .secret_patterns import CONTEXT, PROVIDER_RULES
 from .values import is_placeholder
 
@@ -112,6 +113,8 @@ _FINDER_NEEDLES: dict[object, tuple[tuple[str, ...], ...]] = {
     find_wallet_hex_keys: (("wallet", "priv", "kunci ", "dompet", "seed"),),
     find_tableau_secrets: (("==:",),),
     find_xml_key_values: (("<add",),),
+    find_pins: (("pin",),),
+    find_login_lines: (("login", "log in", "log-in", "akun", "account", "masuk"),),
 }
 
 
@@ -165,7 +168,7 @@ def _context_candidates(
     text: str, lowered: str, found: set[str] | None = None, view: str | None = None
 ) -> Iterator[Candidate]:
     """`view`: `byte_view(text)`, for the format rules at the end (default: `text`)."""
-    for finder in (*CONTEXT_FINDERS, *COMMAND_FINDERS, *PROSE_FINDERS):
+    for finder in (*CONTEXT_FINDERS, *COMMAND_FINDERS, *PROSE_FINDERS, *PIN_FINDERS):
         if not _gate_open(found, _FINDER_NEEDLES.get(finder)):
             continue
         for start, end, kind, priority in finder(text, lowered):
@@ -185,7 +188,7 @@ def _extra_candidates(text: str, patterns: Sequence[str]) -> Iterator[Candidate]
             else:
                 start, end = m.span()
             if end > start:
-                yield start, end, "custom", CONTEXT
+                yield start, end, "custom", CONTEXT + 1  # the user's own rule names a span it shares
 
 
 def _merge(candidates: Iterable[Candidate]) -> list[list]:
