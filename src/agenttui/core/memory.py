@@ -326,7 +326,7 @@ class MemoryStore:
                 item.value = decision.value
             item.source = "manual"
             item.updated = utcnow()
-            note = "A secret was redacted before saving." if decision.redacted else ""
+            note = decision.reason if decision.redacted else ""
             return WriteResult("updated", item=item, reason=note), True
 
         return self._mutate(scope, change)

@@ -27,7 +27,10 @@ on the :class:`GateDecision`. Rules, in order:
    *redacted* for user sources (``explicit``, ``manual``, ``correction``,
    ``import``): the user asked for the note deliberately and the rest of it is
    usually still useful ("staging db is postgres://app:[REDACTED]@db1"); the
-   reason then says so. If nothing but the redaction would remain, rejected.
+   reason then says so. If nothing but the redaction would remain, rejected;
+   sentences that only *name* the secret ("my openai key is …") are dropped
+   and the reason quotes them, and a note with nothing else left is rejected
+   (:mod:`agenttui.core.memory_secret_notes`).
 6. **Length** -- the (redacted) note text or fact value may not exceed
    ``max_note_chars``; rejected rather than truncated so nothing is silently
    changed.
@@ -53,6 +56,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from agenttui.core.memory_secret_notes import redacted_stub, trim_secret_sentences
 from agenttui.core.memory_text import is_near_duplicate
 from agenttui.core.models import SCOPES, SOURCES, MemoryItem
 from agenttui.core.settings import MemorySettings
@@ -188,8 +192,20 @@ def check_write(
             return _reject("It contains a secret (credential); the model may not store secrets.")
         if _only_redactions_left(redacted):
             return _reject("It contains only a secret; secrets are never stored in memory.")
-        body = redacted
-        notes.append("a secret was redacted before saving")
+        trim = trim_secret_sentences(redacted)
+        if not trim.kept:
+            return _reject(
+                f"It is mostly a secret ({trim.kinds_text}): without it, only {redacted_stub(redacted)!r} "
+                "would be left, which says nothing. Secrets are never stored in memory; "
+                "keep them in a password manager."
+            )
+        body = trim.kept
+        if trim.removed:
+            dropped = " ".join(trim.removed)
+            notes.append(f"removed {dropped!r}: it only named a secret ({trim.kinds_text}), "
+                         "and secrets are never stored in memory")
+        else:
+            notes.append(f"a secret ({trim.kinds_text}) was redacted before saving")
 
     # 6. length --------------------------------------------------------------
     if len(body) > settings.max_note_chars:

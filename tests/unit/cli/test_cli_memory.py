@@ -93,3 +93,18 @@ def test_broken_config_warns_but_the_command_runs(cli, paths):
     assert result.code == 0
     assert "config not loaded" in result.err and "line 1" in result.err
     assert paths.config_file.read_text() == "model = \n"
+
+
+def test_add_of_a_note_that_is_mostly_a_secret_is_refused_and_says_why(cli):
+    # issue 12 item 11; key shape: OpenAI project keys start "sk-proj-" (OpenAI API reference)
+    key = "sk-proj-" + "Ab3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5bC7dE9"
+    result = cli("memory", "add", f"my openai key is {key}")
+    assert result.code == 1
+    assert "mostly a secret" in result.err and "openai key" in result.err
+    assert key not in result.err + result.out
+    assert _items(cli) == []
+
+    kept = cli("memory", "add", f"I deploy on Fridays. My openai key is {key}.")
+    assert kept.code == 0, kept.err
+    assert "removed" in kept.out.lower() and key not in kept.out
+    assert [i["text"] for i in _items(cli)] == ["I deploy on Fridays."]
