@@ -135,10 +135,7 @@ from agenttui.core.recall_usage import RecallUsage
 
 PENDING_ATTR = "_agent_pending_writes"
 CLIENT_ATTR = "_agent_client"
-NO_KEY_MESSAGE = (
-    "No API key is configured. Set one with `export OPENAI_API_KEY=...` or "
-    "`agenttui key set` (local servers such as Ollama accept any value)."
-)
+NO_KEY_MESSAGE = "No API key is set: export OPENAI_API_KEY, or run agenttui key set."  # see agent/no_key.py
 
 
 class _Stop(Exception):
@@ -737,7 +734,9 @@ async def _turn_events(services: Any, turn: _Turn, text: str,
         key = services.api_key()
         if not getattr(key, "value", None):
             problem = getattr(key, "problem", None)
-            final = TurnFailed("llm_error", NO_KEY_MESSAGE + (f" ({problem})" if problem else ""),
+            from agenttui.agent.no_key import no_key_message
+
+            final = TurnFailed("llm_error", no_key_message(problem),
                                turn.finish_trace(), None, retryable=False)
             async for event in _end(services, final):
                 yield event

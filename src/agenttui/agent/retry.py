@@ -86,13 +86,29 @@ def classify(exc: BaseException, timeout: float) -> LLMFailure:
     if isinstance(exc, openai.APIConnectionError):
         cause = exc.__cause__ or exc.__context__
         why = f" ({type(cause).__name__}: {cause})" if cause else ""
-        return LLMFailure(f"Lost the connection to the endpoint{why}.", retryable=True)
+        where = _request_url(exc)
+        if type(cause).__name__ == "ConnectError":  # nothing answered: name where we knocked
+            return LLMFailure(f"Could not connect to {where}{why}. Is the server running, and is "
+                              "base_url right (Settings, or OPENAI_BASE_URL)?", retryable=True)
+        return LLMFailure(f"Lost the connection to {where}{why}.", retryable=True)
     if isinstance(exc, json.JSONDecodeError | ValueError):
         return LLMFailure(f"The endpoint sent a malformed stream chunk ({exc}).", retryable=False)
     if isinstance(exc, openai.APIError):
         return LLMFailure(f"The endpoint reported an error: {exc}", retryable=False)
     return LLMFailure(f"Unexpected error talking to the model: {type(exc).__name__}: {exc}",
                       retryable=False)
+
+
+def _request_url(exc: BaseException) -> str:
+    """The URL the failed request went to, without user:password or query (issue 12 item 18)."""
+    request = getattr(exc, "request", None)
+    url = getattr(request, "url", None)
+    if url is None:
+        return "the endpoint"
+    try:
+        return str(url.copy_with(userinfo=b"", query=None, fragment=None))
+    except Exception:  # not an httpx.URL: say less rather than leak a password
+        return "the endpoint"
 
 
 def delay_for(policy: RetryPolicy, attempt: int, retry_after: float | None) -> float:

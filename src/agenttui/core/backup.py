@@ -295,6 +295,17 @@ def _scan(tar: tarfile.TarFile, archive: Path, limits: RestoreLimits,
     return count, total
 
 
+def _read_problem(exc: BaseException) -> str:
+    """One line for an unreadable archive, not tarfile's list of every method it tried
+    ("- method gz: …  - method bz2: …", issue 12 item 18)."""
+    text = str(exc)
+    if isinstance(exc, tarfile.ReadError) and "could not be opened successfully" in text:
+        return "not a readable backup archive: not a .tar.gz, or damaged (backups are made by agenttui backup)"
+    if isinstance(exc, EOFError) or "unexpected end of data" in text or "truncated" in text:
+        return "the archive is incomplete (cut off before its end); copy it again"
+    return text.splitlines()[0] if text.strip() else type(exc).__name__
+
+
 def check_archive(archive: Path, limits: RestoreLimits | None = None) -> ArchiveSummary:
     """Validate ``archive`` completely (paths, kinds, limits, manifest) from its headers."""
     limits = limits or RestoreLimits()
@@ -308,7 +319,7 @@ def check_archive(archive: Path, limits: RestoreLimits | None = None) -> Archive
                 raise BackupError(f"{archive} is not an agenttui backup (no manifest)") from None
             manifest = json.loads(handle.read()) if handle else None
     except (tarfile.TarError, OSError, EOFError) as exc:
-        raise BackupError(f"cannot read {archive}: {exc}") from exc
+        raise BackupError(f"cannot read {archive}: {_read_problem(exc)}") from exc
     except json.JSONDecodeError as exc:
         raise BackupError(f"{archive}: manifest is not valid JSON ({exc})") from exc
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
