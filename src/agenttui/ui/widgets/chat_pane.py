@@ -334,7 +334,10 @@ class ChatPane(SlashCommandsMixin, Vertical):
             self._ask_approval(event)
         elif isinstance(event, ev.MemoryChanged):
             self._memory_event(event)
-        elif isinstance(event, ev.RetryScheduled):
+        elif isinstance(event, ev.RetryScheduled):  # one toast, the latest attempt's (issue 12 item 18)
+            from agenttui.ui.toasts import dismiss_toasts
+
+            dismiss_toasts(self.app, "Model call failed")
             self.notify(f"{event.reason}\nRetrying in {event.delay:.0f} s (attempt {event.attempt}).",
                         title="Model call failed", severity="warning")
         elif isinstance(event, ev.PersistWarning):
