@@ -179,6 +179,10 @@ class AuditFinding:
     flags: list[AuditFlag] = field(default_factory=list)
     reasons: dict[str, str] = field(default_factory=dict)  # flag -> human explanation
     twins: list[str] = field(default_factory=list)  # ids of duplicate / conflicting items
+    # twin id -> why the two were matched ("a light edit", "embedding cosine 0.91"): shown beside both texts
+    matched: dict[str, str] = field(default_factory=dict)
+    # Not problems, shown apart from flags: "override" (a profile value set on purpose)
+    notes: dict[str, str] = field(default_factory=dict)
 
 
 # --------------------------------------------------------------------------

@@ -54,6 +54,12 @@ def related_words(word: str) -> tuple[str, ...]:
     return ()
 
 
+def table_related(word: str) -> tuple[str, ...]:
+    """The table's related words for ``word`` as written (no lemma look-up): for bulk callers
+    such as the memory audit, which look up every form they meet anyway."""
+    return _table().get(word, ())
+
+
 def related_terms(words: Sequence[str], known: Collection[str]) -> tuple[str, ...]:
     """Search terms related to ``words``, nearest first per word, round robin, once, none in ``known``.
 

@@ -67,11 +67,12 @@ def test_fact_conflicts_same_scope_and_across_scopes():
     en_profile = fact("language", "en", scope="profile")
     unrelated = fact("editor", "vim")
     found = by_id(audit([en, id_profile, en_profile, unrelated], now=NOW))
-    assert "conflict" in found[en.id].flags and id_profile.id in found[en.id].twins
-    assert "conflict" in found[id_profile.id].flags
-    assert {en.id, en_profile.id} <= set(found[id_profile.id].twins)
+    # two values in the profile scope: a conflict
+    assert "conflict" in found[id_profile.id].flags and en_profile.id in found[id_profile.id].twins
+    assert "'en'" in found[id_profile.id].reasons["conflict"]
+    # the profile's 'id' beside the user's 'en', set by the user: an override, not a conflict
+    assert "conflict" not in found[en.id].flags and "override" in found[en.id].notes
     assert "duplicate" in found[en.id].flags and en_profile.id in found[en.id].twins
-    assert "'id'" in found[en.id].reasons["conflict"]
     assert found[unrelated.id].flags == []
 
 

@@ -1,0 +1,403 @@
+"""Notes that say the same thing in other words: the audit's duplicate search (issue 16).
+
+Two notes are **duplicates by wording** when, compared as signatures:
+
+* their **anchors** are equal: numbers (digit runs: "14:30" → 14, 30),
+  names (capitalised words inside a sentence: "Nadia", "Raka"), and a few
+  closed classes where one word for another changes the fact -- people's
+  roles (mom = mother = ibu ≠ dad), weekdays, parts of the day, colours,
+  and negation ("not", "don't", "tidak", "jangan", "no"). So "Nadia picks
+  up the kids at 14:30" and "Raka picks up the kids at 14:30" differ, and so
+  do "buy milk" and "don't buy milk";
+* their **content words** (stop words of English and Indonesian dropped, as
+  recall does, stems from SQLite's ``porter`` tokenizer as in recall's
+  index, word order ignored) agree: every word of one either appears in the
+  other, or is bridged to one of its words by :func:`related_words`
+  (mutually near in meaning, as the shipped table of related words has them:
+  phoning ↔ calling, movie ↔ film, start ↔ begin), and
+  ``matched / all`` is at least ``LEXICAL_MIN``. A word replaced by an
+  unrelated one ("oat milk" / "almond milk") is a different note however
+  long the rest; a word added or dropped is a light edit.
+
+**Duplicates by meaning** come from embeddings when the endpoint serves
+them (:func:`vector_pairs`): cosine at least ``VECTOR_MIN``, and the anchors
+must still agree (an embedding puts "Nadia 14:30" next to "Raka 14:30").
+
+Neither search compares all pairs. Lexical candidates share one of each
+note's ``PROBE`` rarest content words (or a word related to it): a
+duplicate shares most of its words, so its rarest ones too; postings of
+words found in more than ``MAX_POSTING`` notes are not walked. Vector
+candidates share a band of sign bits (locality-sensitive hashing) and are
+checked by Hamming distance before the exact cosine.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import sqlite3
+import unicodedata
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from agenttui.core.memory_text import normalise_text
+from agenttui.core.recall_related import table_related
+from agenttui.core.recall_text import STOP_WORDS
+
+LEXICAL_MIN = 0.75
+VECTOR_MIN = 0.86
+PROBE = 3
+MAX_POSTING = 200
+RELATED_RANK = 6  # a bridge needs each word among the other's this many nearest
+
+_NEGATIONS = frozenset(
+    "no not never nor don't doesn't didn't won't can't cannot isn't aren't wasn't weren't shouldn't "
+    "wouldn't without tidak tak nggak ngga gak ga enggak bukan jangan belum tanpa never".split()
+)
+# Closed classes: a different member is a different fact. Synonyms share one id
+# (English and Indonesian), so "mom" and "ibu" agree and "mom" and "dad" do not.
+# Words that make word order matter: "X over Y", "X rather than Y", "X daripada Y".
+_DIGIT = re.compile(r"\d")
+_COMPARATORS = frozenset("over than instead versus vs daripada drpd ketimbang dibanding dibandingkan".split())
+_CLASSES: dict[str, str] = {}
+for _group in (
+    "mom mother mum mommy mama ibu bunda mami mamah", "dad father papa daddy ayah bapak papi",
+    "wife istri isteri", "husband suami", "son putra", "daughter putri",
+    "brother", "sister", "kakak", "adik", "grandma grandmother nenek", "grandpa grandfather kakek",
+    "boss manager atasan", "monday senin", "tuesday selasa", "wednesday rabu", "thursday kamis",
+    "friday jumat jum'at", "saturday sabtu", "sunday", "weekend weekends", "weekday weekdays",
+    "morning mornings pagi", "afternoon afternoons siang sore", "evening evenings night nights tonight malam",
+    "black hitam", "white putih", "red merah", "blue biru", "green hijau", "yellow kuning",
+    "today", "tomorrow besok", "yesterday kemarin",
+    "january januari", "february februari", "march maret", "april", "may mei", "june juni",
+    "july juli", "august agustus", "september", "october oktober", "november", "december desember",
+):
+    _words = _group.split()
+    for _w in _words:
+        _CLASSES[_w] = _words[0]
+        if _words[0].endswith("day"):
+            _CLASSES[_w + "s"] = _words[0]  # "on Fridays" = "every Friday"
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;\n]\s*)([A-Z][a-z]+)")
+
+
+@dataclass(frozen=True)
+class Signature:
+    anchors: frozenset[str]
+    content: frozenset[str]  # stems, anchors' words included
+    order: frozenset[tuple[str, str]] = frozenset()  # (x, y) around "over"/"than": "tabs over spaces"
+    names: frozenset[str] = frozenset()  # stems of capitalised words inside a sentence
+
+
+@dataclass(frozen=True)
+class DuplicatePair:
+    a: int
+    b: int
+    why: str  # "same words", "light edit", "related words: …", "embeddings (cosine 0.91)"
+
+
+# --------------------------------------------------------------------------
+# Stems: SQLite's porter tokenizer, as recall's FTS index stems
+# --------------------------------------------------------------------------
+_STEMS: dict[str, str] = {}
+_MAX_STEMS = 200_000
+
+
+def stems(words: Iterable[str]) -> dict[str, str]:
+    """word -> porter stem for ``words`` (one in-memory FTS5 pass for the unknown ones)."""
+    todo = sorted({w for w in words if w not in _STEMS})
+    if todo:
+        if len(_STEMS) + len(todo) > _MAX_STEMS:
+            _STEMS.clear()
+        conn = sqlite3.connect(":memory:")
+        try:
+            conn.execute("CREATE VIRTUAL TABLE t USING fts5(w, tokenize='porter unicode61 remove_diacritics 2')")
+            conn.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, instance)")
+            conn.executemany("INSERT INTO t(rowid, w) VALUES (?, ?)", enumerate(todo))
+            found: dict[int, str] = {}
+            for doc, term in conn.execute("SELECT doc, term FROM v ORDER BY doc, offset"):
+                found.setdefault(doc, term)  # "don't" -> "don" + "t": the word is kept whole below
+        finally:
+            conn.close()
+        for n, word in enumerate(todo):
+            stem = found.get(n, word)
+            _STEMS[word] = word if "'" in word else _strip_nya(stem)
+    return _STEMS
+
+
+def _strip_nya(stem: str) -> str:
+    """Indonesian's "-nya" (its, the) is no part of the word: "kopinya" = "kopi"."""
+    return stem[:-3] if len(stem) > 6 and stem.endswith("nya") else stem
+
+
+# --------------------------------------------------------------------------
+# Signatures
+# --------------------------------------------------------------------------
+_CAPITAL = re.compile(r"\b[A-Z][a-z]+\b")
+
+
+def _capitalised(text: str) -> tuple[set[str], set[str]]:
+    """(capitalised words inside a sentence, capitalised words that start one), casefolded."""
+    starts = {m.start(1) for m in _SENTENCE_START.finditer(text)}
+    inside, first = set(), set()
+    for m in _CAPITAL.finditer(text):
+        word = m.group().casefold()
+        if word not in STOP_WORDS and word not in _CLASSES:
+            (first if m.start() in starts else inside).add(word)
+    return inside, first
+
+
+def _names(texts: Sequence[str], words_of: Sequence[Sequence[str]]) -> list[set[str]]:
+    """Names per text: people, places, products.
+
+    A capitalised word inside a sentence is a name. One that starts a
+    sentence ("Nadia picks up …") is a name when the batch has it capitalised
+    inside a sentence elsewhere, or when it is no English word (not in the
+    related-words table), no stop word, and never written in lower case in
+    the batch -- so "Buy" and "Beli" (seen as "beli" elsewhere) are not names.
+    """
+    caps = [_capitalised(unicodedata.normalize("NFKC", t)) for t in texts]
+    known = set().union(*(inside for inside, _ in caps)) if caps else set()
+    lower: set[str] = set()
+    for text in texts:
+        lower.update(re.findall(r"\b[a-z][a-z']+\b", text))
+    out = []
+    for inside, first in caps:
+        names = set(inside)
+        for word in first:
+            if word in known or (word not in lower and not table_related(word)):
+                names.add(word)
+        out.append(names)
+    return out
+
+
+def signatures(texts: Sequence[str]) -> list[Signature]:
+    words_of = [normalise_text(t).split() for t in texts]
+    names_of = _names(texts, words_of)
+    stem = stems(w for words in words_of for w in words)
+    out = []
+    for n, words in enumerate(words_of):
+        anchors: set[str] = set()
+        content: set[str] = set()
+        keys: list[str] = []  # content stems in order, "<" for a comparator
+        for w in words:
+            if w in _COMPARATORS:
+                keys.append("<")
+            if not w.isalpha() and _DIGIT.search(w):
+                anchors.update("#" + d.lstrip("0") or "0" for d in re.findall(r"\d+", w))
+                content.add(w)
+                keys.append(w)
+            elif w in _NEGATIONS:
+                anchors.add("!not")
+            elif w in _CLASSES:
+                anchors.add("=" + _CLASSES[w])
+                content.add("=" + _CLASSES[w])
+                keys.append("=" + _CLASSES[w])
+            elif w not in STOP_WORDS and len(w) > 1:
+                content.add(stem[w])
+                keys.append(stem[w])
+        names = names_of[n]
+        order = {(keys[k - 1], keys[k + 1]) for k in range(1, len(keys) - 1)
+                 if keys[k] == "<" and "<" not in (keys[k - 1], keys[k + 1])}
+        out.append(Signature(frozenset(anchors), frozenset(content), frozenset(order),
+                             frozenset(stem.get(n, n) for n in names)))
+    return out
+
+
+@lru_cache(maxsize=65536)
+def _near_word(word: str) -> frozenset[str]:
+    """Stems of the words nearest in meaning to ``word`` (its RELATED_RANK nearest)."""
+    related = table_related(word)[:RELATED_RANK]
+    if any(w not in _STEMS for w in related):
+        stems(related)
+    return frozenset(_STEMS.get(w, w) for w in related)
+
+
+Forms = dict[str, frozenset[str]]  # stem -> the words of this batch with that stem
+
+
+def _near(stem: str, forms: Forms) -> frozenset[str]:
+    """Related stems of any form of ``stem`` ("calling" is near "phone", "call" is not)."""
+    near: frozenset[str] = frozenset()
+    for word in forms.get(stem, (stem,)):
+        near |= _near_word(word)
+    return near
+
+
+def _bridged(a: frozenset[str], b: frozenset[str], forms: Forms) -> list[tuple[str, str]]:
+    """Pairs (x in a, y in b) related both ways; greedy, each word once."""
+    pairs = []
+    used: set[str] = set()
+    for x in sorted(a):
+        near_x = _near(x, forms)
+        for y in sorted(b - used):
+            if y in near_x and x in _near(y, forms):
+                pairs.append((x, y))
+                used.add(y)
+                break
+    return pairs
+
+
+def same_anchors(sa: Signature, sb: Signature) -> bool:
+    """Numbers, closed classes and negation equal; every name of one is a word of the other
+    (so "Nadia" at a sentence's start in one and inside it in the other still agree)."""
+    return sa.anchors == sb.anchors and sa.names <= sb.content and sb.names <= sa.content
+
+
+def compare(sa: Signature, sb: Signature, forms: Forms | None = None) -> str | None:
+    """Why the two are duplicates by wording, or None."""
+    if not same_anchors(sa, sb) or len(sa.content) < 2 or len(sb.content) < 2:
+        return None
+    if any((y, x) in sb.order for x, y in sa.order):
+        return None  # "tabs over spaces" / "spaces over tabs": the same words, the opposite choice
+    shared = sa.content & sb.content
+    only_a, only_b = sa.content - shared, sb.content - shared
+    if not only_a and not only_b:
+        return "the same words (order, case, punctuation or small words differ)"
+    bridges = _bridged(only_a, only_b, forms or {}) if only_a and only_b else []
+    left_a = len(only_a) - len(bridges)
+    left_b = len(only_b) - len(bridges)
+    if left_a and left_b:
+        return None  # a word replaced by an unrelated one: a different note
+    matched = len(shared) + len(bridges)
+    if matched / (matched + left_a + left_b) < LEXICAL_MIN:
+        return None
+    if bridges:
+        said = ", ".join(f"{x} ~ {y}" for x, y in bridges[:4])
+        return f"the same words but for related ones ({said})"
+    extra = sorted(only_a or only_b)
+    return f"a light edit (only {', '.join(extra[:4])} added)"
+
+
+def batch_forms(texts: Sequence[str]) -> Forms:
+    """stem -> the words of ``texts`` with that stem (related words are looked up by word)."""
+    words = {w for t in texts for w in normalise_text(t).split()}
+    stems(words | {r for w in words for r in table_related(w)[:RELATED_RANK]})  # one FTS5 pass
+    stem = _STEMS
+    forms: dict[str, set[str]] = defaultdict(set)
+    for w in words:
+        forms[stem[w]].add(w)
+    return {s: frozenset(ws) for s, ws in forms.items()}
+
+
+def lexical_pairs(texts: Sequence[str]) -> list[DuplicatePair]:
+    """Pairs (i < j) of duplicates by wording; blocked by rare words, never all pairs.
+
+    Texts equal after normalising are paired with the first of them only
+    (a star, not k² pairs), and only that first one is compared further.
+    """
+    firsts: dict[str, int] = {}
+    pairs: list[DuplicatePair] = []
+    reps: list[int] = []
+    for i, text in enumerate(texts):
+        norm = normalise_text(text)
+        if not norm:
+            continue
+        first = firsts.setdefault(norm, i)
+        if first == i:
+            reps.append(i)
+        else:
+            pairs.append(DuplicatePair(first, i, "the same text (case, punctuation or spacing differ)"))
+    for pair in _signature_pairs([texts[i] for i in reps]):
+        pairs.append(DuplicatePair(reps[pair.a], reps[pair.b], pair.why))
+    return sorted(pairs, key=lambda p: (p.a, p.b))
+
+
+def _signature_pairs(texts: Sequence[str]) -> list[DuplicatePair]:
+    sigs = signatures(texts)
+    forms = batch_forms(texts)
+    # Blocks: anchors must be equal, so a note is only compared within its anchor group,
+    # and there with notes that share one of its rarest words (or a word related to it).
+    group = Counter(sig.anchors for sig in sigs)
+    df: dict[tuple[frozenset[str], str], int] = defaultdict(int)
+    postings: dict[tuple[frozenset[str], str], list[int]] = defaultdict(list)
+    for i, sig in enumerate(sigs):
+        if group[sig.anchors] > 1:  # alone with its numbers and names: nothing to compare
+            for term in sig.content:
+                df[(sig.anchors, term)] += 1
+                postings[(sig.anchors, term)].append(i)
+    pairs: list[DuplicatePair] = []
+    seen: set[tuple[int, int]] = set()
+    for i, sig in enumerate(sigs):
+        if len(sig.content) < 2 or group[sig.anchors] < 2:
+            continue
+        rare = sorted(sig.content, key=lambda t: (df[(sig.anchors, t)], t))[:PROBE]
+        # the related words of the rarest ones too: bridges are mutual, so this finds them
+        probes = set(rare)
+        for term in rare:
+            if not term.startswith(("=", "#")):
+                probes |= _near(term, forms)
+        for term in probes:
+            posting = postings.get((sig.anchors, term), ())
+            if len(posting) > MAX_POSTING:
+                continue
+            for j in posting:
+                if j <= i and j != i:
+                    pair = (j, i)
+                elif j > i:
+                    pair = (i, j)
+                else:
+                    continue
+                if pair in seen:
+                    continue
+                seen.add(pair)
+                why = compare(sig, sigs[j], forms)
+                if why:
+                    pairs.append(DuplicatePair(*pair, why))
+    return sorted(pairs, key=lambda p: (p.a, p.b))
+
+
+# --------------------------------------------------------------------------
+# Embeddings
+# --------------------------------------------------------------------------
+BAND_BITS = 10
+MAX_BANDS = 48
+
+
+def vector_pairs(vectors: Sequence[Sequence[float] | None], texts: Sequence[str],
+                 threshold: float = VECTOR_MIN) -> list[DuplicatePair]:
+    """Pairs of texts whose unit vectors have cosine >= threshold and whose anchors agree.
+
+    Candidates share a band of ``BAND_BITS`` sign bits (one band per
+    ``BAND_BITS`` dimensions, at most ``MAX_BANDS``), then pass a Hamming
+    bound before the exact cosine: near-duplicates (cosine >= 0.86, angle
+    <= 31°) agree on a band with probability ~0.83^10 = 0.16 each, so on
+    one of 38 bands (384 dims) 99.9% of the time, while unrelated vectors
+    rarely share any.
+    """
+    present = [i for i, v in enumerate(vectors) if v]
+    if len(present) < 2:
+        return []
+    dim = min(len(vectors[i]) for i in present)
+    bits = [sum(1 << k for k, x in enumerate(vectors[i][:dim]) if x > 0) for i in present]
+    bands = min(MAX_BANDS, max(1, dim // BAND_BITS))
+    angle = math.acos(max(-1.0, min(1.0, threshold)))
+    max_hamming = int(dim * angle / math.pi * 2.0) + 2  # generous: the bound only skips clear misses
+    mask = (1 << BAND_BITS) - 1
+    seen: set[tuple[int, int]] = set()
+    sigs = signatures([texts[i] for i in present])
+    pairs: list[DuplicatePair] = []
+    for band in range(bands):
+        buckets: dict[int, list[int]] = defaultdict(list)
+        shift = band * BAND_BITS
+        for n, b in enumerate(bits):
+            buckets[(b >> shift) & mask].append(n)
+        for members in buckets.values():
+            if len(members) < 2 or len(members) > MAX_POSTING:
+                continue
+            for x, p in enumerate(members):
+                for q in members[x + 1:]:
+                    if (p, q) in seen:
+                        continue
+                    seen.add((p, q))
+                    if (bits[p] ^ bits[q]).bit_count() > max_hamming:
+                        continue
+                    if not same_anchors(sigs[p], sigs[q]):
+                        continue
+                    va, vb = vectors[present[p]], vectors[present[q]]
+                    cos = sum(x1 * x2 for x1, x2 in zip(va, vb))
+                    if cos >= threshold:
+                        i, j = sorted((present[p], present[q]))
+                        pairs.append(DuplicatePair(i, j, f"close in meaning (embedding cosine {cos:.2f})"))
+    return sorted(pairs, key=lambda p: (p.a, p.b))

@@ -1,0 +1,80 @@
+"""Issue 16 item 1: duplicates by wording (lexical) and by meaning (vectors)."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from agenttui.core.audit_duplicates import lexical_pairs, vector_pairs
+
+SAME = [
+    ("Takes coffee black, no sugar", "Takes coffee black with no sugar at all"),  # the issue's light edit
+    ("Prefers pytest over unittest for new projects", "For new projects the user prefers pytest over unittest"),
+    ("Nadia picks up the kids from school at 15:00 on Fridays", "Nadia picks the kids up from school at 15:00 every Friday"),
+    ("Allergic to peanuts", "allergic to peanuts!!"),
+    ("Kopinya hitam tanpa gula", "Kopi hitam, tanpa gula ya"),
+    ("Watched a movie with Raka", "Watched a film with Raka"),  # related words, both ways
+    ("Start the job at 9", "Begin work at 9"),
+    ("same", "SAME!"),  # a one-word note: only the exact text
+]
+DIFFERENT = [
+    ("Nadia picks up the kids from school at 14:30", "Raka picks up the kids from school at 14:30"),  # the issue's pair
+    ("Pick up the kids at 14:30", "Pick up the kids at 15:30"),
+    ("Buy oat milk on the way home", "Buy almond milk on the way home"),
+    ("Call my dad every Sunday evening", "Call my mom every Sunday evening"),
+    ("Call mom every Sunday evening", "Call mom every Monday evening"),
+    ("Call mom every Sunday evening", "Call mom every Sunday morning"),
+    ("Buy milk on the way home", "Don't buy milk on the way home"),
+    ("Feed the cat at 7", "Feed the dog at 7"),  # cat -> dog is near one way only
+    ("User prefers tabs over spaces in Python", "User prefers spaces over tabs in Python"),
+    ("Prefers the window seat on long flights for work trips",
+     "Prefers the aisle seat on long flights for work trips"),
+    ("Beli susu untuk Nadia", "Beli susu untuk Raka"),
+]
+
+
+@pytest.mark.parametrize(("a", "b"), SAME)
+def test_light_edits_and_related_words_are_duplicates_with_a_reason(a, b):
+    pairs = lexical_pairs(["Renew the passport before March", a, "Water the plants", b])
+    assert [(p.a, p.b) for p in pairs] == [(1, 3)]
+    assert pairs[0].why
+
+
+@pytest.mark.parametrize(("a", "b"), DIFFERENT)
+def test_notes_one_word_apart_are_not_duplicates(a, b):
+    assert lexical_pairs([a, b]) == []
+
+
+def test_the_reason_names_the_bridged_words():
+    (pair,) = lexical_pairs(["Watched a movie with Raka", "Watched a film with Raka"])
+    assert "film" in pair.why and "movi" in pair.why
+
+
+def test_many_copies_are_a_star_not_all_pairs():
+    pairs = lexical_pairs(["same note again"] * 50)
+    assert len(pairs) == 49 and {p.a for p in pairs} == {0}
+
+
+def _unit(values):
+    norm = math.sqrt(sum(v * v for v in values))
+    return [v / norm for v in values]
+
+
+def test_vector_pairs_find_close_vectors_but_keep_anchors():
+    rng = random.Random(7)
+    base = [rng.gauss(0, 1) for _ in range(384)]
+    near = _unit([v + rng.gauss(0, 0.25) for v in base])
+    texts = ["Call my mom every Sunday evening", "Every Sunday night I phone my mother",
+             "Nadia picks up the kids at 14:30", "Raka picks up the kids at 14:30", "Water the plants"]
+    other = [_unit([rng.gauss(0, 1) for _ in range(384)]) for _ in range(3)]
+    vectors = [_unit(base), near, other[0], other[0], other[1]]
+    vectors[3] = _unit([v + rng.gauss(0, 0.01) for v in other[0]])
+    pairs = vector_pairs(vectors, texts)
+    assert [(p.a, p.b) for p in pairs] == [(0, 1)]  # 2 and 3 are close but name other people
+    assert "cosine" in pairs[0].why
+
+
+def test_vector_pairs_skip_items_without_vectors():
+    assert vector_pairs([None, [1.0, 0.0], None], ["a", "b", "c"]) == []
