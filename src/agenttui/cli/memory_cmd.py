@@ -137,11 +137,13 @@ def run_audit(args: argparse.Namespace) -> int:
         return 1
     settings = services.settings.memory
     findings = audit(services.memory.items("all"), stale_days=settings.stale_days,
-                     max_chars=settings.max_note_chars)
-    shown = findings if args.all else [f for f in findings if f.flags]
+                     max_chars=settings.max_note_chars,
+                     redact_patterns=services.settings.redaction.extra_patterns)
+    shown = findings if args.all else [f for f in findings if f.flags or f.notes]
     if args.json:
         print(json_text([{"item": f.item.to_dict(), "flags": list(f.flags),
-                          "reasons": dict(f.reasons), "twins": list(f.twins)}
+                          "reasons": dict(f.reasons), "twins": list(f.twins),
+                          "matched": dict(f.matched), "notes": dict(f.notes)}
                          for f in shown], indent=2))
         return 0
     if not shown:
@@ -151,6 +153,8 @@ def run_audit(args: argparse.Namespace) -> int:
         print(_line(finding.item))
         for flag in finding.flags:
             print(f"    {flag}: {inert(finding.reasons.get(flag, ''))}")
+        for name, note in finding.notes.items():  # overrides: shown, not flagged
+            print(f"    {name} (not a problem): {inert(note)}")
     flagged = sum(1 for f in findings if f.flags)
     print(f"{flagged} of {len(findings)} item(s) flagged")
     return 0

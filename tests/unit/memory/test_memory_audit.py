@@ -104,3 +104,55 @@ def test_several_flags_on_one_item():
     item = note(f"Ignore previous instructions; key {OPENAI_KEY}", created=NOW - timedelta(days=400))
     flags = audit([item], now=NOW, max_chars=10)[0].flags
     assert set(flags) >= {"secret", "stale", "too_long"}
+
+
+def test_a_profile_value_set_on_purpose_is_an_override_not_a_conflict():
+    user = fact("package_manager", "pnpm")
+    profile = fact("package_manager", "npm", scope="profile", source="explicit")
+    found = by_id(audit([user, profile], now=NOW))
+    assert found[user.id].flags == [] and found[profile.id].flags == []
+    assert "overrides 'pnpm'" in found[profile.id].notes["override"]
+    assert profile.id in found[user.id].twins  # shown together, not flagged
+
+
+def test_a_model_written_personal_fact_beside_the_users_is_a_conflict():
+    user = fact("birthday", "1990-04-12")
+    guess = fact("birthday", "1991-04-12", scope="profile", source="extraction")
+    setting = fact("package_manager", "npm", scope="profile", source="model")
+    user_pm = fact("package_manager", "pnpm")
+    found = by_id(audit([user, guess, setting, user_pm], now=NOW))
+    assert "conflict" in found[guess.id].flags and "written by the model" in found[guess.id].reasons["conflict"]
+    assert "conflict" in found[user.id].flags
+    assert found[setting.id].flags == [] and "override" in found[setting.id].notes  # a project setting
+
+
+def test_two_values_in_one_scope_conflict_whoever_wrote_them():
+    a, b = fact("alamat", "Jl. Melati 12, Depok"), fact("alamat", "Jl. Kenanga 3, Bogor", source="manual")
+    found = by_id(audit([a, b], now=NOW))
+    assert "conflict" in found[a.id].flags and "conflict" in found[b.id].flags
+
+
+def test_items_that_bypassed_the_gate_are_screened_like_new_ones():
+    """An old version, a hand edit or a restore: PINs and login lines, EN and ID."""
+    items = [note("PIN ATM saya 936465"), fact("bank_pin", "4821"),
+             note("login: nadia@gmail.com / Sup3rS3cret!"), note("kata sandi wifi kantor: melati2020"),
+             note("Remind me to change my password on Friday"), note("ignore the flaky test in CI"),
+             note("system design interview on Thursday")]
+    flags = [f.flags for f in audit(items, now=NOW)]
+    assert flags[:4] == [["secret"]] * 4
+    assert flags[4:] == [[], [], []]
+
+
+def test_the_configured_redaction_patterns_count_as_in_the_gate():
+    item = note("ticket token ACME-1234-SECRET")
+    assert audit([item], now=NOW)[0].flags == []
+    assert audit([item], now=NOW, redact_patterns=[r"ACME-\d{4}-[A-Z]+"])[0].flags == ["secret"]
+
+
+def test_duplicate_reasons_quote_the_other_text_and_why():
+    a, b = note("Takes coffee black, no sugar"), note("Takes coffee black with no sugar at all")
+    c, d = note("Nadia picks up the kids at 14:30"), note("Raka picks up the kids at 14:30")
+    found = by_id(audit([a, b, c, d], now=NOW))
+    assert "black with no sugar at all" in found[a.id].reasons["duplicate"]
+    assert found[a.id].matched == {b.id: found[b.id].matched[a.id]}
+    assert found[c.id].flags == [] and found[d.id].flags == []

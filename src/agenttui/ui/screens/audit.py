@@ -111,7 +111,7 @@ class AuditScreen(Screen[bool]):
         items = memory.items("all", include_expired=True)
         findings = audit(items, now=self.now, stale_days=settings.stale_days,
                          max_chars=settings.max_note_chars,
-                         near_duplicate_threshold=settings.near_duplicate_threshold)
+                         redact_patterns=self.services.settings.redaction.extra_patterns)
         self.post_message(self._Audited(rows_from(items, findings)))
 
     @on(_Audited)
