@@ -19,6 +19,7 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from agenttui.core.history_search import ConversationMatches
 from agenttui.core.models import Conversation, SearchHit, utcnow
 from agenttui.ui.inert import inert_line
 
@@ -47,12 +48,32 @@ def conversation_label(conversation: Conversation) -> Text:
     return label
 
 
-def hit_label(hit: SearchHit) -> Text:
+def _span(first: datetime | None, last: datetime | None) -> str:
+    if first is None or last is None:
+        return ""
+    start, end = when(first), when(last)
+    return start if start == end else f"{start} – {end}"
+
+
+def _around_first_match(snippet: str, lead: int = 12, width: int = 72) -> str:
+    """The snippet from shortly before its first highlighted match: the row wraps at most twice."""
+    start = max(0, snippet.find(HIGHLIGHT_OPEN) - lead)
+    cut = snippet[start:]
+    if start:
+        cut = "…" + cut.split(" ", 1)[-1] if " " in cut[:lead] else "…" + cut
+    return cut if len(cut) <= width else cut[: width - 1].rstrip() + "…"
+
+
+def matches_label(group: ConversationMatches) -> Text:
+    """Title, then "Nov 03 – Nov 12 · 4 hits", then the best hit's words around the match."""
+    hit = group.best
     label = Text(overflow="ellipsis")
     label.append(inert_line(hit.conversation_title or "(untitled)", 80), style="bold")
-    label.append(f"  {when(hit.created)} {hit.role}\n", style="dim")
-    # The store marks matches with « »; show them highlighted, not as glyphs.
-    for n, part in enumerate(inert_line(hit.snippet, 240).split(HIGHLIGHT_OPEN)):
+    count = f"{group.count} hit" + ("" if group.count == 1 else "s")
+    label.append("\n" + " · ".join(p for p in (_span(group.first, group.last), count) if p), style="dim")
+    label.append("\n")
+    snippet = _around_first_match(inert_line(hit.snippet, 240))
+    for n, part in enumerate(snippet.split(HIGHLIGHT_OPEN)):
         matched, _, rest = part.partition(HIGHLIGHT_CLOSE) if n else ("", "", part)
         label.append(matched, style="bold reverse")
         label.append(rest, style="italic")
@@ -186,16 +207,26 @@ class ConversationList(OptionList):
 
 
 class SearchResults(OptionList):
-    """Full-text search hits; option ids are ``<conversation id>:<message id>``."""
+    """Full-text search results, one row per conversation (issue 12 item 19).
+
+    Option ids are ``<conversation id>:<message id>`` of the conversation's best hit,
+    where opening the row lands.
+    """
 
     def __init__(self, **kwargs) -> None:
         super().__init__(markup=False, **kwargs)
         self.hits: dict[str, SearchHit] = {}
+        self.hit_count = 0  # messages that matched, over all conversations shown
 
     def show_hits(self, hits: list[SearchHit]) -> None:
-        self.hits = {f"{hit.conversation_id}:{hit.message_id}": hit for hit in hits}
-        self.set_options(Option(hit_label(hit), id=key) for key, hit in self.hits.items())
-        if hits:
+        from agenttui.core.history_search import group_by_conversation
+
+        groups = group_by_conversation(hits)
+        self.hit_count = len(hits)
+        self.hits = {f"{g.best.conversation_id}:{g.best.message_id}": g.best for g in groups}
+        self.set_options(Option(matches_label(g), id=f"{g.best.conversation_id}:{g.best.message_id}")
+                         for g in groups)
+        if groups:
             self.highlighted = 0
 
     def hit_for(self, option_id: str | None) -> SearchHit | None:

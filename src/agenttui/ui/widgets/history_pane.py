@@ -34,7 +34,7 @@ from agenttui.ui import messages
 from agenttui.ui.widgets.conversation_list import ConversationList, SearchResults
 
 SEARCH_DELAY = 0.25
-SEARCH_LIMIT = 50
+SEARCH_LIMIT = 200  # messages; shown grouped, one row per conversation (issue 12 item 19)
 
 
 class HistoryPane(Vertical):
@@ -177,9 +177,9 @@ class HistoryPane(Vertical):
     @work(thread=True, exclusive=True, group="history-search")
     def _search(self, query: str) -> None:
         try:
-            from agenttui.core.retrieval import search_hits
+            from agenttui.core.history_search import search_messages
 
-            hits, error = search_hits(self.services.history, query, limit=SEARCH_LIMIT), None
+            hits, error = search_messages(self.services.history, query, limit=SEARCH_LIMIT), None
         except Exception as exc:  # e.g. an FTS syntax error the store did not absorb
             hits, error = [], str(exc)
         self.post_message(self._SearchFinished(query, hits, error))
@@ -192,7 +192,8 @@ class HistoryPane(Vertical):
             self.notify(message.error, title="Search failed", severity="error")
         self.search_results.show_hits(message.hits)
         self._show_results(True)
-        self._show_mode(f"{len(message.hits)} results for {message.query!r}", "Esc clears")
+        self._show_mode(_results_line(self.search_results.option_count, self.search_results.hit_count),
+                        "Esc clears")
 
     def _show_results(self, on_: bool) -> None:
         self.search_results.display = on_
@@ -336,6 +337,15 @@ class HistoryPane(Vertical):
         self.notify(f"{done}. {message.note}".strip(), title="History")
         self.reload()
         self.post_message(messages.ConversationsChanged(message.conversation_id))
+
+
+def _results_line(conversations: int, hits: int) -> str:
+    """The search header, short enough for the narrowest pane: the query is in the box above
+    ("12 results for 'deploy …'" was cut at the default width)."""
+    if not conversations:
+        return "no matches"
+    return (f"{conversations} conversation" + ("" if conversations == 1 else "s")
+            + f", {hits} hit" + ("" if hits == 1 else "s"))
 
 
 def _rename(history, cid, title):
