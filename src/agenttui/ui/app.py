@@ -16,7 +16,7 @@ import contextlib
 import dataclasses
 from pathlib import Path
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App
 from textual.binding import Binding
 from textual.theme import Theme
@@ -59,6 +59,8 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
         self._start_notices: list[tuple[str, str]] = []  # (title, message) errors to toast on mount
         self._deferred_theme: str | None = None
         self._can_notify = False  # toasts need the screen: queued until on_mount
+        # Keys and pastes held until the prompt can take them (see on_event); None once released.
+        self._held_input: list[events.Key | events.Paste] | None = []
         self.refresh_header()
 
     def notify(self, message: str, *, title: str = "", severity="information", **kwargs) -> None:
@@ -143,8 +145,46 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
             if isinstance(screen, MainScreen):
                 screen.first_frame_shown()
 
+    # -- type-ahead: keys from the first frame on reach the prompt, in order (issue 12 item 1) --
+    async def on_event(self, event: events.Event) -> None:
+        """Hold the terminal's keys and pastes until the prompt is there and focused.
+
+        Textual hands a key to the focused widget, or to the screen when nothing
+        has focus, by posting it to that one's queue. Before the panes are up
+        there is no prompt; while the screen swaps its first-frame slots for the
+        panes its queue is blocked, and a key queued there was handled after the
+        swap by no one (the text of a fast typist, a paste or ``tmux send-keys``
+        vanished, or its Enter did). So the app keeps them, in arrival order,
+        and replays them through Textual's own dispatch once the prompt has
+        focus (:meth:`_release_held_input`): they go exactly where a key typed
+        then would go, Enter included. Keys bound to the app itself (F-keys,
+        ctrl+q, ...) are not held: they act at once, on the slots if need be.
+        """
+        held = self._held_input
+        if (held is not None and isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded
+                and not (isinstance(event, events.Key) and event.key in self._app_keys())):
+            held.append(event)
+            return
+        await super().on_event(event)
+
+    def _app_keys(self) -> set[str]:
+        keys = {key.strip() for spec in APP_ACTIONS for key in self.key_for(spec.id).split(",")}
+        return keys | set(self._bindings.key_to_bindings)  # Textual's own: ctrl+q, ctrl+c, ctrl+p
+
+    async def _release_held_input(self) -> None:
+        """The panes are up: focus the prompt (if nothing else has focus) and replay the held keys."""
+        held, self._held_input = self._held_input, None
+        if not held:
+            return
+        main = self.main
+        if self.screen is main and self.focused is None:
+            main.set_focus(main.chat.prompt)  # now, not on the next turn of the queue (Widget.focus)
+        for event in held:
+            await super().on_event(event)  # handled in this call: later keys wait in the queue behind it
+
     @on(MainScreen.PanesReady)
-    def _panes_ready_now(self) -> None:
+    async def _panes_ready_now(self) -> None:
+        await self._release_held_input()
         self._load_all_themes()
         self.call_after_refresh(self._prepare_first_turn)  # the UI is up and idle: get the turn ready
 

@@ -17,10 +17,10 @@ whole stylesheet before the frame. The screen is the app's default screen
 no first frame to hurry and mount the panes in ``compose`` so tests see them
 at once; ``defer_panes`` overrides the choice.
 
-Type-ahead: keys typed while the slots are shown (a fast typist, a paste)
-have no prompt to go to; the screen keeps the printable ones, Enter, the
-newline key and Backspace, and replays them into the prompt once it is
-mounted (Enter through the prompt's own queued submit, so the order holds).
+Type-ahead: keys typed while the slots are shown or while they are being
+swapped (a fast typist, a paste) have no prompt to go to; the app holds them
+and replays them once the panes are up and the prompt has focus (see
+``AgentTUI.on_event``), so they arrive as if typed then, in order.
 
 Pane visibility: each sidebar is shown by default when the terminal is at
 least ``NARROW_BELOW`` columns wide and hidden below that; toggling a pane
@@ -99,7 +99,6 @@ class MainScreen(Screen):
         self._defer_panes = defer_panes
         self.panes_ready = False  # the real panes are mounted (not the slots)
         self._mounted = self._app_ready = self._fill_scheduled = False
-        self._typed_ahead: list[str] = []  # keys for the prompt, before it exists ("\r" = Enter)
 
     def compose(self) -> ComposeResult:
         # Every widget class in the first frame has its CSS in main.tcss or none,
@@ -125,46 +124,6 @@ class MainScreen(Screen):
             self.post_message(self.PanesReady())
         else:
             self._schedule_fill()
-
-    # -- type-ahead (keys before the prompt exists) ---------------------------
-    def on_key(self, event: events.Key) -> None:
-        if self.panes_ready:
-            return
-        if event.key == "enter":
-            self._typed_ahead.append("\r")
-        elif event.key in ("ctrl+j", "shift+enter"):
-            self._typed_ahead.append("\n")
-        elif event.key == "backspace":
-            if self._typed_ahead and self._typed_ahead[-1] != "\r":
-                self._typed_ahead.pop()
-        elif event.is_printable and event.character:
-            self._typed_ahead.append(event.character)
-        else:
-            return
-        event.stop()
-        event.prevent_default()
-
-    def on_paste(self, event: events.Paste) -> None:
-        if not self.panes_ready:
-            self._typed_ahead.extend(event.text.replace("\r\n", "\n").replace("\r", "\n"))
-            event.stop()
-
-    def _replay_typed_ahead(self) -> None:
-        keys, self._typed_ahead = self._typed_ahead, []
-        if not keys:
-            return
-        prompt = self.chat.prompt
-        prompt.focus()
-        text = ""
-        for key in keys + ["\0"]:  # "\0" flushes the last run of text
-            if key in ("\r", "\0"):
-                if text:
-                    prompt.call_later(prompt.insert, text)
-                    text = ""
-                if key == "\r":
-                    prompt.action_submit()  # queued behind the inserts
-            else:
-                text += key
 
     def first_frame_shown(self) -> None:
         """Called by the app on Textual's ``Ready`` (its start-up batch is over)."""
@@ -216,8 +175,7 @@ class MainScreen(Screen):
         self.panes_ready = True
         if self.focused is None:
             self.chat.prompt.focus()
-        self._replay_typed_ahead()
-        self.post_message(self.PanesReady())
+        self.post_message(self.PanesReady())  # the app then releases the keys it held
 
     @property
     def chat(self) -> ChatPane:

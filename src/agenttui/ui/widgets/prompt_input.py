@@ -3,10 +3,20 @@
 Input history: Up on the first line recalls the previous entry, Down on the
 last line the next one (so moving inside a multi-line draft still works). The
 draft being typed is kept while browsing and restored after the newest entry.
+
+Order of keys: Textual runs a widget's (non-priority) key bindings only when
+the key has bubbled up to the App, through every ancestor's queue, while the
+characters typed after it are inserted by this widget straight away. In a
+burst (a paste without bracketed paste, ``tmux send-keys``, keys held during
+start-up) "nexy<Backspace>t" then became "nexy". So this widget runs its own
+bindings (Backspace, arrows, ctrl+w, Tab, ...) as it receives the key, in
+turn with the characters; precedence is unchanged (the focused widget's
+bindings win over its ancestors' in Textual too).
 """
 
 from __future__ import annotations
 
+from textual import events
 from textual.message import Message
 from textual.widgets import TextArea
 
@@ -32,6 +42,22 @@ class PromptInput(TextArea):
         self.sent_history: list[str] = []
         self._history_index: int | None = None  # None = editing the draft
         self._draft = ""
+
+    async def _on_key(self, event: events.Key) -> None:
+        # Runs before TextArea's own _on_key (which only inserts characters).
+        for binding in self._bindings.key_to_bindings.get(event.key, ()):
+            if binding.priority:
+                continue  # the App ran it before handing the key over
+            if binding.id and event.key not in self._effective_keys(binding.id):
+                continue  # remapped in [keys]: the new key goes the usual way
+            event.stop()  # not again when it would have reached the App
+            event.prevent_default()
+            await self.run_action(binding.action)
+            return
+
+    def _effective_keys(self, binding_id: str) -> list[str]:
+        key_for = getattr(self.app, "key_for", None)
+        return [k.strip() for k in key_for(binding_id).split(",")] if key_for else []
 
     # -- sending -------------------------------------------------------------
     # Enter is a *priority* binding (it must beat TextArea's own newline), and
