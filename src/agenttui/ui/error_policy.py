@@ -12,6 +12,9 @@ shown as notices (history pane, chat); this is the last line. An expected
 failure in a *worker* (a background load or save) is a notice too, and the
 app carries on: only that worker's result is missing.
 
+A lazy import broken by an upgrade while the app runs is neither: the app
+says to restart and carries on (:mod:`agenttui.core.stale_install`).
+
 It overrides ``App._handle_exception`` and keeps what Textual's own does for
 Pilot (``_exception`` / ``_exception_event``, so tests still see the error).
 """
@@ -19,6 +22,9 @@ Pilot (``_exception`` / ``_exception_event``, so tests still see the error).
 from __future__ import annotations
 
 from typing import Any
+
+# Imported with the app: its clock starts before any lazy import can fail.
+from agenttui.core.stale_install import stale_install_message
 
 
 def _unwrapped(error: BaseException) -> BaseException:
@@ -31,7 +37,7 @@ def failure_line(error: BaseException, environ: Any = None) -> str:
     from agenttui.core.errors import explain
 
     error = _unwrapped(error)
-    message = explain(error)
+    message = explain(error) or stale_install_message(error)  # an upgrade under us: no crash log
     if message is not None:
         return f"agenttui: {message}"
     from agenttui.core.crash_log import write_crash_log
@@ -56,8 +62,24 @@ class ErrorPolicyMixin:
             seen.add(message)
             app.notify(message, title=title, severity="error", timeout=30)
 
+    async def _dispatch_action(self, namespace: Any, action_name: str, params: Any) -> bool:
+        # Keys, bindings and the palette run actions here; a screen they import lazily may
+        # have vanished in an upgrade: a notice, and the app carries on (issue 12 item 22).
+        try:
+            return await super()._dispatch_action(namespace, action_name, params)  # type: ignore[misc]
+        except ImportError as error:
+            stale = stale_install_message(error)
+            if stale is None:
+                raise
+            self.notify_failure(stale, title="Restart agenttui")
+            return True
+
     def _handle_exception(self, error: Exception) -> None:
         app: Any = self
+        stale = stale_install_message(_unwrapped(error))
+        if stale is not None and _is_worker_failure(error):  # upgraded under us (issue 12 item 22)
+            self.notify_failure(stale, title="Restart agenttui")
+            return
         if _is_worker_failure(error):
             from agenttui.core.errors import explain
 

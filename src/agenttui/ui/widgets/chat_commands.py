@@ -48,8 +48,9 @@ class SlashCommandsMixin:
             await handler(argument)
         except Exception as exc:
             from agenttui.core.errors import explain  # /remember on a full disk: a notice
+            from agenttui.core.stale_install import stale_install_message  # upgraded under us
 
-            message = explain(exc)
+            message = explain(exc) or stale_install_message(exc)
             if message is None:
                 raise  # a bug: the app's error policy ends it with a crash log
             self.notify(message, title=f"/{name} failed", severity="error", timeout=30)
