@@ -20,7 +20,15 @@ Prints both medians, the ratio audit/baseline, the 10k/2.5k scaling ratio
 (linear = 4, quadratic = 16) and checks every planted duplicate and conflict
 is found. Exit status 1 if a check fails.
 
-Run: ``.venv/bin/python bench/bench_audit.py [--items 10000] [--runs 5] [--clock cpu|wall]``
+Quality (issue 16), first: recall and false flags per category on the
+planted-defect memory of ``bench/audit_corpus.py`` (~1,200 items, a quarter
+Indonesian), lexical only and, with ``--embeddings URL``, with the
+embeddings of an OpenAI-compatible endpoint (e.g. ``bench/minilm_embeddings_server.py``,
+see its doc) or ``--embeddings fake`` (tests/fakes/openai_server.py's
+deterministic vectors: they carry no meaning, so this only exercises the path).
+
+Run: ``.venv/bin/python bench/bench_audit.py [--items 10000] [--runs 5] [--clock cpu|wall]
+[--embeddings URL|fake] [--embedding-model NAME] [--no-speed] [--no-quality] [--show-misses]``
 """
 
 from __future__ import annotations
@@ -257,15 +265,73 @@ def _twins_or_cluster(findings, item_id: str, wanted: str) -> set[str]:
     return set(findings[item_id].twins) | ({wanted} if item_id in findings[wanted].twins else set())
 
 
+def quality(args: argparse.Namespace) -> None:
+    sys.path.insert(0, str(ROOT / "bench"))
+    import audit_corpus
+    import audit_quality
+
+    items, truth = audit_corpus.make()
+    print(f"quality: {len(items)} items (bench/audit_corpus.py, seed 16)")
+    start = CLOCK()
+    lexical = audit_quality.score(items, truth)
+    audit_quality.report(lexical, f"lexical only ({CLOCK() - start:.2f} s {args.clock})")
+    if args.show_misses:
+        _misses(audit_quality, items, truth, None)
+    if not args.embeddings:
+        return
+    from agenttui.core.audit_vectors import cached_embedder
+    from agenttui.core.embedding_client import EmbeddingClient
+
+    server = None
+    url = args.embeddings
+    if url == "fake":
+        sys.path.insert(0, str(ROOT))
+        from tests.fakes.openai_server import FakeOpenAI
+
+        server = FakeOpenAI(embedding_dim=384).start()
+        url = server.base_url
+    try:
+        embed = cached_embedder(EmbeddingClient(url, "bench", args.embedding_model, timeout=300))
+        wall = time.perf_counter()
+        embed([i.text for i in items if i.kind == "note"])  # fetched once; the audit then reads the cache
+        fetched = time.perf_counter() - wall
+        start = CLOCK()
+        results = audit_quality.score(items, truth, embed)
+        audit_quality.report(results, f"with embeddings from {args.embeddings} ({args.embedding_model}; "
+                                      f"fetched in {fetched:.1f} s wall, audit {CLOCK() - start:.2f} s {args.clock})")
+        if args.show_misses:
+            _misses(audit_quality, items, truth, embed)
+    finally:
+        if server is not None:
+            server.stop()
+
+
+def _misses(audit_quality, items, truth, embed) -> None:
+    for cat in (*audit_quality.DUP_CATEGORIES, *audit_quality.FLAG_CATEGORIES):
+        for line in audit_quality.missed(items, truth, cat, embed)[:8]:
+            print(f"    missed {cat}: {line}")
+    for line in audit_quality.unexpected(items, truth, embed):
+        print(f"    false flag: {line}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--items", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
                         help="process CPU time (default) or wall time")
+    parser.add_argument("--embeddings", help="base URL of an embeddings endpoint, or 'fake'")
+    parser.add_argument("--embedding-model", default="all-MiniLM-L6-v2")
+    parser.add_argument("--no-speed", action="store_true")
+    parser.add_argument("--no-quality", action="store_true")
+    parser.add_argument("--show-misses", action="store_true", help="list missed and falsely flagged items")
     args = parser.parse_args(argv)
     global CLOCK
     CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
+    if not args.no_quality:
+        quality(args)
+    if args.no_speed:
+        return 0
 
     items, planted = make_corpus(args.items)
     small, _ = make_corpus(args.items // 4, seed=2)

@@ -10,7 +10,7 @@ Flags:
 * ``secret`` -- contains a credential (``security.find_secrets``);
 * ``duplicate`` -- notes that say the same thing: the same words in any
   order, case or punctuation, a light edit, related words, or (when
-  ``vectors`` are given) close embeddings; see :mod:`audit_duplicates` for
+  ``embed`` is given) close embeddings; see :mod:`audit_duplicates` for
   the rule (numbers, names, roles, weekdays and negation must agree, so
   "Nadia 14:30" and "Raka 14:30" are two notes). Also the same fact key with
   the same value twice. ``twins`` names the other members (at most
@@ -54,9 +54,8 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 
 import re
-from collections.abc import Mapping
 
-from agenttui.core.audit_duplicates import DuplicatePair, lexical_pairs, vector_pairs
+from agenttui.core.audit_duplicates import Embed, lexical_pairs, vector_pairs
 from agenttui.core.models import AuditFinding, MemoryItem, utcnow
 from agenttui.security import find_secrets, injection_reasons
 
@@ -80,9 +79,10 @@ def audit(
     near_duplicate_threshold: float = DEFAULT_THRESHOLD,
     *,
     redact_patterns: Sequence[str] = (),
-    vectors: Mapping[str, Sequence[float]] | None = None,
+    embed: Embed | None = None,
 ) -> list[AuditFinding]:
-    """``vectors``: item id -> embedding of its text (unit length), when the endpoint serves them.
+    """``embed``: texts -> unit vectors (``audit_vectors.cached_embedder``), when the
+    endpoint serves embeddings; it may raise ``EmbeddingError`` (the caller shows it).
 
     ``near_duplicate_threshold`` is the write gate's Jaccard bound; the audit
     no longer uses it (one word apart in a long note passes any Jaccard bound).
@@ -116,7 +116,7 @@ def audit(
         if len(text) > max_chars:
             flag(i, "too_long", f"{len(text)} characters (the limit is {max_chars}).")
 
-    _flag_note_duplicates(items, findings, flag, vectors)
+    _flag_note_duplicates(items, findings, flag, embed)
     _flag_fact_clashes(items, findings, flag)
     return findings
 
@@ -139,15 +139,14 @@ def _others(members: Sequence[int], me: int) -> list[int]:
 
 
 def _flag_note_duplicates(items: Sequence[MemoryItem], findings: list[AuditFinding], flag,
-                          vectors: Mapping[str, Sequence[float]] | None) -> None:
+                          embed: Embed | None) -> None:
     notes = [i for i, item in enumerate(items) if item.kind == "note"]
     texts = [items[i].text for i in notes]
     pairs: dict[tuple[int, int], str] = {}
     for pair in lexical_pairs(texts):
         pairs[(pair.a, pair.b)] = pair.why
-    if vectors:
-        found: list[DuplicatePair] = vector_pairs([vectors.get(items[i].id) for i in notes], texts)
-        for pair in found:
+    if embed is not None and texts:
+        for pair in vector_pairs(embed(texts), texts, embed=embed):
             pairs.setdefault((pair.a, pair.b), pair.why)
     parent = list(range(len(notes)))
 

@@ -38,7 +38,7 @@ import re
 import sqlite3
 import unicodedata
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -47,7 +47,7 @@ from agenttui.core.recall_related import table_related
 from agenttui.core.recall_text import STOP_WORDS
 
 LEXICAL_MIN = 0.75
-VECTOR_MIN = 0.86
+VECTOR_MIN = 0.8
 PROBE = 3
 MAX_POSTING = 200
 RELATED_RANK = 6  # a bridge needs each word among the other's this many nearest
@@ -148,33 +148,23 @@ def _capitalised(text: str) -> tuple[set[str], set[str]]:
     return inside, first
 
 
-def _names(texts: Sequence[str], words_of: Sequence[Sequence[str]]) -> list[set[str]]:
+def _names(texts: Sequence[str]) -> list[set[str]]:
     """Names per text: people, places, products.
 
     A capitalised word inside a sentence is a name. One that starts a
-    sentence ("Nadia picks up …") is a name when the batch has it capitalised
-    inside a sentence elsewhere, or when it is no English word (not in the
-    related-words table), no stop word, and never written in lower case in
-    the batch -- so "Buy" and "Beli" (seen as "beli" elsewhere) are not names.
+    sentence ("Nadia picks up …") is a name only when the batch has it
+    capitalised inside a sentence elsewhere: first words are capitalised
+    anyway ("Likes", "Suka", "Never"), and a name taken for a word costs
+    little (two notes that swap it are still told apart by their words).
     """
     caps = [_capitalised(unicodedata.normalize("NFKC", t)) for t in texts]
     known = set().union(*(inside for inside, _ in caps)) if caps else set()
-    lower: set[str] = set()
-    for text in texts:
-        lower.update(re.findall(r"\b[a-z][a-z']+\b", text))
-    out = []
-    for inside, first in caps:
-        names = set(inside)
-        for word in first:
-            if word in known or (word not in lower and not table_related(word)):
-                names.add(word)
-        out.append(names)
-    return out
+    return [inside | (first & known) for inside, first in caps]
 
 
 def signatures(texts: Sequence[str]) -> list[Signature]:
     words_of = [normalise_text(t).split() for t in texts]
-    names_of = _names(texts, words_of)
+    names_of = _names(texts)
     stem = stems(w for words in words_of for w in words)
     out = []
     for n, words in enumerate(words_of):
@@ -182,6 +172,8 @@ def signatures(texts: Sequence[str]) -> list[Signature]:
         content: set[str] = set()
         keys: list[str] = []  # content stems in order, "<" for a comparator
         for w in words:
+            if w.endswith("'s") and len(w) > 3:
+                w = w[:-2]  # "daughter's piano lesson" = "piano lesson for my daughter"
             if w in _COMPARATORS:
                 keys.append("<")
             if not w.isalpha() and _DIGIT.search(w):
@@ -355,29 +347,64 @@ BAND_BITS = 10
 MAX_BANDS = 48
 
 
+Embed = Callable[[Sequence[str]], Sequence[Sequence[float]]]  # texts -> unit vectors, in order
+WORD_MIN = 0.6  # a swapped word must be this close in meaning to the word it replaces
+
+
+def _swapped(sa: Signature, sb: Signature, forms: Forms) -> list[tuple[str, str]] | None:
+    """The words swapped between two notes that otherwise share most words, or None.
+
+    "Order sushi for the team dinner" / "Order rendang for the team dinner":
+    an embedding puts them side by side (cosine 0.9), but the swapped word
+    is the fact. Returns (word of a, word of b) candidates to check, or None
+    when the notes are reworded rather than one slot changed (then the
+    sentence embedding alone decides).
+    """
+    shared = sa.content & sb.content
+    only_a, only_b = sa.content - shared, sb.content - shared
+    bridges = _bridged(only_a, only_b, forms)
+    left_a = sorted(only_a - {x for x, _ in bridges})
+    left_b = sorted(only_b - {y for _, y in bridges})
+    if not left_a or not left_b:
+        return None
+    matched = len(shared) + len(bridges)
+    if matched / (matched + max(len(left_a), len(left_b))) < 0.5:
+        return None
+    word = {s: min(forms.get(s, (s,))) for s in (*left_a, *left_b)}
+    return [(word[x], word[y]) for x in left_a for y in left_b]
+
+
 def vector_pairs(vectors: Sequence[Sequence[float] | None], texts: Sequence[str],
-                 threshold: float = VECTOR_MIN) -> list[DuplicatePair]:
-    """Pairs of texts whose unit vectors have cosine >= threshold and whose anchors agree.
+                 threshold: float = VECTOR_MIN, embed: Embed | None = None) -> list[DuplicatePair]:
+    """Pairs of texts whose unit vectors have cosine >= threshold and that say the same.
+
+    Anchors must agree and "tabs over spaces" is not "spaces over tabs", as
+    for words. Two notes that share most words but swap one ("sushi" for
+    "rendang") are the same only if each swapped word is close in meaning
+    (``WORD_MIN``) to one it replaces, by ``embed`` on the words themselves
+    (without ``embed``: never).
 
     Candidates share a band of ``BAND_BITS`` sign bits (one band per
     ``BAND_BITS`` dimensions, at most ``MAX_BANDS``), then pass a Hamming
-    bound before the exact cosine: near-duplicates (cosine >= 0.86, angle
-    <= 31°) agree on a band with probability ~0.83^10 = 0.16 each, so on
-    one of 38 bands (384 dims) 99.9% of the time, while unrelated vectors
-    rarely share any.
+    bound before the exact cosine: near-duplicates (cosine >= 0.8, angle
+    <= 37°) agree on a band with probability ~0.79^10 = 0.1 each, so on one
+    of 38 bands (384 dims) 98% of the time, while unrelated vectors rarely
+    share any.
     """
     present = [i for i, v in enumerate(vectors) if v]
     if len(present) < 2:
         return []
-    dim = min(len(vectors[i]) for i in present)
-    bits = [sum(1 << k for k, x in enumerate(vectors[i][:dim]) if x > 0) for i in present]
+    dim = min(len(vectors[i]) for i in present)  # type: ignore[arg-type]
+    bits = [sum(1 << k for k, x in enumerate(vectors[i][:dim]) if x > 0) for i in present]  # type: ignore[index]
     bands = min(MAX_BANDS, max(1, dim // BAND_BITS))
     angle = math.acos(max(-1.0, min(1.0, threshold)))
     max_hamming = int(dim * angle / math.pi * 2.0) + 2  # generous: the bound only skips clear misses
     mask = (1 << BAND_BITS) - 1
     seen: set[tuple[int, int]] = set()
-    sigs = signatures([texts[i] for i in present])
-    pairs: list[DuplicatePair] = []
+    chosen = [texts[i] for i in present]
+    sigs = signatures(chosen)
+    forms = batch_forms(chosen)
+    close: list[tuple[int, int, float]] = []
     for band in range(bands):
         buckets: dict[int, list[int]] = defaultdict(list)
         shift = band * BAND_BITS
@@ -393,11 +420,32 @@ def vector_pairs(vectors: Sequence[Sequence[float] | None], texts: Sequence[str]
                     seen.add((p, q))
                     if (bits[p] ^ bits[q]).bit_count() > max_hamming:
                         continue
-                    if not same_anchors(sigs[p], sigs[q]):
+                    sa, sb = sigs[p], sigs[q]
+                    if not same_anchors(sa, sb) or any((y, x2) in sb.order for x2, y in sa.order):
                         continue
                     va, vb = vectors[present[p]], vectors[present[q]]
-                    cos = sum(x1 * x2 for x1, x2 in zip(va, vb))
+                    cos = sum(x1 * x2 for x1, x2 in zip(va, vb))  # type: ignore[arg-type]
                     if cos >= threshold:
-                        i, j = sorted((present[p], present[q]))
-                        pairs.append(DuplicatePair(i, j, f"close in meaning (embedding cosine {cos:.2f})"))
+                        close.append((p, q, cos))
+    swaps = {(p, q): _swapped(sigs[p], sigs[q], forms) for p, q, _ in close}
+    words = sorted({w for pairs in swaps.values() if pairs for pair in pairs for w in pair})
+    word_vectors = dict(zip(words, embed(words))) if (embed and words) else {}
+    pairs: list[DuplicatePair] = []
+    for p, q, cos in close:
+        why = f"close in meaning (embedding cosine {cos:.2f})"
+        swapped = swaps[(p, q)]
+        if swapped is not None:
+            near = [(a, b, _cos(word_vectors.get(a), word_vectors.get(b))) for a, b in swapped]
+            a_ok = {a for a, _, c in near if c >= WORD_MIN}
+            b_ok = {b for _, b, c in near if c >= WORD_MIN}
+            if a_ok != {a for a, _ in swapped} or b_ok != {b for _, b in swapped}:
+                continue  # a word swapped for one that means something else
+            best = max(near, key=lambda t: t[2])
+            why += f"; {best[0]} ~ {best[1]} ({best[2]:.2f})"
+        i, j = sorted((present[p], present[q]))
+        pairs.append(DuplicatePair(i, j, why))
     return sorted(pairs, key=lambda p: (p.a, p.b))
+
+
+def _cos(a: Sequence[float] | None, b: Sequence[float] | None) -> float:
+    return sum(x * y for x, y in zip(a, b)) if a is not None and b is not None else -1.0

@@ -62,18 +62,30 @@ def _unit(values):
     return [v / norm for v in values]
 
 
-def test_vector_pairs_find_close_vectors_but_keep_anchors():
+def test_vector_pairs_need_close_sentences_and_close_swapped_words():
     rng = random.Random(7)
-    base = [rng.gauss(0, 1) for _ in range(384)]
-    near = _unit([v + rng.gauss(0, 0.25) for v in base])
+
+    def noisy(vector, scale):
+        return _unit([v + rng.gauss(0, scale) for v in vector])
+
+    base, kids, plants = ([rng.gauss(0, 1) for _ in range(384)] for _ in range(3))
     texts = ["Call my mom every Sunday evening", "Every Sunday night I phone my mother",
-             "Nadia picks up the kids at 14:30", "Raka picks up the kids at 14:30", "Water the plants"]
-    other = [_unit([rng.gauss(0, 1) for _ in range(384)]) for _ in range(3)]
-    vectors = [_unit(base), near, other[0], other[0], other[1]]
-    vectors[3] = _unit([v + rng.gauss(0, 0.01) for v in other[0]])
-    pairs = vector_pairs(vectors, texts)
-    assert [(p.a, p.b) for p in pairs] == [(0, 1)]  # 2 and 3 are close but name other people
-    assert "cosine" in pairs[0].why
+             "Nadia picks up the kids at 14:30", "Raka picks up the kids at 14:30",
+             "Water the plants", "Pick up the kids at 15:30"]
+    vectors = [_unit(base), noisy(base, 0.25), _unit(kids), noisy(kids, 0.01), _unit(plants), noisy(kids, 0.01)]
+    # Word vectors: "call" and "phone" mean the same, "nadia" and "raka" are two people.
+    words = {"call": _unit(base), "phone": noisy(base, 0.1), "nadia": _unit(kids), "raka": _unit(plants)}
+    asked: list[list[str]] = []
+
+    def embed(batch):
+        asked.append(list(batch))
+        return [words.get(w, _unit([rng.gauss(0, 1) for _ in range(384)])) for w in batch]
+
+    pairs = vector_pairs(vectors, texts, embed=embed)
+    assert [(p.a, p.b) for p in pairs] == [(0, 1)]  # 2/3 swap a name, 3/5 differ in a number
+    assert "cosine" in pairs[0].why and "call ~ phone" in pairs[0].why
+    assert asked == [["call", "nadia", "phone", "raka"]]  # only the swapped words, once
+    assert vector_pairs(vectors, texts) == []  # a swap with nothing to check it: not the same
 
 
 def test_vector_pairs_skip_items_without_vectors():
