@@ -174,6 +174,8 @@ def flush_pending(services: Any) -> str | None:
 
 
 def _flush(services: Any) -> str | None:
+    from agenttui.core.history import UnknownConversationError
+
     queue = _pending(services)
     while queue:
         cid, message = queue[0]
@@ -182,6 +184,9 @@ def _flush(services: Any) -> str | None:
         except _persist_errors() as exc:
             return (f"Could not save to history ({exc}); {len(queue)} message(s) are kept "
                     "in memory and will be saved on the next try.")
+        except UnknownConversationError:  # deleted meanwhile: so is what belonged to it
+            queue.popleft()  # (kept at the head, it would fail every later turn's writes)
+            continue
         if saved is not None and getattr(saved, "id", None) is not None:
             message.id = saved.id
         queue.popleft()

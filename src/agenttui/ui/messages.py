@@ -5,6 +5,7 @@ other:
 
 - ``MemoryChanged``        -> ``MemoryPane.reload()``
 - ``ConversationsChanged`` -> ``HistoryPane.reload()``
+- ``ConversationDeleted``  -> the chat leaves it if it is open there
 - ``ConversationRequested``-> the chat opens that conversation (at a message)
 - ``ProfileSwitched``      -> every pane reloads; the header updates
 - ``MemoryOffered``        -> ``MemoryPane.offer()`` (Remember/Dismiss, or Undo)
@@ -23,6 +24,14 @@ class ConversationsChanged(Message):
     """A conversation was created, renamed, archived, deleted or got a new message."""
 
     def __init__(self, conversation_id: str | None = None) -> None:
+        super().__init__()
+        self.conversation_id = conversation_id
+
+
+class ConversationDeleted(Message):
+    """A conversation was deleted (``conversation_id``), or all of them (``None``: history cleared)."""
+
+    def __init__(self, conversation_id: str | None) -> None:
         super().__init__()
         self.conversation_id = conversation_id
 

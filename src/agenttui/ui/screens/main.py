@@ -236,6 +236,10 @@ class MainScreen(Screen):
     def _conversations_changed(self) -> None:
         self.pane("history").reload()  # type: ignore[attr-defined]
 
+    @on(messages.ConversationDeleted)
+    async def _conversation_deleted(self, event: messages.ConversationDeleted) -> None:
+        await self.chat.conversation_deleted(event.conversation_id)
+
     @on(messages.ConversationRequested)
     async def _conversation_requested(self, event: messages.ConversationRequested) -> None:
         await self.chat.open_conversation(event.conversation_id, event.message_id)

@@ -26,6 +26,11 @@ the lexical search is kept) and, with ``[recall] semantic`` on, embeds and
 ranks it (:func:`agenttui.core.semantic.prepare`), so the turn that sends it
 goes from Enter to the request without searching or waiting for an embedding
 round trip. With semantic off, nothing is sent anywhere.
+
+A conversation deleted while it is open (the History pane, clear history)
+is left at once: the chat shows a new, empty conversation and says so. One
+deleted elsewhere (another window, ``agenttui history delete``) is noticed
+when the next message is sent: that message starts a new conversation.
 """
 
 from __future__ import annotations
@@ -77,6 +82,13 @@ class ChatPane(SlashCommandsMixin, Vertical):
             super().__init__()
             self.event = event
             self.turn = turn
+
+    class _ConversationGone(TextualMessage):
+        """The turn's conversation no longer exists: the pane moves to a new one, then sets ``moved``."""
+
+        def __init__(self, text: str, image: bool, turn: int, moved: asyncio.Event) -> None:
+            super().__init__()
+            self.text, self.image, self.turn, self.moved = text, image, turn, moved
 
     class ConversationStarted(TextualMessage):
         def __init__(self, conversation_id: str | None, opening: int = 0, if_untouched: bool = False) -> None:
@@ -289,6 +301,12 @@ class ChatPane(SlashCommandsMixin, Vertical):
                 except TimeoutError:
                     self._opening += 1  # too slow: a new conversation, and the late answer is dropped
                 self._send_waits = False
+            if self.conversation_id is not None and not await asyncio.to_thread(
+                    self._conversation_exists, self.conversation_id):
+                moved = asyncio.Event()
+                self.post_message(self._ConversationGone(text, image is not None, turn, moved))
+                await moved.wait()
+                retry_of = None  # its message went with the conversation: sent afresh
             if self.conversation_id is None:
                 conversation = await asyncio.to_thread(
                     self.services.history.create_conversation, None, self.services.model)
@@ -300,9 +318,45 @@ class ChatPane(SlashCommandsMixin, Vertical):
         except Exception as exc:  # the loop reports faults as TurnFailed; this is a bug guard
             from agenttui.core.errors import explain  # e.g. no conversation: the disk is full
 
-            text = explain(exc) or f"{type(exc).__name__}: {exc}"
+            text = explain(exc) or await asyncio.to_thread(_bug_text, exc)  # never a class name
             self.post_message(self.AgentEventReceived(
                 ev.TurnFailed("llm_error", text, ev.Trace(turn_id=""), None), turn))
+
+    def _conversation_exists(self, conversation_id: str) -> bool:
+        return self.services.history.get_conversation(conversation_id) is not None
+
+    @on(_ConversationGone)
+    async def _conversation_gone(self, message: _ConversationGone) -> None:
+        try:
+            if message.turn == self._turn:
+                await self._leave_deleted("This conversation was deleted elsewhere (another window or "
+                                          "a command): your message starts a new one.")
+                await self.log.add(UserMessage(message.text, image=message.image))
+                self.log.anchor()
+        finally:
+            message.moved.set()
+
+    async def conversation_deleted(self, conversation_id: str | None) -> None:
+        """``conversation_id`` (``None``: every one) was deleted: leave it if it is open here."""
+        if self.conversation_id is None or conversation_id not in (None, self.conversation_id):
+            return
+        if self.streaming:  # its turn is abandoned: nothing of it may land in the next conversation
+            self.cancel_turn()
+            self._turn += 1
+            self.streaming = False
+            self._cancel = None
+        await self._leave_deleted("This conversation was deleted: what you send next starts a new one.")
+
+    async def _leave_deleted(self, notice: str) -> None:
+        self._opening += 1  # a latest-conversation lookup still running must not reopen anything
+        self._lookup_done.set()
+        self.conversation_id = None
+        self.can_retry = False
+        self._retry_of = None
+        self._reply = None
+        self._thinking = None
+        await self.log.show_conversation(None)
+        await self.log.notice(notice)
 
     @on(AgentEventReceived)
     async def _agent_event(self, message: AgentEventReceived) -> None:
@@ -514,3 +568,12 @@ class ChatPane(SlashCommandsMixin, Vertical):
         transcript = self.services.history.export_markdown(cid)
         path: Path = self.services.project.archive_session(transcript)
         self.app.call_from_thread(self.notify, str(path), title="Session archived")
+
+
+def _bug_text(exc: Exception) -> str:
+    """What the chat says when a turn broke on a bug: where the details are, not a class name."""
+    from agenttui.core.crash_log import write_crash_log
+
+    log = write_crash_log(exc, ("tui",))
+    where = f"The details are in {log} (secrets redacted)." if log else "No crash log could be written."
+    return f"Something went wrong in agenttui and the reply stopped. {where}"

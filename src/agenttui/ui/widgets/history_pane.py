@@ -336,6 +336,8 @@ class HistoryPane(Vertical):
                 "delete": "Deleted", "clear": "History cleared"}[message.verb]
         self.notify(f"{done}. {message.note}".strip(), title="History")
         self.reload()
+        if message.verb in ("delete", "clear"):  # the chat must not keep a deleted one open
+            self.post_message(messages.ConversationDeleted(message.conversation_id))
         self.post_message(messages.ConversationsChanged(message.conversation_id))
 
 

@@ -1,0 +1,110 @@
+"""Issue 12, what a new user trips on: one Pilot test (or more) per item fixed here.
+
+Item 1 (type-ahead) has its own file, test_type_ahead.py.
+"""
+
+from __future__ import annotations
+
+from textual.widgets import Button
+
+from agenttui.ui import messages
+from agenttui.ui.app import make_app
+from agenttui.ui.screens.confirm import ConfirmScreen
+from agenttui.ui.widgets.chat_log import Notice
+from agenttui.ui.widgets.conversation_list import ConversationList
+from agenttui.ui.widgets.message_view import UserMessage
+from tests.ui.helpers import chat, replies, send, wait_until
+
+SIZE = (120, 36)
+
+
+def notices(app) -> list[str]:
+    return [str(n.render()) for n in app.screen.query(Notice)]
+
+
+def sent(app) -> list[str]:
+    return [m.text for m in app.screen.query(UserMessage)]
+
+
+# -- item 2: deleting the conversation open in Chat -----------------------------
+async def test_deleting_the_open_conversation_moves_the_chat_to_a_new_one(chat_services, fake_openai):
+    fake_openai.reply("first answer").reply("second answer")
+    history = chat_services.history
+    app = make_app(chat_services, check_api_key=False)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = chat(app)
+        await send(pilot, "first question")
+        await wait_until(pilot, lambda: not pane.streaming and replies(app) == ["first answer"])
+        doomed = pane.conversation_id
+        assert doomed is not None
+        listing = app.screen.query_one(ConversationList)
+        await wait_until(pilot, lambda: listing.get_option_index(doomed) is not None)
+        listing.focus()
+        listing.highlighted = listing.get_option_index(doomed)
+        await pilot.press("d")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.click("#confirm")
+        await wait_until(pilot, lambda: history.get_conversation(doomed) is None)
+        await wait_until(pilot, lambda: pane.conversation_id is None and not sent(app))
+        assert any("deleted" in text for text in notices(app))
+        await send(pilot, "second question")
+        await wait_until(pilot, lambda: not pane.streaming and replies(app) == ["second answer"])
+        assert pane.conversation_id not in (None, doomed)
+        assert not any("Error" in text or "no conversation with id" in text for text in notices(app))
+        assert not pane.can_retry
+    assert [m.content for m in history.messages(pane.conversation_id)] == ["second question", "second answer"]
+
+
+async def test_clearing_history_moves_the_chat_to_a_new_conversation(chat_services, fake_openai):
+    fake_openai.reply("an answer")
+    app = make_app(chat_services, check_api_key=False)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = chat(app)
+        await send(pilot, "a question")
+        await wait_until(pilot, lambda: not pane.streaming and replies(app) == ["an answer"])
+        history_pane = app.screen.query_one("#history-pane")
+        history_pane._act("clear", None, lambda history, _cid: history.clear(), backup=True)
+        await wait_until(pilot, lambda: pane.conversation_id is None and not sent(app))
+        assert any("deleted" in text for text in notices(app))
+
+
+async def test_a_conversation_deleted_elsewhere_gets_a_clear_message_and_a_new_one(chat_services, fake_openai):
+    """Deleted by another process (``agenttui history delete``): the pane was not told."""
+    fake_openai.reply("first answer").reply("second answer")
+    history = chat_services.history
+    app = make_app(chat_services, check_api_key=False)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = chat(app)
+        await send(pilot, "first question")
+        await wait_until(pilot, lambda: not pane.streaming and replies(app) == ["first answer"])
+        doomed = pane.conversation_id
+        history.delete(doomed)
+        await send(pilot, "second question")
+        await wait_until(pilot, lambda: not pane.streaming and pane.conversation_id not in (None, doomed))
+        shown = "\n".join(notices(app))
+        assert "UnknownConversationError" not in shown and "Error:" not in shown
+        assert "deleted" in shown
+        assert not pane.can_retry
+        await wait_until(pilot, lambda: replies(app)[-1:] == ["second answer"])
+    assert [m.content for m in history.messages(pane.conversation_id)] == ["second question", "second answer"]
+
+
+async def test_deleting_the_conversation_while_its_reply_streams(chat_services, fake_openai):
+    fake_openai.reply(" ".join(["word"] * 200), words_per_second=40).reply("fresh answer")
+    history = chat_services.history
+    app = make_app(chat_services, check_api_key=False)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = chat(app)
+        await send(pilot, "tell me a long story")
+        await wait_until(pilot, lambda: pane.streaming and replies(app) and "word" in replies(app)[0])
+        doomed = pane.conversation_id
+        history.delete(doomed)
+        app.main.post_message(messages.ConversationDeleted(doomed))  # as the History pane does
+        await wait_until(pilot, lambda: pane.conversation_id is None and not pane.streaming)
+        await send(pilot, "a new question")
+        await wait_until(pilot, lambda: not pane.streaming and replies(app) == ["fresh answer"])
+        await pilot.pause(0.3)
+        shown = "\n".join(notices(app)) + "\n".join(n[2] for n in app.notices)
+        assert "Cancelled" not in shown and "not saved" not in shown.lower() and "no conversation" not in shown
+    assert [m.content for m in history.messages(pane.conversation_id)] == ["a new question", "fresh answer"]
+    assert history.get_conversation(doomed) is None
