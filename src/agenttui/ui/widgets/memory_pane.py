@@ -156,6 +156,11 @@ class MemoryPane(Vertical):
         yield MemoryItemEditor(id="memory-editor")
         yield MemoryOffer(id="memory-offer")
         yield Input(id="memory-add")
+        # Hidden: notices memory and history changed on disk (another shell, a restore) and
+        # tells the main screen, which reloads this pane and History (issue 12 item 7).
+        from agenttui.ui.widgets.data_watcher import DataWatcher
+
+        yield DataWatcher(self.services)
 
     def on_mount(self) -> None:
         self._show_add_scope()

@@ -1,0 +1,90 @@
+"""Tells the panes when memory or history changed on disk (issue 12 item 7).
+
+A hidden widget that polls :class:`agenttui.core.data_watch.DataWatch` once a
+second in a thread worker (the history read may wait on another process's
+lock) and posts the app-level messages the main screen already routes:
+``MemoryChanged`` (the Memory pane re-reads), ``ConversationsChanged`` (the
+History pane re-reads). When the history database was replaced (``agenttui
+restore`` while the app runs) the store's connection is closed so that it
+reopens the restored file, a notice says what happened, and a conversation open
+in the chat that the restored history lacks is left (``ConversationDeleted``).
+"""
+
+from __future__ import annotations
+
+from textual import on, work
+from textual.message import Message
+from textual.widget import Widget
+
+from agenttui.core.data_watch import DataChanges, DataWatch
+from agenttui.ui import messages
+
+POLL_INTERVAL = 1.0  # seconds; a poll costs a few stat calls and one PRAGMA
+
+
+def _data_version(history) -> int | None:
+    return int(history.epoch[1])
+
+
+class DataWatcher(Widget):
+    DEFAULT_CSS = "DataWatcher { display: none; }"
+
+    class _Polled(Message):
+        def __init__(self, changes: DataChanges, left: str | None) -> None:
+            super().__init__()
+            self.changes = changes
+            self.left = left  # the open conversation the restored history does not have
+
+    def __init__(self, services, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.services = services
+        self._watch = DataWatch()
+        self._polling = False
+
+    def on_mount(self) -> None:
+        self.set_interval(POLL_INTERVAL, self._tick)
+        self._tick()  # the baseline, at once
+
+    def _open_conversation(self) -> str | None:
+        chat = getattr(self.screen, "chat", None)
+        return getattr(chat, "conversation_id", None) if getattr(self.screen, "panes_ready", False) else None
+
+    def _tick(self) -> None:
+        if self._polling:
+            return  # a poll waiting on a lock is not stacked up behind
+        self._polling = True
+        self._poll(self._open_conversation())
+
+    @work(thread=True, exclusive=True, group="data-watch", exit_on_error=False)
+    def _poll(self, open_id: str | None) -> None:
+        changes, left = DataChanges(), None
+        try:
+            memory, history = self.services.memory, self.services.history
+            changes = self._watch.poll(list(memory.files().values()), history.db_path,
+                                       lambda: _data_version(history))
+            if changes.replaced:
+                history.close()  # the next use opens the file now at the path
+                if open_id is not None and history.get_conversation(open_id) is None:
+                    left = open_id
+        except Exception:  # noqa: BLE001 -- best effort: the panes' own reads report a broken file
+            pass
+        finally:
+            self.post_message(self._Polled(changes, left))
+
+    @on(_Polled)
+    def _polled(self, message: _Polled) -> None:
+        message.stop()
+        self._polling = False
+        changes = message.changes
+        if not changes or not getattr(self.screen, "panes_ready", True):
+            return
+        if changes.memory or changes.replaced:
+            self.post_message(messages.MemoryChanged())
+        if changes.history:
+            self.post_message(messages.ConversationsChanged(None))
+        if changes.replaced:
+            self.notify("The history database was replaced on disk (agenttui restore?) while agenttui "
+                        "was running: memory and history now show what is on disk.",
+                        title="Data changed on disk", timeout=15)
+        if message.left is not None:
+            self.post_message(messages.ConversationDeleted(message.left))

@@ -1,0 +1,64 @@
+"""Issue 12 item 7: the Memory and History panes follow changes made on disk while the app
+runs -- another process's memory write, another process's conversation, a restore."""
+
+from __future__ import annotations
+
+from agenttui.core.backup import create_backup, restore_backup
+from agenttui.core.history import HistoryStore
+from agenttui.core.memory import MemoryStore
+from agenttui.ui.app import make_app
+from agenttui.ui.widgets.conversation_list import ConversationList
+from agenttui.ui.widgets.memory_pane import MemoryPane
+from tests.ui.helpers import chat, wait_until
+
+SIZE = (120, 36)
+
+
+def _shown_memory(app) -> list[str]:
+    return [item.display for item in app.screen.query_one(MemoryPane).items.values()]
+
+
+def _titles(app) -> list[str]:
+    listing = app.screen.query_one(ConversationList)
+    return [c.title for c in listing.conversations.values()]
+
+
+async def test_memory_written_by_another_process_appears(services, paths):
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.screen.query(MemoryPane) and chat(app).prompt is not None)
+        await pilot.pause(1.5)  # past the watcher's first (baseline) poll
+        other = MemoryStore(paths, services.profile_name)  # as `agenttui memory add` in another shell
+        assert other.add_note("prefers metric units in answers").status == "added"
+        await wait_until(pilot, lambda: "prefers metric units in answers" in _shown_memory(app))
+
+
+async def test_a_conversation_from_another_process_appears(services):
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.screen.query(ConversationList) and chat(app).prompt is not None)
+        await pilot.pause(1.5)  # past the watcher's first (baseline) poll
+        with HistoryStore(services.history.db_path) as other:  # as `agenttui ask` in another terminal
+            other.create_conversation(title="asked from another terminal")
+        await wait_until(pilot, lambda: "asked from another terminal" in _titles(app))
+
+
+async def test_restore_while_running_is_noticed(services, paths, tmp_path):
+    services.memory.add_note("the note that the backup holds")
+    services.history.create_conversation(title="in the backup")
+    archive = create_backup(paths, tmp_path / "before.tar.gz")
+    services.memory.add_note("a note written after the backup")
+    services.history.create_conversation(title="after the backup")
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: "after the backup" in _titles(app))
+        await pilot.pause(1.5)  # past the watcher's first (baseline) poll
+        restore_backup(paths, archive)  # as `agenttui restore` from another shell
+        await wait_until(pilot, lambda: any(n[1] == "Data changed on disk" for n in app.notices))
+        await wait_until(pilot, lambda: _titles(app) == ["in the backup"])
+        await wait_until(pilot, lambda: _shown_memory(app) == ["the note that the backup holds"])
+        # the app now writes to the restored database, not to the one moved to the trash
+        services.history.create_conversation(title="after the restore")
+    with HistoryStore(services.history.db_path) as check:
+        titles = {c.title for c in check.list_conversations(limit=10)}
+    assert titles == {"in the backup", "after the restore"}
