@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import io
 import json
 from contextlib import asynccontextmanager
 from datetime import timedelta
 
-from textual.widgets import Button, Input
+from textual.widgets import Button, Input, OptionList
 
 from agenttui.core.models import MemoryItem, utcnow
 from agenttui.ui.app import make_app
 from agenttui.ui.screens.audit import AuditScreen
 from agenttui.ui.screens.confirm import ConfirmScreen
+from agenttui.ui.screens.merge_choice import MergeChoiceScreen
 from agenttui.ui.widgets.audit_table import AuditTable
 from tests.ui.data_harness import settle
 
@@ -36,6 +38,15 @@ def seed(services):
     path.write_text(json.dumps({"schema": 1, "scope": "user",
                                 "items": [i.to_dict() for i in items], "archive": []}))
     return items
+
+
+def panel_text(screen) -> str:
+    """What the panel under the table shows, as plain text (a Rich Group: text and a table)."""
+    from rich.console import Console
+
+    console = Console(width=160, record=True, file=io.StringIO())
+    console.print(screen.query_one("#audit-reasons").content)
+    return console.export_text()
 
 
 @asynccontextmanager
@@ -84,18 +95,59 @@ async def test_flags_filter_sort_and_pin(services):
         assert services.memory.get(items[3].id).pinned
 
 
-async def test_merge_duplicates_keeps_the_selected(services):
+async def test_merge_asks_which_wording_to_keep(services):
     async with audit_open(services) as (items, app, pilot, screen):
         table = screen.query_one(AuditTable)
         await pilot.press("3")
         await pilot.pause()
-        keep = items[1].id
-        table.move_cursor(row=[r.item.id for r in table.shown].index(keep))
+        table.move_cursor(row=[r.item.id for r in table.shown].index(items[1].id))
+        await pilot.pause()
+        # the pair side by side under the table, with why they match
+        panel = panel_text(screen)
+        assert "Prefer short answers, in English!" in panel and "prefer short answers in English" in panel
+        assert "same text" in panel
         await pilot.press("m")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, MergeChoiceScreen)
+        options = dialog.query_one(OptionList)
+        assert options.option_count == 2 and options.highlighted == 0  # the highlighted row first
+        await pilot.press("down", "enter")  # keep the other wording
         await settle(pilot, app)
         ids = {i.id for i in services.memory.items()}
-        assert keep in ids and items[0].id not in ids
+        assert items[0].id in ids and items[1].id not in ids
         assert not any("duplicate" in row.flags for row in screen.rows)
+
+
+async def test_merge_cancelled_changes_nothing(services):
+    async with audit_open(services) as (items, app, pilot, screen):
+        table = screen.query_one(AuditTable)
+        table.move_cursor(row=[r.item.id for r in table.shown].index(items[0].id))
+        await pilot.press("m")
+        await pilot.pause()
+        await pilot.press("escape")
+        await settle(pilot, app)
+        assert app.screen is screen
+        assert {items[0].id, items[1].id} <= {i.id for i in services.memory.items()}
+
+
+async def test_an_override_is_shown_not_flagged(services):
+    items = seed(services)
+    services.memory.set_fact("language", "en", scope="profile", source="explicit")
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, app)
+        await app.run_action("open_audit")
+        await settle(pilot, app)
+        screen = app.screen
+        rows = {row.item.id: row for row in screen.rows}
+        user_language = rows[items[3].id]
+        assert "conflict" not in user_language.flags and "override" in user_language.notes
+        table = screen.query_one(AuditTable)
+        table.move_cursor(row=[r.item.id for r in table.shown].index(items[3].id))
+        await pilot.pause()
+        assert "override" in str(table.get_row(items[3].id)[-1])
+        assert "overrides 'id'" in panel_text(screen)
 
 
 async def test_bulk_delete_flagged_with_confirm(services):

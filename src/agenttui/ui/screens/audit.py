@@ -9,9 +9,16 @@ computed in a thread worker. Keys:
 * filter by flag: ``1``–``7`` (suspicious, secret, duplicate, conflict,
   stale, expired, too long), ``0`` for all; or the Select above the table;
 * ``e`` edit (the Memory pane's inline editor), ``p`` pin, ``d`` delete
-  (confirm), ``m`` merge duplicates (keep the highlighted item, fold its
-  twins into it), ``X`` bulk delete of every flagged item in view (confirm
+  (confirm), ``m`` merge duplicates (asks which wording to keep, then
+  folds the others into it), ``X`` bulk delete of every flagged item in view (confirm
   with counts and a typed word; the store snapshots memory first).
+
+The panel under the table shows, for the highlighted item, each flag's
+reason, a duplicate side by side with its twins (both texts and why they
+were matched), and an override (a profile value set on purpose: shown, not
+flagged). With ``[recall] semantic = true`` the audit also asks the
+endpoint for embeddings (duplicates by meaning); if it cannot, it says so
+once and stays lexical.
 
 Every change posts :class:`AuditScreen.MemoryChanged` to the app so the
 Memory pane and the next prompt pick it up; the screen dismisses with
@@ -23,6 +30,8 @@ from __future__ import annotations
 from collections import Counter
 from datetime import datetime
 
+from rich.console import Group
+from rich.table import Table
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -34,6 +43,7 @@ from textual.widgets import DataTable, Footer, Select, Static
 
 from agenttui.core.models import AUDIT_FLAGS
 from agenttui.ui import messages
+from agenttui.ui.inert import inert_line
 from agenttui.ui.widgets.audit_table import COLUMNS, FLAG_TAGS, AuditRow, AuditTable, rows_from
 from agenttui.ui.widgets.memory_item_editor import MemoryItemEditor, apply_edit
 
@@ -60,9 +70,10 @@ class AuditScreen(Screen[bool]):
         """Posted to the app after every write made from the audit."""
 
     class _Audited(Message):
-        def __init__(self, rows: list[AuditRow]) -> None:
+        def __init__(self, rows: list[AuditRow], warning: str | None = None) -> None:
             super().__init__()
             self.rows = rows
+            self.warning = warning
 
     class _Written(Message):
         def __init__(self, verb: str, note: str, error: str | None) -> None:
@@ -78,6 +89,7 @@ class AuditScreen(Screen[bool]):
         self.sort = "flags"
         self.reverse = False
         self.changed = False
+        self.embeddings_warned = False
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="audit-bar"):
@@ -109,14 +121,24 @@ class AuditScreen(Screen[bool]):
 
         memory, settings = self.services.memory, self.services.settings.memory
         items = memory.items("all", include_expired=True)
-        findings = audit(items, now=self.now, stale_days=settings.stale_days,
-                         max_chars=settings.max_note_chars,
-                         redact_patterns=self.services.settings.redaction.extra_patterns)
-        self.post_message(self._Audited(rows_from(items, findings)))
+        options = dict(now=self.now, stale_days=settings.stale_days, max_chars=settings.max_note_chars,
+                       redact_patterns=self.services.settings.redaction.extra_patterns)
+        embed, warning = _embedder(self.services), None
+        try:
+            findings = audit(items, embed=embed, **options)
+        except Exception as error:  # EmbeddingError, or an endpoint gone: the lexical audit still runs
+            if embed is None:
+                raise
+            findings = audit(items, **options)
+            warning = f"Duplicates by meaning are off: {error}"
+        self.post_message(self._Audited(rows_from(items, findings), warning))
 
     @on(_Audited)
     def _audited(self, message: _Audited) -> None:
         self.rows = message.rows
+        if message.warning and not self.embeddings_warned:
+            self.embeddings_warned = True
+            self.notify(message.warning, title="Audit", severity="warning")
         self._show()
 
     def _show(self) -> None:
@@ -137,12 +159,30 @@ class AuditScreen(Screen[bool]):
     @on(DataTable.RowHighlighted)
     def _show_reasons(self, event: DataTable.RowHighlighted | None = None) -> None:
         row = self.table.current_row()
+        self.query_one("#audit-reasons", Static).update(self._explain(row) if row is not None else Text())
+
+    def _explain(self, row: AuditRow) -> Group:
+        """Reasons, then duplicates side by side (this text | the twin's, and why)."""
         text = Text()
-        if row is not None:
-            for flag in row.flags:
-                text.append(f"{flag}: ", style="bold")
-                text.append(row.reasons.get(flag, "") + "  ")
-        self.query_one("#audit-reasons", Static).update(text)
+        for flag in row.flags:
+            text.append(f"{flag}: ", style="bold")
+            text.append(inert_line(row.reasons.get(flag, ""), 400) + "  ")
+        for name, note in row.notes.items():
+            text.append(f"{name}: ", style="bold cyan")
+            text.append(inert_line(note, 400) + "  ")
+        parts: list = [text]
+        if row.matched:
+            by_id = {r.item.id: r.item for r in self.rows}
+            table = Table(box=None, expand=True, show_edge=False, padding=(0, 1))
+            table.add_column("this item", ratio=1)
+            table.add_column("duplicate", ratio=1)
+            table.add_column("why", ratio=1, style="dim")
+            for twin_id, why in list(row.matched.items())[:3]:
+                twin = by_id.get(twin_id)
+                if twin is not None:
+                    table.add_row(inert_line(row.item.display, 200), inert_line(twin.display, 200), why)
+            parts.append(table)
+        return Group(*parts)
 
     # -- sort / filter ---------------------------------------------------------
     @on(DataTable.HeaderSelected)
@@ -241,12 +281,20 @@ class AuditScreen(Screen[bool]):
         row = self.table.current_row()
         if row is None:
             return
-        live = {r.item.id for r in self.rows}
+        live = {r.item.id: r.item for r in self.rows}
         twins = [twin for twin in row.twins if twin in live]
         if not twins or not {"duplicate", "conflict"} & set(row.flags):
             self.notify("This item has no duplicates to merge.", title="Audit")
             return
-        self._write("merge", _merge, self.services.memory, row.item.id, twins)
+        from agenttui.ui.screens.merge_choice import MergeChoiceScreen
+
+        group = [row.item.id, *twins]
+
+        def chosen(keep: str | None) -> None:
+            if keep is not None:
+                self._write("merge", _merge, self.services.memory, keep, [i for i in group if i != keep])
+
+        self.app.push_screen(MergeChoiceScreen([live[i] for i in group], row.matched), chosen)
 
     @work(thread=True, group="audit-write")
     def _write(self, verb: str, fn, *args) -> None:
@@ -271,6 +319,17 @@ class AuditScreen(Screen[bool]):
         self.dismiss(self.changed)
 
 
+def _embedder(services):
+    """The audit's embed function when semantic recall is on and can run, else None."""
+    if not services.settings.recall.semantic:
+        return None
+    from agenttui.core.audit_vectors import cached_embedder
+    from agenttui.core.semantic import semantic_state
+
+    state = semantic_state(services)
+    return cached_embedder(state.client()) if state.enabled else None
+
+
 def _edit(memory, item, text) -> str:
     result = apply_edit(memory, item, text)
     if not result.ok:
@@ -290,4 +349,4 @@ def _delete(memory, ids) -> str:
 
 def _merge(memory, keep_id, drop_ids) -> str:
     memory.merge(keep_id, drop_ids)
-    return f"Merged {len(drop_ids)} duplicate(s) into the selected item. Backup: {memory.last_backup}"
+    return f"Merged {len(drop_ids)} duplicate(s) into the chosen wording. Backup: {memory.last_backup}"

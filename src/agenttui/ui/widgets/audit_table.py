@@ -54,6 +54,8 @@ class AuditRow:
     flags: list[str] = field(default_factory=list)
     reasons: dict[str, str] = field(default_factory=dict)
     twins: list[str] = field(default_factory=list)
+    matched: dict[str, str] = field(default_factory=dict)  # twin id -> why the two were matched
+    notes: dict[str, str] = field(default_factory=dict)  # not problems: "override"
 
 
 def rows_from(items: list[MemoryItem], findings: list[AuditFinding]) -> list[AuditRow]:
@@ -62,7 +64,8 @@ def rows_from(items: list[MemoryItem], findings: list[AuditFinding]) -> list[Aud
     rows = []
     for item in items:
         finding = by_id.get(item.id)
-        rows.append(AuditRow(item, list(finding.flags), dict(finding.reasons), list(finding.twins))
+        rows.append(AuditRow(item, list(finding.flags), dict(finding.reasons), list(finding.twins),
+                             dict(finding.matched), dict(finding.notes))
                     if finding else AuditRow(item))
     return rows
 
@@ -105,6 +108,8 @@ class AuditTable(DataTable):
             if flags:
                 flags.append(" ")
             flags.append(FLAG_TAGS.get(flag, flag), style=FLAG_STYLES.get(flag, ""))
+        if "override" in row.notes:  # shown, not flagged: a profile value set on purpose
+            flags.append((" " if flags else "") + "override", style="italic cyan")
         return (
             ("★ " if item.pinned else "") + item.scope,
             item.kind,
