@@ -7,7 +7,9 @@ server running in this process, waits for its first frame, lets a user
 "read" for ``--think`` seconds (the UI is idle), types the first message, and
 times **Enter -> the first word of the reply arriving on the terminal** (the
 raw bytes are searched for the marker while draining, pyte parses only
-afterwards; ``time.perf_counter()`` on both sides). Compared, run by run in
+afterwards; ``time.perf_counter()`` on both sides); then, 2 s after that
+reply, the same for a second message (printed for reference: what a later
+turn costs in the same app). Compared, run by run in
 turn, each with one uncounted warm-up run first (page cache, .pyc files):
 
 * ``now`` -- agenttui as installed (this working tree), default settings;
@@ -48,6 +50,8 @@ from tests.fakes import openai_server  # noqa: E402
 MARKER = b"Quokka"
 REPLY = "Quokka says hello and the rest of this reply follows word by word."
 MESSAGE = "hello there, how are you today?"
+LATER_MESSAGE = "and one more question for you now"
+LATER_PAUSE = 2.0  # seconds between the first reply and typing the second message
 GOAL = 1.2
 QUIET = 0.3  # the prompt's cursor blinks every 0.5 s: "quiet" is 0.3 s without output
 MINIMAL_APP = '''
@@ -96,6 +100,7 @@ class Scenario:
     pythonpath: str | None = None
     paint: list[float] = field(default_factory=list)
     first_words: list[float] = field(default_factory=list)
+    later_words: list[float] = field(default_factory=list)  # the second message, for reference
 
 
 def env_for(home: Path, base_url: str, pythonpath: str | None) -> dict[str, str]:
@@ -109,8 +114,8 @@ def env_for(home: Path, base_url: str, pythonpath: str | None) -> dict[str, str]
     return env
 
 
-def drain_until_marker(term: PtyTerminal, timeout: float) -> float | None:
-    """Read raw output until MARKER arrives; its arrival time (pyte is fed afterwards)."""
+def drain_until_marker(term: PtyTerminal, timeout: float, marker: bytes = MARKER) -> float | None:
+    """Read raw output until ``marker`` arrives; its arrival time (pyte is fed afterwards)."""
     chunks: list[bytes] = []
     tail = b""
     found = None
@@ -127,9 +132,9 @@ def drain_until_marker(term: PtyTerminal, timeout: float) -> float | None:
             break
         now = time.perf_counter()
         chunks.append(data)
-        if MARKER in tail + data:
+        if marker in tail + data:
             found = now
-        tail = data[-len(MARKER):]
+        tail = data[-len(marker):]
     data = b"".join(chunks)
     term.bytes_read += len(data)
     term.stream.feed(data)
@@ -142,8 +147,26 @@ def pump_for(term: PtyTerminal, seconds: float) -> None:
         pass
 
 
+def enter_to_first_words(term: PtyTerminal, server: openai_server.FakeOpenAI, message: str,
+                         marker: str, what: str) -> float:
+    """Type ``message``, let the app go idle, press Enter: seconds until the reply's first word."""
+    server.reply(REPLY.replace("Quokka", marker))  # a word of its own: earlier replies stay on screen
+    term.type(message)
+    term.wait_for(message[-20:], timeout=15)
+    term.settle(QUIET, timeout=5)  # every key handled
+    before = len(server.chat_requests)
+    pressed = time.perf_counter()
+    os.write(term.fd, b"\r")
+    arrived = drain_until_marker(term, timeout=60, marker=marker.encode())
+    if arrived is None:
+        raise TimeoutError(f"{what}: no reply 60 s after Enter\n{term.text()}")
+    if len(server.chat_requests) != before + 1:
+        raise RuntimeError(f"{what}: expected one chat request, got {len(server.chat_requests) - before}")
+    return arrived - pressed
+
+
 def one_run(scenario: Scenario, server: openai_server.FakeOpenAI, work: Path, run: int,
-            think: float) -> tuple[float, float]:
+            think: float) -> tuple[float, float, float]:
     home = work / f"home-{scenario.name}-{run}"
     home.mkdir()
     cwd = work / "project"
@@ -154,22 +177,13 @@ def one_run(scenario: Scenario, server: openai_server.FakeOpenAI, work: Path, ru
             paint = term.last_read_at - term.started
             term.settle(QUIET, timeout=5)
             pump_for(term, think)  # the user reads the screen; the UI is idle
-            term.type(MESSAGE)
-            term.wait_for(MESSAGE[-20:], timeout=15)
-            term.settle(QUIET, timeout=5)  # every key handled
-            before = len(server.chat_requests)
-            pressed = time.perf_counter()
-            os.write(term.fd, b"\r")
-            arrived = drain_until_marker(term, timeout=60)
-            if arrived is None:
-                raise TimeoutError(f"{scenario.name} run {run}: no reply 60 s after Enter\n{term.text()}")
-            if len(server.chat_requests) != before + 1:
-                raise RuntimeError(f"{scenario.name}: expected one chat request, got "
-                                   f"{len(server.chat_requests) - before}")
+            first = enter_to_first_words(term, server, MESSAGE, "Quokka", f"{scenario.name} run {run}")
+            pump_for(term, LATER_PAUSE)  # the reply ends, the app does its after-work, the user reads
+            later = enter_to_first_words(term, server, LATER_MESSAGE, "Wombat", f"{scenario.name} run {run}, 2nd")
             term.press("ctrl+q")
             if term.wait_exit(15) is None:
                 term.close()
-        return paint, arrived - pressed
+        return paint, first, later
     finally:
         shutil.rmtree(home, ignore_errors=True)
 
@@ -221,9 +235,10 @@ def main() -> int:
                 one_run(scenario, server, work, -1, args.think)
             for run in range(args.runs):
                 for scenario in scenarios:
-                    paint, words = one_run(scenario, server, work, run, args.think)
+                    paint, words, later = one_run(scenario, server, work, run, args.think)
                     scenario.paint.append(paint)
                     scenario.first_words.append(words)
+                    scenario.later_words.append(later)
                 line = "  ".join(f"{s.name} {s.first_words[-1] * 1000:6.1f}" for s in scenarios)
                 print(f"run {run + 1}/{args.runs}: Enter -> first words {line} ms", flush=True)
     finally:
@@ -237,6 +252,9 @@ def report(scenarios: list[Scenario]) -> None:
     print("\nEnter -> first words on screen, first message after launch:")
     for s in scenarios:
         print(f"  {s.name:<8} {s.label:<32} {summary(s.first_words)}")
+    print("Enter -> first words, the second message (for reference):")
+    for s in scenarios:
+        print(f"  {s.name:<8} {s.label:<32} {summary(s.later_words)}")
     print("first paint (fork -> first frame):")
     for s in scenarios:
         print(f"  {s.name:<8} {s.label:<32} {summary(s.paint)}")
@@ -245,6 +263,9 @@ def report(scenarios: list[Scenario]) -> None:
     ratio = med["now"] / med["minimal"]
     print(f"first turn: now / minimal = {ratio:.2f}x (goal <= {GOAL}x: {'met' if ratio <= GOAL else 'NOT met'}); "
           f"before / minimal = {med['before'] / med['minimal']:.2f}x")
+    later = {name: statistics.median(s.later_words) for name, s in by.items()}
+    print(f"now: first / second message = {med['now'] / later['now']:.2f}x; "
+          f"minimal: {med['minimal'] / later['minimal']:.2f}x")
     print(f"first paint: now / before = {paint['now'] / paint['before']:.2f}x "
           f"({paint['now'] * 1000:.0f} vs {paint['before'] * 1000:.0f} ms; minimal app {paint['minimal'] * 1000:.0f} ms)")
 
