@@ -108,3 +108,21 @@ async def test_deleting_the_conversation_while_its_reply_streams(chat_services, 
         assert "Cancelled" not in shown and "not saved" not in shown.lower() and "no conversation" not in shown
     assert [m.content for m in history.messages(pane.conversation_id)] == ["a new question", "fresh answer"]
     assert history.get_conversation(doomed) is None
+
+
+# -- item 3: /memory keeps the focus in the prompt --------------------------------
+async def test_memory_command_shows_the_pane_and_keeps_typing_in_the_prompt(services):
+    services.memory.add_note("likes green tea", "user", "explicit")
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=(80, 24)) as pilot:  # narrow: the Memory pane starts hidden
+        main = app.main
+        assert not main.pane_visible("memory")
+        await send(pilot, "/memory")
+        await wait_until(pilot, lambda: any("likes green tea" in text for text in notices(app)))
+        await wait_until(pilot, lambda: main.pane_visible("memory"))
+        await pilot.press("e", "d")
+        await pilot.pause()
+        assert app.focused is chat(app).prompt
+        assert chat(app).prompt.text == "ed"
+        assert [i.text for i in services.memory.items("all", False)] == ["likes green tea"]
+        assert not isinstance(app.screen, ConfirmScreen)

@@ -204,10 +204,15 @@ class MainScreen(Screen):
         if visible and pane.has_focus_within and self.panes_ready:
             self.chat.prompt.focus()
 
-    def focus_pane(self, name: str) -> None:
+    def show_pane(self, name: str) -> None:
+        """Show the pane (as the user's choice) without moving the focus."""
         pane = self.pane(name)
         if not pane.display:
             pane.remove_class("-hidden").add_class("-shown")
+
+    def focus_pane(self, name: str) -> None:
+        pane = self.pane(name)
+        self.show_pane(name)
         if not self.panes_ready:
             return
         if name == "chat":

@@ -116,10 +116,14 @@ class SlashCommandsMixin:
         if not items:
             await self.log.notice("Memory is empty. /remember TEXT adds a note.")
         else:
-            lines = [f"{'📌 ' if item.pinned else ''}[{item.scope}/{item.source}] {inert_line(item.display, 160)}"
-                     for item in items]
+            lines = [f"{'★ ' if item.pinned else ''}[{item.scope}/{item.source}] {inert_line(item.display, 160)}"
+                     for item in items]  # ★: the Memory pane's pin mark
             await self.log.notice(f"Memory ({len(items)} items):\n" + "\n".join(lines))
-        await self.app.run_action("focus_pane('memory')")
+        # The pane is shown, the focus stays here: the next letters are a message, not
+        # the Memory list's keys (e edits, d deletes).
+        show_pane = getattr(self.screen, "show_pane", None)
+        if show_pane is not None:
+            show_pane("memory")
 
     # -- conversations (H2) ----------------------------------------------------
     async def _cmd_new(self, argument: str) -> None:
