@@ -9,6 +9,7 @@ is not a terminal (M2, D3); on a terminal several matches are confirmed y/N.
 from __future__ import annotations
 
 import argparse
+import sys
 
 from agenttui.cli.common import (
     add_yes, backup_first, confirm_destructive, fail, inert, json_text, open_services, stdin_is_tty,
@@ -131,14 +132,23 @@ def run_forget(args: argparse.Namespace) -> int:
 
 def run_audit(args: argparse.Namespace) -> int:
     from agenttui.core.audit import audit
+    from agenttui.core.audit_vectors import embedder_for
 
     services = open_services(args)
     if services is None:
         return 1
     settings = services.settings.memory
-    findings = audit(services.memory.items("all"), stale_days=settings.stale_days,
-                     max_chars=settings.max_note_chars,
-                     redact_patterns=services.settings.redaction.extra_patterns)
+    options = dict(stale_days=settings.stale_days, max_chars=settings.max_note_chars,
+                   redact_patterns=services.settings.redaction.extra_patterns)
+    items = services.memory.items("all")
+    embed = embedder_for(services)  # duplicates by meaning with [recall] semantic = true
+    try:
+        findings = audit(items, embed=embed, **options)
+    except Exception as error:  # EmbeddingError or an endpoint gone: the lexical audit still runs
+        if embed is None:
+            raise
+        print(f"note: duplicates by meaning are off ({error}); the audit is lexical", file=sys.stderr)
+        findings = audit(items, **options)
     shown = findings if args.all else [f for f in findings if f.flags or f.notes]
     if args.json:
         print(json_text([{"item": f.item.to_dict(), "flags": list(f.flags),

@@ -48,6 +48,18 @@ def cached_embedder(client: EmbeddingClient) -> Embed:
     return embed
 
 
+def embedder_for(services) -> Embed | None:
+    """The audit's embed function when ``[recall] semantic`` is on and can run, else None.
+
+    The same client, model and API key as semantic recall (``semantic_state``)."""
+    if not services.settings.recall.semantic:
+        return None
+    from agenttui.core.semantic import semantic_state
+
+    state = semantic_state(services)
+    return cached_embedder(state.client()) if state.enabled else None
+
+
 def forget() -> None:
     with _lock:
         _cache.clear()

@@ -118,12 +118,13 @@ class AuditScreen(Screen[bool]):
     @work(thread=True, exclusive=True, group="audit")
     def _audit(self) -> None:
         from agenttui.core.audit import audit
+        from agenttui.core.audit_vectors import embedder_for
 
         memory, settings = self.services.memory, self.services.settings.memory
         items = memory.items("all", include_expired=True)
         options = dict(now=self.now, stale_days=settings.stale_days, max_chars=settings.max_note_chars,
                        redact_patterns=self.services.settings.redaction.extra_patterns)
-        embed, warning = _embedder(self.services), None
+        embed, warning = embedder_for(self.services), None
         try:
             findings = audit(items, embed=embed, **options)
         except Exception as error:  # EmbeddingError, or an endpoint gone: the lexical audit still runs
@@ -317,17 +318,6 @@ class AuditScreen(Screen[bool]):
 
     def action_close(self) -> None:
         self.dismiss(self.changed)
-
-
-def _embedder(services):
-    """The audit's embed function when semantic recall is on and can run, else None."""
-    if not services.settings.recall.semantic:
-        return None
-    from agenttui.core.audit_vectors import cached_embedder
-    from agenttui.core.semantic import semantic_state
-
-    state = semantic_state(services)
-    return cached_embedder(state.client()) if state.enabled else None
 
 
 def _edit(memory, item, text) -> str:
