@@ -192,9 +192,12 @@ class ProfileStore:
         atomic_write_text(self.paths.profile_file(profile.name), tomli_w.dumps(profile.to_toml()))
 
     def create(self, name: str, bind: Path | None = None) -> Profile:
+        """Create profile ``name``, bound to ``bind`` if given; on any error nothing is created."""
         from agenttui.core.files import ensure_dir
 
         check_profile_name(name)
+        if bind is not None:
+            self._check_bindable(name, _resolved(bind), bind)  # before anything is made
         ensure_dir(self.paths.profiles_dir)
         try:  # mkdir is the atomic "does it exist" test across processes
             os.mkdir(self.paths.profile_dir(name), 0o700)
@@ -208,20 +211,29 @@ class ProfileStore:
                 os.rmdir(self.paths.profile_dir(name))
             raise
         if bind is not None:
-            profile = self.bind(name, bind)
+            try:
+                profile = self.bind(name, bind)
+            except BaseException:  # bound meanwhile by another process, a write error: undo
+                import shutil
+
+                shutil.rmtree(self.paths.profile_dir(name), ignore_errors=True)
+                raise
         return profile
+
+    def _check_bindable(self, name: str, target: Path, directory: Path) -> None:
+        if not target.is_dir():
+            raise ProfileError(f"cannot bind {directory}: not a directory")
+        for other in self.list():
+            if other.name != name and target in {_resolved(p) for p in other.paths}:
+                raise ProfileError(f"{target} is already bound to profile {other.name!r}")
 
     def bind(self, name: str, directory: Path) -> Profile:
         from agenttui.core.files import ensure_dir, locked
 
         target = _resolved(directory)
-        if not target.is_dir():
-            raise ProfileError(f"cannot bind {directory}: not a directory")
         if not self.exists(name):
             raise ProfileNotFound(f"no profile named {name!r}")
-        for other in self.list():
-            if other.name != name and target in {_resolved(p) for p in other.paths}:
-                raise ProfileError(f"{target} is already bound to profile {other.name!r}")
+        self._check_bindable(name, target, directory)
         ensure_dir(self.paths.profile_dir(name))
         with locked(self.paths.profile_file(name)):
             profile = self._read(name)  # re-read inside the lock

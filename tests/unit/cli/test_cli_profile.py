@@ -34,6 +34,25 @@ def test_create_errors_exit_1(cli):
     assert bad.code == 1 and "invalid profile name" in bad.err
 
 
+def test_create_with_a_bad_path_creates_nothing(cli, tmp_path):
+    """Issue 12 item 4: exit 1 used to leave the profile created (unbound) behind."""
+    missing = tmp_path / "nonexistent"
+    result = cli("profile", "create", "work", "--path", str(missing))
+    assert result.code == 1 and "not a directory" in result.err
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("x")
+    assert cli("profile", "create", "work", "--path", str(a_file)).code == 1
+    taken = tmp_path / "taken"
+    taken.mkdir()
+    assert cli("profile", "create", "first", "--path", str(taken)).code == 0
+    clash = cli("profile", "create", "work", "--path", str(taken))
+    assert clash.code == 1 and "already bound to profile 'first'" in clash.err
+    names = {row["name"] for row in json.loads(cli("profile", "list", "--json").out)}
+    assert names == {"default", "first"}
+    created = cli("profile", "create", "work", "--path", str(tmp_path))  # the name is still free
+    assert created.code == 0, created.err
+
+
 def test_unknown_override_exit_1_lists_profiles(cli):
     result = cli("--profile", "nope", "profile", "list")
     assert result.code == 1 and "no profile named 'nope'" in result.err and "default" in result.err
