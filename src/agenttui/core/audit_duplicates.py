@@ -38,7 +38,7 @@ import re
 import sqlite3
 import unicodedata
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -79,7 +79,6 @@ for _group in (
         _CLASSES[_w] = _words[0]
         if _words[0].endswith("day"):
             _CLASSES[_w + "s"] = _words[0]  # "on Fridays" = "every Friday"
-_SENTENCE_START = re.compile(r"(?:^|[.!?:;\n]\s*)([A-Z][a-z]+)")
 
 
 @dataclass(frozen=True)
@@ -139,12 +138,14 @@ _CAPITAL = re.compile(r"\b[A-Z][a-z]+\b")
 
 def _capitalised(text: str) -> tuple[set[str], set[str]]:
     """(capitalised words inside a sentence, capitalised words that start one), casefolded."""
-    starts = {m.start(1) for m in _SENTENCE_START.finditer(text)}
-    inside, first = set(), set()
+    inside: set[str] = set()
+    first: set[str] = set()
     for m in _CAPITAL.finditer(text):
         word = m.group().casefold()
-        if word not in STOP_WORDS and word not in _CLASSES:
-            (first if m.start() in starts else inside).add(word)
+        if word in STOP_WORDS or word in _CLASSES:
+            continue
+        before = text[max(0, m.start() - 3):m.start()].rstrip()
+        (first if not before or before[-1] in ".!?:;\n" else inside).add(word)
     return inside, first
 
 
@@ -157,43 +158,65 @@ def _names(texts: Sequence[str]) -> list[set[str]]:
     anyway ("Likes", "Suka", "Never"), and a name taken for a word costs
     little (two notes that swap it are still told apart by their words).
     """
-    caps = [_capitalised(unicodedata.normalize("NFKC", t)) for t in texts]
+    caps = [_capitalised(t if t.isascii() else unicodedata.normalize("NFKC", t)) for t in texts]
     known = set().union(*(inside for inside, _ in caps)) if caps else set()
     return [inside | (first & known) for inside, first in caps]
+
+
+def _word_info(word: str, stem: dict[str, str]) -> tuple[str, ...]:
+    """What one word contributes: ("<",) comparator, ("#", token, digits…) number,
+    ("!",) negation, ("=", class) closed class, ("c", stem) content, () nothing."""
+    if word.endswith("'s") and len(word) > 3:
+        word = word[:-2]  # "daughter's piano lesson" = "piano lesson for my daughter"
+    if word in _COMPARATORS:
+        return ("<",)
+    if not word.isalpha() and _DIGIT.search(word):
+        return ("#", word, *("#" + (d.lstrip("0") or "0") for d in re.findall(r"\d+", word)))
+    if word in _NEGATIONS:
+        return ("!",)
+    if word in _CLASSES:
+        return ("=", "=" + _CLASSES[word])
+    if word in STOP_WORDS or len(word) < 2:
+        return ()
+    return ("c", stem.get(word) or stems((word,))[word])
 
 
 def signatures(texts: Sequence[str]) -> list[Signature]:
     words_of = [normalise_text(t).split() for t in texts]
     names_of = _names(texts)
     stem = stems(w for words in words_of for w in words)
+    info: dict[str, tuple[str, ...]] = {}
     out = []
     for n, words in enumerate(words_of):
         anchors: set[str] = set()
         content: set[str] = set()
         keys: list[str] = []  # content stems in order, "<" for a comparator
         for w in words:
-            if w.endswith("'s") and len(w) > 3:
-                w = w[:-2]  # "daughter's piano lesson" = "piano lesson for my daughter"
-            if w in _COMPARATORS:
-                keys.append("<")
-            if not w.isalpha() and _DIGIT.search(w):
-                anchors.update("#" + d.lstrip("0") or "0" for d in re.findall(r"\d+", w))
-                content.add(w)
-                keys.append(w)
-            elif w in _NEGATIONS:
+            what = info.get(w)
+            if what is None:
+                what = info[w] = _word_info(w, stem)
+            if not what:
+                continue
+            kind = what[0]
+            if kind == "c":
+                content.add(what[1])
+                keys.append(what[1])
+            elif kind == "=":
+                anchors.add(what[1])
+                content.add(what[1])
+                keys.append(what[1])
+            elif kind == "#":
+                anchors.update(what[2:])
+                content.add(what[1])
+                keys.append(what[1])
+            elif kind == "!":
                 anchors.add("!not")
-            elif w in _CLASSES:
-                anchors.add("=" + _CLASSES[w])
-                content.add("=" + _CLASSES[w])
-                keys.append("=" + _CLASSES[w])
-            elif w not in STOP_WORDS and len(w) > 1:
-                content.add(stem[w])
-                keys.append(stem[w])
-        names = names_of[n]
+            else:
+                keys.append("<")
         order = {(keys[k - 1], keys[k + 1]) for k in range(1, len(keys) - 1)
                  if keys[k] == "<" and "<" not in (keys[k - 1], keys[k + 1])}
         out.append(Signature(frozenset(anchors), frozenset(content), frozenset(order),
-                             frozenset(stem.get(n, n) for n in names)))
+                             frozenset(stem.get(name, name) for name in names_of[n])))
     return out
 
 
@@ -206,7 +229,7 @@ def _near_word(word: str) -> frozenset[str]:
     return frozenset(_STEMS.get(w, w) for w in related)
 
 
-Forms = dict[str, frozenset[str]]  # stem -> the words of this batch with that stem
+Forms = Mapping[str, Collection[str]]  # stem -> the words of this batch with that stem
 
 
 def _near(stem: str, forms: Forms) -> frozenset[str]:
@@ -267,10 +290,10 @@ def batch_forms(texts: Sequence[str]) -> Forms:
     words = {w for t in texts for w in normalise_text(t).split()}
     stems(words | {r for w in words for r in table_related(w)[:RELATED_RANK]})  # one FTS5 pass
     stem = _STEMS
-    forms: dict[str, set[str]] = defaultdict(set)
+    forms: dict[str, set[str]] = {}
     for w in words:
-        forms[stem[w]].add(w)
-    return {s: frozenset(ws) for s, ws in forms.items()}
+        forms.setdefault(stem[w], set()).add(w)
+    return forms
 
 
 def lexical_pairs(texts: Sequence[str]) -> list[DuplicatePair]:
