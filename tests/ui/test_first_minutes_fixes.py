@@ -126,3 +126,40 @@ async def test_memory_command_shows_the_pane_and_keeps_typing_in_the_prompt(serv
         assert chat(app).prompt.text == "ed"
         assert [i.text for i in services.memory.items("all", False)] == ["likes green tea"]
         assert not isinstance(app.screen, ConfirmScreen)
+
+
+# -- item 5: ctrl+r after a cancelled or a finished reply -------------------------
+async def test_ctrl_r_after_escape_asks_again_without_the_cut_reply(chat_services, fake_openai):
+    fake_openai.reply(" ".join(f"word{i}" for i in range(400)), words_per_second=40)
+    fake_openai.reply("the whole answer")
+    app = make_app(chat_services, check_api_key=False)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = chat(app)
+        await send(pilot, "tell me a long story")
+        await wait_until(pilot, lambda: replies(app) and "word3" in replies(app)[0])
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not pane.streaming)
+        retry_key = app.active_bindings.get("ctrl+r")
+        assert retry_key is not None and retry_key.enabled  # offered in the footer and usable
+        await pilot.press("ctrl+r")
+        await wait_until(pilot, lambda: not pane.streaming and "the whole answer" in replies(app))
+        assert sent(app) == ["tell me a long story"]  # asked again, not sent twice
+        cid = pane.conversation_id
+    assert [m["role"] for m in fake_openai.chat_requests[1]["messages"] if m["role"] != "system"] == ["user"]
+    users = [m.content for m in chat_services.history.messages(cid) if m.role == "user"]
+    assert users == ["tell me a long story"]
+
+
+async def test_ctrl_r_after_a_finished_reply_says_what_it_can_do(chat_services, fake_openai):
+    fake_openai.reply("done and dusted")
+    app = make_app(chat_services, check_api_key=False)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        pane = chat(app)
+        await pilot.press("ctrl+r")  # nothing sent yet
+        await wait_until(pilot, lambda: any("Nothing to retry" in n[2] for n in app.notices))
+        await send(pilot, "a question")
+        await wait_until(pilot, lambda: not pane.streaming and replies(app) == ["done and dusted"])
+        await pilot.press("ctrl+r")
+        await wait_until(pilot, lambda: any("finished" in n[2] for n in app.notices))
+        await pilot.pause(0.2)
+        assert len(fake_openai.chat_requests) == 1 and replies(app) == ["done and dusted"]

@@ -429,8 +429,8 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
         if action in ("cancel_turn", "retry_turn"):
             if not isinstance(self.screen, MainScreen):
                 return False  # a dialog's own Esc is meant (the footer showed "esc Cancel" under it)
-            chat = self.main.chat
-            return chat.streaming if action == "cancel_turn" else chat.can_retry
+            # Retry is always there: after a finished reply it says what it can do (issue 12 item 5).
+            return self.main.chat.streaming if action == "cancel_turn" else True
         return True
 
     # The screens are imported when first opened, not at start-up (first paint).

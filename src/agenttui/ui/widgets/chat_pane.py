@@ -276,6 +276,7 @@ class ChatPane(SlashCommandsMixin, Vertical):
             await self.log.add(UserMessage(text, image=image is not None))
         self.log.anchor()
         retry_of = self._retry_of if retry else None
+        self._retry_of = retry_of  # a new message's id comes with its TurnStarted (none if cut before)
         self._retry_text = text
         self.can_retry = False
         self._cancel = asyncio.Event()
@@ -405,7 +406,7 @@ class ChatPane(SlashCommandsMixin, Vertical):
             if event.stop_reason == "cancelled":
                 if reply is not None:
                     reply.mark_incomplete("cancelled")
-                await self.log.notice("Cancelled.")
+                await self._cancelled_notice()
             elif event.stop_reason != "success":
                 await self.log.notice(f"Stopped: {event.stop_reason.replace('_', ' ')}.", error=True)
             if event.reply is not None and event.reply.content:
@@ -419,10 +420,9 @@ class ChatPane(SlashCommandsMixin, Vertical):
             if reply is not None and event.partial is not None:
                 reply.mark_incomplete(event.partial.incomplete_reason or event.stop_reason)
             if event.stop_reason == "cancelled":
-                await self.log.notice("Cancelled.")
+                await self._cancelled_notice()
             else:
-                key = self.app.key_for("chat.retry") if hasattr(self.app, "key_for") else "ctrl+r"
-                hint = f"  Press {key} to retry." if event.retryable else ""
+                hint = f"  Press {self._retry_key()} to retry." if event.retryable else ""
                 await self.log.notice(f"{event.error}{hint}", error=True)
                 self.can_retry = event.retryable
             self._end_session = False
@@ -537,9 +537,33 @@ class ChatPane(SlashCommandsMixin, Vertical):
         self._cancel.set()
         return True
 
+    def _retry_key(self) -> str:
+        return self.app.key_for("chat.retry") if hasattr(self.app, "key_for") else "ctrl+r"
+
+    async def _cancelled_notice(self) -> None:
+        self.can_retry = self._retry_text is not None  # the cut question can be asked again
+        await self.log.notice(f"Cancelled. {self._retry_key()} asks again.")
+
     async def retry(self) -> None:
-        if self.can_retry and self._retry_of is not None and not self.streaming:
-            await self.send(self._retry_text, show=False, retry=True)
+        """Ask the last message again after a failed or cancelled reply; otherwise say what retry does.
+
+        Regenerating a *finished* reply (keeping both answers) belongs to conversation
+        branches, which do not exist yet: until then the key says so instead of doing nothing.
+        """
+        if self.streaming:
+            self.notify("A reply is still streaming: Esc stops it, then "
+                        f"{self._retry_key()} asks again.", severity="warning")
+        elif self.can_retry and self._retry_text is not None:
+            if self._retry_of is not None:  # the stored question is answered again
+                await self.send(self._retry_text, show=False, retry=True)
+            else:  # cut before it was stored: sent afresh (it is shown already)
+                await self.send(self._retry_text, show=False)
+        elif self._retry_text is None:
+            self.notify("Nothing to retry yet: it asks again after a reply that failed or was cancelled.")
+        else:
+            self.notify(f"{self._retry_key()} asks again after a reply that failed or was cancelled; "
+                        "regenerating a finished reply is not supported yet. ↑ in the prompt recalls "
+                        "your message to send it again.", title="Retry")
 
     def copy_last_reply(self) -> None:
         reply = self.log.last_reply()
