@@ -8,7 +8,14 @@ Decisions:
   from the schema, grouped by section. Numbers are checked against the same
   ranges as config.toml: an out-of-range value marks its field and Save
   refuses, naming the key, the value and the allowed range (nothing is
-  written). Lists, the soul and key bindings are edited in config.toml.
+  written). Lists and key bindings are edited in config.toml.
+* **At the top** what a newcomer looks for (issue 12 item 23): the model, with
+  a picker filled from the endpoint's ``/models`` (listed in a worker when the
+  dialog opens and again when the base URL or key field is left; a gateway
+  without the list says so and the name is typed), the endpoint and key, your
+  name, the temperature and the system prompt (the soul, a text area; empty
+  restores the default). Save and Cancel sit below the scrolling form, always
+  on screen.
 
 * Edits go to the **global** settings (``services.base_settings``) and are
   written with ``core.config.save_settings`` -- only what differs from the
@@ -36,8 +43,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen
 from textual.validation import ValidationResult, Validator
-from textual.widgets import Button, Input, Label, Select, Static, Switch
+from textual.widgets import Button, Input, Label, Select, Static, Switch, TextArea
 
+TOP_KEYS = ("user_name", "temperature")  # shown under the endpoint, not in "General" (issue 12 item 23)
 SECTION_TITLES = {None: "General", "memory": "Memory", "history": "History", "recall": "Recall",
                   "agent": "Agent", "redaction": "Redaction"}
 
@@ -85,6 +93,11 @@ class SettingsScreen(ModalScreen[bool]):
             super().__init__()
             self.ok, self.backend, self.advice = ok, backend, advice
 
+    class _ModelsListed(Message):
+        def __init__(self, base: str | None, models: list[str], error: str | None) -> None:
+            super().__init__()
+            self.base, self.models, self.error = base, models, error
+
     class _Saved(Message):
         def __init__(self, error: str | None, key_note: str) -> None:
             super().__init__()
@@ -106,13 +119,22 @@ class SettingsScreen(ModalScreen[bool]):
             yield Static(Text("Settings", style="bold"), id="settings-title")
             with VerticalScroll(id="settings-form"):
                 yield Label("Model")
-                yield Input(base.model, id="set-model")
+                with Horizontal(id="model-row"):
+                    yield Input(base.model, id="set-model")
+                    yield Select([], prompt="pick a listed model", id="set-model-list")
+                yield Static(Text(""), id="model-list-status", classes="hint")
                 yield Label("Base URL (empty = the OpenAI API)")
                 yield Input(base.base_url or "", placeholder="https://…/v1", id="set-base-url")
                 yield from self._env_overrides()
                 yield Label("API key (saved to the OS keyring, never to config.toml)")
                 yield Input(password=True, placeholder="leave empty to keep the current key", id="set-api-key")
                 yield Static(Text("checking the keyring…"), id="keyring-status")
+                for key in form_keys():  # who you are and how the model answers, before the details
+                    if key.path in TOP_KEYS:
+                        yield from self._field(key, base)
+                yield Label(Text.assemble(("System prompt", "bold"), "  the soul: how the assistant "
+                                          "behaves, sent first with every request (empty = the default)"))
+                yield TextArea(base.soul, id="set-soul", soft_wrap=True, show_line_numbers=False)
                 yield Label("Theme")
                 yield Select([(name, name) for name in themes], value=theme or Select.NULL,
                              allow_blank=theme is None, id="set-theme")
@@ -121,43 +143,48 @@ class SettingsScreen(ModalScreen[bool]):
                         f"Profile '{self.services.profile_name}' may override some of these."
                     ), classes="hint")
                 yield from self._schema_fields(base)
-                yield Static(Text(f"Lists, the soul and key bindings: edit {self.services.paths.config_file}"
+                yield Static(Text(f"Lists and key bindings: edit {self.services.paths.config_file}"
                                   " (README: Configuration reference)."), classes="hint")
             with Horizontal(id="settings-buttons"):
                 yield Button("Cancel", id="settings-cancel")
                 yield Button("Save", id="settings-save", variant="primary")
 
     def _schema_fields(self, base):
-        from agenttui.core.config_schema import allowed, choices, optional, plain_type
-
         section: object = object()
         for key in form_keys():
+            if key.path in TOP_KEYS:
+                continue  # shown at the top
             if key.section != section:
                 section = key.section
                 yield Static(Text(SECTION_TITLES.get(key.section, str(key.section)), style="bold"),
                              classes="section-title")
-            value = getattr(getattr(base, key.section) if key.section else base, key.name)
-            hint = plain_type(key.hint)
-            label = Text.assemble((key.path, "bold"), "  ", key.spec.doc)
-            if hint in (int, float):
-                label.append(f"  ({allowed(key)})", style="dim")
-            if hint is bool:
-                with Horizontal(classes="switch-row"):
-                    yield Switch(bool(value), id=field_id(key))
-                    yield Label(label)
-            elif values := choices(key.hint):
-                options = key.spec.labels or tuple((str(v), v) for v in values)
+            yield from self._field(key, base)
+
+    def _field(self, key, base):
+        from agenttui.core.config_schema import allowed, choices, optional, plain_type
+
+        value = getattr(getattr(base, key.section) if key.section else base, key.name)
+        hint = plain_type(key.hint)
+        label = Text.assemble((key.path, "bold"), "  ", key.spec.doc)
+        if hint in (int, float):
+            label.append(f"  ({allowed(key)})", style="dim")
+        if hint is bool:
+            with Horizontal(classes="switch-row"):
+                yield Switch(bool(value), id=field_id(key))
                 yield Label(label)
-                yield Select(options, value=value, allow_blank=False, id=field_id(key))
-            elif hint in (int, float):
-                yield Label(label)
-                yield Input("" if value is None else str(value), id=field_id(key),
-                            type="integer" if hint is int else "number",
-                            placeholder="unset" if optional(key.hint) else "",
-                            validators=[InRange(key)])
-            else:
-                yield Label(label)
-                yield Input(str(value or ""), id=field_id(key))
+        elif values := choices(key.hint):
+            options = key.spec.labels or tuple((str(v), v) for v in values)
+            yield Label(label)
+            yield Select(options, value=value, allow_blank=False, id=field_id(key))
+        elif hint in (int, float):
+            yield Label(label)
+            yield Input("" if value is None else str(value), id=field_id(key),
+                        type="integer" if hint is int else "number",
+                        placeholder="unset" if optional(key.hint) else "",
+                        validators=[InRange(key)])
+        else:
+            yield Label(label)
+            yield Input(str(value or ""), id=field_id(key))
 
     def _env_overrides(self):
         """Say when the environment wins over these fields (the header showed
@@ -171,6 +198,58 @@ class SettingsScreen(ModalScreen[bool]):
     def on_mount(self) -> None:
         self.query_one("#set-model").focus()
         self._check_keyring()
+        self._refresh_model_list()
+
+    # -- the endpoint's models (issue 12 item 23) -----------------------------
+    def _endpoint(self) -> tuple[str | None, str | None]:
+        """(base URL, key) a turn would use with this form's values."""
+        environ = getattr(self.services, "environ", None) or {}
+        base = environ.get("OPENAI_BASE_URL") or self.query_one("#set-base-url", Input).value.strip() or None
+        typed = self.query_one("#set-api-key", Input).value.strip()
+        return base, typed or self.services.api_key().value
+
+    def _refresh_model_list(self) -> None:
+        base, key = self._endpoint()
+        status = self.query_one("#model-list-status", Static)
+        if not key:
+            status.update(Text("Set an API key to pick from the endpoint's models; or type the name."))
+            return
+        status.update(Text(f"listing the models of {base or 'the OpenAI API'}…"))
+        self._list_models(base, key)
+
+    @work(thread=True, exclusive=True, group="settings-models")
+    def _list_models(self, base: str | None, key: str) -> None:
+        from agenttui.agent.model_list import ModelListError, list_models
+
+        try:
+            self.post_message(self._ModelsListed(base, list_models(base, key), None))
+        except ModelListError as exc:
+            self.post_message(self._ModelsListed(base, [], str(exc)))
+
+    @on(_ModelsListed)
+    def _models_listed(self, message: _ModelsListed) -> None:
+        where = message.base or "the OpenAI API"
+        status = self.query_one("#model-list-status", Static)
+        if message.error:
+            status.update(Text(f"Could not list the models of {where}: {message.error} Type the name."))
+            return
+        picker = self.query_one("#set-model-list", Select)
+        picker.set_options((name, name) for name in message.models)
+        status.update(Text(f"{len(message.models)} model(s) listed by {where}." if message.models
+                           else f"{where} lists no models; type the name."))
+
+    @on(Select.Changed, "#set-model-list")
+    def _model_picked(self, event: Select.Changed) -> None:
+        event.stop()
+        if isinstance(event.value, str):
+            self.query_one("#set-model", Input).value = event.value
+
+    @on(Input.Blurred, "#set-base-url")
+    @on(Input.Blurred, "#set-api-key")
+    def _endpoint_edited(self, event: Input.Blurred) -> None:
+        if self._endpoint() != getattr(self, "_listed_for", None):
+            self._listed_for = self._endpoint()
+            self._refresh_model_list()
 
     @work(thread=True, group="settings-keyring")
     def _check_keyring(self) -> None:
@@ -196,6 +275,9 @@ class SettingsScreen(ModalScreen[bool]):
         theme = self.query_one("#set-theme", Select).value
         if isinstance(theme, str):
             settings.theme = theme
+        from agenttui.core.settings import DEFAULT_SOUL
+
+        settings.soul = self.query_one("#set-soul", TextArea).text.strip() or DEFAULT_SOUL
         problems: list[tuple[str, str]] = []  # (field id, message)
         for key in form_keys():
             widget = self.query_one(f"#{field_id(key)}")
