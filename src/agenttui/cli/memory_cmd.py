@@ -47,6 +47,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     audit = sub.add_parser("audit", help="flag suspicious, secret, duplicate, stale … items (M9)")
     audit.add_argument("--json", action="store_true", help="machine-readable output")
     audit.add_argument("--all", action="store_true", help="list clean items too")
+    audit.add_argument("--deep", action="store_true",
+                       help="also ask the model to review memory and propose merges, corrections and "
+                            "deletions; each is applied only if you accept it (on a terminal)")
     audit.set_defaults(handler=run_audit)
 
     from agenttui.cli.memory_import_cmd import register_import
@@ -130,6 +133,55 @@ def run_forget(args: argparse.Namespace) -> int:
     return 0
 
 
+def _deep_review(services, items, args: argparse.Namespace, findings) -> int:
+    """``--deep``: the model's proposals, each applied only when the user accepts it."""
+    import asyncio
+
+    from agenttui.agent.deep_review import apply_proposal, review
+
+    key = services.api_key()
+    if not key.value:
+        print("The deep review needs the model: set OPENAI_API_KEY (or the profile's key).", file=sys.stderr)
+        return 1
+    result = asyncio.run(review(services, items))
+    for problem in result.problems:
+        print(f"note: {inert(problem)}", file=sys.stderr)
+    if args.json:
+        print(json_text([{"action": p.action, "ids": list(p.ids), "keep": p.keep, "text": p.text,
+                          "reason": p.reason, "items": [i.to_dict() for i in p.items]}
+                         for p in result.proposals], indent=2))
+        return 0
+    flagged = sum(1 for f in findings if f.flags)
+    print(f"{flagged} of {len(findings)} item(s) flagged; the model proposes "
+          f"{len(result.proposals)} change(s) ({result.requests} request(s))")
+    interactive = sys.stdin.isatty()
+    changed = 0
+    for number, proposal in enumerate(result.proposals, start=1):
+        print(f"{number}. {inert(proposal.describe())}")
+        if not interactive:
+            continue
+        try:
+            answer = input("   accept? [y/N] ").strip().casefold()
+        except EOFError:
+            break
+        if answer not in ("y", "yes"):
+            continue
+        outcome = apply_proposal(services.memory, proposal)
+        if isinstance(outcome, str):
+            print(f"   {outcome}")
+            changed += 1
+        elif outcome.ok:
+            print("   done")
+            changed += 1
+        else:
+            print(f"   not applied: {inert(outcome.reason)}")
+    if not interactive and result.proposals:
+        print("Nothing changed: run this on a terminal to accept proposals one by one.")
+    elif changed:
+        print(f"{changed} change(s) applied. Backup: {services.memory.last_backup}")
+    return 0
+
+
 def run_audit(args: argparse.Namespace) -> int:
     from agenttui.core.audit import audit
     from agenttui.core.audit_vectors import embedder_for
@@ -150,6 +202,8 @@ def run_audit(args: argparse.Namespace) -> int:
         print(f"note: duplicates by meaning are off ({error}); the audit is lexical", file=sys.stderr)
         findings = audit(items, **options)
     shown = findings if args.all else [f for f in findings if f.flags or f.notes]
+    if getattr(args, "deep", False):
+        return _deep_review(services, items, args, findings)
     if args.json:
         print(json_text([{"item": f.item.to_dict(), "flags": list(f.flags),
                           "reasons": dict(f.reasons), "twins": list(f.twins),

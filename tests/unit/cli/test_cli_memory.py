@@ -108,3 +108,19 @@ def test_add_of_a_note_that_is_mostly_a_secret_is_refused_and_says_why(cli):
     assert kept.code == 0, kept.err
     assert "removed" in kept.out.lower() and key not in kept.out
     assert [i["text"] for i in _items(cli)] == ["I deploy on Fridays."]
+
+
+def test_audit_deep_lists_the_models_proposals_and_changes_nothing_off_a_terminal(cli, fake_openai):
+    cli("memory", "add", "likes green tea")
+    cli("memory", "add", "buy milk on the way home")
+    # sorted by text: m1 = "buy milk …", m2 = "likes green tea"
+    fake_openai.reply(json.dumps({"proposals": [
+        {"action": "delete", "ids": ["m1"], "keep": None, "text": None, "reason": "a one-off task"}]}))
+    env = {"OPENAI_BASE_URL": fake_openai.base_url, "OPENAI_API_KEY": "sk-test-fake"}
+    result = cli("memory", "audit", "--deep", env=env)
+    assert result.code == 0, result.err
+    assert "1. delete 'buy milk on the way home' (user): a one-off task" in result.out
+    assert "Nothing changed" in result.out
+    assert len(_items(cli)) == 2
+    sent = fake_openai.chat_requests[-1]["messages"][1]["content"]
+    assert "<memory>" in sent and "likes green tea" in sent
