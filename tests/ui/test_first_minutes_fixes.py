@@ -163,3 +163,27 @@ async def test_ctrl_r_after_a_finished_reply_says_what_it_can_do(chat_services, 
         await wait_until(pilot, lambda: any("finished" in n[2] for n in app.notices))
         await pilot.pause(0.2)
         assert len(fake_openai.chat_requests) == 1 and replies(app) == ["done and dusted"]
+
+
+# -- item 6: the typed-confirmation dialog starts in its field --------------------
+async def test_reset_memory_dialog_takes_the_typed_word_at_once(services):
+    memory = services.memory
+    memory.add_note("one note")
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.main.panes_ready)
+        await app.run_action("reset_memory")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen) and app.screen.query("#confirm-word"))
+        dialog = app.screen
+        await pilot.pause()
+        assert app.focused is dialog.query_one("#confirm-word")
+        await pilot.press("enter")  # empty: the dialog stays and says what to type
+        await pilot.pause()
+        assert app.screen is dialog
+        assert "type 'delete'" in str(dialog.query_one("#confirm-hint").render())
+        await pilot.press(*"delte", "enter")  # a typo: still open, nothing reset
+        await pilot.pause()
+        assert app.screen is dialog and "'delte' is not 'delete'" in str(dialog.query_one("#confirm-hint").render())
+        assert len(memory.items()) == 1
+        await pilot.press(*["backspace"] * 5, *"delete", "enter")
+        await wait_until(pilot, lambda: memory.items() == [])

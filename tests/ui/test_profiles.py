@@ -65,9 +65,8 @@ async def test_delete_profile_needs_typed_name_and_backs_up(services, tmp_path):
         await pilot.pause()
         dialog = app.screen
         assert isinstance(dialog, ConfirmScreen) and dialog.require_word == "scratch"
-        assert app.focused is dialog.query_one("#cancel", Button)
         word = dialog.query_one("#confirm-word", Input)
-        word.focus()
+        assert app.focused is word  # typing goes to the field at once (issue 12 item 6)
         await pilot.press(*"scratc")
         assert dialog.query_one("#confirm", Button).disabled
         await pilot.press("h", "enter")

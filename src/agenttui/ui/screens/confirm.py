@@ -5,7 +5,10 @@ clear history, delete a profile, bulk delete in the audit, restore over
 existing data. It states exactly what will go, says where the backup goes,
 starts with focus on **Cancel** (Enter on a fresh dialog never destroys
 anything) and, for the most destructive actions, keeps **Confirm** disabled
-until the user has typed ``require_word``.
+until the user has typed ``require_word``. Those open with the focus in the
+word's field, so typing goes there at once; Enter confirms only with the
+exact word (surrounding spaces ignored), otherwise the dialog stays open and
+says what to type (Enter never cancels silently: Esc or Cancel does).
 
 The dialog only answers yes/no (``ModalScreen[bool]``); the caller makes the
 backup and does the work, so the statement and the action cannot drift apart.
@@ -58,6 +61,7 @@ class ConfirmScreen(ModalScreen[bool]):
                     Text(f"Type {self.require_word!r} to confirm:"), id="confirm-word-label"
                 )
                 yield Input(placeholder=self.require_word, id="confirm-word")
+                yield Static("", id="confirm-hint")
             with Horizontal(id="confirm-buttons"):
                 yield Button("Cancel", id="cancel", variant="primary")
                 yield Button(
@@ -68,7 +72,7 @@ class ConfirmScreen(ModalScreen[bool]):
                 )
 
     def on_mount(self) -> None:
-        self.query_one("#cancel", Button).focus()
+        self.query_one("#confirm-word" if self.require_word else "#cancel").focus()
 
     @on(Input.Changed, "#confirm-word")
     def _word_typed(self, event: Input.Changed) -> None:
@@ -78,6 +82,11 @@ class ConfirmScreen(ModalScreen[bool]):
     def _word_submitted(self, event: Input.Submitted) -> None:
         if event.value.strip() == self.require_word:
             self.dismiss(True)
+            return
+        typed = f"{event.value.strip()!r} is not {self.require_word!r}" if event.value.strip() else "Nothing typed"
+        hint = self.query_one("#confirm-hint", Static)
+        hint.update(Text(f"{typed}: type {self.require_word!r} and press Enter, or Esc to cancel."))
+        hint.add_class("-shown")
 
     @on(Button.Pressed, "#confirm")
     def _confirmed(self) -> None:
