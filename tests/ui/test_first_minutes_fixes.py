@@ -187,3 +187,43 @@ async def test_reset_memory_dialog_takes_the_typed_word_at_once(services):
         assert len(memory.items()) == 1
         await pilot.press(*["backspace"] * 5, *"delete", "enter")
         await wait_until(pilot, lambda: memory.items() == [])
+
+
+# -- item 9: Enter while a reply streams queues the message -------------------------
+async def test_a_message_sent_while_a_reply_streams_is_queued_and_sent_after_it(chat_services, fake_openai):
+    fake_openai.reply(" ".join(f"word{i}" for i in range(60)), words_per_second=40)
+    fake_openai.reply("answer to the follow-up")
+    app = make_app(chat_services, check_api_key=False)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = chat(app)
+        await send(pilot, "first question")
+        await wait_until(pilot, lambda: replies(app) and "word3" in replies(app)[0])
+        await send(pilot, "follow-up question")
+        await pilot.pause()
+        queued = app.screen.query_one("#chat-queued")
+        assert queued.display and "follow-up question" in str(queued.render())
+        assert pane.streaming and sent(app) == ["first question"]
+        assert pane.prompt.text == ""  # not lost: it is in the queue line above the prompt
+        await wait_until(pilot, lambda: sent(app) == ["first question", "follow-up question"], timeout=20)
+        await wait_until(pilot, lambda: not pane.streaming and replies(app)[-1:] == ["answer to the follow-up"])
+        assert not queued.display
+        assert "word59" in replies(app)[0]  # the first reply was not cut by it
+    assert [m["content"] for m in fake_openai.chat_requests[1]["messages"] if m["role"] == "user"] == [
+        "first question", "follow-up question"]
+
+
+async def test_a_queued_message_goes_back_to_the_prompt_when_another_conversation_opens(chat_services,
+                                                                                          fake_openai):
+    fake_openai.reply(" ".join(f"word{i}" for i in range(400)), words_per_second=40)
+    app = make_app(chat_services, check_api_key=False)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = chat(app)
+        await send(pilot, "first question")
+        await wait_until(pilot, lambda: replies(app) and "word3" in replies(app)[0])
+        await send(pilot, "never mind this")
+        await pilot.pause()
+        await pane.new_conversation()
+        await wait_until(pilot, lambda: not pane.streaming)
+        await pilot.pause(0.3)
+        assert pane.prompt.text == "never mind this" and not app.screen.query_one("#chat-queued").display
+        assert sent(app) == []

@@ -31,6 +31,13 @@ A conversation deleted while it is open (the History pane, clear history)
 is left at once: the chat shows a new, empty conversation and says so. One
 deleted elsewhere (another window, ``agenttui history delete``) is noticed
 when the next message is sent: that message starts a new conversation.
+
+A message sent (Enter) while a reply streams is queued, not dropped: a line
+above the prompt shows it, and it is sent when the reply ends (finished,
+cancelled or failed), the next one after that reply, and so on. Opening or
+starting another conversation puts queued text back into the prompt instead
+of sending it somewhere the user did not write it for. Slash commands run at
+once, as before.
 """
 
 from __future__ import annotations
@@ -108,6 +115,7 @@ class ChatPane(SlashCommandsMixin, Vertical):
         self._thinking: ThinkingBlock | None = None  # the reasoning streaming now (issue 9)
         self._tool_views: dict[str, ToolCallView] = {}
         self._retry_text: str | None = None
+        self._queued: list[str] = []  # sent while a reply streamed: sent when it ends
         self._retry_of: int | None = None  # id of the failed turn's user message
         self._image: str | None = None  # /attach: path of the image for the next send
         self._end_session = False  # /end: archive the session when this turn finishes
@@ -124,12 +132,15 @@ class ChatPane(SlashCommandsMixin, Vertical):
     ChatPane > #chat-welcome { display: none; padding: 1 2; color: $text-muted; }
     ChatPane.-welcome > #chat-welcome { display: block; height: 1fr; }
     ChatPane.-welcome > #chat-log { height: 0; }
+    ChatPane > #chat-queued { display: none; height: auto; max-height: 4; padding: 0 1; color: $text-muted; }
+    ChatPane > #chat-queued.-shown { display: block; }
     """
 
     def compose(self) -> ComposeResult:
         yield Static(id="chat-welcome", markup=False)
         yield ChatLog(self.services, id="chat-log")
         yield SlashSuggestions(id="slash-suggestions")
+        yield Static(id="chat-queued", markup=False)
         yield PromptInput(id="prompt", placeholder="Message… (Enter sends, /help)")
 
     @property
@@ -208,6 +219,7 @@ class ChatPane(SlashCommandsMixin, Vertical):
             self._opening += 1
             self._lookup_done.set()
         self.cancel_turn()
+        self._unqueue_to_prompt()
         self.conversation_id = conversation_id
         self.can_retry = False
         self._reply = None
@@ -254,8 +266,41 @@ class ChatPane(SlashCommandsMixin, Vertical):
     @on(PromptInput.Submitted)
     async def _submitted(self, event: PromptInput.Submitted) -> None:
         self.query_one(SlashSuggestions).show([])
-        if not await self.run_slash_command(event.text):
-            await self.send(event.text)
+        if await self.run_slash_command(event.text):
+            return
+        if self.streaming or self._queued:  # after the reply (and what was queued before it)
+            self._queued.append(event.text)
+            self._show_queued()
+            return
+        await self.send(event.text)
+
+    def _show_queued(self) -> None:
+        from agenttui.ui.inert import inert_line
+
+        line = self.query_one("#chat-queued", Static)
+        queued = self._queued
+        if queued:
+            what = " · ".join(f"“{inert_line(text, 80)}”" for text in queued)
+            head = "Queued" if len(queued) == 1 else f"{len(queued)} queued"
+            line.update(f"⏳ {head}, sent when this reply ends: {what}")
+        line.set_class(bool(queued), "-shown")
+
+    async def _send_queued(self) -> None:
+        if self._queued and not self.streaming:
+            text = self._queued.pop(0)
+            self._show_queued()
+            await self.send(text)
+
+    def _unqueue_to_prompt(self) -> None:
+        """Another conversation opens: queued text goes back to the prompt, not to that one."""
+        if not self._queued:
+            return
+        texts, self._queued = self._queued, []
+        prompt = self.prompt
+        draft = prompt.text
+        prompt.load_text("\n".join(texts + ([draft] if draft.strip() else [])))
+        prompt.move_cursor(prompt.document.end)
+        self._show_queued()
 
     # -- turns ---------------------------------------------------------------
     async def send(self, text: str, *, show: bool = True, retry: bool = False) -> None:
@@ -349,6 +394,7 @@ class ChatPane(SlashCommandsMixin, Vertical):
         await self._leave_deleted("This conversation was deleted: what you send next starts a new one.")
 
     async def _leave_deleted(self, notice: str) -> None:
+        self._unqueue_to_prompt()
         self._opening += 1  # a latest-conversation lookup still running must not reopen anything
         self._lookup_done.set()
         self.conversation_id = None
@@ -482,6 +528,8 @@ class ChatPane(SlashCommandsMixin, Vertical):
         self.streaming = False
         self._cancel = None
         self._show_unsaved()
+        if self._queued:
+            self.call_later(self._send_queued)  # once this turn's end is shown
         self.post_message(app_messages.ConversationsChanged(self.conversation_id))
 
     def _show_unsaved(self) -> None:
