@@ -191,3 +191,42 @@ async def test_edit_from_audit_goes_through_the_gate(services):
         await settle(pilot, app)
         assert services.memory.get(items[3].id).value == "id"
         assert any(n.severity == "error" for n in app._notifications)
+
+
+async def test_audit_deep_lists_proposals_and_applies_only_accepted_ones(chat_services, fake_openai):
+    services = chat_services
+    items = seed(services)
+    # the model sees items sorted by kind, key and text; m1.. in that order
+    ordered = sorted(services.memory.items("all"), key=lambda i: (i.kind, i.key or "", i.display.casefold()))
+    label = {item.id: f"m{n}" for n, item in enumerate(ordered, 1)}
+    fake_openai.reply(json.dumps({"proposals": [
+        {"action": "delete", "ids": [label[items[4].id]], "keep": None, "text": None,
+         "reason": "nobody uses it"},
+        {"action": "correct", "ids": [label[items[2].id]], "keep": None, "text": "helix",
+         "reason": "a newer note says helix"},
+    ]}))
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        chat = app.screen.query_one("#chat-pane")
+        await chat.run_slash_command("/audit deep")
+        await settle(pilot, app)
+        screen = app.screen
+        assert isinstance(screen, AuditScreen) and screen.deep
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if screen.proposals:
+                break
+        assert [p.action for p in screen.proposals] == ["delete", "correct"]
+        listed = screen.query_one("#audit-proposals", OptionList)
+        assert listed.option_count == 2 and "nobody uses it" in str(listed.get_option_at_index(0).prompt)
+        assert {i.id for i in services.memory.items("all")} == {i.id for i in items}  # nothing yet
+        await pilot.press("n")  # reject the deletion
+        await pilot.pause()
+        await pilot.press("a")  # accept the correction: through the gate
+        await settle(pilot, app)
+        assert services.memory.get(items[2].id).value == "helix"
+        assert services.memory.get(items[4].id) is not None  # rejected: kept
+        assert screen.proposals == []
+        sent = fake_openai.chat_requests[-1]["messages"]
+        assert "<memory>" in sent[1]["content"]

@@ -20,6 +20,14 @@ flagged). With ``[recall] semantic = true`` the audit also asks the
 endpoint for embeddings (duplicates by meaning); if it cannot, it says so
 once and stays lexical.
 
+``/audit deep`` opens the screen with a **deep review** (``deep=True``):
+after the audit, the model reviews memory in batches
+(:mod:`agenttui.agent.deep_review`) and its proposals -- merges,
+corrections, deletions, each with a reason -- are listed under the table;
+``a`` accepts the highlighted proposal (corrections go through the write
+gate), ``n`` rejects it. Nothing changes until a proposal is accepted; the
+requests are in the prompt inspector.
+
 Every change posts :class:`AuditScreen.MemoryChanged` to the app so the
 Memory pane and the next prompt pick it up; the screen dismisses with
 ``True`` if anything changed.
@@ -39,7 +47,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Select, Static
+from textual.widgets import DataTable, Footer, OptionList, Select, Static
+from textual.widgets.option_list import Option
 
 from agenttui.core.models import AUDIT_FLAGS
 from agenttui.ui import messages
@@ -59,6 +68,8 @@ class AuditScreen(Screen[bool]):
         Binding("d,delete", "delete", "Delete", id="audit.delete"),
         Binding("m", "merge", "Merge dups", id="audit.merge"),
         Binding("X", "bulk_delete", "Delete flagged", id="audit.bulk_delete"),
+        Binding("a", "accept_proposal", "Accept proposal", show=False, id="audit.accept"),
+        Binding("n", "reject_proposal", "Reject proposal", show=False, id="audit.reject"),
         Binding("o", "cycle_sort", "Sort", id="audit.sort"),
         Binding("r", "reverse_sort", "Reverse", show=False, id="audit.reverse"),
         Binding("0", "filter(None)", "All", show=False, id="audit.filter_all"),
@@ -80,8 +91,15 @@ class AuditScreen(Screen[bool]):
             super().__init__()
             self.verb, self.note, self.error = verb, note, error
 
-    def __init__(self, services, now: datetime | None = None) -> None:
+    class _Reviewed(Message):
+        def __init__(self, proposals: list, problems: list[str]) -> None:
+            super().__init__()
+            self.proposals, self.problems = proposals, problems
+
+    def __init__(self, services, now: datetime | None = None, deep: bool = False) -> None:
         super().__init__()
+        self.deep = deep
+        self.proposals: list = []  # deep review proposals still waiting for the user
         self.services = services
         self.now = now  # frozen clock for snapshots / tests
         self.rows: list[AuditRow] = []
@@ -101,11 +119,68 @@ class AuditScreen(Screen[bool]):
         yield AuditTable(now=self.now, id="audit-table")
         yield Static(id="audit-reasons")
         yield MemoryItemEditor(id="audit-editor")
+        if self.deep:
+            yield Static(Text("Deep review: asking the model…", style="italic"), id="audit-review-status")
+            yield OptionList(id="audit-proposals")
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one(AuditTable).focus()
         self.refresh_audit()
+        if self.deep:
+            self._review()
+
+    # -- deep review (issue 16) ------------------------------------------------
+    @work(group="audit-review", exclusive=True)
+    async def _review(self) -> None:
+        from agenttui.agent.deep_review import review
+
+        try:
+            items = self.services.memory.items("all", include_expired=True)
+            result = await review(self.services, items)
+            self.post_message(self._Reviewed(result.proposals, result.problems))
+        except Exception as error:  # no key, no endpoint: the audit itself still works
+            self.post_message(self._Reviewed([], [f"the deep review could not run: {error}"]))
+
+    @on(_Reviewed)
+    def _reviewed(self, message: _Reviewed) -> None:
+        self.proposals = list(message.proposals)
+        self._show_proposals()
+        for problem in message.problems[:3]:
+            self.notify(inert_line(problem, 300), title="Deep review", severity="warning")
+
+    def _show_proposals(self) -> None:
+        options = self.query_one("#audit-proposals", OptionList)
+        options.clear_options()
+        for n, proposal in enumerate(self.proposals):
+            options.add_option(Option(Text(inert_line(proposal.describe(), 400)), id=str(n)))
+        status = (f"Deep review: {len(self.proposals)} proposal(s) — a accept, n reject"
+                  if self.proposals else "Deep review: no proposals left")
+        self.query_one("#audit-review-status", Static).update(Text(status, style="italic"))
+        if self.proposals:
+            options.highlighted = 0
+
+    def _current_proposal(self) -> int | None:
+        if not self.deep or not self.proposals:
+            return None
+        highlighted = self.query_one("#audit-proposals", OptionList).highlighted
+        return highlighted if highlighted is not None and highlighted < len(self.proposals) else 0
+
+    def action_accept_proposal(self) -> None:
+        index = self._current_proposal()
+        if index is None:
+            return
+        from agenttui.agent.deep_review import apply_proposal
+
+        proposal = self.proposals.pop(index)
+        self._show_proposals()
+        self._write("accept", _accept, self.services.memory, proposal, apply_proposal)
+
+    def action_reject_proposal(self) -> None:
+        index = self._current_proposal()
+        if index is not None:
+            self.proposals.pop(index)
+            self._show_proposals()
 
     @property
     def table(self) -> AuditTable:
@@ -318,6 +393,15 @@ class AuditScreen(Screen[bool]):
 
     def action_close(self) -> None:
         self.dismiss(self.changed)
+
+
+def _accept(memory, proposal, apply_proposal) -> str:
+    outcome = apply_proposal(memory, proposal)
+    if isinstance(outcome, str):
+        return outcome
+    if not outcome.ok:
+        raise ValueError(f"Not applied: {outcome.reason}")
+    return f"Applied: {proposal.action}."
 
 
 def _edit(memory, item, text) -> str:

@@ -40,6 +40,11 @@ class SlashCommandsMixin:
         if name not in BY_NAME:
             self.notify(f"Unknown command /{inert_line(name, 40)}. /help lists them.", severity="error")
             return True
+        if name == "audit" and argument.strip().casefold() == "deep":
+            from agenttui.ui.screens.audit import AuditScreen  # the model reviews memory too
+
+            self.app.push_screen(AuditScreen(self.services, deep=True), self.app._after_memory_screen)
+            return True
         if name in _APP_ACTIONS:
             await self.app.run_action(_APP_ACTIONS[name])
             return True
