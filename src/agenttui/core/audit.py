@@ -48,12 +48,11 @@ Duplicate search never compares all pairs (see :mod:`audit_duplicates`).
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from functools import lru_cache
-
-import re
 
 from agenttui.core.audit_duplicates import Embed, lexical_pairs, vector_pairs
 from agenttui.core.models import AuditFinding, MemoryItem, utcnow
