@@ -21,8 +21,8 @@ and the panes are up, runs in order:
 3. :func:`prepare_prompt` in a thread -- a dry run of what the turn does
    before its request: redaction, correction rules, tool schemas, prompt
    assembly with recall for a throwaway draft (``context.prepare``: nothing
-   is written; with ``[recall] semantic`` it embeds the draft, one request to
-   ``/embeddings``, so not when ``warm_up`` is off).
+   is written, and the draft is ranked by words only: a made-up text is never
+   sent to ``/embeddings``).
 
 A message sent while 1 or 3 still run waits for them (the chat asks
 ``AgentTUI.first_turn_ready``) instead of doing the same work a second time
@@ -78,8 +78,7 @@ def prepare_prompt(services: Any) -> None:
         request_options.memory_for(services.paths.data_dir).omitted(services.base_url, services.model)
         ToolRegistry(services).schemas()
         redact_secrets(WARM_TEXT, tuple(services.settings.redaction.extra_patterns))
-        if services.settings.agent.warm_up or not services.settings.recall.semantic:
-            prepare(services, None, WARM_TEXT)  # semantic recall embeds the draft: a request
+        prepare(services, None, WARM_TEXT, semantic=False)  # never sends this made-up text anywhere
     except Exception:  # noqa: BLE001 -- as above
         pass
 

@@ -140,6 +140,7 @@ def assemble(
     *,
     mark_used: bool = True,
     now: datetime | None = None,
+    semantic: bool = True,
 ) -> AssembledPrompt:
     """Build the request for this step of the turn (see module doc).
 
@@ -148,6 +149,8 @@ def assemble(
     since that message are included. If it was never stored (persisting
     failed), it is appended as given. Pass ``mark_used=False`` on the second
     and later steps of a turn so ``use_count`` counts turns, not requests.
+    ``semantic=False`` ranks by words alone, whatever ``[recall] semantic``
+    says (a warm-up must not send a made-up text to the endpoint).
     """
     if isinstance(user_message, str):
         user_message = Message(role="user", content=user_message)
@@ -214,7 +217,7 @@ def assemble(
                                           and (user_message.id is None or m.id < user_message.id)),
             before_id=user_message.id,
             now=now,
-            semantic=_semantic_ranker(services),
+            semantic=_semantic_ranker(services) if semantic else None,
         )
         found = recall(request, history=services.history, memory=services.memory,
                        project=services.project)
@@ -251,7 +254,8 @@ def assemble(
     )
 
 
-def prepare(services, conversation_id: str | None, text: str, *, now: datetime | None = None) -> None:
+def prepare(services, conversation_id: str | None, text: str, *, now: datetime | None = None,
+            semantic: bool = True) -> None:
     """Work out the recall for a draft before it is sent (the chat, when typing pauses).
 
     Runs the same assembly the turn will run, writing nothing; recall keeps
@@ -262,7 +266,7 @@ def prepare(services, conversation_id: str | None, text: str, *, now: datetime |
     if not text.strip() or not services.settings.recall.enabled:
         return
     assemble(services, conversation_id or _NOT_A_CONVERSATION, Message(role="user", content=text),
-             mark_used=False, now=now)
+             mark_used=False, now=now, semantic=semantic)
 
 
 def _semantic_ranker(services):
