@@ -46,7 +46,9 @@ async def test_narrow_terminal_collapses_sidebars_and_keys_bring_them_back(servi
 async def test_toggle_hides_a_sidebar_on_a_wide_terminal(services):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=(160, 50)) as pilot:
-        await pilot.press("f3")
+        await pilot.press("f3")  # goes to History (issue 12 item 12) ...
+        await pilot.pause()
+        await pilot.press("f3")  # ... and, pressed there, hides it
         assert pane_titles(app) == {"Memory": True, "Chat": True, "History": False}
 
 
@@ -80,7 +82,10 @@ async def test_keys_are_remappable_from_config(paths, make_services):
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.press("f2")
         assert pane_titles(app)["Memory"] is True  # f2 no longer bound
-        await pilot.press("f12")
+        await pilot.press("f12")  # the remapped key goes to Memory ...
+        await pilot.pause()
+        assert app.screen.query_one("#memory-pane").has_focus_within
+        await pilot.press("f12")  # ... and, pressed there, hides it (issue 12 item 12)
         assert pane_titles(app)["Memory"] is False
         assert any("no.such" in m for _, _, m in app.notices)
         assert app.key_for("app.toggle_memory") == "f12"
@@ -107,7 +112,9 @@ async def test_palette_runs_an_action(services):
         await pilot.pause(0.3)
         await pilot.press("enter")
         await pilot.pause()
-        assert pane_titles(app)["History"] is False
+        # "History" goes to the pane (issue 12 item 12: F3 and the palette entry focus it)
+        await wait_until(pilot, lambda: app.screen.query_one("#history-pane").has_focus_within)
+        assert pane_titles(app)["History"] is True
 
 
 async def test_prompt_inspector_shows_the_system_prompt_with_memory(chat_services, fake_openai):

@@ -197,12 +197,17 @@ class MainScreen(Screen):
         return self.pane(name).display
 
     def toggle_pane(self, name: str) -> None:
+        """F2 / F3 go to the pane (issue 12 item 12): shown if hidden, and focused; pressed
+        again inside it, the pane hides and the chat has the focus back. Alt+1/2/3 (the old
+        focus keys) never reach the app in tmux or a macOS Terminal (alt+1 types "¡")."""
         pane = self.pane(name)
-        visible = pane.display
-        pane.set_class(visible, "-hidden")
-        pane.set_class(not visible, "-shown")
-        if visible and pane.has_focus_within and self.panes_ready:
-            self.chat.prompt.focus()
+        if pane.display and (pane.has_focus_within or not self.panes_ready):
+            pane.set_class(True, "-hidden")
+            pane.set_class(False, "-shown")
+            if self.panes_ready:
+                self.chat.prompt.focus()
+            return
+        self.focus_pane(name)
 
     def show_pane(self, name: str) -> None:
         """Show the pane (as the user's choice) without moving the focus."""

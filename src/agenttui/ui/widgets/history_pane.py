@@ -51,11 +51,13 @@ class HistoryPane(Vertical):
 
     BINDINGS = [
         Binding("slash", "focus_search", "Search", id="history.search"),
-        Binding("r,f2", "rename", "Rename", id="history.rename"),
+        Binding("r", "rename", "Rename", id="history.rename"),  # f2 is Memory everywhere (issue 12 item 12)
         Binding("a", "archive_or_restore", "Archive/restore", id="history.archive"),
         Binding("v", "toggle_archived", "Show archived", id="history.toggle_archived"),
         Binding("d,delete", "delete", "Delete", id="history.delete"),
         Binding("X", "clear_history", "Clear history", id="history.clear"),
+        # Back to the chat, the pane staying open, once Esc has nothing to clear here (item 12).
+        Binding("escape", "escape", "Chat", id="history.to_chat"),
     ]
 
     class ConversationSelected(messages.ConversationRequested):
@@ -201,16 +203,16 @@ class HistoryPane(Vertical):
         if not on_:
             self._show_mode()
 
-    def key_escape(self) -> bool | None:
+    async def action_escape(self) -> None:
+        """Esc: end a rename, else clear the search, else back to the chat (issue 12 item 12)."""
         search = self.query_one("#history-search", Input)
         if self._renaming:
             self._stop_rename()
-            return True
-        if search.value:
+        elif search.value:
             search.value = ""
             self.conversation_list.focus()
-            return True
-        return None
+        else:
+            await self.app.run_action("focus_pane('chat')")
 
     # -- open -----------------------------------------------------------------
     @on(OptionList.OptionSelected, "#conversation-list")

@@ -106,6 +106,8 @@ class MemoryPane(Vertical):
         Binding("u", "undo", "Undo delete", id="memory.undo"),
         Binding("s", "toggle_scope", "Scope for new", id="memory.scope"),
         Binding("a", "focus_add", "Add", id="memory.add"),
+        # Back to the chat, the pane staying open (issue 12 item 12); the editor's own Esc wins.
+        Binding("escape", "app.focus_pane('chat')", "Chat", id="memory.to_chat"),
     ]
 
     class MemoryChanged(messages.MemoryChanged):
