@@ -46,7 +46,7 @@ async def test_deleting_the_open_conversation_moves_the_chat_to_a_new_one(chat_s
         await pilot.click("#confirm")
         await wait_until(pilot, lambda: history.get_conversation(doomed) is None)
         await wait_until(pilot, lambda: pane.conversation_id is None and not sent(app))
-        assert any("deleted" in text for text in notices(app))
+        await wait_until(pilot, lambda: any("deleted" in text for text in notices(app)))
         await send(pilot, "second question")
         await wait_until(pilot, lambda: not pane.streaming and replies(app) == ["second answer"])
         assert pane.conversation_id not in (None, doomed)
@@ -65,7 +65,7 @@ async def test_clearing_history_moves_the_chat_to_a_new_conversation(chat_servic
         history_pane = app.screen.query_one("#history-pane")
         history_pane._act("clear", None, lambda history, _cid: history.clear(), backup=True)
         await wait_until(pilot, lambda: pane.conversation_id is None and not sent(app))
-        assert any("deleted" in text for text in notices(app))
+        await wait_until(pilot, lambda: any("deleted" in text for text in notices(app)))
 
 
 async def test_a_conversation_deleted_elsewhere_gets_a_clear_message_and_a_new_one(chat_services, fake_openai):
@@ -227,3 +227,68 @@ async def test_a_queued_message_goes_back_to_the_prompt_when_another_conversatio
         await pilot.pause(0.3)
         assert pane.prompt.text == "never mind this" and not app.screen.query_one("#chat-queued").display
         assert sent(app) == []
+
+
+# -- item 13: /reset-memory lets the user choose the scope (and item 21: not when empty) --
+def _two_scopes(memory) -> None:
+    memory.add_note("user note one")
+    memory.add_note("user note two")
+    memory.add_note("profile note", scope="profile")
+
+
+def _texts(memory, scope: str) -> list[str]:
+    return sorted(item.text for item in memory.items(scope))
+
+
+async def _reset_dialog(pilot, app) -> ConfirmScreen:
+    await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen) and app.screen.query("#confirm-word"))
+    await pilot.pause()
+    return app.screen
+
+
+async def test_reset_memory_dialog_offers_the_scopes_and_resets_the_chosen_one(services):
+    from textual.widgets import RadioButton
+
+    memory = services.memory
+    _two_scopes(memory)
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.main.panes_ready)
+        await app.run_action("reset_memory")
+        dialog = await _reset_dialog(pilot, app)
+        assert "of the user scope and" in dialog.statement  # both, as before, until another is chosen
+        await pilot.click("#choice-profile")
+        await pilot.pause()
+        assert dialog.query_one("#choice-profile", RadioButton).value
+        assert "user" not in dialog.statement and "1 note(s)" in dialog.statement
+        dialog.query_one("#confirm-word").focus()
+        await pilot.press(*"delete", "enter")
+        await wait_until(pilot, lambda: not memory.items("profile"))
+        assert _texts(memory, "user") == ["user note one", "user note two"]
+
+
+async def test_reset_memory_command_takes_a_scope(chat_services, fake_openai):
+    memory = chat_services.memory
+    _two_scopes(memory)
+    app = make_app(chat_services, check_api_key=False)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await send(pilot, "/reset-memory everything")
+        await wait_until(pilot, lambda: any("user, profile or all" in n[2] for n in app.notices))
+        assert not isinstance(app.screen, ConfirmScreen)
+        await send(pilot, "/reset-memory user")
+        dialog = await _reset_dialog(pilot, app)
+        assert not dialog.query("#confirm-choices")  # chosen already
+        assert "2 note(s)" in dialog.statement and "of profile" not in dialog.statement
+        await pilot.press(*"delete", "enter")
+        await wait_until(pilot, lambda: not memory.items("user"))
+        assert _texts(memory, "profile") == ["profile note"]
+        backups_before = sorted(services_backups(chat_services))
+        await send(pilot, "/reset-memory user")  # nothing left there: said, not done
+        await wait_until(pilot, lambda: any("already empty" in n[2] for n in app.notices))
+        assert not isinstance(app.screen, ConfirmScreen)
+        assert sorted(services_backups(chat_services)) == backups_before
+
+
+def services_backups(services) -> list[str]:
+    folder = services.paths.memory_backups_dir
+    return [str(p) for p in folder.rglob("*")] if folder.exists() else []

@@ -455,29 +455,50 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
         self.push_screen(ProfilesScreen(self.services), self._switch_profile)
 
     @work(group="reset-memory")
-    async def action_reset_memory(self) -> None:
-        """D1/D2: state the counts, back up first, type 'delete' to confirm."""
+    async def action_reset_memory(self, scope: str = "") -> None:
+        """D1/D2: state the counts, back up first, type 'delete' to confirm.
+
+        ``scope`` (user, profile, all; ``/reset-memory SCOPE``) is the one to empty;
+        without it the dialog offers the three, both scopes first (issue 12 item 13).
+        A scope with nothing in it is said to be empty, with no dialog and no backup.
+        """
         import asyncio
 
         from agenttui.ui.screens.confirm import ConfirmScreen
 
         memory = self.services.memory
 
-        def counts(scope: str) -> str:
+        def counts(scope: str) -> tuple[int, str]:
             items = memory.items(scope)
             notes = sum(item.kind == "note" for item in items)
-            return f"{notes} note(s) and {len(items) - notes} fact(s)"
+            return len(items), f"{notes} note(s) and {len(items) - notes} fact(s)"
 
-        user, profile = await asyncio.gather(asyncio.to_thread(counts, "user"),
-                                             asyncio.to_thread(counts, "profile"))
-        statement = (f"This removes {user} of the user scope and {profile} of "
-                     f"profile {self.services.profile_name!r}.")
-        if not await self.push_screen_wait(ConfirmScreen(
-                "Reset memory?", statement, backup=self.services.paths.memory_backups_dir,
-                require_word="delete", confirm_label="Reset memory")):
+        (users, user), (profiles, profile) = await asyncio.gather(
+            asyncio.to_thread(counts, "user"), asyncio.to_thread(counts, "profile"))
+        name = self.services.profile_name
+        sizes = {"all": users + profiles, "user": users, "profile": profiles}
+        choices = (
+            ("all", "both scopes", f"This removes {user} of the user scope and {profile} of profile {name!r}."),
+            ("user", "user scope only", f"This removes {user} of the user scope (every profile's)."),
+            ("profile", f"profile {name!r} only", f"This removes {profile} of profile {name!r}."),
+        )
+        if scope:
+            choices = tuple(c for c in choices if c[0] == scope)
+        if not sizes[choices[0][0] if scope else "all"]:
+            where = {"all": "", "user": " (user scope)", "profile": f" (profile {name!r})"}[scope or "all"]
+            self.notify(f"Memory is already empty{where}: nothing to reset.", title="Reset memory")
+            return
+        dialog = ConfirmScreen("Reset memory?", choices[0][2], backup=self.services.paths.memory_backups_dir,
+                               require_word="delete", confirm_label="Reset memory",
+                               choices=choices if len(choices) > 1 else ())
+        if not await self.push_screen_wait(dialog):
+            return
+        chosen = dialog.choice or choices[0][0]
+        if not sizes[chosen]:
+            self.notify("That scope is already empty: nothing was reset.", title="Reset memory")
             return
         try:
-            backup = await asyncio.to_thread(memory.reset, "all")
+            backup = await asyncio.to_thread(memory.reset, chosen)  # type: ignore[arg-type]
         except OSError as exc:
             self.notify(str(exc), title="Memory not reset", severity="error")
             return

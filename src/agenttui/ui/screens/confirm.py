@@ -10,6 +10,10 @@ word's field, so typing goes there at once; Enter confirms only with the
 exact word (surrounding spaces ignored), otherwise the dialog stays open and
 says what to type (Enter never cancels silently: Esc or Cancel does).
 
+``choices`` (value, label, statement) offer alternatives as radio buttons
+(reset memory: both scopes, the user's, the profile's); the statement shown
+is the chosen one's and :attr:`choice` says which was confirmed.
+
 The dialog only answers yes/no (``ModalScreen[bool]``); the caller makes the
 backup and does the work, so the statement and the action cannot drift apart.
 """
@@ -23,7 +27,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Static
+from textual.widgets import Button, Input, RadioButton, RadioSet, Static
 from rich.text import Text
 
 
@@ -41,10 +45,13 @@ class ConfirmScreen(ModalScreen[bool]):
         backup: str | Path | None = None,
         require_word: str | None = None,
         confirm_label: str = "Delete",
+        choices: tuple[tuple[str, str, str], ...] = (),
     ) -> None:
         super().__init__()
         self.title_text = title
-        self.statement = statement
+        self.statement = choices[0][2] if choices else statement
+        self.choices = choices
+        self.choice: str | None = choices[0][0] if choices else None
         self.backup = backup
         self.require_word = require_word
         self.confirm_label = confirm_label
@@ -53,12 +60,17 @@ class ConfirmScreen(ModalScreen[bool]):
         with Vertical(id="confirm-dialog"):
             # Text objects, not markup: names in the statement are user data.
             yield Static(Text(self.title_text, style="bold"), id="confirm-title")
+            if self.choices:
+                with RadioSet(id="confirm-choices"):
+                    for index, (value, label, _statement) in enumerate(self.choices):
+                        yield RadioButton(label, value=index == 0, id=f"choice-{value}")
             yield Static(Text(self.statement), id="confirm-statement")
             if self.backup is not None:
                 yield Static(Text(f"A backup is made first: {self.backup}"), id="confirm-backup")
             if self.require_word:
+                where = " (shift+tab: the choices above)" if self.choices else ""
                 yield Static(
-                    Text(f"Type {self.require_word!r} to confirm:"), id="confirm-word-label"
+                    Text(f"Type {self.require_word!r} to confirm{where}:"), id="confirm-word-label"
                 )
                 yield Input(placeholder=self.require_word, id="confirm-word")
                 yield Static("", id="confirm-hint")
@@ -73,6 +85,14 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def on_mount(self) -> None:
         self.query_one("#confirm-word" if self.require_word else "#cancel").focus()
+
+    @on(RadioSet.Changed, "#confirm-choices")
+    def _chosen(self, event: RadioSet.Changed) -> None:
+        value = (event.pressed.id or "").removeprefix("choice-")
+        for choice, _label, statement in self.choices:
+            if choice == value:
+                self.choice, self.statement = choice, statement
+                self.query_one("#confirm-statement", Static).update(Text(statement))
 
     @on(Input.Changed, "#confirm-word")
     def _word_typed(self, event: Input.Changed) -> None:

@@ -26,7 +26,6 @@ END_INSTRUCTION = (
 _APP_ACTIONS = {
     "audit": "open_audit",
     "profile": "open_profiles",
-    "reset-memory": "reset_memory",
 }
 
 
@@ -129,6 +128,14 @@ class SlashCommandsMixin:
         show_pane = getattr(self.screen, "show_pane", None)
         if show_pane is not None:
             show_pane("memory")
+
+    async def _cmd_reset_memory(self, argument: str) -> None:
+        scope = argument.strip().casefold()
+        if scope not in ("", "user", "profile", "all"):
+            self.notify(f"/reset-memory takes a scope: user, profile or all (not {inert_line(scope, 30)!r}).",
+                        severity="error")
+            return
+        await self.app.run_action(f"reset_memory({scope!r})")
 
     # -- conversations (H2) ----------------------------------------------------
     async def _cmd_new(self, argument: str) -> None:
