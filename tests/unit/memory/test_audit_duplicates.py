@@ -90,3 +90,22 @@ def test_vector_pairs_need_close_sentences_and_close_swapped_words():
 
 def test_vector_pairs_skip_items_without_vectors():
     assert vector_pairs([None, [1.0, 0.0], None], ["a", "b", "c"]) == []
+
+
+def test_vector_search_compares_a_small_fraction_of_all_pairs():
+    """Counts, not seconds: 3,000 notes in 30 topics (vectors clustered as real ones are)."""
+    from agenttui.core import audit_duplicates
+
+    rng = random.Random(3)
+    dim = 384
+    topics = [[rng.gauss(0, 1) for _ in range(dim)] for _ in range(30)]
+    vectors = [_unit([t + rng.gauss(0, 1.2) for t in topics[n % 30]]) for n in range(3000)]
+    twin = _unit([v + rng.gauss(0, 0.01) for v in vectors[7]])  # cosine ~0.96
+    vectors.append(twin)
+    texts = [f"note {n}" for n in range(3000)] + ["note 7"]
+    pairs = vector_pairs(vectors, texts)
+    assert (7, 3000) in {(p.a, p.b) for p in pairs}
+    stats = audit_duplicates.LAST_VECTOR_STATS
+    all_pairs = len(vectors) * (len(vectors) - 1) // 2
+    assert stats.candidates < all_pairs / 20, stats
+    assert stats.cosines < all_pairs / 1000, stats
