@@ -34,6 +34,7 @@ APP_NAME = "agenttui"
 _HERE = Path(__file__).parent  # as Textual resolves CSS_PATH: same strings, no re-parse
 EMBED_AFTER_S = 2.0  # the embeddings backfill starts once start-up work is done
 PREPARE_FALLBACK_S = 1.0  # the first turn is prepared once the panes are up, or by then at the latest
+PREPARE_AFTER_PANES_S = 0.15
 # Actions that need the chat pane (disabled for the moment before it mounts).
 _CHAT_ACTIONS = frozenset({"help", "new_conversation", "cancel_turn", "retry_turn", "copy_last_reply"})
 
@@ -187,7 +188,9 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
     async def _panes_ready_now(self) -> None:
         await self._release_held_input()
         self._load_all_themes()
-        self.call_after_refresh(self._prepare_first_turn)  # the UI is up and idle: get the turn ready
+        # The UI is up: get the turn ready once its frame has reached the terminal (Textual's
+        # writer thread would otherwise wait on the preparation's imports for the GIL).
+        self.set_timer(PREPARE_AFTER_PANES_S, self._prepare_first_turn)
 
     def _load_all_themes(self) -> None:
         """Register every theme file (built-in and user), once; report the bad ones."""
