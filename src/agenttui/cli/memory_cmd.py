@@ -44,7 +44,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_yes(forget)
     forget.set_defaults(handler=run_forget)
 
-    audit = sub.add_parser("audit", help="flag suspicious, secret, duplicate, stale … items (M9)")
+    audit = sub.add_parser("audit", help="flag suspicious, secret, duplicate, stale … items")
     audit.add_argument("--json", action="store_true", help="machine-readable output")
     audit.add_argument("--all", action="store_true", help="list clean items too")
     audit.add_argument("--deep", action="store_true",

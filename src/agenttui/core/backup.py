@@ -64,10 +64,14 @@ class UnexpectedMember(BackupError):
 # trash
 # --------------------------------------------------------------------------
 def _unique(target: Path) -> Path:
+    """``target``, or ``NAME-2`` (``NAME-2.tar.gz`` for an archive: it stays one), ``-3``, ... if taken."""
+    stem, suffix = target.name, ""
+    if stem.endswith(".tar.gz"):
+        stem, suffix = stem[: -len(".tar.gz")], ".tar.gz"
     candidate, n = target, 1
     while candidate.exists() or candidate.is_symlink():
         n += 1
-        candidate = target.with_name(f"{target.name}-{n}")
+        candidate = target.with_name(f"{stem}-{n}{suffix}")
     return candidate
 
 

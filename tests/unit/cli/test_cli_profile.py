@@ -108,3 +108,14 @@ def test_on_a_terminal_the_profile_name_must_be_typed(cli):
     right = _on_a_terminal(cli, "work\n", "profile", "delete", "work")
     assert right.code == 0, right.err
     assert not paths.profile_dir("work").exists()
+
+
+def test_help_texts_name_no_internal_ids(cli):
+    """Issue 12 item 21: `agenttui memory --help` showed '(M9)', an id of the design document."""
+    import re
+
+    for command in (("--help",), ("memory", "--help"), ("history", "--help"), ("profile", "--help"),
+                    ("backup", "--help"), ("key", "--help"), ("ask", "--help"), ("memory", "audit", "--help")):
+        shown = cli(*command).out
+        assert shown, command
+        assert not re.search(r"\(([A-Z]\d+|§\d+)[,)]|\b[A-Z]\d{1,2}\)", shown), (command, shown)

@@ -151,3 +151,21 @@ def test_move_to_trash_never_clobbers(paths):
         moved = move_to_trash(paths, victim)
         assert moved.parent == paths.trash_dir and (moved / "f").read_text() == str(n)
     assert len(list(paths.trash_dir.iterdir())) == 2
+
+
+def test_backups_made_in_the_same_second_keep_their_extension(paths):
+    """Issue 12 item 21: the second one was named '….tar.gz-2' (not found by *.tar.gz, not opened as one)."""
+    import time
+
+    from agenttui.core.backup import default_backup_path
+    from agenttui.core.files import timestamp_slug
+
+    paths.backups_dir.mkdir(parents=True, exist_ok=True)
+    now = time.time()
+    for second in range(6):  # this second and the next few are taken: the test may cross one
+        (paths.backups_dir / f"agenttui-backup-{timestamp_slug(now + second)}.tar.gz").touch()
+    path = default_backup_path(paths)
+    assert path.name.endswith(".tar.gz") and not path.exists()
+    assert path.name.startswith("agenttui-backup-") and path.name.count("-") == 3  # …Z-2.tar.gz
+    made = create_backup(paths, output=path)
+    assert made in set(paths.backups_dir.glob("*.tar.gz"))

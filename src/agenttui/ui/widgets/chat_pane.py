@@ -449,20 +449,22 @@ class ChatPane(SlashCommandsMixin, Vertical):
             reply = self._reply
             await self._turn_over()
             await self._show_used(reply, event.reply, event.trace)
+            saved = await self._show_as_saved(reply, event.reply)
             if event.stop_reason == "cancelled":
                 if reply is not None:
                     reply.mark_incomplete("cancelled")
                 await self._cancelled_notice()
             elif event.stop_reason != "success":
                 await self.log.notice(f"Stopped: {event.stop_reason.replace('_', ' ')}.", error=True)
-            if event.reply is not None and event.reply.content:
-                self.last_reply_text = event.reply.content
+            if saved:
+                self.last_reply_text = saved
             if self._end_session:
                 self._archive_session()
         elif isinstance(event, ev.TurnFailed):
             reply = self._reply
             await self._turn_over()
             await self._show_used(reply, event.partial, event.trace)
+            await self._show_as_saved(reply, event.partial)
             if reply is not None and event.partial is not None:
                 reply.mark_incomplete(event.partial.incomplete_reason or event.stop_reason)
             if event.stop_reason == "cancelled":
@@ -472,6 +474,17 @@ class ChatPane(SlashCommandsMixin, Vertical):
                 await self.log.notice(f"{event.error}{hint}", error=True)
                 self.can_retry = event.retryable
             self._end_session = False
+
+    async def _show_as_saved(self, view: AssistantMessage | None, stored) -> str | None:
+        """The reply as history keeps it, secrets marked (issue 12 item 14); its text, or None."""
+        if stored is None or not stored.content:
+            return None
+        from agenttui.security import redact_secrets
+
+        saved = redact_secrets(stored.content, tuple(self.services.history.redact_patterns))
+        if view is not None:
+            await view.show_saved(saved)
+        return saved
 
     async def _show_used(self, view: AssistantMessage | None, stored, trace: ev.Trace) -> None:
         """The "used: …" line under the turn's reply, kept for this session (see ``used_line``)."""

@@ -126,6 +126,15 @@ class AssistantMessage(Vertical):
             await self._stream.stop()
             self._stream = None
 
+    async def show_saved(self, saved: str) -> None:
+        """Show the reply as history keeps it (issue 12 item 14): a secret the stream showed
+        becomes ``[REDACTED:<kind>]`` here too, so what is copied now is what a reopened
+        conversation shows. Call after :meth:`finish`."""
+        if saved == self.text:
+            return
+        self.text = saved
+        await self.markdown.update(inert(saved))
+
     async def show_used(self, usage: RecallUsage | None) -> None:
         """Add the "used: …" line under the reply (none when nothing was used)."""
         self._used = usage
