@@ -240,14 +240,43 @@ def _near(stem: str, forms: Forms) -> frozenset[str]:
     return near
 
 
+_ID_PREFIXES = ("meng", "meny", "mem", "men", "me", "peng", "pem", "pen", "per", "pe", "ber", "be",
+                "ter", "di", "ke", "se")
+_ID_SUFFIXES = ("kan", "nya", "lah", "kah", "an", "i")
+
+
+@lru_cache(maxsize=65536)
+def indonesian_root(word: str) -> str:
+    """A rough Indonesian root: one prefix and one suffix off ("dijemput" → "jemput",
+    "setiap" → "tiap", "jawaban" → "jawab"), never below four letters. English words
+    (those the related-words table knows) are left alone."""
+    if len(word) < 5 or not word.isalpha() or table_related(word):
+        return word
+    for prefix in _ID_PREFIXES:
+        if word.startswith(prefix) and len(word) - len(prefix) >= 4:
+            word = word[len(prefix):]
+            break
+    for suffix in _ID_SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
+
+
+def _same_root(x: str, y: str, forms: Forms) -> bool:
+    """Two Indonesian forms of one root (a light edit: "dijemput" / "jemput")."""
+    roots = {indonesian_root(w) for w in forms.get(x, (x,))}
+    return any(indonesian_root(w) in roots for w in forms.get(y, (y,)))
+
+
 def _bridged(a: frozenset[str], b: frozenset[str], forms: Forms) -> list[tuple[str, str]]:
-    """Pairs (x in a, y in b) related both ways; greedy, each word once."""
+    """Pairs (x in a, y in b) related both ways, or forms of one Indonesian root;
+    greedy, each word once."""
     pairs = []
     used: set[str] = set()
     for x in sorted(a):
         near_x = _near(x, forms)
         for y in sorted(b - used):
-            if y in near_x and x in _near(y, forms):
+            if (y in near_x and x in _near(y, forms)) or _same_root(x, y, forms):
                 pairs.append((x, y))
                 used.add(y)
                 break

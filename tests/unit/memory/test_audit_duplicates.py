@@ -17,6 +17,7 @@ SAME = [
     ("Kopinya hitam tanpa gula", "Kopi hitam, tanpa gula ya"),
     ("Watched a movie with Raka", "Watched a film with Raka"),  # related words, both ways
     ("Start the job at 9", "Begin work at 9"),
+    ("Anak-anak dijemput jam 14:00 setiap hari", "Jemput anak-anak tiap hari jam 14:00"),  # Indonesian affixes
     ("same", "SAME!"),  # a one-word note: only the exact text
 ]
 DIFFERENT = [
@@ -32,6 +33,8 @@ DIFFERENT = [
     ("Prefers the window seat on long flights for work trips",
      "Prefers the aisle seat on long flights for work trips"),
     ("Beli susu untuk Nadia", "Beli susu untuk Raka"),
+    ("Minum obat pagi hari", "Minum obat malam hari"),
+    ("Belajar renang hari Sabtu", "Mengajar renang hari Sabtu"),  # two roots, not one
 ]
 
 
