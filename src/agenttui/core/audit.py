@@ -167,14 +167,15 @@ def _flag_note_duplicates(items: Sequence[MemoryItem], findings: list[AuditFindi
         for c in cluster:
             i = notes[c]
             # direct matches first (they have a reason), then the rest of the group
-            direct = [notes[d] for d in sorted(why_of[c])][:MAX_TWINS]
-            shown = direct + [j for j in _others(members, i) if j not in direct][: MAX_TWINS - len(direct)]
-            first = direct[0]
-            reason = f"Says the same as {items[first].text!r}: {why_of[c][notes.index(first)]}."
+            near = sorted(why_of[c])[:MAX_TWINS]  # matched directly: each has a reason
+            direct = [notes[d] for d in near]
+            in_direct = set(direct)
+            shown = direct + [j for j in _others(members, i) if j not in in_direct][: MAX_TWINS - len(direct)]
+            reason = f"Says the same as {items[direct[0]].text!r}: {why_of[c][near[0]]}."
             if len(members) > 2:
                 reason += f" ({len(members) - 1} other notes say it too.)"
             flag(i, "duplicate", reason, (items[j].id for j in shown))
-            for d in sorted(why_of[c])[:MAX_TWINS]:
+            for d in near:
                 findings[i].matched[items[notes[d]].id] = why_of[c][d]
 
 
