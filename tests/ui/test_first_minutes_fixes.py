@@ -292,3 +292,34 @@ async def test_reset_memory_command_takes_a_scope(chat_services, fake_openai):
 def services_backups(services) -> list[str]:
     folder = services.paths.memory_backups_dir
     return [str(p) for p in folder.rglob("*")] if folder.exists() else []
+
+
+# -- item 21: /export without a path, /reset on an empty conversation ----------------
+async def test_export_without_a_path_goes_to_the_exports_folder_not_the_current_one(
+        chat_services, fake_openai, tmp_path, monkeypatch):
+    fake_openai.reply("an answer")
+    cwd = tmp_path / "somewhere"
+    cwd.mkdir()
+    monkeypatch.chdir(cwd)
+    app = make_app(chat_services, check_api_key=False)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        pane = chat(app)
+        await send(pilot, "a question")
+        await wait_until(pilot, lambda: not pane.streaming and replies(app) == ["an answer"])
+        for _ in range(2):  # the second does not overwrite the first
+            await send(pilot, "/export")
+        exports = chat_services.paths.data_dir / "exports"
+        await wait_until(pilot, lambda: len(list(exports.glob("*.md"))) == 2)
+        assert list(cwd.iterdir()) == []
+        assert all("a question" in p.read_text() for p in exports.glob("*.md"))
+        assert any(str(exports) in n[2] for n in app.notices if n[1] == "Exported")
+
+
+async def test_reset_on_an_empty_conversation_does_nothing_and_says_so(chat_services, fake_openai):
+    app = make_app(chat_services, check_api_key=False)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await wait_until(pilot, lambda: app.main.panes_ready)
+        await send(pilot, "/reset")
+        await wait_until(pilot, lambda: any("Nothing to archive" in n[2] for n in app.notices))
+        assert not any("Archived" in text for text in notices(app))
+        assert chat_services.history.count_conversations(True) == 0

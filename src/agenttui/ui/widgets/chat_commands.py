@@ -142,6 +142,9 @@ class SlashCommandsMixin:
         await self.new_conversation()
 
     async def _cmd_reset(self, argument: str) -> None:
+        if self.conversation_id is None:  # nothing sent yet: nothing to archive, nothing to reset
+            self.notify("Nothing to archive yet: this conversation is empty.", severity="warning")
+            return
         await self.new_conversation(archive_current=True)
 
     async def _cmd_export(self, argument: str) -> None:
@@ -151,13 +154,24 @@ class SlashCommandsMixin:
         parts = argument.split(maxsplit=1)
         fmt = parts[0].lower() if parts and parts[0].lower() in ("md", "json") else "md"
         rest = parts[1] if len(parts) > 1 else (parts[0] if parts and parts[0].lower() not in ("md", "json") else "")
-        target = Path(rest).expanduser() if rest else Path.cwd() / f"agenttui-{self.conversation_id[:8]}.{fmt}"
+        # Without a path: agenttui's exports folder (named in the toast), not wherever the
+        # app was started; a second export never overwrites the first.
+        exports = self.services.paths.data_dir / "exports"
+        target = Path(rest).expanduser() if rest else exports / f"agenttui-{self.conversation_id[:8]}.{fmt}"
         history = self.services.history
         exporter = history.export_json if fmt == "json" else history.export_markdown
 
         def write() -> None:
-            from agenttui.core.files import atomic_write_text
+            nonlocal target
+            from agenttui.core.files import atomic_write_text, ensure_dir, timestamp_slug
 
+            if not rest:
+                ensure_dir(exports)
+                stamp, n = timestamp_slug(), 1
+                target = exports / f"agenttui-{self.conversation_id[:8]}-{stamp}.{fmt}"
+                while target.exists():
+                    n += 1
+                    target = exports / f"agenttui-{self.conversation_id[:8]}-{stamp}-{n}.{fmt}"
             atomic_write_text(target, exporter(self.conversation_id))
 
         try:
