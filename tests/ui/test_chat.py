@@ -38,7 +38,8 @@ async def test_escape_cancels_a_streaming_reply(chat_services, fake_openai):
         await wait_until(pilot, lambda: not chat(app).streaming)
         shown = replies(app)[0]
         assert "word399" not in shown
-        assert any("Cancelled" in str(n.render()) for n in app.screen.query(Notice))
+        view = app.screen.query(AssistantMessage).last()  # one marker, on the reply (issue 12 item 15)
+        assert view.has_class("-incomplete") and "cancelled" in str(view.query_one(".status").render())
         cid = chat(app).conversation_id
     last = chat_services.history.messages(cid)[-1]
     assert last.role == "assistant" and last.incomplete

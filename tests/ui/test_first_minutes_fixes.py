@@ -323,3 +323,44 @@ async def test_reset_on_an_empty_conversation_does_nothing_and_says_so(chat_serv
         await wait_until(pilot, lambda: any("Nothing to archive" in n[2] for n in app.notices))
         assert not any("Archived" in text for text in notices(app))
         assert chat_services.history.count_conversations(True) == 0
+
+
+# -- item 15: Esc gives one marker, at once ------------------------------------------
+def _cancel_markers(app) -> list[str]:
+    from agenttui.ui.widgets.message_view import AssistantMessage
+
+    marks = [str(view.query_one(".status").render()) for view in app.screen.query(AssistantMessage)
+             if view.has_class("-incomplete")]
+    return marks + [text for text in notices(app) if "Cancelled" in text]
+
+
+async def test_escape_shows_one_cancel_marker_at_once_and_drops_esc_from_the_footer(chat_services, fake_openai):
+    fake_openai.reply(" ".join(f"word{i}" for i in range(400)), words_per_second=40)
+    app = make_app(chat_services, check_api_key=False)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = chat(app)
+        await send(pilot, "tell me a long story")
+        await wait_until(pilot, lambda: replies(app) and "word3" in replies(app)[0])
+        assert app.active_bindings["escape"].enabled
+        await pilot.press("escape")
+        await pilot.pause()
+        assert len(_cancel_markers(app)) == 1, _cancel_markers(app)  # before the loop has wound down
+        escape = app.active_bindings.get("escape")
+        assert escape is None or not escape.enabled
+        await wait_until(pilot, lambda: not pane.streaming)
+        await pilot.pause(0.2)
+        markers = _cancel_markers(app)
+        assert len(markers) == 1 and "ctrl+r" in markers[0], markers
+
+
+async def test_ctrl_r_right_after_escape_asks_again_once_the_reply_has_stopped(chat_services, fake_openai):
+    fake_openai.reply(" ".join(f"word{i}" for i in range(400)), words_per_second=40)
+    fake_openai.reply("asked again")
+    app = make_app(chat_services, check_api_key=False)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = chat(app)
+        await send(pilot, "tell me a long story")
+        await wait_until(pilot, lambda: replies(app) and "word3" in replies(app)[0])
+        await pilot.press("escape", "ctrl+r")  # no waiting for the loop to wind down
+        await wait_until(pilot, lambda: not pane.streaming and replies(app)[-1:] == ["asked again"])
+        assert sent(app) == ["tell me a long story"] and len(fake_openai.chat_requests) == 2

@@ -418,7 +418,7 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
         await self.main.chat.new_conversation()
 
     def action_cancel_turn(self) -> None:
-        self.main.chat.cancel_turn()
+        self.main.chat.stop_turn()
 
     async def action_retry_turn(self) -> None:
         await self.main.chat.retry()
@@ -433,7 +433,8 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
             if not isinstance(self.screen, MainScreen):
                 return False  # a dialog's own Esc is meant (the footer showed "esc Cancel" under it)
             # Retry is always there: after a finished reply it says what it can do (issue 12 item 5).
-            return self.main.chat.streaming if action == "cancel_turn" else True
+            chat = self.main.chat  # Esc leaves the footer once pressed (issue 12 item 15)
+            return chat.streaming and not chat.stopping if action == "cancel_turn" else True
         return True
 
     # The screens are imported when first opened, not at start-up (first paint).

@@ -116,6 +116,8 @@ class ChatPane(SlashCommandsMixin, Vertical):
         self._tool_views: dict[str, ToolCallView] = {}
         self._retry_text: str | None = None
         self._queued: list[str] = []  # sent while a reply streamed: sent when it ends
+        self.stopping = False  # Esc pressed: the turn is winding down (shown as cancelled already)
+        self._retry_when_stopped = False  # ctrl+r pressed meanwhile
         self._retry_of: int | None = None  # id of the failed turn's user message
         self._image: str | None = None  # /attach: path of the image for the next send
         self._end_session = False  # /end: archive the session when this turn finishes
@@ -329,6 +331,7 @@ class ChatPane(SlashCommandsMixin, Vertical):
         self._reply = None
         self._thinking = None
         self._tool_views = {}
+        self.stopping = self._retry_when_stopped = False
         self.streaming = True
         self._run_turn(text, image, retry_of, self._cancel, self._turn)
 
@@ -410,6 +413,8 @@ class ChatPane(SlashCommandsMixin, Vertical):
         if message.turn != self._turn:
             return
         event = message.event
+        if self.stopping and isinstance(event, ev.TextDelta | ev.ReasoningDelta):
+            return  # Esc was pressed: the text stops there (the saved reply is shown at the end)
         if isinstance(event, ev.TurnStarted):
             self._retry_of = event.user_message.id  # a retry answers this message again
         elif isinstance(event, ev.ReasoningDelta):
@@ -451,9 +456,12 @@ class ChatPane(SlashCommandsMixin, Vertical):
             await self._show_used(reply, event.reply, event.trace)
             saved = await self._show_as_saved(reply, event.reply)
             if event.stop_reason == "cancelled":
-                if reply is not None:
-                    reply.mark_incomplete("cancelled")
-                await self._cancelled_notice()
+                if self.stopping:  # marked when Esc was pressed: one marker
+                    self._cancel_shown()
+                else:
+                    if reply is not None:
+                        reply.mark_incomplete("cancelled")
+                    await self._cancelled_notice()
             elif event.stop_reason != "success":
                 await self.log.notice(f"Stopped: {event.stop_reason.replace('_', ' ')}.", error=True)
             if saved:
@@ -465,9 +473,12 @@ class ChatPane(SlashCommandsMixin, Vertical):
             await self._turn_over()
             await self._show_used(reply, event.partial, event.trace)
             await self._show_as_saved(reply, event.partial)
-            if reply is not None and event.partial is not None:
+            shown = self.stopping and event.stop_reason == "cancelled"  # marked when Esc was pressed
+            if reply is not None and event.partial is not None and not shown:
                 reply.mark_incomplete(event.partial.incomplete_reason or event.stop_reason)
-            if event.stop_reason == "cancelled":
+            if shown:
+                self._cancel_shown()
+            elif event.stop_reason == "cancelled":
                 await self._cancelled_notice()
             else:
                 hint = f"  Press {self._retry_key()} to retry." if event.retryable else ""
@@ -598,6 +609,30 @@ class ChatPane(SlashCommandsMixin, Vertical):
         self._cancel.set()
         return True
 
+    def stop_turn(self) -> None:
+        """The user's Esc: cancel, and show it at once with one marker (issue 12 item 15).
+
+        The loop takes a moment to wind down (it closes the stream, saves what came);
+        meanwhile the reply is marked cancelled (or, before any reply text, one notice
+        says so), no more text is shown and Esc leaves the footer.
+        """
+        if not self.streaming or self.stopping or not self.cancel_turn():
+            return
+        self.stopping = True
+        self.app.refresh_bindings()
+        hint = f"{self._retry_key()} asks again"
+        if self._reply is not None:
+            self._reply.mark_incomplete(f"cancelled · {hint}")
+        else:
+            self.call_later(self.log.notice, f"Cancelled. {hint}.")
+
+    def _cancel_shown(self) -> None:
+        """The turn Esc stopped has ended: the question can be asked again (now, if ctrl+r waited)."""
+        self.can_retry = self._retry_text is not None
+        if self._retry_when_stopped:
+            self._retry_when_stopped = False
+            self.call_later(self.retry)
+
     def _retry_key(self) -> str:
         return self.app.key_for("chat.retry") if hasattr(self.app, "key_for") else "ctrl+r"
 
@@ -611,7 +646,9 @@ class ChatPane(SlashCommandsMixin, Vertical):
         Regenerating a *finished* reply (keeping both answers) belongs to conversation
         branches, which do not exist yet: until then the key says so instead of doing nothing.
         """
-        if self.streaming:
+        if self.streaming and self.stopping:  # Esc was pressed: asked again once it has wound down
+            self._retry_when_stopped = True
+        elif self.streaming:
             self.notify("A reply is still streaming: Esc stops it, then "
                         f"{self._retry_key()} asks again.", severity="warning")
         elif self.can_retry and self._retry_text is not None:
