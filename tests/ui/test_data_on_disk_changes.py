@@ -14,6 +14,14 @@ from tests.ui.helpers import chat, wait_until
 SIZE = (120, 36)
 
 
+async def _baseline_taken(pilot, app) -> None:
+    """The watcher's first poll (a baseline, reporting nothing) has run: changes from now count."""
+    from agenttui.ui.widgets.data_watcher import DataWatcher
+
+    await wait_until(pilot, lambda: app.screen.query(DataWatcher)
+                     and app.screen.query_one(DataWatcher).polls >= 1, timeout=30)
+
+
 def _shown_memory(app) -> list[str]:
     return [item.display for item in app.screen.query_one(MemoryPane).items.values()]
 
@@ -27,20 +35,20 @@ async def test_memory_written_by_another_process_appears(services, paths):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: app.screen.query(MemoryPane) and chat(app).prompt is not None)
-        await pilot.pause(1.5)  # past the watcher's first (baseline) poll
+        await _baseline_taken(pilot, app)
         other = MemoryStore(paths, services.profile_name)  # as `agenttui memory add` in another shell
         assert other.add_note("prefers metric units in answers").status == "added"
-        await wait_until(pilot, lambda: "prefers metric units in answers" in _shown_memory(app))
+        await wait_until(pilot, lambda: "prefers metric units in answers" in _shown_memory(app), timeout=30)
 
 
 async def test_a_conversation_from_another_process_appears(services):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: app.screen.query(ConversationList) and chat(app).prompt is not None)
-        await pilot.pause(1.5)  # past the watcher's first (baseline) poll
+        await _baseline_taken(pilot, app)
         with HistoryStore(services.history.db_path) as other:  # as `agenttui ask` in another terminal
             other.create_conversation(title="asked from another terminal")
-        await wait_until(pilot, lambda: "asked from another terminal" in _titles(app))
+        await wait_until(pilot, lambda: "asked from another terminal" in _titles(app), timeout=30)
 
 
 async def test_restore_while_running_is_noticed(services, paths, tmp_path):
@@ -51,12 +59,12 @@ async def test_restore_while_running_is_noticed(services, paths, tmp_path):
     services.history.create_conversation(title="after the backup")
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: "after the backup" in _titles(app))
-        await pilot.pause(1.5)  # past the watcher's first (baseline) poll
+        await wait_until(pilot, lambda: "after the backup" in _titles(app), timeout=30)
+        await _baseline_taken(pilot, app)
         restore_backup(paths, archive)  # as `agenttui restore` from another shell
-        await wait_until(pilot, lambda: any(n[1] == "Data changed on disk" for n in app.notices))
-        await wait_until(pilot, lambda: _titles(app) == ["in the backup"])
-        await wait_until(pilot, lambda: _shown_memory(app) == ["the note that the backup holds"])
+        await wait_until(pilot, lambda: any(n[1] == "Data changed on disk" for n in app.notices), timeout=30)
+        await wait_until(pilot, lambda: _titles(app) == ["in the backup"], timeout=30)
+        await wait_until(pilot, lambda: _shown_memory(app) == ["the note that the backup holds"], timeout=30)
         # the app now writes to the restored database, not to the one moved to the trash
         services.history.create_conversation(title="after the restore")
     with HistoryStore(services.history.db_path) as check:

@@ -17,7 +17,7 @@ async def test_three_retries_leave_one_toast(chat_services, fake_openai):
     app = make_app(chat_services)
     async with app.run_test(size=(120, 36), notifications=True) as pilot:
         await send(pilot, "hello")
-        await wait_until(pilot, lambda: len([n for n in app.notices if n[1] == TITLE]) == 3)
+        await wait_until(pilot, lambda: len([n for n in app.notices if n[1] == TITLE]) == 3, timeout=30)
         # every attempt was told ...
 
         def shown():

@@ -77,12 +77,13 @@ class DataWatch:
         memory = memory_now != self._memory
         self._memory = memory_now
         replaced = self._db is not None and db_now != self._db
+        appeared = self._db is None and db_now is not None  # created since: whatever it holds is new
         self._db = db_now
         if replaced:
             self._version = None  # the caller reopens; the next poll takes the new baseline
             return DataChanges(memory=memory, history=True, replaced=True)
         version = data_version() if db_now is not None else None
-        history = version is not None and self._version is not None and version != self._version
+        history = appeared or (version is not None and self._version is not None and version != self._version)
         if version is not None:
             self._version = version
         return DataChanges(memory=memory, history=history)

@@ -40,6 +40,7 @@ class DataWatcher(Widget):
         self.services = services
         self._watch = DataWatch()
         self._polling = False
+        self.polls = 0  # finished polls (tests wait for the baseline instead of sleeping)
 
     def on_mount(self) -> None:
         self.set_interval(POLL_INTERVAL, self._tick)
@@ -75,6 +76,7 @@ class DataWatcher(Widget):
     def _polled(self, message: _Polled) -> None:
         message.stop()
         self._polling = False
+        self.polls += 1
         changes = message.changes
         if not changes or not getattr(self.screen, "panes_ready", True):
             return
