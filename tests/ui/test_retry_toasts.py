@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.widgets._toast import Toast
 
 from agenttui.ui.app import make_app
-from tests.ui.helpers import chat, replies, send, wait_until
+from tests.ui.helpers import replies, send, wait_until
 
 TITLE = "Model call failed"
 
