@@ -231,7 +231,8 @@ class SettingsScreen(ModalScreen[bool]):
         where = message.base or "the OpenAI API"
         status = self.query_one("#model-list-status", Static)
         if message.error:
-            status.update(Text(f"Could not list the models of {where}: {message.error} Type the name."))
+            first = message.error.split(". ")[0].rstrip(".")  # the rest is chat-turn advice
+            status.update(Text(f"Could not list models: {first}. Type the name."))
             return
         picker = self.query_one("#set-model-list", Select)
         picker.set_options((name, name) for name in message.models)
