@@ -52,11 +52,18 @@ async def test_a_conversation_from_another_process_appears(services):
 
 
 async def test_restore_while_running_is_noticed(services, paths, tmp_path):
+    from agenttui.core.config import save_settings
+
+    services.base_settings.model = "model-in-the-backup"
+    save_settings(paths, services.base_settings)
     services.memory.add_note("the note that the backup holds")
     services.history.create_conversation(title="in the backup")
     archive = create_backup(paths, tmp_path / "before.tar.gz")
     services.memory.add_note("a note written after the backup")
     services.history.create_conversation(title="after the backup")
+    services.base_settings.model = "model-after-the-backup"
+    save_settings(paths, services.base_settings)
+    services.reload_settings()
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: "after the backup" in _titles(app), timeout=30)
@@ -65,6 +72,8 @@ async def test_restore_while_running_is_noticed(services, paths, tmp_path):
         await wait_until(pilot, lambda: any(n[1] == "Data changed on disk" for n in app.notices), timeout=30)
         await wait_until(pilot, lambda: _titles(app) == ["in the backup"], timeout=30)
         await wait_until(pilot, lambda: _shown_memory(app) == ["the note that the backup holds"], timeout=30)
+        assert services.settings.model == "model-in-the-backup"  # the restored config.toml
+        await wait_until(pilot, lambda: "model-in-the-backup" in app.sub_title)
         # the app now writes to the restored database, not to the one moved to the trash
         services.history.create_conversation(title="after the restore")
     with HistoryStore(services.history.db_path) as check:

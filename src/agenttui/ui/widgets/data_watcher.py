@@ -6,11 +6,14 @@ lock) and posts the app-level messages the main screen already routes:
 ``MemoryChanged`` (the Memory pane re-reads), ``ConversationsChanged`` (the
 History pane re-reads). When the history database was replaced (``agenttui
 restore`` while the app runs) the store's connection is closed so that it
-reopens the restored file, a notice says what happened, and a conversation open
+reopens the restored file, the settings are read again (a restore brings its
+config.toml), a notice says what happened, and a conversation open
 in the chat that the restored history lacks is left (``ConversationDeleted``).
 """
 
 from __future__ import annotations
+
+import contextlib
 
 from textual import on, work
 from textual.message import Message
@@ -65,6 +68,8 @@ class DataWatcher(Widget):
                                        lambda: _data_version(history))
             if changes.replaced:
                 history.close()  # the next use opens the file now at the path
+                with contextlib.suppress(Exception):  # a restore brings its config.toml too
+                    self.services.reload_settings()
                 if open_id is not None and history.get_conversation(open_id) is None:
                     left = open_id
         except Exception:  # noqa: BLE001 -- best effort: the panes' own reads report a broken file
@@ -85,6 +90,9 @@ class DataWatcher(Widget):
         if changes.history:
             self.post_message(messages.ConversationsChanged(None))
         if changes.replaced:
+            refresh = getattr(self.app, "refresh_header", None)
+            if callable(refresh):
+                refresh()  # the restored config may name another model
             self.notify("The history database was replaced on disk (agenttui restore?) while agenttui "
                         "was running: memory and history now show what is on disk.",
                         title="Data changed on disk", timeout=15)
