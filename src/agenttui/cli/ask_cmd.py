@@ -110,6 +110,7 @@ async def _ask(services, args: argparse.Namespace, text: str, api_key: str) -> i
         MemoryChanged,
         PersistWarning,
         ReasoningDelta,
+        RequestFallback,
         RetryScheduled,
         TextDelta,
         ToolCallFinished,
@@ -158,6 +159,8 @@ async def _ask(services, args: argparse.Namespace, text: str, api_key: str) -> i
                 _report_memory(event, warn, inert)
             elif isinstance(event, PersistWarning):
                 pass  # the loop retries at turn end; save_or_rescue (below) reports what is left
+            elif isinstance(event, RequestFallback):  # once per endpoint and model
+                warn(event.text)
             elif isinstance(event, RetryScheduled):
                 warn(f"{event.reason} Retrying in {event.delay:.1f} s (retry {event.attempt}).")
             elif isinstance(event, TurnFinished | TurnFailed):

@@ -148,3 +148,24 @@ async def test_a_state_file_that_cannot_be_read_or_written_costs_nothing(service
     assert notice and "session only" in notice[0].text  # the fallback holds, and says how long
     events = await turn(services, conversation, "still", model="other-model")
     assert not of_type(events, RequestFallback) and "tools" not in fake_openai.chat_requests[-1]
+
+
+def test_ask_says_it_once_on_stderr(fake_openai, isolated_home, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    def ask(text: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "agenttui", "ask", text], capture_output=True,
+                              text=True, env=dict(os.environ), timeout=60, cwd=tmp_path)
+
+    fake_openai.reject("tools", rejections.TOOLS["ollama"])
+    fake_openai.reply("plain answer")
+    first = ask("hello")
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.strip() == "plain answer"
+    assert first.stderr.count("does not take tool calls") == 1
+    fake_openai.reply("second answer")
+    again = ask("again")
+    assert again.returncode == 0 and "tool calls" not in again.stderr  # remembered: said once
+    assert "tools" not in fake_openai.chat_requests[-1]
