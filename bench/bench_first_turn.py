@@ -1,10 +1,11 @@
 """Enter -> first words on screen for the first message after launch (issue 9, item 10).
 
-    .venv/bin/python bench/bench_first_turn.py [--runs 7] [--think 1.0] [--before REV]
+    .venv/bin/python bench/bench_first_turn.py [--runs 7] [--think 2.0] [--before REV]
 
 Each run spawns a command in a pty (120x36) against the loopback fake OpenAI
 server running in this process, waits for its first frame, lets a user
-"read" for ``--think`` seconds (the UI is idle), types the first message, and
+"read" for ``--think`` seconds (default 2: reading the screen and typing a short
+first message; the UI is idle), types the first message at once, and
 times **Enter -> the first word of the reply arriving on the terminal** (the
 raw bytes are searched for the marker while draining, pyte parses only
 afterwards; ``time.perf_counter()`` on both sides); then, 2 s after that
@@ -210,8 +211,10 @@ def summary(values: list[float]) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
-    parser.add_argument("--think", type=float, default=1.0,
-                        help="seconds between the first frame and typing (the UI idle); default 1.0")
+    parser.add_argument("--think", type=float, default=2.0,
+                        help="seconds between the first frame and typing (the UI idle); default 2. With 1, "
+                             "some runs press Enter while the preparation (~1.3 s on a quiet 2-core "
+                             "machine) still runs: the turn then waits for it")
     parser.add_argument("--before", default=None, help="git revision for 'before' (default: see the doc)")
     args = parser.parse_args()
     before_rev = args.before or default_before()
