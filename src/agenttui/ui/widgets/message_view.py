@@ -8,9 +8,14 @@ the widget appends new blocks instead of re-parsing the whole reply per chunk.
 
 Deltas are batched: the first is shown at once, later ones at most every
 ``STREAM_INTERVAL``. Each Markdown update grows the reply, and a taller widget
-means a layout of the whole screen plus a repaint; at a model's pace (a delta
-every few milliseconds) updating per delta spends most of the CPU on frames
-nobody can read, while ten updates a second still read as a smooth stream.
+means a layout of the whole screen plus a repaint of the scrolled chat; at a
+model's pace (a delta every few milliseconds) updating per delta spends most of
+the CPU on frames nobody can read. Five updates a second (issue 12: CPU of a
+paced stream at most half the minimal MarkdownStream app's) still read as a
+flowing stream: at a model's 30-80 words/s each adds a line or two, and a key
+typed meanwhile is echoed between updates. Ten a second cost about a third more
+CPU over a whole stream (``bench/bench_streaming.py``) for no text one can read
+sooner.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from agenttui.core.recall_usage import RecallUsage, count_usage
 from agenttui.ui.inert import InertStream, inert
 from agenttui.ui.widgets.used_line import UsedLine
 
-STREAM_INTERVAL = 1 / 10  # seconds between Markdown updates while a reply streams
+STREAM_INTERVAL = 1 / 5  # seconds between Markdown updates while a reply streams
 
 
 class UserMessage(Static):
