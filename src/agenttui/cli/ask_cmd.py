@@ -75,9 +75,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         key = services.api_key()
         if not key.value:
-            from agenttui.agent.loop import NO_KEY_MESSAGE
+            from agenttui.agent.no_key import no_key_message  # short and plain (issue 12 item 18)
 
-            return fail(NO_KEY_MESSAGE + (f" ({key.problem})" if key.problem else ""))
+            return fail(no_key_message(key.problem))
         import asyncio
 
         return asyncio.run(_ask(services, args, text, key.value))

@@ -1,5 +1,6 @@
-"""Issue 12 item 18: a bad archive gets one line saying what is wrong, not tarfile's list of
-every decompression method it tried; nothing is changed."""
+"""Issue 12 item 18, on the command line: a bad archive gets one line saying what is wrong, not
+tarfile's list of every decompression method it tried (nothing is changed); ``ask`` without a
+key says how to set one in one plain line, offering only the ways that work here."""
 
 from __future__ import annotations
 
@@ -39,3 +40,19 @@ def test_a_cut_off_archive(cli, paths, tmp_path):
     archive.write_bytes(data[: len(data) // 2])
     line = _one_line_refusal(cli("restore", str(archive), "--yes"), archive)
     assert "incomplete" in line
+
+
+def test_ask_without_a_key_says_so_in_one_plain_line(cli):
+    # no OPENAI_API_KEY and no keyring backend in the test home (tests/conftest.py)
+    result = cli("ask", "hello")
+    assert result.code == 1
+    lines = result.err.strip().splitlines()
+    assert len(lines) == 1 and "OPENAI_API_KEY" in lines[0] and "`" not in lines[0]
+    assert "no keyring" in lines[0]
+
+
+def test_ask_without_a_key_but_with_a_keyring_offers_key_set(cli, file_keyring):
+    _, env = file_keyring
+    result = cli("ask", "hello", env=env)
+    assert result.code == 1
+    assert "agenttui key set" in result.err and len(result.err.strip().splitlines()) == 1
