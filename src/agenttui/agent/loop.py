@@ -135,7 +135,6 @@ from agenttui.core.recall_usage import RecallUsage
 
 PENDING_ATTR = "_agent_pending_writes"
 CLIENT_ATTR = "_agent_client"
-NO_KEY_MESSAGE = "No API key is set: export OPENAI_API_KEY, or run agenttui key set."  # see agent/no_key.py
 
 
 class _Stop(Exception):
