@@ -6,8 +6,12 @@ import time
 from collections.abc import Callable
 
 
-async def wait_until(pilot, predicate: Callable[[], object], timeout: float = 10.0) -> None:
-    """Let the app run until ``predicate()`` is true (fails the test on timeout)."""
+async def wait_until(pilot, predicate: Callable[[], object], timeout: float = 30.0) -> None:
+    """Let the app run until ``predicate()`` is true (fails the test on timeout).
+
+    The timeout is generous on purpose: CI machines are shared, and a Pilot step
+    under load can take seconds; a passing test never waits for it.
+    """
     deadline = time.monotonic() + timeout
     while not predicate():
         if time.monotonic() > deadline:

@@ -156,6 +156,7 @@ class ChatLog(VerticalScroll):
         self.empty = False
         if event.older and self.children:
             first = self.children[0]  # what the user was reading stays in view
+            self.release_anchor()  # reading older turns: new height must not pull the view to the end
             await self.mount_all(widgets, before=0)
             self.call_after_refresh(self.scroll_to_widget, first, animate=False, top=True, immediate=True)
         else:
@@ -171,6 +172,11 @@ class ChatLog(VerticalScroll):
 
     def _fill_viewport(self) -> None:
         """A page too short to scroll could never trigger paging: load more now."""
+        last = self.children[-1] if self.children else None
+        if last is not None and last.region.height == 0:
+            # not laid out yet (a busy machine): its height would read as "too short"
+            self.set_timer(0.05, self._fill_viewport)
+            return
         if self.max_scroll_y == 0:
             self.load_older()
 
