@@ -16,6 +16,7 @@ from agenttui.ui.screens.confirm import ConfirmScreen
 from agenttui.ui.screens.merge_choice import MergeChoiceScreen
 from agenttui.ui.widgets.audit_table import AuditTable
 from tests.ui.data_harness import settle
+from tests.ui.helpers import wait_until
 
 
 def seed(services):
@@ -230,3 +231,35 @@ async def test_audit_deep_lists_proposals_and_applies_only_accepted_ones(chat_se
         assert screen.proposals == []
         sent = fake_openai.chat_requests[-1]["messages"]
         assert "<memory>" in sent[1]["content"]
+
+
+async def test_semantic_audit_finds_a_paraphrase_and_warns_once_when_embeddings_fail(chat_services, fake_openai):
+    """With [recall] semantic on (the app's embedding backfill runs beside, so no settle())."""
+    from agenttui.core import audit_vectors
+
+    audit_vectors.forget()
+    services = chat_services
+    services.settings.recall.semantic = True
+    a = services.memory.add_note("Call my mom every Sunday evening").item
+    b = services.memory.add_note("Every Sunday night I phone my mother").item
+    fake_openai.embed_as(b.text, like=a.text).embed_as("phone", like="call")
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        await app.run_action("open_audit")
+        await wait_until(pilot, lambda: isinstance(app.screen, AuditScreen) and app.screen.rows)
+        rows = {row.item.id: row for row in app.screen.rows}
+        assert "duplicate" in rows[a.id].flags and "embedding cosine" in rows[a.id].matched[b.id]
+    audit_vectors.forget()
+    fake_openai.no_embeddings()
+    services.settings.recall.semantic = False  # no backfill in this app: it would turn semantic off first
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        services.settings.recall.semantic = True
+        await app.run_action("open_audit")
+        await wait_until(pilot, lambda: isinstance(app.screen, AuditScreen) and app.screen.rows)
+        assert len(app.screen.rows) == 2  # the lexical audit ran
+        await wait_until(pilot, lambda: any("Duplicates by meaning are off" in n.message
+                                            for n in app._notifications))
+        assert sum("Duplicates by meaning are off" in n.message for n in app._notifications) == 1
