@@ -210,6 +210,11 @@ _PROSE = AnchoredPattern(
 )
 
 
+# "password <word> is X" where <word> makes the subject something else than the password.
+_NOT_THE_PASSWORD = frozenset(
+    "manager managers policy policies length strength requirements rules generator app field hint".split())
+
+
 def find_prose(text: str, lowered: str) -> Iterator[Candidate]:
     for m in _PROSE.finditer(lowered):
         if m.start() and lowered[m.start() - 1].isalpha():
@@ -225,6 +230,9 @@ def find_prose(text: str, lowered: str) -> Iterator[Candidate]:
         if is_code_reference(value) or _DOTTED_NAME.fullmatch(value):
             continue  # token: android.os.BinderProxy@2bd79ce
         if kw in ("password", "passwd", "passcode", "passphrase", "sandi"):
+            after = lowered[m.start("kw_end"):vstart].split()
+            if after and after[0] in _NOT_THE_PASSWORD:
+                continue  # "password manager is 1Password": the subject is another thing
             if looks_like_password(value):
                 yield vstart, vend, "password", CONTEXT
         elif kw == "private key" and _HEX64.fullmatch(value):

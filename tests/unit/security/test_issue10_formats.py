@@ -110,6 +110,8 @@ def test_every_kubernetes_secret_value_is_redacted_and_keys_kept():
         "api_key: <token>",
         "OPENAI_API_KEY=YOUR_API_KEY",
         "token=xxxx",
+        "Password manager is 1Password",  # the subject is the manager (found by the audit bench)
+        "our password policy is 12chars minimum",
         'password: "<password>"',
         '<input name="password" type="password">',
         '<add key="ClearTextPassword" value="%NUGET_PASSWORD%" />',
