@@ -80,6 +80,7 @@ class Services:
     environ: Mapping[str, str] = field(default_factory=lambda: os.environ)
     config_warnings: list[str] = field(default_factory=list)
     config_error: str | None = None
+    session_api_key: str | None = None  # typed in Settings, kept for this run only (issue 12 item 8)
 
     @property
     def profile_name(self) -> str:
@@ -94,12 +95,15 @@ class Services:
         return self.environ.get("OPENAI_BASE_URL") or self.settings.base_url
 
     def api_key(self) -> KeyLookup:
-        """Look the key up now: OPENAI_API_KEY, then the keyring entry of this
-        profile (``api_key:<profile>``), then the shared one. keyring is
-        imported here, never before the first frame."""
+        """Look the key up now: OPENAI_API_KEY, then a key typed in Settings for
+        this session, then the keyring entry of this profile (``api_key:<profile>``),
+        then the shared one, then the opt-in key file. keyring is imported here,
+        never before the first frame."""
+        from agenttui.core.key_file import key_file_path
         from agenttui.core.secrets import get_api_key
 
-        return get_api_key(self.environ, profile=self.profile_name)
+        return get_api_key(self.environ, profile=self.profile_name, session=self.session_api_key,
+                           key_file=key_file_path(self.paths.config_dir))
 
     def semantic_ranker(self):
         """Recall's embedding ranker (core/semantic.py), cached for the session; None while

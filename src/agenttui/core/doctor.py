@@ -112,11 +112,14 @@ def check_keyring(ctx: DoctorContext) -> Check:
 
 
 def check_api_key(ctx: DoctorContext) -> Check:
+    from agenttui.core.key_file import key_file_path
     from agenttui.core.secrets import get_api_key
 
-    lookup = get_api_key(ctx.environ)
+    key_file = key_file_path(ctx.paths.config_dir)  # the opt-in file Settings writes without a keyring
+    lookup = get_api_key(ctx.environ, key_file=key_file)
     if lookup.value:
-        where = "the OPENAI_API_KEY environment variable" if lookup.source == "env" else "the OS keyring"
+        where = {"env": "the OPENAI_API_KEY environment variable",
+                 "file": f"the key file {key_file} (mode 0600)"}.get(lookup.source or "", "the OS keyring")
         return Check("api key", "ok", f"found in {where} (not shown)")
     detail = "no API key found" + (f" ({lookup.problem})" if lookup.problem else "")
     return Check("api key", "fail", detail,

@@ -1,5 +1,9 @@
 """The API key (S3): ``OPENAI_API_KEY`` first, then the OS keyring.
 
+Order of the lookup: ``OPENAI_API_KEY``, a key typed in Settings for this
+session only (no keyring, file not chosen), the keyring, then the opt-in key
+file ``<config dir>/api_key`` (:mod:`agenttui.core.key_file`, issue 12 item 8).
+
 The key never touches config.toml, history, logs or backups. ``keyring`` is
 imported only when a lookup happens (it is slow to import and the first
 frame does not need it). Headless Linux often has no backend at all: then we
@@ -14,6 +18,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal
 
 SERVICE = "agenttui"
@@ -50,7 +55,7 @@ class NoKeyringBackend(SecretsError):
 @dataclass
 class KeyLookup:
     value: str | None
-    source: Literal["env", "keyring"] | None
+    source: Literal["env", "session", "keyring", "file"] | None
     problem: str | None = None
 
     @property
@@ -92,11 +97,26 @@ def keyring_status() -> tuple[bool, str, str]:
 
 
 def get_api_key(environ: Mapping[str, str] | None = None,
-                profile: str | None = None) -> KeyLookup:
+                profile: str | None = None, *, session: str | None = None,
+                key_file: Path | None = None) -> KeyLookup:
     env = os.environ if environ is None else environ
     value = (env.get(ENV_VAR) or "").strip()
     if value:
         return KeyLookup(value, "env")
+    if session:
+        return KeyLookup(session, "session")
+    found = _from_keyring(profile)
+    if found.found or key_file is None:
+        return found
+    from agenttui.core.key_file import read_key_file
+
+    stored, problem = read_key_file(key_file)
+    if stored:
+        return KeyLookup(stored, "file")
+    return KeyLookup(None, None, problem or found.problem)
+
+
+def _from_keyring(profile: str | None) -> KeyLookup:
     ok, _name, advice = keyring_status()
     if not ok:
         return KeyLookup(None, None, advice)

@@ -29,10 +29,12 @@ Saved in the system keyring (it asks for the key, kept out of shell history):
 Here: open Settings ({settings_key}) and paste the key; it goes to the keyring."""
 
 NO_KEYRING = """\
-There is no usable keyring on this system, so the key cannot be saved by
-agenttui (not with `agenttui key set`, not in Settings). To be able to save it,
-run a Secret Service provider such as gnome-keyring or KWallet, or install
-keyrings.alt (a plain local file, less secure) into agenttui's own Python:
+Here: open Settings ({settings_key}) and paste the key. As there is
+no usable keyring on this system, it is used for this session only, unless
+you turn on "Store the key in a plain file" there (mode 0600, not encrypted).
+
+To save it in a keyring instead, run a Secret Service provider such as
+gnome-keyring or KWallet, or install keyrings.alt into agenttui's own Python:
        {python} -m pip install keyrings.alt"""
 
 OUTRO = "Until then, memory, history and the audit all work; only sending messages needs the key."
@@ -46,7 +48,8 @@ def no_keyring(problem: str | None) -> bool:
 
 
 def explanation(settings_key: str, problem: str | None) -> str:
-    """The ways to set a key that work here: without a keyring, only the env var.
+    """The ways to set a key that work here: without a keyring, the env var or Settings
+    (session only, or the opt-in key file).
 
     Listing the keyring ways and then a note that they cannot work (as this
     screen did) sent a newcomer down a path that fails.
@@ -54,7 +57,7 @@ def explanation(settings_key: str, problem: str | None) -> str:
     if no_keyring(problem):
         import sys
 
-        body = f"{INTRO}\n\n  {ENV_WAY}\n\n{NO_KEYRING.format(python=sys.executable)}"
+        body = f"{INTRO}\n\n  {ENV_WAY}\n\n{NO_KEYRING.format(python=sys.executable, settings_key=settings_key)}"
     else:
         ways = [ENV_WAY, *KEYRING_WAYS.format(settings_key=settings_key).split("\n\n")]
         numbered = "\n\n".join(f"  {i}. {way}" for i, way in enumerate(ways, 1))
@@ -93,8 +96,8 @@ class FirstRunScreen(ModalScreen[str]):
             with VerticalScroll(id="first-run-body"):
                 yield Static(Content(explanation(self.settings_key, self.problem)), id="first-run-text")
             with Horizontal(id="first-run-buttons"):
-                if not self._no_keyring:
-                    yield Button("Open settings", id="settings", variant="primary")
+                # also without a keyring: Settings keeps a typed key for the session (issue 12 item 8)
+                yield Button("Open settings", id="settings", variant="primary")
                 yield Button("Later", id="later")
 
     def on_mount(self) -> None:

@@ -23,9 +23,13 @@ Decisions:
   profile, and the dialog says so when one is active.
 * The **API key** never goes near config.toml: a non-empty password field is
   handed to ``core.secrets.set_api_key`` (the OS keyring). Without a usable
-  keyring backend the dialog shows the core's plain advice (set
-  ``OPENAI_API_KEY`` or install a backend) instead of failing; everything else
-  is still saved.
+  keyring backend (issue 12 item 8) the typed key is **used for this session**
+  (``services.session_api_key``: the next turn finds it, nothing is written),
+  and a switch, off by default and labelled with the file's path and what it
+  means, stores it instead in ``<config dir>/api_key`` (mode 0600, not
+  encrypted; :mod:`agenttui.core.key_file`). When that file exists the switch
+  is shown on; turning it off and saving removes the file. Everything else is
+  saved either way.
 * **Applied live**: after a save the services reload their settings and the
   app switches theme; the next turn uses the new model and memory options.
 * Saving runs in a thread worker (keyring backends can block on D-Bus).
@@ -89,9 +93,9 @@ class SettingsScreen(ModalScreen[bool]):
     ]
 
     class _KeyringChecked(Message):
-        def __init__(self, ok: bool, backend: str, advice: str) -> None:
+        def __init__(self, ok: bool, backend: str, advice: str, key_file: bool) -> None:
             super().__init__()
-            self.ok, self.backend, self.advice = ok, backend, advice
+            self.ok, self.backend, self.advice, self.key_file = ok, backend, advice, key_file
 
     class _ModelsListed(Message):
         def __init__(self, base: str | None, models: list[str], error: str | None) -> None:
@@ -99,14 +103,24 @@ class SettingsScreen(ModalScreen[bool]):
             self.base, self.models, self.error = base, models, error
 
     class _Saved(Message):
-        def __init__(self, error: str | None, key_note: str) -> None:
+        def __init__(self, error: str | None, key_note: str, key_ok: bool = True,
+                     session_key: str | None = None) -> None:
             super().__init__()
             self.error = error
             self.key_note = key_note
+            self.key_ok = key_ok
+            self.session_key = session_key  # the typed key, when it is kept for this session only
 
     def __init__(self, services) -> None:
         super().__init__()
         self.services = services
+        self._key_file_offered = False  # the file switch was shown (no keyring, or a file exists)
+
+    @property
+    def key_file(self):
+        from agenttui.core.key_file import key_file_path
+
+        return key_file_path(self.services.paths.config_dir)
 
     def _themes(self) -> list[str]:
         return sorted(getattr(self.app, "available_themes", {}) or [])
@@ -126,9 +140,15 @@ class SettingsScreen(ModalScreen[bool]):
                 yield Label("Base URL (empty = the OpenAI API)")
                 yield Input(base.base_url or "", placeholder="https://…/v1", id="set-base-url")
                 yield from self._env_overrides()
-                yield Label("API key (saved to the OS keyring, never to config.toml)")
+                yield Label("API key (saved to the OS keyring, never to config.toml)", id="api-key-label")
                 yield Input(password=True, placeholder="leave empty to keep the current key", id="set-api-key")
                 yield Static(Text("checking the keyring…"), id="keyring-status")
+                with Horizontal(classes="switch-row", id="key-file-row"):  # shown once the check says so
+                    yield Switch(False, id="set-key-file")
+                    yield Label(Text.assemble(
+                        ("Store the key in a plain file", "bold"), f" {self.key_file} (mode 0600, "
+                        "not encrypted: any program running as you can read it). Off: a typed key is "
+                        "used for this session only."))
                 for key in form_keys():  # who you are and how the model answers, before the details
                     if key.path in TOP_KEYS:
                         yield from self._field(key, base)
@@ -256,15 +276,22 @@ class SettingsScreen(ModalScreen[bool]):
     def _check_keyring(self) -> None:
         from agenttui.core.secrets import keyring_status
 
-        self.post_message(self._KeyringChecked(*keyring_status()))
+        self.post_message(self._KeyringChecked(*keyring_status(), self.key_file.exists()))
 
     @on(_KeyringChecked)
     def _keyring_checked(self, message: _KeyringChecked) -> None:
         status = self.query_one("#keyring-status", Static)
         if message.ok:
             status.update(Text(f"keyring: {message.backend}", style="green"))
-        else:
-            status.update(Text(message.advice, style="yellow"))
+        else:  # one short paragraph; the long advice is agenttui doctor's
+            self.query_one("#api-key-label", Label).update("API key (never saved to config.toml)")
+            status.update(Text(
+                "No usable keyring here: a key typed above is used for this session only, unless you "
+                "store it in a file below. Or export OPENAI_API_KEY before starting agenttui "
+                "(agenttui doctor shows how to add a keyring).", style="yellow"))
+        self._key_file_offered = not message.ok or message.key_file
+        self.query_one("#key-file-row").display = self._key_file_offered
+        self.query_one("#set-key-file", Switch).value = message.key_file
 
     def collect(self):
         """The edited copy of the global settings and the problems found (pure: reads the form only)."""
@@ -309,35 +336,60 @@ class SettingsScreen(ModalScreen[bool]):
             self.query_one(f"#{problems[0][0]}").focus()
             return
         self.query_one("#settings-save", Button).disabled = True
-        self._save(settings, self.query_one("#set-api-key", Input).value.strip())
+        to_file = self._key_file_offered and self.query_one("#set-key-file", Switch).value
+        self._save(settings, self.query_one("#set-api-key", Input).value.strip(),
+                   to_file if self._key_file_offered else None)
 
-    @work(thread=True, group="settings-save")
-    def _save(self, settings, api_key: str) -> None:
-        from agenttui.core.config import save_settings
+    def _store_key(self, api_key: str, to_file: bool | None) -> tuple[str, bool, str | None]:
+        """``(note, ok, session key)``; ``to_file`` is None when the file switch was not offered."""
+        from agenttui.core.key_file import KeyFileError, delete_key_file, write_key_file
         from agenttui.core.secrets import NoKeyringBackend, SecretsError, set_api_key
 
-        key_note = ""
-        if api_key:
+        if not api_key:
+            if to_file is False and self.key_file.exists():  # the user turned the file off
+                try:
+                    delete_key_file(self.key_file)
+                    return f"Removed the key file {self.key_file}.", True, None
+                except KeyFileError as exc:
+                    return str(exc), False, None
+            return "", True, None
+        if to_file:
             try:
-                set_api_key(api_key)
-                key_note = "API key saved to the keyring."
-            except NoKeyringBackend as exc:  # plain advice, not a crash (S3)
-                key_note = str(exc)
-            except SecretsError as exc:
-                key_note = f"API key not saved: {exc}"
+                write_key_file(self.key_file, api_key)
+                return f"API key saved to {self.key_file} (mode 0600, not encrypted).", True, None
+            except KeyFileError as exc:
+                return f"{exc}. The key is used for this session only.", False, api_key
+        try:
+            set_api_key(api_key)
+            return "API key saved to the keyring.", True, None
+        except NoKeyringBackend:
+            return ("API key used for this session only: there is no keyring, and storing it in a file "
+                    "is off. Turn that on in Settings, or export OPENAI_API_KEY, to keep it."), False, api_key
+        except SecretsError as exc:
+            return f"API key not saved ({exc}); it is used for this session only.", False, api_key
+
+    @work(thread=True, group="settings-save")
+    def _save(self, settings, api_key: str, to_file: bool | None = None) -> None:
+        from agenttui.core.config import save_settings
+
+        key_note, key_ok, session_key = self._store_key(api_key, to_file)
+        if api_key and (getattr(self.services, "environ", None) or {}).get("OPENAI_API_KEY"):
+            key_note += " OPENAI_API_KEY is set in this environment and is used first."
         try:
             save_settings(self.services.paths, settings)
             self.services.reload_settings()
             error = None
         except Exception as exc:  # e.g. ConfigError: the file on disk is broken
             error = str(exc)
-        self.post_message(self._Saved(error, key_note))
+        self.post_message(self._Saved(error, key_note.strip(), key_ok, session_key))
 
     @on(_Saved)
     def _saved(self, message: _Saved) -> None:
         self.query_one("#settings-save", Button).disabled = False
+        if message.session_key or message.key_note:  # a stored key no longer needs the session's
+            self.services.session_api_key = message.session_key
         if message.key_note:
-            ok = message.key_note.startswith("API key saved")
+            ok = message.key_ok
             self.notify(message.key_note, title="API key", severity="information" if ok else "warning",
                         timeout=6 if ok else 20)
         if message.error:
