@@ -15,8 +15,9 @@ and waits for the reply's last word (a unique marker) on screen.
   process over the whole run (``resource.getrusage(RUSAGE_CHILDREN)``),
   agenttui vs the minimal app (goal: no more); and CPU seconds of the app
   during the stream only, from Enter to the last word on screen (utime +
-  stime of the process in ``/proc``), so start-up (the app's imports, its
-  first-turn preparation) is not charged to streaming. Goal (issue 12):
+  stime of the process in ``/proc``), once the app is idle before Enter, so
+  start-up (the app's imports, its first-turn preparation) is not charged to
+  streaming. Goal (issue 12):
   ``stream_cpu_ratio`` <= 0.5.
 
 Medians over ``--runs``; the compared commands alternate run by run.
@@ -120,6 +121,19 @@ def process_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def wait_until_idle(term: PtyTerminal, quiet_cpu: float = 0.03, window: float = 0.3,
+                    timeout: float = 10.0) -> None:
+    """Until the app uses under ``quiet_cpu`` seconds of CPU in ``window``: start-up work that
+    runs after the first frames (agenttui prepares the first turn then) is start-up's, not
+    the stream's, for both apps alike."""
+    deadline = time.perf_counter() + timeout
+    while time.perf_counter() < deadline:
+        before = process_cpu(term.pid)
+        term.settle(window, timeout=window)
+        if process_cpu(term.pid) - before < quiet_cpu:
+            return
+
+
 def one_run(argv, env, ready, server: Server, cwd: str) -> tuple[float, float, float, float]:
     """(seconds from Enter to the marker on screen, lag after the server finished, child CPU,
     CPU of the app from Enter to the marker)."""
@@ -129,6 +143,7 @@ def one_run(argv, env, ready, server: Server, cwd: str) -> tuple[float, float, f
         term.settle(0.5)
         if not isinstance(ready, str):  # agenttui: its prompt takes the message
             term.type("go")
+        wait_until_idle(term)
         stream_cpu = process_cpu(term.pid)
         sent = time.perf_counter()
         term.press("enter")
