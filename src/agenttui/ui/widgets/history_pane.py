@@ -43,8 +43,10 @@ class HistoryPane(Vertical):
     DEFAULT_CSS = """
     HistoryPane { height: 1fr; }
     HistoryPane > #history-search { margin-bottom: 0; }
-    HistoryPane > #history-mode { height: 1; color: $text-muted; padding: 0 1; }
-    HistoryPane > #conversation-list, HistoryPane > #search-results { height: 1fr; border: none; }
+    HistoryPane > #history-mode { height: auto; max-height: 2; color: $text-muted; padding: 0 1; }
+    HistoryPane > #conversation-list, HistoryPane > #search-results { height: 1fr; border: none;
+        scrollbar-gutter: stable; scrollbar-size-vertical: 1; padding: 0 0 0 1; }  /* as Memory's */
+    HistoryPane > OptionList > .option-list--option { padding: 0 1 0 0; }
     HistoryPane > #search-results { display: none; }
     HistoryPane > #history-rename { display: none; border: round $accent; }
     """

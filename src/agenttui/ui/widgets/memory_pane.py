@@ -4,8 +4,8 @@ Decisions:
 
 * **One list, both kinds and scopes.** An ``OptionList`` (line-rendered, so a
   few hundred items cost nothing) sorted pinned first, then user scope, then
-  profile scope, newest first. Each row is compact but readable at the
-  default 30 columns: a pin glyph (``★``), the scope as a dim word (``user``
+  profile scope, newest first. Each row is compact but readable at the pane's
+  narrowest (24 columns, issue 12 item 20): a pin glyph (``★``), the scope as a dim word (``user``
   for every profile, ``proj`` for this profile only) and, only when the user
   did not write it themselves, where it came from (``model``, ``auto`` for
   the extraction pass, ``fix`` for a noticed correction, ``import``). The
@@ -94,7 +94,11 @@ class MemoryPane(Vertical):
 
     DEFAULT_CSS = """
     MemoryPane { height: 1fr; }
-    MemoryPane > #memory-list { height: 1fr; border: none; }
+    /* The scrollbar's column is kept even while nothing scrolls, so rows never re-wrap (and lose
+       their last line) when it appears, and one thin bar never sits on text (issue 12 item 20). */
+    MemoryPane > #memory-list { height: 1fr; border: none; scrollbar-gutter: stable;
+                                scrollbar-size-vertical: 1; padding: 0 0 0 1; }
+    MemoryPane > #memory-list > .option-list--option { padding: 0 1 0 0; }
     MemoryPane > #memory-editor { display: none; border: round $accent; }
     MemoryPane > #memory-add { dock: bottom; }
     """
@@ -170,8 +174,12 @@ class MemoryPane(Vertical):
 
     def _show_add_scope(self) -> None:
         add = self.query_one("#memory-add", Input)
-        # Fits the default 30-column pane; "proj" says new items stay in this profile.
-        add.placeholder = "+ note or key = value" if self.add_scope == "user" else "+ proj note / key=value"
+        # Fits the narrowest pane (24 columns: 18 for the text); "proj" says new items stay in
+        # this profile. Its tooltip spells it out.
+        add.tooltip = ("Enter adds a note, or a fact written key = value, to "
+                       + ("your memory (every profile)" if self.add_scope == "user" else "this profile only")
+                       + ". s in the list switches.")
+        add.placeholder = "+ note / key=value" if self.add_scope == "user" else "+ proj: note/k=v"
 
     @property
     def option_list(self) -> OptionList:
