@@ -33,12 +33,12 @@ strictly as the extraction pass's (:mod:`agenttui.agent.extraction`)::
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from agenttui.agent.json_contract import ContractError, parse_contract_list
 from agenttui.core.models import MemoryItem, WriteResult
 
 log = logging.getLogger(__name__)
@@ -67,10 +67,6 @@ Return exactly one JSON object and nothing else (no Markdown, no prose):
 Every proposal has exactly the fields action, ids, keep, text, reason; "ids" are labels from \
 the block; "reason" is one short sentence. At most %d proposals. If nothing should change, \
 return {"proposals": []}.""" % MAX_PROPOSALS
-
-
-class ContractError(ValueError):
-    pass
 
 
 @dataclass(frozen=True)
@@ -172,29 +168,8 @@ def _check(raw: Any, labels: dict[str, MemoryItem]) -> Proposal:
 def parse_review(raw_json: str, labels: dict[str, MemoryItem]) -> list[Proposal | ContractError]:
     """The proposals in order (a Proposal or the error for that one); raises
     :class:`ContractError` when the document as a whole is malformed."""
-    try:
-        document = json.loads(raw_json)
-    except (TypeError, ValueError) as error:
-        raise ContractError(f"not a JSON document ({error})") from None
-    if not isinstance(document, dict):
-        raise ContractError("the top level must be an object")
-    if set(document) != {"proposals"}:
-        extra = sorted(set(document) - {"proposals"})
-        raise ContractError(f"unknown top-level field {extra[0]!r}" if extra
-                            else "missing top-level field 'proposals'")
-    proposals = document["proposals"]
-    if not isinstance(proposals, list):
-        raise ContractError("'proposals' must be a list")
-    out: list[Proposal | ContractError] = []
-    for index, raw in enumerate(proposals, start=1):
-        if index > MAX_PROPOSALS:
-            out.append(ContractError(f"more than {MAX_PROPOSALS} proposals"))
-            continue
-        try:
-            out.append(_check(raw, labels))
-        except ContractError as error:
-            out.append(ContractError(f"proposal {index}: {error}"))
-    return out
+    return parse_contract_list(raw_json, "proposals", MAX_PROPOSALS, lambda raw: _check(raw, labels),
+                               entry="proposal")
 
 
 @dataclass

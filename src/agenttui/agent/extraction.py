@@ -21,13 +21,13 @@ consent are the gate's business, not repeated here.
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
+from agenttui.agent.json_contract import ContractError, parse_contract_list
 from agenttui.core.models import Message, Origin, WriteResult
 
 log = logging.getLogger(__name__)
@@ -59,10 +59,6 @@ class Candidate:
     scope: str
     ttl_days: int | None
     confidence: float
-
-
-class ContractError(ValueError):
-    pass
 
 
 def extraction_request(user_text: str, settings: Any = None) -> list[dict[str, str]]:
@@ -115,29 +111,7 @@ def parse_extraction(raw_json: str, scopes: list[str]) -> list[Candidate | Contr
 
     Raises :class:`ContractError` when the document as a whole is malformed.
     """
-    try:
-        document = json.loads(raw_json)
-    except (TypeError, ValueError) as error:
-        raise ContractError(f"not a JSON document ({error})") from None
-    if not isinstance(document, dict):
-        raise ContractError("the top level must be an object")
-    if set(document) != {"items"}:
-        extra = sorted(set(document) - {"items"})
-        raise ContractError(f"unknown top-level field {extra[0]!r}" if extra
-                            else "missing top-level field 'items'")
-    items = document["items"]
-    if not isinstance(items, list):
-        raise ContractError("'items' must be a list")
-    out: list[Candidate | ContractError] = []
-    for index, raw in enumerate(items, start=1):
-        if index > MAX_ITEMS:
-            out.append(ContractError(f"more than {MAX_ITEMS} items"))
-            continue
-        try:
-            out.append(check_item(raw, scopes))
-        except ContractError as error:
-            out.append(error)
-    return out
+    return parse_contract_list(raw_json, "items", MAX_ITEMS, lambda raw: check_item(raw, scopes))
 
 
 def apply_extraction(services: Any, raw_json: str, origin: Origin | None = None,
