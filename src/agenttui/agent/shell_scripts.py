@@ -26,6 +26,7 @@ no to anything it cannot read fully (the caller then rates it ``medium``).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 # --- sed ---------------------------------------------------------------------------
 _SED_SIMPLE = set("=dDgGhHlnNpPxzF")
@@ -52,7 +53,24 @@ def _long_option(word: str, table: dict[str, str]) -> tuple[str, str | None]:
     return kinds.pop(), (value if eq else None)
 
 
-def sed_read_only(args: list[str]) -> bool:
+@dataclass(frozen=True)
+class _Options:
+    """How a sed-like program takes its script: the option tables of one program (its manual)."""
+
+    long: dict[str, str]  # GNU long options: plain, value, script, sandbox or refuse
+    short_plain: frozenset[str]  # short flags without a value
+    short_value: frozenset[str]  # short options taking a value ("-l N", "-F :")
+    short_sandbox: str = ""  # a short flag that turns the sandbox on (awk's -S)
+    shorts_first: bool = False  # short options only before the script and operands (awk)
+
+
+def _scripts(args: list[str], options: _Options) -> tuple[list[str], bool] | None:
+    """(scripts, sandboxed) of a sed/awk command line; None for an option that is not read-only.
+
+    The script is ``-e``/``--expression``/``--source`` values, else the first
+    operand. Unknown, ambiguous or writing options (``-i``, ``-f``, ``--file``)
+    refuse: nothing unread passes as read-only.
+    """
     scripts: list[str] = []
     operands: list[str] = []
     sandbox = False
@@ -64,9 +82,9 @@ def sed_read_only(args: list[str]) -> bool:
             operands.extend(args[i:])
             break
         if word.startswith("--"):
-            kind, value = _long_option(word, _SED_LONG)
+            kind, value = _long_option(word, options.long)
             if kind == "refuse":
-                return False
+                return None
             if kind == "sandbox":
                 sandbox = True
             elif kind in ("script", "value") and value is None:
@@ -74,11 +92,12 @@ def sed_read_only(args: list[str]) -> bool:
                 i += 1
             if kind == "script":
                 scripts.append(value or "")
-        elif word.startswith("-") and len(word) > 1:
+        elif word.startswith("-") and len(word) > 1 and not (options.shorts_first and (scripts or operands)):
             for j, char in enumerate(word[1:], start=1):
-                if char in _SED_SHORT_PLAIN:
+                if char in options.short_plain:
+                    sandbox = sandbox or char == options.short_sandbox
                     continue
-                if char in "el":  # value: the rest of the word or the next word
+                if char in options.short_value or char == "e":  # the rest of the word or the next
                     value = word[j + 1 :]
                     if not value:
                         value = args[i] if i < len(args) else ""
@@ -86,11 +105,22 @@ def sed_read_only(args: list[str]) -> bool:
                     if char == "e":
                         scripts.append(value)
                     break
-                return False  # -i (in place), -f (script file), anything unknown
+                return None  # in place, a script file, anything unknown
         else:
             operands.append(word)
     if not scripts and operands:
         scripts.append(operands[0])
+    return scripts, sandbox
+
+
+_SED_OPTIONS = _Options(_SED_LONG, frozenset(_SED_SHORT_PLAIN), frozenset("l"))
+
+
+def sed_read_only(args: list[str]) -> bool:
+    found = _scripts(args, _SED_OPTIONS)
+    if found is None:
+        return False
+    scripts, sandbox = found
     return sandbox or all(sed_script_read_only(script) for script in scripts)
 
 
@@ -213,46 +243,15 @@ _REGEX_LITERAL = re.compile(r'(^|[\s(,{;!~&|?:])/(?:\\.|\[(?:\\.|[^\]\\\n])*\]|[
 _AWK_DANGEROUS = re.compile(r"\b(?:system|getline)\b|@")
 
 
+_AWK_OPTIONS = _Options(_AWK_LONG, frozenset(_AWK_SHORT_PLAIN), frozenset(_AWK_SHORT_VALUE),
+                        short_sandbox="S", shorts_first=True)
+
+
 def awk_read_only(args: list[str]) -> bool:
-    programs: list[str] = []
-    operands: list[str] = []
-    sandbox = False
-    i = 0
-    while i < len(args):
-        word = args[i]
-        i += 1
-        if word == "--":
-            operands.extend(args[i:])
-            break
-        if word.startswith("--"):
-            kind, value = _long_option(word, _AWK_LONG)
-            if kind == "refuse":
-                return False
-            if kind == "sandbox":
-                sandbox = True
-            elif kind in ("script", "value") and value is None:
-                value = args[i] if i < len(args) else ""
-                i += 1
-            if kind == "script":
-                programs.append(value or "")
-        elif word.startswith("-") and len(word) > 1 and not programs and not operands:
-            for j, char in enumerate(word[1:], start=1):
-                if char in _AWK_SHORT_PLAIN:
-                    sandbox = sandbox or char == "S"
-                    continue
-                if char in _AWK_SHORT_VALUE or char == "e":
-                    value = word[j + 1 :]
-                    if not value:
-                        value = args[i] if i < len(args) else ""
-                        i += 1
-                    if char == "e":
-                        programs.append(value)
-                    break
-                return False  # -f -E -i -l -o -p -d -D -W and anything unknown
-        else:
-            operands.append(word)
-    if not programs and operands:
-        programs.append(operands[0])
+    found = _scripts(args, _AWK_OPTIONS)
+    if found is None:
+        return False  # -f -E -i -l -o -p -d -D -W and anything unknown
+    programs, sandbox = found
     return sandbox or all(awk_program_read_only(program) for program in programs)
 
 
