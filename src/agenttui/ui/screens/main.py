@@ -226,6 +226,10 @@ class MainScreen(Screen):
             self.call_after_refresh(self._focus_first_in, pane)
 
     def _focus_first_in(self, pane: Widget) -> None:
+        focus_default = getattr(pane, "focus_default", None)
+        if focus_default is not None:  # History: its list, not the search box (issue 12 item 16)
+            focus_default()
+            return
         for widget in pane.query("*"):
             if widget.focusable:
                 widget.focus()

@@ -13,6 +13,13 @@ Decisions:
   :class:`HistoryPane.ConversationSelected` (a subclass of the app-level
   ``messages.ConversationRequested``), carrying the hit's message id so the
   chat opens at that message.
+* **Focus and keys** (issue 12 item 16): F3 lands on the conversation list
+  (the search results while a search shows), never in the search box, so
+  the list keys work at once. The footer shows only the keys that act where
+  the focus is: the list's ``r`` ``a`` ``v`` ``d`` ``X`` on the conversation
+  list (in the search box they would type; on the results they would act on
+  a row that is not shown), ``/`` outside the search box, and in it ``↓`` to
+  go to the list.
 * **Archive is the undo-able removal** (``a``, restore with ``a`` in the
   archived view, toggled with ``v``); **delete** and **clear history** are
   destructive: a confirm dialog states what goes, and a full backup
@@ -34,7 +41,19 @@ from agenttui.ui import messages
 from agenttui.ui.widgets.conversation_list import ConversationList, SearchResults
 
 SEARCH_DELAY = 0.25
+_LIST_ACTIONS = frozenset({"rename", "archive_or_restore", "toggle_archived", "delete", "clear_history"})
 SEARCH_LIMIT = 200  # messages; shown grouped, one row per conversation (issue 12 item 19)
+
+
+class SearchBox(Input):
+    """The search Input, with ↓ to the list below shown in the footer (Input's own ↓ scrolls)."""
+
+    BINDINGS = [Binding("down", "to_list", "List", id="history.to_list")]
+
+    def action_to_list(self) -> None:
+        pane = next((node for node in self.ancestors if isinstance(node, HistoryPane)), None)
+        if pane is not None:
+            pane.focus_default()
 
 
 class HistoryPane(Vertical):
@@ -97,7 +116,7 @@ class HistoryPane(Vertical):
         self._renaming: str | None = None
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder="search history…  (/)", id="history-search")
+        yield SearchBox(placeholder="search history…  (/)", id="history-search")
         yield Static(id="history-mode")
         yield ConversationList(self.services, id="conversation-list")
         yield SearchResults(id="search-results")
@@ -147,6 +166,20 @@ class HistoryPane(Vertical):
                 hint = "v: archived"
         self.query_one("#history-mode", Static).update(Text(text, no_wrap=True, overflow="ellipsis"))
         self.border_subtitle = hint or ""
+
+    # -- focus and which keys act (issue 12 item 16) ---------------------------
+    def focus_default(self) -> None:
+        """Where F3 lands: the list on show, whose keys then work (the search box took them)."""
+        (self.search_results if self.search_results.display else self.conversation_list).focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        focused = self.screen.focused
+        if action in _LIST_ACTIONS:
+            return focused is self.conversation_list
+        search = self.query_one("#history-search", Input)
+        if action == "focus_search":
+            return focused is not search
+        return True
 
     # -- search ---------------------------------------------------------------
     def action_focus_search(self) -> None:
