@@ -59,6 +59,11 @@ from agenttui.ui.widgets.memory_item_editor import MemoryItemEditor, apply_edit
 SORT_ORDER = list(COLUMNS)
 
 
+def filter_label(name: str, key: int) -> str:
+    """A filter's label with its key, which must not read as a count ("suspicious (1)" did)."""
+    return f"{name} · key {key}"
+
+
 class AuditScreen(Screen[bool]):
     CSS_PATH = "audit.tcss"
     BINDINGS = [
@@ -112,9 +117,12 @@ class AuditScreen(Screen[bool]):
     def compose(self) -> ComposeResult:
         with Horizontal(id="audit-bar"):
             yield Static(Text("Memory audit", style="bold"), id="audit-title")
-            # The digit is the key that picks the filter; after the name it reads as a hint.
-            yield Select([(f"{flag} ({n})", flag) for n, flag in enumerate(AUDIT_FLAGS, 1)],
-                         prompt="all items (0)", id="audit-filter")
+            # The digit is the key that picks the filter, said so: "suspicious (1)" read as a
+            # count of suspicious items (issue 12 item 17). The counts are on the summary line.
+            select = Select([(filter_label(flag, n), flag) for n, flag in enumerate(AUDIT_FLAGS, 1)],
+                            prompt=filter_label("all items", 0), id="audit-filter")
+            select.tooltip = "Show only the items with one flag. Keys 0-7 pick a filter from the table."
+            yield select
         yield Static(id="audit-summary")
         yield AuditTable(now=self.now, id="audit-table")
         yield Static(id="audit-reasons")
