@@ -233,8 +233,13 @@ class HistoryPane(Vertical):
                         "Esc clears")
 
     def _show_results(self, on_: bool) -> None:
+        # The focus follows from the list that hides to the one that shows (↓ pressed before
+        # the debounced results came would otherwise leave it nowhere).
+        follow = self.screen.focused in (self.conversation_list, self.search_results)
         self.search_results.display = on_
         self.conversation_list.display = not on_
+        if follow:
+            (self.search_results if on_ else self.conversation_list).focus()
         if not on_:
             self._show_mode()
 
