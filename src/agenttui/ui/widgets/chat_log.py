@@ -6,6 +6,11 @@ and mounts it above, keeping the view where the user was reading. The log is
 anchored (``VerticalScroll.anchor``): it follows new content until the user
 scrolls up, and follows again once they scroll back to the bottom.
 
+A conversation's first page is shown whole (issue 12 item 10): the log stays
+hidden until every reply's Markdown has its blocks (parsed in a thread after
+mounting; the questions used to show seconds before their replies under
+load), at most ``REVEAL_WAIT_S``, then shows at its end.
+
 What this session's replies used (their "used: …" line) is kept here, in
 memory only, so a reopened conversation shows the line again until restart.
 """
@@ -30,6 +35,7 @@ from agenttui.ui.widgets.tool_call_view import ToolCallView
 
 PAGE = 20  # enough to fill a tall terminal; each Markdown reply costs ms to mount
 MAX_PAGES = 20
+REVEAL_WAIT_S = 5.0  # a reopened page stays hidden at most this long waiting for its replies
 MAX_USED = 300  # replies whose "used: …" line is kept for reopening (memory only, this session)
 
 
@@ -83,6 +89,7 @@ class ChatLog(VerticalScroll):
         self.oldest_id: int | None = None
         self.has_older = False
         self._loading = False
+        self._reveal_waits: list[asyncio.Future] = []  # a first page waiting for its replies
         # Bumped per show_conversation: a page read for an earlier opening of the same
         # conversation (left and reopened meanwhile) must not be mounted a second time.
         self._opened = 0
@@ -94,6 +101,9 @@ class ChatLog(VerticalScroll):
 
     # -- opening -------------------------------------------------------------
     async def show_conversation(self, conversation_id: str | None, message_id: int | None = None) -> None:
+        for wait in self._reveal_waits:  # a page still waiting for its replies: left, stop waiting
+            wait.cancel()
+        self.visible = True
         await self.remove_children()
         self.empty = True
         self._opened += 1
@@ -160,7 +170,15 @@ class ChatLog(VerticalScroll):
             await self.mount_all(widgets, before=0)
             self.call_after_refresh(self.scroll_to_widget, first, animate=False, top=True, immediate=True)
         else:
+            first_page = not self.children
+            if first_page:  # shown whole once every reply is rendered (issue 12 item 10)
+                self.visible = False
             await self.mount_all(widgets, before=0 if self.children else None)
+            if first_page:
+                await self._rendered([w for w in widgets if isinstance(w, AssistantMessage)])
+                self.visible = True
+                if event.opened != self._opened:
+                    return  # another conversation was opened meanwhile
             if event.focus_id is not None:
                 target = next((w for w in widgets if getattr(w, "message_id", None) == event.focus_id), None)
                 if target is not None:
@@ -169,6 +187,21 @@ class ChatLog(VerticalScroll):
                     return
             self.scroll_end(animate=False, immediate=True)
         self.call_after_refresh(self._fill_viewport)
+
+    async def _rendered(self, replies: list[AssistantMessage]) -> None:
+        """Wait until ``replies`` show their text (their Markdown is parsed in a thread after
+        mounting, so a page appeared in stages: questions first, replies up to seconds later
+        under load). Bounded: past ``REVEAL_WAIT_S`` what is there is shown."""
+        waits = [asyncio.ensure_future(reply.rendered.wait()) for reply in replies]
+        if not waits:
+            return
+        self._reveal_waits = waits
+        try:
+            _, pending = await asyncio.wait(waits, timeout=REVEAL_WAIT_S)
+        finally:
+            self._reveal_waits = []
+        for wait in pending:
+            wait.cancel()
 
     def _fill_viewport(self) -> None:
         """A page too short to scroll could never trigger paging: load more now."""

@@ -20,6 +20,9 @@ sooner.
 
 from __future__ import annotations
 
+import asyncio
+
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.timer import Timer
@@ -93,6 +96,9 @@ class AssistantMessage(Vertical):
         self._inert = InertStream()
         self._pending: list[str] = []  # deltas not yet given to the stream
         self._flush_timer: Timer | None = None
+        # Set once the Markdown has mounted its first blocks (parsed in a thread after mount):
+        # the chat log shows a reopened page only when every reply is (issue 12 item 10).
+        self.rendered = asyncio.Event()
 
     def compose(self) -> ComposeResult:
         yield Markdown(self._initial)
@@ -104,6 +110,10 @@ class AssistantMessage(Vertical):
     @property
     def markdown(self) -> Markdown:
         return self.query_one(Markdown)
+
+    @on(Markdown.TableOfContentsUpdated)
+    def _markdown_rendered(self) -> None:  # posted by Markdown.update once its blocks are in
+        self.rendered.set()
 
     async def write(self, delta: str) -> None:
         """Append a delta: the first is shown now, the rest in batches (see module doc)."""
