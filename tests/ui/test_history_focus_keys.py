@@ -1,6 +1,7 @@
 """Issue 12 item 16: History's focus and keys are obvious. F3 lands on the conversation list (it
 landed in the search box, where the footer offered "r Rename" and r typed into the search);
-the footer shows only the keys that act where the focus is; ↓ leaves the search box for the list."""
+the footer shows only the keys that act where the focus is; ↓ leaves the search box for the list.
+The Memory pane's list keys follow the same rule in its Add field."""
 
 from __future__ import annotations
 
@@ -62,3 +63,20 @@ async def test_in_the_search_box_list_keys_are_hidden_and_down_goes_to_the_list(
         await pilot.press("escape")  # from the results: clears the search, back on the list
         await wait_until(pilot, lambda: search.value == "" and pane.conversation_list.has_focus)
         await wait_until(pilot, lambda: "Rename" in _footer(app))
+
+
+async def test_memory_list_keys_show_only_on_the_list(services):
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: chat(app).prompt is not None)
+        await pilot.press("f2")
+        listing = app.screen.query_one("#memory-list")
+        await wait_until(pilot, lambda: listing.has_focus and "Edit" in _footer(app))
+        await pilot.press("a")
+        add = app.screen.query_one("#memory-add", Input)
+        await wait_until(pilot, lambda: add.has_focus)
+        await wait_until(pilot, lambda: "Edit" not in _footer(app))
+        footer = _footer(app)
+        assert not any(key in footer for key in ("Pin", "Delete", "Undo delete", "Scope for new")), footer
+        await pilot.press(*"eps")  # typed, as the footer now implies
+        assert add.value == "eps"

@@ -47,6 +47,7 @@ from agenttui.ui.widgets.memory_offer import MemoryOffer
 SOURCE_TAGS = {"correction": "fix", "model": "model", "extraction": "auto", "import": "import"}
 SCOPE_TAGS = {"user": "user", "profile": "proj"}
 PIN_GLYPH = "★"
+_LIST_ACTIONS = frozenset({"edit", "toggle_pin", "delete", "undo", "toggle_scope", "focus_add"})
 LEGEND = (
     "★ pinned (always in the prompt)\n"
     "user: shared by every profile · proj: this profile only\n"
@@ -277,6 +278,13 @@ class MemoryPane(Vertical):
             self._write("add", memory.set_fact, entry.key, entry.value, scope=self.add_scope, source="manual")
         else:
             self._write("add", memory.add_note, entry.text, scope=self.add_scope, source="manual")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The list's keys act (and show in the footer) only on the list: in the Add field or the
+        editor they type (as History's, issue 12 item 16)."""
+        if action in _LIST_ACTIONS:
+            return self.screen.focused is self.option_list
+        return True
 
     def action_focus_add(self) -> None:
         self.query_one("#memory-add", Input).focus()
