@@ -7,7 +7,13 @@ import stat
 
 import pytest
 
-from agenttui.core.key_file import KeyFileError, delete_key_file, key_file_path, read_key_file, write_key_file
+from agenttui.core.key_file import (
+    KeyFileError,
+    delete_key_file,
+    key_file_path,
+    read_key_file,
+    write_key_file,
+)
 from agenttui.core.secrets import get_api_key
 
 KEY = "sk-test-abcdefghijklmnopqrstuvwxyz0123456789ABCD"
