@@ -29,9 +29,9 @@ Saved in the system keyring (it asks for the key, kept out of shell history):
 Here: open Settings ({settings_key}) and paste the key; it goes to the keyring."""
 
 NO_KEYRING = """\
-Here: open Settings ({settings_key}) and paste the key. As there is
-no usable keyring on this system, it is used for this session only, unless
-you turn on "Store the key in a plain file" there (mode 0600, not encrypted).
+Here: open Settings ({settings_key}) and paste the key. With no usable keyring
+on this system it is used for this session only, unless you turn on
+"Store the key in a plain file" there (mode 0600, not encrypted).
 
 To save it in a keyring instead, run a Secret Service provider such as
 gnome-keyring or KWallet, or install keyrings.alt into agenttui's own Python:
