@@ -37,6 +37,7 @@ from pathlib import Path
 import pytest
 
 from agenttui.cli import build_parser
+from agenttui.core.config_schema import toml_value
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -284,14 +285,6 @@ def test_documented_failures_say_why(seeded, fake_server, tmp_path):
 # --------------------------------------------------------------------------
 # Configuration, keys, slash commands, TOML examples
 # --------------------------------------------------------------------------
-def _toml_value(value) -> str:
-    if value is None:
-        return "unset"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str | list):
-        return json.dumps(value, ensure_ascii=False)
-    return repr(value)
 
 
 def _section(heading: str) -> str:
@@ -324,8 +317,8 @@ def test_every_setting_is_in_the_configuration_reference_with_its_default():
                 problems.append(f"{field.name}.{sub.name}: no row")
                 continue
             shown = row.split("|")[2].strip().strip("`")
-            if shown != _toml_value(default):
-                problems.append(f"{sub.name}: README says {shown}, default is {_toml_value(default)}")
+            if shown != toml_value(default):
+                problems.append(f"{sub.name}: README says {shown}, default is {toml_value(default)}")
     assert not problems, problems
 
 

@@ -38,7 +38,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from agenttui.agent.json_contract import ContractError, parse_contract_list
+from agenttui.agent.json_contract import (
+    ContractError,
+    check_fields,
+    parse_contract_list,
+)
 from agenttui.core.models import MemoryItem, WriteResult
 
 log = logging.getLogger(__name__)
@@ -124,14 +128,7 @@ def review_request(batch: Sequence[MemoryItem]) -> tuple[list[dict[str, str]], d
 
 
 def _check(raw: Any, labels: dict[str, MemoryItem]) -> Proposal:
-    if not isinstance(raw, dict):
-        raise ContractError("must be an object")
-    unknown = sorted(set(raw) - set(FIELDS))
-    if unknown:
-        raise ContractError(f"unknown field {unknown[0]!r}")
-    missing = [name for name in FIELDS if name not in raw]
-    if missing:
-        raise ContractError(f"missing field {missing[0]!r}")
+    raw = check_fields(raw, FIELDS)
     action, ids, keep, text, reason = (raw[name] for name in FIELDS)
     if action not in ACTIONS:
         raise ContractError(f"'action' must be one of {', '.join(ACTIONS)}")

@@ -27,7 +27,11 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
-from agenttui.agent.json_contract import ContractError, parse_contract_list
+from agenttui.agent.json_contract import (
+    ContractError,
+    check_fields,
+    parse_contract_list,
+)
 from agenttui.core.models import Message, Origin, WriteResult
 
 log = logging.getLogger(__name__)
@@ -83,14 +87,7 @@ def _is_number(value: Any) -> bool:
 
 def check_item(raw: Any, scopes: list[str]) -> Candidate:
     """One item of the contract, or :class:`ContractError` saying what is wrong."""
-    if not isinstance(raw, dict):
-        raise ContractError("must be an object")
-    unknown = sorted(set(raw) - set(FIELDS))
-    if unknown:
-        raise ContractError(f"unknown field {unknown[0]!r}")
-    missing = [name for name in FIELDS if name not in raw]
-    if missing:
-        raise ContractError(f"missing field {missing[0]!r}")
+    raw = check_fields(raw, FIELDS)
     key, value, scope = raw["key"], raw["value"], raw["scope"]
     ttl, confidence = raw["ttl_days"], raw["confidence"]
     if not isinstance(key, str) or not _KEY.match(key):

@@ -19,6 +19,19 @@ class ContractError(ValueError):
     """The answer (or one entry of it) breaks the contract; the message says how."""
 
 
+def check_fields(raw: Any, fields: tuple[str, ...]) -> dict[str, Any]:
+    """``raw`` as an object with exactly ``fields``, or :class:`ContractError` naming the first wrong one."""
+    if not isinstance(raw, dict):
+        raise ContractError("must be an object")
+    unknown = sorted(set(raw) - set(fields))
+    if unknown:
+        raise ContractError(f"unknown field {unknown[0]!r}")
+    missing = [name for name in fields if name not in raw]
+    if missing:
+        raise ContractError(f"missing field {missing[0]!r}")
+    return raw
+
+
 def parse_contract_list(raw_json: str, field: str, limit: int, check: Callable[[Any], T], *,
                         entry: str | None = None) -> list[T | ContractError]:
     """Each entry of ``{field: [...]}`` through ``check``, in order, or its :class:`ContractError`.
