@@ -203,12 +203,13 @@ class ChatLog(VerticalScroll):
         for wait in pending:
             wait.cancel()
 
-    def _fill_viewport(self) -> None:
+    def _fill_viewport(self, waits: int = 100) -> None:
         """A page too short to scroll could never trigger paging: load more now."""
         last = self.children[-1] if self.children else None
-        if last is not None and last.region.height == 0:
-            # not laid out yet (a busy machine): its height would read as "too short"
-            self.set_timer(0.05, self._fill_viewport)
+        if last is not None and last.region.height == 0 and waits > 0:
+            # not laid out yet (a busy machine, or the log hidden while its page renders):
+            # its height would read as "too short". At most ``waits`` x 50 ms, then judge.
+            self.set_timer(0.05, lambda: self._fill_viewport(waits - 1))
             return
         if self.max_scroll_y == 0:
             self.load_older()
