@@ -7,7 +7,11 @@ else -- tool calls, approvals, memory changes, warnings -- goes to stderr so
 ``agenttui ask "…" > reply.txt`` captures just the reply.
 
 * Continues the profile's most recently updated conversation; ``--new``
-  starts one.
+  starts one; ``--conversation ID`` (or a unique prefix of it, as ``history
+  show`` takes) continues that one, archived or not. An unknown or ambiguous
+  id is refused before anything is sent or written (exit 1, the id named).
+* ``--incognito`` chats in a fresh conversation that is never saved
+  (:mod:`agenttui.cli.ask_incognito`): memory is read, nothing is written.
 * Tools that need approval (the shell) are denied unless ``--yes``; each
   denial is printed with the exact command (hidden characters as escapes)
   and its risk.
@@ -38,6 +42,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "ask", help="one turn against the current conversation; the reply streams to stdout")
     parser.add_argument("text", metavar="TEXT", help="your message ('-' reads it from stdin)")
     parser.add_argument("--new", action="store_true", help="start a new conversation")
+    parser.add_argument("--conversation", metavar="ID", default=None,
+                        help="continue this conversation (an id or a unique prefix, see `history list`)")
+    parser.add_argument("--incognito", action="store_true",
+                        help="a fresh conversation that is never saved: memory is read, nothing is written")
     parser.add_argument("--yes", action="store_true",
                         help="approve tools that need approval (shell commands)")
     parser.add_argument("--image", metavar="PATH", default=None, help="attach an image (png, jpg, gif, webp)")
@@ -57,6 +65,12 @@ def run(args: argparse.Namespace) -> int:
         return fail('nothing to ask; usage: agenttui ask "What did we decide about X?"', code=2)
     if args.json and not args.dry_run:
         return fail("--json goes with --dry-run (agenttui ask --dry-run --json TEXT)", code=2)
+    if args.conversation is not None and (args.new or args.incognito):
+        other = "--new" if args.new else "--incognito"
+        return fail(f"--conversation and {other} exclude each other: {other} starts a fresh "
+                    "conversation", code=2)
+    if args.incognito and args.dry_run:
+        return fail("--dry-run already sends and saves nothing; drop --incognito", code=2)
     if args.dry_run:
         from agenttui.cli.ask_dry_run import run_dry_run
 
@@ -123,7 +137,14 @@ async def _ask(services, args: argparse.Namespace, text: str, api_key: str) -> i
     from agenttui.core.visible_text import InertStream, exact_line
 
     history = services.history
-    conversation = None if args.new else history.latest_conversation()
+    if args.conversation is not None:
+        from agenttui.cli.history_cmd import _find
+
+        conversation = _find(services, args.conversation)  # says why when it is None
+        if conversation is None:
+            return 1
+    else:
+        conversation = None if args.new else history.latest_conversation()
     if conversation is None:
         conversation = history.create_conversation(model=args.model or services.model)
     out = sys.stdout

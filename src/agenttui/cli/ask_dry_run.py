@@ -13,8 +13,8 @@ With ``[recall] semantic`` on, a real turn embeds the message through the
 endpoint; a dry run cannot, so it ranks recall without embeddings and says so
 on stderr (decision: "contacts nothing" wins over "exactly the same recall").
 
-Which conversation: the same rule as ``ask`` -- the profile's most recently
-updated conversation, or (``--new``, or none yet) a fresh one. A fresh one
+Which conversation: the same rule as ``ask`` -- ``--conversation ID``, else the
+profile's most recently updated conversation, or (``--new``, or none yet) a fresh one. A fresh one
 still gets recall from every past conversation.
 
 Output: ``--json`` prints ``{"model", "messages", "tools"}`` (messages and
@@ -51,7 +51,14 @@ def run_dry_run(args: argparse.Namespace, text: str) -> int:
         services.history = ReadOnlyHistoryStore(
             services.paths.history_db(services.profile_name),
             redact_patterns=services.settings.redaction.extra_patterns)
-        latest = None if args.new else services.history.latest_conversation()
+        if getattr(args, "conversation", None) is not None:
+            from agenttui.cli.history_cmd import _find
+
+            latest = _find(services, args.conversation)  # says why when it is None
+            if latest is None:
+                return 1
+        else:
+            latest = None if args.new else services.history.latest_conversation()
         conversation_id = latest.id if latest is not None else new_id()  # never stored
         request = preview_request(services, conversation_id, text, model=args.model,
                                   image_path=args.image)
