@@ -38,6 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
 from agenttui.core.history import HistoryStore  # noqa: E402
+from agenttui.core.history_schema import LINK_AS_ONE_BRANCH  # noqa: E402
 from agenttui.core.models import Message  # noqa: E402
 
 SPREAD_CONVERSATIONS = 2_000
@@ -70,6 +71,8 @@ def build(path: Path, messages: int, conversations: int, corpus: Corpus) -> list
                      rows)
     conn.execute("UPDATE conversations SET message_count = "
                  "(SELECT COUNT(*) FROM messages WHERE conversation_id = conversations.id)")
+    for statement in LINK_AS_ONE_BRANCH:  # raw rows: one branch each (schema v6)
+        conn.execute(statement)
     conn.execute("COMMIT")
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     conn.close()

@@ -43,6 +43,7 @@ from agenttui.bootstrap import build_services  # noqa: E402
 from agenttui.core import memory_file  # noqa: E402
 from agenttui.core.context import assemble  # noqa: E402
 from agenttui.core.history import _ts  # noqa: E402
+from agenttui.core.history_schema import LINK_AS_ONE_BRANCH  # noqa: E402
 from agenttui.core.memory_file import ScopeData  # noqa: E402
 from agenttui.core.models import MemoryItem  # noqa: E402
 from agenttui.core.paths import Paths  # noqa: E402
@@ -65,6 +66,8 @@ def build_history(services, messages: int, corpus: Corpus) -> None:
     conn.executemany("INSERT INTO messages (conversation_id, role, content, created) VALUES (?, ?, ?, ?)", rows)
     conn.execute("UPDATE conversations SET message_count = "
                  "(SELECT COUNT(*) FROM messages WHERE conversation_id = conversations.id)")
+    for statement in LINK_AS_ONE_BRANCH:  # raw rows: one branch each (schema v6)
+        conn.execute(statement)
     conn.execute("COMMIT")
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     conn.close()

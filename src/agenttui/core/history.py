@@ -214,14 +214,19 @@ _UNREADABLE_TIME = datetime(1970, 1, 1, tzinfo=UTC)
 
 _MESSAGE_COLUMNS = (
     "id, conversation_id, role, content, tool_calls, tool_call_id, name, "
-    "image_b64, image_mime, turn_id, created, tokens, incomplete, meta"
+    "image_b64, image_mime, turn_id, created, tokens, incomplete, meta, parent_id"
 )
-_CONVERSATION_COLUMNS = "id, title, created, updated, model, archived, message_count"
+_CONVERSATION_COLUMNS = "id, title, created, updated, model, archived, message_count, active_leaf_id"
+#: ``Message.parent_id`` given to ``append``: start a new root (editing a conversation's first
+#: question). Never a real id: AUTOINCREMENT ids start at 1.
+NEW_ROOT = 0
+#: A path walk without a limit (SQLite needs a number).
+_NO_LIMIT = 1 << 62
 
 
 def _message_from_row(row: Sequence) -> Message:
     (mid, cid, role, content, tool_calls, tool_call_id, name,
-     image_b64, image_mime, turn_id, created, tokens, incomplete, meta) = row
+     image_b64, image_mime, turn_id, created, tokens, incomplete, meta, parent_id) = row
     calls: list[ToolCall] = []
     if tool_calls:
         with contextlib.suppress(ValueError, TypeError, KeyError):
@@ -232,7 +237,7 @@ def _message_from_row(row: Sequence) -> Message:
         role=role, content=content, tool_calls=calls, tool_call_id=tool_call_id,
         name=name, image_b64=image_b64, image_mime=image_mime, id=mid,
         conversation_id=cid, turn_id=turn_id, created=_from_ts(created),
-        tokens=tokens, incomplete=bool(incomplete),
+        tokens=tokens, incomplete=bool(incomplete), parent_id=parent_id,
     )
     if meta:
         apply_meta(message, meta)
@@ -266,13 +271,35 @@ def apply_meta(message: Message, meta: str) -> None:
             message.cut_tool_calls = cut if isinstance(cut, list) else []
 
 
-def _insert_messages(db: sqlite3.Connection, cid: str, stored: Sequence[Message]) -> None:
-    """INSERT prepared (redacted) messages in order; assigns their ids. Caller holds a write."""
-    for message in stored:
+def _insert_messages(db: sqlite3.Connection, cid: str, stored: Sequence[Message],
+                     parents: Sequence[int | None] | None = None, active: int | None = None) -> None:
+    """INSERT prepared (redacted) messages in order; assigns their ids and parents and moves
+    the conversation's active leaf to the last one (or to ``stored[active]``). Caller holds a write.
+
+    ``parents`` (imports of trees): for each message the index in ``stored`` of its parent,
+    None for a root; parents come before their children. Without it, each message follows
+    its ``parent_id`` (see :attr:`Message.parent_id`): None continues the branch -- the
+    message before it, the first one the active leaf.
+    """
+    row = db.execute("SELECT active_leaf_id FROM conversations WHERE id = ?", (cid,)).fetchone()
+    previous: int | None = row[0] if row else None
+    for index, message in enumerate(stored):
+        if parents is not None:
+            up = parents[index]
+            parent = stored[up].id if up is not None else None
+        elif message.parent_id is None:
+            parent = previous
+        elif message.parent_id == NEW_ROOT:
+            parent = None
+        else:
+            parent = int(message.parent_id)
+            if db.execute("SELECT 1 FROM messages WHERE id = ? AND conversation_id = ?",
+                          (parent, cid)).fetchone() is None:
+                raise HistoryError(f"message {parent} is not in conversation {cid}")
         cursor = db.execute(
             "INSERT INTO messages (conversation_id, role, content, tool_calls, "
             "tool_call_id, name, image_b64, image_mime, turn_id, created, tokens, "
-            "incomplete, meta) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "incomplete, meta, parent_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 cid, message.role, message.content,
                 json.dumps([{"id": c.id, "name": c.name, "arguments": c.arguments,
@@ -280,10 +307,15 @@ def _insert_messages(db: sqlite3.Connection, cid: str, stored: Sequence[Message]
                             for c in message.tool_calls]) if message.tool_calls else None,
                 message.tool_call_id, message.name, message.image_b64,
                 message.image_mime, message.turn_id, _ts(message.created),
-                int(message.tokens), int(message.incomplete), message_meta(message),
+                int(message.tokens), int(message.incomplete), message_meta(message), parent,
             ),
         )
         message.id = cursor.lastrowid
+        message.parent_id = parent
+        previous = message.id
+    if stored:
+        leaf = stored[active].id if active is not None else previous
+        db.execute("UPDATE conversations SET active_leaf_id = ? WHERE id = ?", (leaf, cid))
 
 
 def _not_a_database(path: Path) -> bool:
@@ -298,10 +330,10 @@ def _not_a_database(path: Path) -> bool:
 
 
 def _conversation_from_row(row: Sequence) -> Conversation:
-    cid, title, created, updated, model, archived, count = row
+    cid, title, created, updated, model, archived, count, leaf = row
     return Conversation(id=cid, title=title, created=_from_ts(created),
                         updated=_from_ts(updated), model=model,
-                        archived=bool(archived), message_count=count)
+                        archived=bool(archived), message_count=count, active_leaf_id=leaf)
 
 
 # --------------------------------------------------------------------------
@@ -592,8 +624,15 @@ class HistoryStore:
             _insert_messages(db, cid, stored)
         return result
 
-    def import_conversation(self, conversation: Conversation, messages: Iterable[Message]) -> bool:
+    def import_conversation(self, conversation: Conversation, messages: Iterable[Message],
+                            parents: Sequence[int | None] | None = None,
+                            active: int | None = None) -> bool:
         """Store a conversation from elsewhere whole, keeping its id, title, times, archived flag.
+
+        A tree (every branch of a ChatGPT or agenttui export) comes with ``parents``: for each
+        message the index of its parent in ``messages`` (None: a root), parents first; ``active``
+        is the index of the active branch's last message (default: the last message). Without
+        ``parents`` the messages form one branch, in order.
 
         For ``agenttui history import``: one transaction (the conversation and all
         its messages, or nothing); messages take the append path's redaction
@@ -603,7 +642,15 @@ class HistoryStore:
         first user message, as :meth:`append_many` does.
         """
         cid = conversation.id
-        stored = [self._prepared(cid, m) for m in messages if m.persist]
+        given = list(messages)
+        if parents is not None:  # indices must keep lining up: every message is stored
+            if len(parents) != len(given) or any(
+                    p is not None and not 0 <= p < k for k, p in enumerate(parents)):
+                raise ValueError("parents must name an earlier message for each message")
+            stored = [self._prepared(cid, dataclasses.replace(m, persist=True)) for m in given]
+        else:
+            stored = [self._prepared(cid, dataclasses.replace(m, parent_id=None))
+                      for m in given if m.persist]
         title = _clean_title(self._redact(conversation.title) or "") or next(
             (derive_title(m.content) for m in stored
              if m.role == "user" and derive_title(m.content)), "")
@@ -616,36 +663,202 @@ class HistoryStore:
             )
             if cursor.rowcount == 0:
                 return False
-            _insert_messages(db, cid, stored)
+            _insert_messages(db, cid, stored, parents,
+                             active if active is not None and 0 <= active < len(stored) else None)
         return True
 
     def messages(self, cid: str, limit: int | None = None,
                  before_id: int | None = None) -> list[Message]:
-        """Ascending by id: the latest ``limit`` messages before ``before_id``.
+        """The active branch, ascending: its latest ``limit`` messages before ``before_id``.
 
         ``messages(cid, limit=50)`` is the last page; pass the first id of a
-        page as ``before_id`` for the page before it. Served from the
-        ``(conversation_id, id)`` index: cost depends on the page, not the
-        conversation.
+        page as ``before_id`` for the page before it (its ancestors). Walks
+        parent links from the active leaf by primary key: cost depends on the
+        page, not the conversation nor its other branches. Ids grow along a
+        branch (a child is always stored after its parent), so id order is
+        branch order.
         """
-        sql = f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ?"
-        params: list = [cid]
-        if before_id is not None:
-            sql += " AND id < ?"
-            params.append(int(before_id))
-        if limit is None:
-            sql += " ORDER BY id ASC"
+        if limit is not None and limit <= 0:
+            return []
+        if before_id is None:
+            start = "(SELECT active_leaf_id FROM conversations WHERE id = ?)"
+            params: list = [cid]
         else:
-            sql += " ORDER BY id DESC LIMIT ?"
-            params.append(max(0, int(limit)))
+            start = "(SELECT parent_id FROM messages WHERE id = ? AND conversation_id = ?)"
+            params = [int(before_id), cid]
         with self._read() as db:
-            rows = db.execute(sql, params).fetchall()
-        if limit is not None:
-            rows.reverse()
+            rows = db.execute(
+                f"WITH RECURSIVE path(id, depth) AS (SELECT {start}, 1 UNION ALL "
+                "SELECT m.parent_id, path.depth + 1 FROM messages m JOIN path ON m.id = path.id "
+                "WHERE m.parent_id IS NOT NULL AND path.depth < ?) "
+                f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE id IN (SELECT id FROM path) "
+                "AND conversation_id = ? ORDER BY id",
+                (*params, _NO_LIMIT if limit is None else int(limit), cid)).fetchall()
         return [_message_from_row(row) for row in rows]
 
+    def branch_ids(self, cid: str, leaf_id: int | None = None) -> list[int]:
+        """Ids of the path from the root to ``leaf_id`` (default: the active leaf), ascending."""
+        with self._read() as db:
+            return self._path_ids(db, cid, leaf_id)
+
+    @staticmethod
+    def _path_ids(db: sqlite3.Connection, cid: str, leaf_id: int | None = None) -> list[int]:
+        if leaf_id is None:
+            row = db.execute("SELECT active_leaf_id FROM conversations WHERE id = ?", (cid,)).fetchone()
+            leaf_id = row[0] if row else None
+        if leaf_id is None:
+            return []
+        rows = db.execute(
+            "WITH RECURSIVE path(id) AS (SELECT ? UNION ALL SELECT m.parent_id FROM messages m "
+            "JOIN path ON m.id = path.id WHERE m.parent_id IS NOT NULL) "
+            "SELECT messages.id FROM path JOIN messages ON messages.id = path.id "
+            "WHERE messages.conversation_id = ? ORDER BY messages.id",
+            (int(leaf_id), cid)).fetchall()
+        return [row[0] for row in rows]
+
+    def iter_branch(self, cid: str, batch: int = EXPORT_BATCH) -> Iterator[Message]:
+        """The active branch, ascending, fetched ``batch`` at a time (Markdown export, ``show``)."""
+        ids = self.branch_ids(cid)
+        for start in range(0, len(ids), batch):
+            chunk = ids[start:start + batch]
+            marks = ", ".join("?" * len(chunk))
+            with self._read() as db:
+                rows = db.execute(f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE id IN ({marks}) "
+                                  "ORDER BY id", chunk).fetchall()
+            yield from (_message_from_row(row) for row in rows)
+
+    def has_branches(self, cid: str) -> bool:
+        """Does any message of ``cid`` have a sibling? (one pass over the conversation's index)"""
+        with self._read() as db:
+            return db.execute(
+                "SELECT 1 FROM messages WHERE conversation_id = ? GROUP BY parent_id "
+                "HAVING COUNT(*) > 1 LIMIT 1", (cid,)).fetchone() is not None
+
+    def off_branch_ids(self, cid: str) -> frozenset[int]:
+        """Ids of ``cid``'s messages that are not on its active branch (empty without branches):
+        what recall must leave out so a turn sees its own branch only."""
+        if not self.has_branches(cid):
+            return frozenset()
+        with self._read() as db:
+            on = set(self._path_ids(db, cid))
+            every = db.execute("SELECT id FROM messages WHERE conversation_id = ?", (cid,)).fetchall()
+        return frozenset(row[0] for row in every if row[0] not in on)
+
+    def sibling_ids(self, cid: str, message_id: int) -> list[int]:
+        """``message_id`` and the other answers to its parent (or the other roots), ascending."""
+        with self._read() as db:
+            return self._siblings(db, cid, int(message_id))
+
+    @staticmethod
+    def _siblings(db: sqlite3.Connection, cid: str, message_id: int) -> list[int]:
+        row = db.execute("SELECT parent_id FROM messages WHERE id = ? AND conversation_id = ?",
+                         (message_id, cid)).fetchone()
+        if row is None:
+            return []
+        rows = db.execute("SELECT id FROM messages WHERE conversation_id = ? AND parent_id IS ? "
+                          "ORDER BY id", (cid, row[0])).fetchall()
+        return [r[0] for r in rows]
+
+    def branch_positions(self, cid: str, message_ids: Iterable[int]) -> dict[int, tuple[int, int]]:
+        """For each of ``message_ids`` that has siblings: (its 1-based place among them, how many).
+
+        What the chat's navigator shows ("‹ 2/3 ›"); one indexed query per message."""
+        found: dict[int, tuple[int, int]] = {}
+        with self._read() as db:
+            for mid in message_ids:
+                siblings = self._siblings(db, cid, int(mid))
+                if len(siblings) > 1:
+                    found[int(mid)] = (siblings.index(int(mid)) + 1, len(siblings))
+        return found
+
+    @staticmethod
+    def _newest_leaf(db: sqlite3.Connection, cid: str, message_id: int) -> int:
+        """The newest message of the subtree under ``message_id``: always a leaf (a child is
+        newer than its parent), and the branch its author saw last."""
+        row = db.execute(
+            "WITH RECURSIVE below(id) AS (SELECT ? UNION ALL SELECT m.id FROM messages m "
+            "JOIN below ON m.parent_id = below.id WHERE m.conversation_id = ?) "
+            "SELECT MAX(id) FROM below", (message_id, cid)).fetchone()
+        return int(row[0]) if row and row[0] is not None else message_id
+
+    def show_branch(self, cid: str, message_id: int) -> int:
+        """Make the active branch go through ``message_id``; returns the new active leaf.
+
+        Kept as it is when ``message_id`` is on it already; otherwise the branch ends at the
+        newest message below ``message_id``. Raises :class:`HistoryError` for a message of
+        another conversation."""
+        self._changes += 1
+        with self._write() as db:
+            if db.execute("SELECT 1 FROM messages WHERE id = ? AND conversation_id = ?",
+                          (int(message_id), cid)).fetchone() is None:
+                raise HistoryError(f"message {message_id} is not in conversation {cid}")
+            path = self._path_ids(db, cid)
+            if int(message_id) in path:
+                return path[-1]
+            leaf = self._newest_leaf(db, cid, int(message_id))
+            db.execute("UPDATE conversations SET active_leaf_id = ? WHERE id = ?", (leaf, cid))
+        return leaf
+
+    def switch_sibling(self, cid: str, message_id: int, step: int) -> int | None:
+        """Show the sibling ``step`` places after ``message_id`` (-1: the one before), wrapping
+        round; returns that sibling's id, or None when ``message_id`` has no siblings."""
+        siblings = self.sibling_ids(cid, message_id)
+        if len(siblings) < 2 or int(message_id) not in siblings:
+            return None
+        target = siblings[(siblings.index(int(message_id)) + step) % len(siblings)]
+        self.show_branch(cid, target)
+        return target
+
+    def fork(self, cid: str, at_message_id: int) -> Conversation:
+        """A new conversation holding the path from the root to ``at_message_id`` (issue 15).
+
+        The original is not touched. A message that asks for tools takes its tool results
+        along (the ones stored right after it), so the fork's history stays valid for the
+        API. Titled "<title> (fork)"; one transaction. Raises :class:`UnknownConversationError`,
+        :class:`HistoryError` (a message of another conversation) or :class:`HistoryWriteError`.
+        """
+        columns = ("role, content, tool_calls, tool_call_id, name, image_b64, image_mime, "
+                   "turn_id, created, tokens, incomplete, meta")
+        self._changes += 1
+        now = utcnow()
+        with self._write() as db:
+            source = db.execute(f"SELECT {_CONVERSATION_COLUMNS} FROM conversations WHERE id = ?",
+                                (cid,)).fetchone()
+            if source is None:
+                raise UnknownConversationError(cid)
+            at = db.execute("SELECT tool_calls FROM messages WHERE id = ? AND conversation_id = ?",
+                            (int(at_message_id), cid)).fetchone()
+            if at is None:
+                raise HistoryError(f"message {at_message_id} is not in conversation {cid}")
+            ids = self._path_ids(db, cid, int(at_message_id))
+            if at[0]:  # its tool results: the chain of tool messages right below it
+                last = ids[-1]
+                while (row := db.execute(
+                        "SELECT id FROM messages WHERE conversation_id = ? AND parent_id = ? "
+                        "AND role = 'tool' ORDER BY id LIMIT 1", (cid, last)).fetchone()):
+                    last = row[0]
+                    ids.append(last)
+            original = _conversation_from_row(source)
+            fork = Conversation(id=new_id(), title=_clean_title(f"{original.title or 'Untitled'} (fork)"),
+                                created=now, updated=now, model=original.model,
+                                message_count=len(ids))
+            db.execute(
+                "INSERT INTO conversations (id, title, created, updated, model, archived, message_count) "
+                "VALUES (?, ?, ?, ?, ?, 0, ?)",
+                (fork.id, fork.title, _ts(now), _ts(now), fork.model, len(ids)))
+            parent: int | None = None
+            for mid in ids:
+                parent = db.execute(
+                    f"INSERT INTO messages (conversation_id, parent_id, {columns}) "
+                    f"SELECT ?, ?, {columns} FROM messages WHERE id = ?",
+                    (fork.id, parent, mid)).lastrowid
+            db.execute("UPDATE conversations SET active_leaf_id = ? WHERE id = ?", (parent, fork.id))
+            fork.active_leaf_id = parent
+        return fork
+
     def iter_messages(self, cid: str, batch: int = EXPORT_BATCH) -> Iterator[Message]:
-        """Every message of a conversation, ascending, fetched ``batch`` at a time."""
+        """Every message of every branch of a conversation, ascending by id (parents first),
+        fetched ``batch`` at a time (JSON export keeps the whole tree)."""
         after = 0
         while True:
             with self._read() as db:
@@ -767,10 +980,12 @@ class HistoryStore:
 
     def recall_candidates(self, match: str, limit: int, *, since: str | None = None,
                           until: str | None = None, conversation_id: str | None = None,
-                          before_id: int | None = None, highlight: bool = False) -> list[RecallRow]:
+                          before_id: int | None = None, highlight: bool = False,
+                          role: str | None = None) -> list[RecallRow]:
         """User and assistant messages matching an FTS5 ``match`` (best bm25 first).
 
-        ``highlight`` adds the FTS5 snippet with matches marked (search boxes).
+        ``highlight`` adds the FTS5 snippet with matches marked (search boxes);
+        ``role`` keeps one side of the conversation.
 
         For :mod:`agenttui.core.retrieval`; ``match`` comes from
         :func:`agenttui.core.recall_text.fts_or_query`. Tool traffic is left
@@ -791,6 +1006,9 @@ class HistoryStore:
         if before_id is not None:
             where.append("m.id < ?")
             params.append(int(before_id))
+        if role is not None:
+            where.append("m.role = ?")
+            params.append(role)
         # Rank first, fetch after: SQLite computes a query's output columns for every
         # row it sorts, and the content (and above all snippet(), which re-reads the
         # text) of thousands of matches cost more than their bm25.
@@ -884,8 +1102,8 @@ class HistoryStore:
     def export_markdown(self, cid: str) -> str:
         from agenttui.core.history_export import conversation_to_markdown
 
-        conversation = self._for_export(cid)
-        return conversation_to_markdown(conversation, self.iter_messages(cid), self.redact_patterns)
+        conversation = self._for_export(cid)  # the branch shown (the others are in the JSON)
+        return conversation_to_markdown(conversation, self.iter_branch(cid), self.redact_patterns)
 
     def export_json(self, cid: str) -> str:
         from agenttui.core.history_export import conversation_to_json

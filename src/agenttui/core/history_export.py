@@ -6,8 +6,13 @@ Messages arrive as an iterator (the store pages them), so exporting a long
 conversation never runs one huge query.
 
 Markdown is for people: attached images become a placeholder (the base64
-would drown the text). JSON is for machines and round trips: every field,
-images included, with a ``format`` tag and version.
+would drown the text), and it shows the active branch only -- the
+conversation as the chat shows it. JSON is for machines and round trips: every
+field, images included, with a ``format`` tag and version, and every branch
+(issue 15): each message carries its ``parent_id`` (null for a root; ids are
+the store's, parents always listed before their children) and the conversation
+its ``active_leaf_id``. Both are additions to version 1: a reader that does
+not know them sees the messages in id order, as before.
 """
 
 from __future__ import annotations
@@ -80,6 +85,7 @@ def conversation_to_markdown(conversation: Conversation, messages: Iterable[Mess
 def _message_dict(message: Message, redact) -> dict[str, Any]:
     return {
         "id": message.id,
+        "parent_id": message.parent_id,
         "role": message.role,
         "content": redact(message.content),
         "tool_calls": [{"id": c.id, "name": c.name, "arguments": redact(c.arguments),
@@ -116,6 +122,7 @@ def conversation_to_json(conversation: Conversation, messages: Iterable[Message]
             "model": conversation.model,
             "archived": conversation.archived,
             "message_count": conversation.message_count,
+            "active_leaf_id": conversation.active_leaf_id,
         },
         "messages": [_message_dict(message, redact) for message in messages],
     }

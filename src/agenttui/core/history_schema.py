@@ -163,12 +163,43 @@ _V5 = (
     "ALTER TABLE messages ADD COLUMN meta TEXT",
 )
 
+# Conversations as trees (issue 15): ``messages.parent_id`` is the message this one
+# answers or follows (NULL: a root). Editing a question adds a sibling of it, regenerating
+# a sibling of the reply; nothing is ever overwritten. ``conversations.active_leaf_id``
+# is the last message of the branch shown and sent: the active branch is the path from
+# the root to it, and new messages continue it. Every existing conversation becomes one
+# branch: each message's parent is the one before it (by id) in its conversation, its
+# active leaf its newest message. LAG() numbers the chain in one sorted pass; the
+# index on (conversation_id, parent_id) -- a message's siblings, a subtree's leaves -- is
+# built after the UPDATE, so the update does not maintain it row by row. No foreign key
+# on parent_id: messages are only ever deleted with their whole conversation.
+#: Every conversation as one branch in id order (v6; bulk loads that bypass the store use it too).
+LINK_AS_ONE_BRANCH = (
+    """
+    UPDATE messages SET parent_id = chain.previous
+    FROM (SELECT id, LAG(id) OVER (PARTITION BY conversation_id ORDER BY id) AS previous
+          FROM messages) AS chain
+    WHERE chain.id = messages.id AND chain.previous IS NOT NULL
+    """,
+    """
+    UPDATE conversations SET active_leaf_id =
+        (SELECT MAX(id) FROM messages WHERE messages.conversation_id = conversations.id)
+    """,
+)
+_V6 = (
+    "ALTER TABLE messages ADD COLUMN parent_id INTEGER",
+    "ALTER TABLE conversations ADD COLUMN active_leaf_id INTEGER",
+    *LINK_AS_ONE_BRANCH,
+    "CREATE INDEX messages_by_parent ON messages(conversation_id, parent_id)",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "conversations, messages, FTS5 index and its triggers", _V1),
     Migration(2, "conversations.message_count", _V2),
     Migration(3, "stemmed (porter) FTS5 index", _V3),
     Migration(4, "embeddings for semantic recall", _V4),
     Migration(5, "messages.meta: incomplete reason, provider fields, reasoning", _V5),
+    Migration(6, "message trees: messages.parent_id, conversations.active_leaf_id", _V6),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 

@@ -225,6 +225,10 @@ class Message:
     provider_fields: dict[str, Any] = field(default_factory=dict)
     reasoning: str | None = None  # the model's thinking, kept only with [history] save_reasoning
     cut_tool_calls: list[dict[str, Any]] = field(default_factory=list)  # cut mid-call: kept, never sent
+    # The message this one follows in its conversation's tree (schema v6). Read back: None for
+    # a root. Given to ``HistoryStore.append``: None continues the active branch, an id hangs
+    # the message under that one (a sibling branch), ``history.NEW_ROOT`` (0) starts a new root.
+    parent_id: int | None = None
 
     def to_openai(self) -> dict[str, Any]:
         """The Chat Completions wire form of this message."""
@@ -257,7 +261,8 @@ class Conversation:
     updated: datetime
     model: str | None = None
     archived: bool = False
-    message_count: int = 0
+    message_count: int = 0  # every message of every branch
+    active_leaf_id: int | None = None  # last message of the branch shown and sent (schema v6)
 
 
 @dataclass

@@ -18,6 +18,7 @@ import time
 import pytest
 
 from agenttui.core.history import HistoryStore
+from agenttui.core.history_schema import LINK_AS_ONE_BRANCH
 from agenttui.core.models import Message
 
 CONVERSATIONS = 400
@@ -55,6 +56,8 @@ def big_store(tmp_path_factory):
         db.executemany("INSERT INTO messages (conversation_id, role, content, created) "
                        "VALUES (?, ?, ?, ?)", rows())
         db.execute("UPDATE conversations SET message_count = ?, updated = created", (PER_CONVERSATION,))
+        for statement in LINK_AS_ONE_BRANCH:  # raw rows: one branch each, as the v6 migration makes
+            db.execute(statement)
     yield store, words
     store.close()
 
