@@ -8,7 +8,7 @@
 Signature::
 
     run_turn(services, conversation_id, text, *, image_path=None, model=None,
-             approver_timeout=None, cancel=None, retry_of=None,
+             approver_timeout=None, cancel=None, retry_of=None, edit_of=None,
              registry=None, client=None, retry_policy=None)
 
 * ``image_path`` -- attach an image (H1): stored on the user message, sent as
@@ -20,8 +20,13 @@ Signature::
   (or closing the generator) also stops it; the partial reply is kept either
   way, but only the event path yields a final ``TurnFinished``.
 * ``retry_of`` -- id of a user message already in history: answer it again
-  instead of appending ``text`` (the "one key retries" of A4). The window then
-  ends at that message.
+  instead of appending ``text`` (the "one key retries" of A4, and regenerating
+  a finished reply). The window then ends at that message; the new reply is
+  stored as a *sibling* of the replies it had (issue 15: a new branch, the old
+  answers kept), and becomes the active branch once its first message is saved.
+* ``edit_of`` -- id of a user message already in history: ``text`` is its
+  edited version, stored as its sibling (a new branch from the same point; the
+  old question and everything after it are kept), then answered.
 * ``registry`` / ``client`` / ``retry_policy`` -- injection points (defaults:
   ``ToolRegistry(services)``, the cached ``openai.AsyncOpenAI``, settings).
 
@@ -288,6 +293,7 @@ class _Turn:
         self.user: Message | None = None
         self.completion: _Completion | None = None  # the call in flight (not yet persisted)
         self.retry_of: int | None = None
+        self.branch_from: int | None = None  # the first message this turn stores hangs here
         self.last_output = ""
         self._waited = 0.0
         self.usage: asyncio.Future | None = None  # the mark_used thread, once started
@@ -306,6 +312,8 @@ class _Turn:
         """Queue ``message`` for writing (written by the next flush, in order)."""
         message.conversation_id = self.cid
         message.turn_id = self.trace.turn_id
+        if self.branch_from is not None:  # a retry's reply / an edit: a sibling branch
+            message.parent_id, self.branch_from = self.branch_from, None
         _pending(self.services).append((self.cid, message))
 
     async def persist(self, message: Message) -> PersistWarning | None:
@@ -467,7 +475,9 @@ class _Turn:
         """Drop ``option`` from the request, remember it, and say so (issue 9, item 7)."""
         params.pop(option, None)
         detail = request_options.server_message(exc)
-        unsaved = self._endpoint_memory().remember(self.services.base_url, self.model, option, detail)
+        incognito = bool(getattr(self.services, "incognito", False))  # core/incognito.py: no file
+        unsaved = self._endpoint_memory().remember(self.services.base_url, self.model, option, detail,
+                                                   save=not incognito)
         return RequestFallback(option, request_options.notice(
             option, self.model, self.services.base_url, detail, unsaved))
 
@@ -672,6 +682,7 @@ async def run_turn(
     approver_timeout: float | None = None,
     cancel: asyncio.Event | None = None,
     retry_of: int | None = None,
+    edit_of: int | None = None,
     registry: Any = None,
     client: Any = None,
     retry_policy: RetryPolicy | None = None,
@@ -689,7 +700,7 @@ async def run_turn(
     turn.retry_of = retry_of
     finished = False
     try:
-        async for event in _turn_events(services, turn, text, image_path):
+        async for event in _turn_events(services, turn, text, image_path, edit_of):
             if isinstance(event, TurnFinished | TurnFailed):
                 finished = True
             yield event
@@ -700,21 +711,31 @@ async def run_turn(
             flush_pending(services)  # the task is being torn down: no awaiting here
 
 
+async def _user_message(services: Any, cid: str, message_id: int) -> Message | None:
+    """The stored user message ``message_id`` of conversation ``cid``, or None."""
+    found = await asyncio.to_thread(services.history.get_message, message_id)
+    return found if found is not None and found.conversation_id == cid and found.role == "user" else None
+
+
 async def _turn_events(services: Any, turn: _Turn, text: str,
-                       image_path: Any) -> AsyncIterator[AgentEvent]:
+                       image_path: Any, edit_of: int | None = None) -> AsyncIterator[AgentEvent]:
     warning = await asyncio.to_thread(flush_pending, services)  # leftovers of an earlier turn go first
     if warning:
         yield PersistWarning(warning)
-    if turn.retry_of is not None:
-        rows = await asyncio.to_thread(services.history.messages, turn.cid, limit=1,
-                                       before_id=turn.retry_of + 1)
-        user = next((m for m in rows if m.id == turn.retry_of and m.role == "user"), None)
-        if user is None:
-            yield TurnFailed("llm_error", f"Message {turn.retry_of} is not a user message of "
-                             "this conversation.", turn.finish_trace(), None, retryable=False)
-            return
-        turn.user = user
+    asked = turn.retry_of if turn.retry_of is not None else edit_of
+    stored = None if asked is None else await _user_message(services, turn.cid, asked)
+    if asked is not None and stored is None:
+        yield TurnFailed("llm_error", f"Message {asked} is not a user message of "
+                         "this conversation.", turn.finish_trace(), None, retryable=False)
+        return
+    if turn.retry_of is not None and stored is not None:
+        turn.user = user = stored
+        turn.branch_from = stored.id  # the new reply: a sibling of the ones it had
     else:
+        if stored is not None:  # an edit: the new question is a sibling of the old one
+            from agenttui.core.history import NEW_ROOT
+
+            turn.branch_from = stored.parent_id if stored.parent_id is not None else NEW_ROOT
         user = Message(role="user", content=text)
         if image_path is not None:
             from agenttui.agent.images import ImageError, load_image

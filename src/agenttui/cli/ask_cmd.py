@@ -58,7 +58,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from agenttui.cli.common import fail, open_services
+    from agenttui.cli.common import PROG, fail, open_services, warn
 
     text = _read_stdin() if args.text == "-" else args.text
     if not text.strip():
@@ -94,6 +94,17 @@ def run(args: argparse.Namespace) -> int:
             return fail(no_key_message(key.problem))
         import asyncio
 
+        if args.incognito:
+            from agenttui.core.incognito import incognito_services
+
+            twin = incognito_services(services)
+            try:
+                for notice in twin.history.notices:
+                    warn(notice)
+                return asyncio.run(_ask(twin, args, text, key.value))
+            finally:
+                twin.history.discard()
+                print(f"{PROG}: incognito: nothing was saved", file=sys.stderr)
         return asyncio.run(_ask(services, args, text, key.value))
     finally:
         services.close()
@@ -144,7 +155,7 @@ async def _ask(services, args: argparse.Namespace, text: str, api_key: str) -> i
         if conversation is None:
             return 1
     else:
-        conversation = None if args.new else history.latest_conversation()
+        conversation = None if args.new or args.incognito else history.latest_conversation()
     if conversation is None:
         conversation = history.create_conversation(model=args.model or services.model)
     out = sys.stdout
@@ -152,6 +163,9 @@ async def _ask(services, args: argparse.Namespace, text: str, api_key: str) -> i
     wrote = ""
     code = 0
     thinking = False  # "thinking…" said for this stretch of reasoning (issue 9: not a stall)
+    from agenttui.mcp.ask_tools import start_for_ask, stop_for_ask
+
+    await start_for_ask(services, warn)  # MCP servers, if any: their tools in the first request
     try:
         # The key was looked up above: the loop need not ask the keyring again.
         async for event in run_turn(services, conversation.id, text, image_path=args.image,
@@ -196,6 +210,9 @@ async def _ask(services, args: argparse.Namespace, text: str, api_key: str) -> i
                     warn(f"the turn stopped early: {event.stop_reason}")
     finally:
         await aclose_client(services)
+        await stop_for_ask(services)  # no MCP server process outlives the command
+    if args.incognito:  # its store is in memory: no recovery file either
+        return code
     from agenttui.cli.unsaved import save_or_rescue
 
     return save_or_rescue(services) or code  # never exit 0 holding unsaved messages

@@ -168,6 +168,9 @@ def report_failure(exc: BaseException, argv: list[str]) -> int:
     message = explain(exc)
     if message is not None:
         return fail(message)
+    if "--incognito" in argv:  # incognito writes no file, not even a crash log (core/incognito.py)
+        return fail(f"internal error ({type(exc).__name__}); incognito writes no crash log: "
+                    "run the same without --incognito to get one")
     from agenttui.core.crash_log import write_crash_log
 
     log = write_crash_log(exc, argv)

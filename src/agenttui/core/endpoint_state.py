@@ -95,12 +95,17 @@ class EndpointMemory:
         endpoints = data.get("endpoints") if isinstance(data, dict) else None
         return endpoints if isinstance(endpoints, dict) else {}
 
-    def remember(self, base_url: str | None, model: str, option: Option, reason: str) -> str | None:
-        """Record the fallback; returns a warning if it could not be saved."""
+    def remember(self, base_url: str | None, model: str, option: Option, reason: str,
+                 *, save: bool = True) -> str | None:
+        """Record the fallback; returns a warning if it could not be saved.
+
+        ``save=False`` (incognito) keeps it for this session only, writing nothing."""
         from agenttui.core.files import atomic_write_text, ensure_dir, locked
 
         endpoint = endpoint_key(base_url)
         self._session.add((endpoint, model, option))
+        if not save:
+            return None
         try:
             ensure_dir(self.path.parent)
             with locked(self.path):
