@@ -44,7 +44,8 @@ from agenttui.core.history_schema import migrate
 from agenttui.core.models import Conversation
 
 INCOGNITO_ATTR = "incognito"
-MEMORY_WRITE_TOOLS = frozenset({"remember", "forget"})
+# Tools that write under the data dir: memory, and the project's decisions, learnings, context.
+WRITING_TOOLS = frozenset({"remember", "forget", "append_decision", "append_learning", "update_context"})
 
 
 class IncognitoRefused(HistoryWriteError):
@@ -204,10 +205,27 @@ class ReadOnlyMemory:
         return getattr(self._memory, name)
 
 
+class ReadOnlyProject:
+    """Project memory, read only (its prompt section and recall entries are read as always)."""
+
+    _WRITES = frozenset({"append_decision", "append_learning", "write_context", "archive_session"})
+
+    def __init__(self, project: Any) -> None:
+        self._project = project
+
+    def __getattr__(self, name: str) -> Any:
+        if name in self._WRITES:
+            def refused(*args: Any, **kwargs: Any) -> Any:
+                raise IncognitoRefused("incognito: project memory is read, not changed; leave "
+                                       "incognito to update it")
+            return refused
+        return getattr(self._project, name)
+
+
 def incognito_settings(settings: Any) -> Any:
-    """``settings`` with memory's write paths off: no memory tools, corrections, extraction."""
+    """``settings`` with the write paths off: no writing tools, corrections, extraction."""
     agent = dataclasses.replace(settings.agent, tools=[t for t in settings.agent.tools
-                                                       if t not in MEMORY_WRITE_TOOLS])
+                                                       if t not in WRITING_TOOLS])
     memory = dataclasses.replace(settings.memory, corrections="off", extraction=False)
     return dataclasses.replace(settings, agent=agent, memory=memory)
 
@@ -227,6 +245,7 @@ def incognito_services(services: Any) -> Any:
     twin.history = IncognitoHistory(services.paths.history_db(services.profile_name),
                                     settings.redaction.extra_patterns)
     twin.memory = ReadOnlyMemory(services.memory)
+    twin.project = ReadOnlyProject(services.project)
     setattr(twin, INCOGNITO_ATTR, True)
     return twin
 

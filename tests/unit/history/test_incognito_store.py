@@ -52,7 +52,12 @@ def test_the_twin_reads_everything_and_writes_nothing(real, isolated_home):
     twin.memory.mark_used([note.id])  # silently not counted
     with pytest.raises(IncognitoRefused):
         twin.memory.add_note("remember this")
-    assert "remember" not in twin.settings.agent.tools and twin.settings.memory.corrections == "off"
+    with pytest.raises(IncognitoRefused):
+        twin.project.archive_session("a transcript")
+    assert twin.project.prompt_section() == services.project.prompt_section()
+    tools = twin.settings.agent.tools
+    assert not {"remember", "forget", "update_context", "append_decision"} & set(tools)
+    assert "search_history" in tools and twin.settings.memory.corrections == "off"
     assert "remember" in services.settings.agent.tools  # the real services are unchanged
     twin.history.discard()
     assert _files(isolated_home) == before
