@@ -214,7 +214,9 @@ def assemble(
             # ids at or past the current message can never come back (before_id); leaving
             # them out of the set keeps it the same before and after the message is stored
             exclude_message_ids=frozenset(m.id for m in (*window, *current) if m.id is not None
-                                          and (user_message.id is None or m.id < user_message.id)),
+                                          and (user_message.id is None or m.id < user_message.id))
+            # the conversation's other branches (issue 15): a turn sees its own branch only
+            | _off_branch(services, conversation_id, warnings),
             before_id=user_message.id,
             now=now,
             semantic=_semantic_ranker(services) if semantic else None,
@@ -252,6 +254,15 @@ def assemble(
         recall_tokens=recall_tokens,
         warnings=warnings,
     )
+
+
+def _off_branch(services, conversation_id: str, warnings: list[str]) -> frozenset[int]:
+    """Messages of this conversation on branches other than the active one (none without)."""
+    try:
+        return services.history.off_branch_ids(conversation_id)
+    except Exception as error:  # recall may then quote a sibling branch: better than no turn
+        warnings.append(f"conversation branches could not be read: {error}")
+        return frozenset()
 
 
 def prepare(services, conversation_id: str | None, text: str, *, now: datetime | None = None,

@@ -110,5 +110,8 @@ async def test_retry_of_answers_the_stored_message_again(services, conversation,
     assert final(again).reply.content == "A whole reply."
     sent = [m for m in fake_openai.last_messages() if m["role"] != "system"]
     assert sent == [{"role": "user", "content": "question one"}]  # the partial is not replayed
-    roles = [(m.role, m.incomplete) for m in services.history.messages(conversation.id)]
-    assert roles == [("user", False), ("assistant", True), ("assistant", False)]
+    branch = services.history.messages(conversation.id)
+    assert [(m.role, m.incomplete) for m in branch] == [("user", False), ("assistant", False)]
+    # the cut reply is kept as a sibling of the new one (issue 15), not lost
+    siblings = services.history.sibling_ids(conversation.id, branch[1].id)
+    assert len(siblings) == 2 and services.history.get_message(siblings[0]).incomplete

@@ -1,0 +1,73 @@
+"""Branches through the loop (issue 15): regenerate and edit keep the old branch, and the
+request holds the active branch only -- neither as turns nor as recalled text."""
+
+from __future__ import annotations
+
+from agenttui.agent.loop import run_turn
+
+from .conftest import collect, final
+
+
+def _sent(fake_openai) -> list[dict]:
+    return [m for m in fake_openai.last_messages() if m["role"] != "system"]
+
+
+def _system(fake_openai) -> str:
+    return "\n".join(m["content"] for m in fake_openai.last_messages() if m["role"] == "system")
+
+
+async def test_regenerating_a_finished_reply_adds_a_sibling(services, conversation, fake_openai):
+    fake_openai.reply("Paris is the capital of Francelandia.")
+    fake_openai.reply("The capital is Lyonnaise-on-sea.")
+    await collect(run_turn(services, conversation.id, "which city is the capital"))
+    question, first = services.history.messages(conversation.id)
+    again = await collect(run_turn(services, conversation.id, "", retry_of=question.id))
+    assert final(again).reply.content == "The capital is Lyonnaise-on-sea."
+    assert _sent(fake_openai) == [{"role": "user", "content": "which city is the capital"}]
+    branch = services.history.messages(conversation.id)
+    assert [m.content for m in branch] == ["which city is the capital", "The capital is Lyonnaise-on-sea."]
+    assert branch[1].parent_id == question.id
+    assert services.history.sibling_ids(conversation.id, first.id) == [first.id, branch[1].id]
+
+
+async def test_editing_an_earlier_question_branches_and_sends_only_the_new_branch(
+        services, conversation, fake_openai):
+    services.settings.recall.semantic = False
+    for text in ("Noted the zanzibar itinerary.", "Booked the quokka tour.", "Here is the new plan."):
+        fake_openai.reply(text)
+    await collect(run_turn(services, conversation.id, "plan a trip to zanzibar"))
+    await collect(run_turn(services, conversation.id, "add a quokka tour in perth"))
+    q1, a1, q2, a2 = services.history.messages(conversation.id)
+    done = await collect(run_turn(services, conversation.id, "add a safari in kenya instead",
+                                  edit_of=q2.id))
+    assert final(done).reply.content == "Here is the new plan."
+    assert _sent(fake_openai) == [
+        {"role": "user", "content": "plan a trip to zanzibar"},
+        {"role": "assistant", "content": "Noted the zanzibar itinerary."},
+        {"role": "user", "content": "add a safari in kenya instead"},
+    ]
+    assert "quokka" not in _system(fake_openai)  # the old branch is not recalled either
+    branch = services.history.messages(conversation.id)
+    assert [m.id for m in branch[:2]] == [q1.id, a1.id] and branch[2].parent_id == a1.id
+    assert services.history.sibling_ids(conversation.id, q2.id) == [q2.id, branch[2].id]
+    assert services.history.get_message(a2.id).content == "Booked the quokka tour."  # kept
+
+
+async def test_editing_the_first_question_starts_a_new_root(services, conversation, fake_openai):
+    fake_openai.reply("one")
+    fake_openai.reply("two")
+    await collect(run_turn(services, conversation.id, "first try"))
+    first = services.history.messages(conversation.id)[0]
+    await collect(run_turn(services, conversation.id, "second try", edit_of=first.id))
+    assert _sent(fake_openai) == [{"role": "user", "content": "second try"}]
+    assert services.history.sibling_ids(conversation.id, first.id)[0] == first.id
+
+
+async def test_an_edit_of_a_message_elsewhere_fails_and_stores_nothing(services, conversation, fake_openai):
+    other = services.history.create_conversation()
+    fake_openai.reply("x")
+    await collect(run_turn(services, other.id, "elsewhere"))
+    foreign = services.history.messages(other.id)[0]
+    events = await collect(run_turn(services, conversation.id, "edited", edit_of=foreign.id))
+    assert "not a user message of this conversation" in final(events).error
+    assert services.history.messages(conversation.id) == []
