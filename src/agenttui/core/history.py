@@ -349,6 +349,7 @@ class HistoryStore:
         self.busy_timeout = busy_timeout
         self.problems: list[str] = []
         self._changes = 0  # see ``epoch``
+        self._wrote = False  # a write transaction began since the last close (``close``)
         self._lock = threading.RLock()
         self._conn: sqlite3.Connection | None = None
 
@@ -436,6 +437,7 @@ class HistoryStore:
                 db.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as exc:
                 raise HistoryWriteError(f"history not saved to {self.db_path}: {exc}") from exc
+            self._wrote = True
             try:
                 yield db
                 db.execute("COMMIT")
@@ -457,11 +459,17 @@ class HistoryStore:
                 raise HistoryError(f"history database {self.db_path} could not be read: {exc}") from exc
 
     def close(self) -> None:
-        """Close the connection (the next call reopens it lazily)."""
+        """Close the connection (the next call reopens it lazily).
+
+        ``PRAGMA optimize`` (it may ANALYZE, i.e. write) only after this store wrote: a
+        session that only read -- an incognito app session, a look at the history --
+        leaves the file byte for byte as it was."""
         with self._lock:
             if self._conn is not None:
-                with contextlib.suppress(sqlite3.Error):
-                    self._conn.execute("PRAGMA optimize")
+                if self._wrote:
+                    with contextlib.suppress(sqlite3.Error):
+                        self._conn.execute("PRAGMA optimize")
+                self._wrote = False
                 self._conn.close()
                 self._conn = None
 

@@ -36,7 +36,8 @@ EMBED_AFTER_S = 2.0  # the embeddings backfill starts once start-up work is done
 PREPARE_FALLBACK_S = 1.0  # the first turn is prepared once the panes are up, or by then at the latest
 PREPARE_AFTER_PANES_S = 0.15
 # Actions that need the chat pane (disabled for the moment before it mounts).
-_CHAT_ACTIONS = frozenset({"help", "new_conversation", "cancel_turn", "retry_turn", "copy_last_reply"})
+_CHAT_ACTIONS = frozenset({"help", "new_conversation", "cancel_turn", "retry_turn", "copy_last_reply",
+                           "toggle_incognito"})
 
 
 class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, not a traceback
@@ -371,8 +372,11 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
         spec = next(s for s in ALL_ACTIONS if s.id == binding_id)
         return effective_key(spec, self.keymap_ids)
 
+    incognito = False  # the chat is incognito (chat_incognito.py): the header's badge
+
     def refresh_header(self) -> None:
-        self.sub_title = f"profile: {self.services.profile_name} · model: {self.services.model}"
+        badge = "INCOGNITO · not saved · " if self.incognito else ""
+        self.sub_title = f"{badge}profile: {self.services.profile_name} · model: {self.services.model}"
 
     @property
     def main(self) -> MainScreen:
@@ -416,6 +420,9 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
 
     async def action_new_conversation(self) -> None:
         await self.main.chat.new_conversation()
+
+    async def action_toggle_incognito(self) -> None:
+        await self.main.chat.toggle_incognito()
 
     def action_cancel_turn(self) -> None:
         self.main.chat.stop_turn()

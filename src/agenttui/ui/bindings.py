@@ -50,6 +50,7 @@ APP_ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("app.focus_chat", "alt+2", "focus_pane('chat')", "Focus chat", show=False),
     ActionSpec("app.focus_history", "alt+3", "focus_pane('history')", "Focus history", show=False),
     ActionSpec("chat.new", "ctrl+n", "new_conversation", "New chat", show=False),
+    ActionSpec("chat.incognito", "alt+i", "toggle_incognito", "Incognito", show=False),
     ActionSpec("chat.cancel", "escape", "cancel_turn", "Cancel"),
     ActionSpec("chat.retry", "ctrl+r", "retry_turn", "Retry"),
     ActionSpec("chat.copy_last", "ctrl+o", "copy_last_reply", "Copy reply", show=False),

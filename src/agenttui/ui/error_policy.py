@@ -32,14 +32,17 @@ def _unwrapped(error: BaseException) -> BaseException:
     return inner if isinstance(inner, BaseException) else error
 
 
-def failure_line(error: BaseException, environ: Any = None) -> str:
-    """What the terminal shows after the app ended on ``error``."""
+def failure_line(error: BaseException, environ: Any = None, *, incognito: bool = False) -> str:
+    """What the terminal shows after the app ended on ``error`` (incognito: no crash log file)."""
     from agenttui.core.errors import explain
 
     error = _unwrapped(error)
     message = explain(error) or stale_install_message(error)  # an upgrade under us: no crash log
     if message is not None:
         return f"agenttui: {message}"
+    if incognito:
+        return (f"agenttui: internal error ({type(error).__name__}); incognito writes no crash log: "
+                "do the same outside incognito to get one.")
     from agenttui.core.crash_log import write_crash_log
 
     log = write_crash_log(error, ("tui",), environ)
@@ -94,7 +97,8 @@ class ErrorPolicyMixin:
             app._exception = error
             app._exception_event.set()
         services = getattr(app, "services", None)
-        line = failure_line(error, getattr(services, "environ", None))
+        line = failure_line(error, getattr(services, "environ", None),
+                            incognito=bool(getattr(self, "incognito", False)))
         app.failure = line
         from rich.text import Text
 

@@ -256,6 +256,9 @@ class MainScreen(Screen):
 
     @on(messages.ConversationRequested)
     async def _conversation_requested(self, event: messages.ConversationRequested) -> None:
+        if self.chat.incognito:  # a saved conversation: leave incognito first (it offers to save)
+            await self.chat.leave_incognito((event.conversation_id, event.message_id))
+            return
         await self.chat.open_conversation(event.conversation_id, event.message_id)
         self.chat.prompt.focus()
 
@@ -266,4 +269,5 @@ class MainScreen(Screen):
             return  # the panes load the new profile's data when they mount
         self.pane("memory").reload()  # type: ignore[attr-defined]
         self.pane("history").reload()  # type: ignore[attr-defined]
+        await self.chat.incognito_profile_switched()
         self.chat.open_latest()

@@ -52,9 +52,11 @@ class SlashCommandsMixin:
             await handler(argument)
         except Exception as exc:
             from agenttui.core.errors import explain  # /remember on a full disk: a notice
+            from agenttui.core.incognito import IncognitoRefused
             from agenttui.core.stale_install import stale_install_message  # upgraded under us
 
-            message = explain(exc) or stale_install_message(exc)
+            message = str(exc) if isinstance(exc, IncognitoRefused) else (
+                explain(exc) or stale_install_message(exc))
             if message is None:
                 raise  # a bug: the app's error policy ends it with a crash log
             self.notify(message, title=f"/{name} failed", severity="error", timeout=30)
@@ -182,6 +184,10 @@ class SlashCommandsMixin:
         self.notify(str(target), title="Exported")
 
     async def _cmd_end(self, argument: str) -> None:
+        if getattr(self, "incognito", False):  # /end writes context.md and a session archive
+            self.notify("Incognito writes nothing: /end needs the saved chat (/incognito leaves).",
+                        severity="warning")
+            return
         if self.conversation_id is None:
             self.notify("Nothing to archive yet.", severity="warning")
             return
@@ -201,6 +207,9 @@ class SlashCommandsMixin:
             self.notify(str(exc), title="Cannot attach", severity="error")
             return
         await self.log.notice(f"Attached {argument}; it goes with your next message.")
+
+    async def _cmd_incognito(self, argument: str) -> None:
+        await self.toggle_incognito()  # chat_incognito.IncognitoMixin
 
     async def _cmd_help(self, argument: str) -> None:
         await self.app.run_action("help")

@@ -59,6 +59,7 @@ from agenttui.agent import events as ev
 from agenttui.core.recall_usage import RecallUsage
 from agenttui.ui import messages as app_messages
 from agenttui.ui.widgets.chat_commands import SlashCommandsMixin
+from agenttui.ui.widgets.chat_incognito import IncognitoMixin
 from agenttui.ui.widgets.chat_log import ChatLog
 from agenttui.ui.widgets.message_view import AssistantMessage, UserMessage
 from agenttui.ui.widgets.prompt_input import PromptInput
@@ -80,7 +81,7 @@ def worth_preparing(text: str) -> bool:
     return len(text.split()) >= PREPARE_MIN_WORDS and parse(text) is None
 
 
-class ChatPane(SlashCommandsMixin, Vertical):
+class ChatPane(IncognitoMixin, SlashCommandsMixin, Vertical):
     streaming: reactive[bool] = reactive(False, bindings=True)
     can_retry: reactive[bool] = reactive(False, bindings=True)
 
@@ -136,6 +137,7 @@ class ChatPane(SlashCommandsMixin, Vertical):
     ChatPane.-welcome > #chat-log { height: 0; }
     ChatPane > #chat-queued { display: none; height: auto; max-height: 4; padding: 0 1; color: $text-muted; }
     ChatPane > #chat-queued.-shown { display: block; }
+    ChatPane.-incognito { border: round $warning; border-title-color: $warning; }
     """
 
     def compose(self) -> ComposeResult:
@@ -367,7 +369,7 @@ class ChatPane(SlashCommandsMixin, Vertical):
         except Exception as exc:  # the loop reports faults as TurnFailed; this is a bug guard
             from agenttui.core.errors import explain  # e.g. no conversation: the disk is full
 
-            text = explain(exc) or await asyncio.to_thread(_bug_text, exc)  # never a class name
+            text = explain(exc) or await asyncio.to_thread(_bug_text, exc, self.incognito)  # never a class name
             self.post_message(self.AgentEventReceived(
                 ev.TurnFailed("llm_error", text, ev.Trace(turn_id=""), None), turn))
 
@@ -692,8 +694,11 @@ class ChatPane(SlashCommandsMixin, Vertical):
         self.app.call_from_thread(self.notify, str(path), title="Session archived")
 
 
-def _bug_text(exc: Exception) -> str:
+def _bug_text(exc: Exception, incognito: bool = False) -> str:
     """What the chat says when a turn broke on a bug: where the details are, not a class name."""
+    if incognito:  # incognito writes no file, not even a crash log
+        return (f"Something went wrong in agenttui and the reply stopped ({type(exc).__name__}). "
+                "Incognito writes no crash log: do the same outside incognito to get one.")
     from agenttui.core.crash_log import write_crash_log
 
     log = write_crash_log(exc, ("tui",))

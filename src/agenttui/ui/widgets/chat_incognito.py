@@ -1,0 +1,130 @@
+"""Incognito in the chat (issue 15 item 3): ``/incognito`` or alt+i, and back.
+
+A mixin of :class:`~agenttui.ui.widgets.chat_pane.ChatPane`. Entering swaps the
+pane's services (and its log's) for the incognito twin of
+:func:`agenttui.core.incognito.incognito_services` and opens a fresh, unsaved
+conversation; the other panes keep the real services, so Memory and History
+still show (and edit, on the user's own action) what is stored. The header
+shows a badge and the pane's border says "incognito · not saved".
+
+Leaving (the same key or command, opening a saved conversation from the
+History pane, or switching profile) offers to keep the conversation when it
+has any message: "Save" copies it into history (one transaction,
+:func:`~agenttui.core.incognito.save_conversation`) and opens it, "Cancel"
+(the focused default: incognito's point is to leave nothing) drops it. A
+profile switch cannot save into the profile it came from, so it drops the
+conversation and says so. ctrl+n while incognito starts another unsaved
+conversation (the previous one is dropped, as a private window's tab).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from agenttui.ui import messages as app_messages
+
+INCOGNITO_TITLE = "Chat · incognito · not saved"
+ENTER_NOTICE = ("Incognito: memory and project context are read, nothing is written — no history, "
+                "no memory changes or use counts, no files. Leaving offers to save this conversation.")
+
+
+class IncognitoMixin:
+    _real_services: Any = None  # the app's services while incognito (self.services is the twin)
+
+    @property
+    def incognito(self) -> bool:
+        return self._real_services is not None
+
+    async def toggle_incognito(self) -> None:
+        if self.incognito:
+            await self.leave_incognito()
+        else:
+            await self.enter_incognito()
+
+    async def enter_incognito(self) -> None:
+        pane: Any = self
+        if pane.streaming:
+            pane.notify("A reply is still streaming: Esc cancels it first.", severity="warning")
+            return
+        from agenttui.core.incognito import incognito_services
+
+        twin = await asyncio.to_thread(incognito_services, pane.services)
+        await pane.open_conversation(None)  # before the swap: a queued draft goes back to the prompt
+        self._real_services = pane.services
+        self._use(twin)
+        await pane.log.notice(ENTER_NOTICE)
+        for notice in twin.history.notices:
+            await pane.log.notice(notice)
+        pane.prompt.focus()
+
+    async def leave_incognito(self, then_open: tuple[str, int | None] | None = None,
+                              *, offer_save: bool = True) -> None:
+        """Back to the saved chat; offers to save the incognito conversation first (module doc)."""
+        pane: Any = self
+        if not self.incognito:
+            return
+        twin = pane.services
+        cid = pane.conversation_id
+        count = 0
+        if cid is not None and twin.history.owns(cid):
+            count = await asyncio.to_thread(twin.history.count_messages, cid)
+        if not (offer_save and count):
+            await self._finish_leaving(False, then_open)
+            return
+        from agenttui.ui.screens.confirm import ConfirmScreen
+
+        screen = ConfirmScreen(
+            "Save this incognito conversation?",
+            f"It has {count} message(s). Save puts it in History like any other conversation; "
+            "Cancel leaves nothing behind.", confirm_label="Save")
+
+        async def answered(save: bool | None) -> None:
+            await self._finish_leaving(bool(save), then_open)
+
+        pane.app.push_screen(screen, answered)
+
+    async def _finish_leaving(self, save: bool, then_open: tuple[str, int | None] | None) -> None:
+        pane: Any = self
+        if not self.incognito:
+            return
+        twin, real = pane.services, self._real_services
+        cid = pane.conversation_id
+        pane.cancel_turn()
+        saved = None
+        if save and cid is not None:
+            from agenttui.core.incognito import save_conversation
+
+            saved = await asyncio.to_thread(save_conversation, twin, cid, real.history)
+        twin.history.discard()
+        self._real_services = None
+        self._use(real)
+        target = then_open or ((saved.id, None) if saved is not None else None)
+        await pane.open_conversation(*(target or (None,)))
+        if saved is not None:
+            pane.post_message(app_messages.ConversationsChanged(saved.id))
+            await pane.log.notice("Saved to History; incognito is off.")
+        else:
+            await pane.log.notice("Incognito is off; nothing of it was kept.")
+        pane.prompt.focus()
+
+    async def incognito_profile_switched(self) -> None:
+        """The twin reads the old profile: drop it (it cannot be saved into the new one)."""
+        if self.incognito:
+            pane: Any = self
+            await self._finish_leaving(False, None)
+            pane.notify("The incognito conversation was dropped with the profile switch.",
+                        title="Incognito off", severity="warning")
+
+    def _use(self, services: Any) -> None:
+        pane: Any = self
+        pane.services = services
+        pane.log.services = services
+        on = self.incognito
+        pane.set_class(on, "-incognito")
+        pane.border_title = INCOGNITO_TITLE if on else "Chat"
+        app = pane.app
+        app.incognito = on
+        refresh = getattr(app, "refresh_header", None)
+        if callable(refresh):
+            refresh()
