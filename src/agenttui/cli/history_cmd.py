@@ -1,5 +1,10 @@
-"""``agenttui history list|search|show|export|import|embed`` (H2, H6 headless; import:
+"""``agenttui history list|search|show|fork|export|import|embed`` (H2, H6 headless; import:
 history_import_cmd, embed: history_embed_cmd).
+
+Conversations are trees (issue 15): ``show`` prints the active branch -- what the
+chat shows and the model is sent -- and ``--all`` every branch; ``--json`` gives
+each message's ``id`` and ``parent_id``. ``fork ID --at MESSAGE_ID`` copies the
+path up to that message into a new conversation and prints its id.
 
 IDs may be given as a unique prefix (lists show the first 8 characters).
 Message text is printed inert: escape sequences from the model never reach
@@ -31,9 +36,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     search.add_argument("--limit", type=int, default=20)
     search.set_defaults(handler=run_search)
 
-    show = sub.add_parser("show", help="print a conversation")
+    show = sub.add_parser("show", help="print a conversation (its active branch)")
     show.add_argument("id")
+    show.add_argument("--all", action="store_true", help="every branch, not only the active one")
+    show.add_argument("--json", action="store_true", help="machine-readable output (with parent ids)")
     show.set_defaults(handler=run_show)
+
+    fork = sub.add_parser("fork", help="copy a conversation up to a message into a new one")
+    fork.add_argument("id")
+    fork.add_argument("--at", metavar="MESSAGE_ID", type=int, required=True,
+                      help="the last message to copy (ids: history show ID --json)")
+    fork.set_defaults(handler=run_fork)
 
     from agenttui.cli.history_embed_cmd import register_embed
 
@@ -53,7 +66,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _conversation_json(c) -> dict:
     return {"id": c.id, "title": c.title, "created": c.created.isoformat(),
             "updated": c.updated.isoformat(), "model": c.model, "archived": c.archived,
-            "message_count": c.message_count}
+            "message_count": c.message_count, "active_leaf_id": c.active_leaf_id}
 
 
 def run_list(args: argparse.Namespace) -> int:
@@ -155,9 +168,21 @@ def run_show(args: argparse.Namespace) -> int:
     if opened is None:
         return 1
     services, conversation = opened
+    history = services.history
+    # paged, never all at once
+    messages = (history.iter_messages if args.all else history.iter_branch)(conversation.id)
+    if args.json:
+        from agenttui.core.history_export import message_json
+
+        patterns = history.redact_patterns
+        print(json_text({"conversation": _conversation_json(conversation),
+                         "branch": "all" if args.all else "active",
+                         "messages": [message_json(m, patterns) for m in messages]}, indent=2))
+        return 0
     print(f"# {inert(conversation.title)}  ({conversation.id})")
-    for message in services.history.iter_messages(conversation.id):  # paged, never all at once
-        print(f"\n[{message.role}] {message.created:%Y-%m-%d %H:%M}"
+    for message in messages:
+        parent = f" after #{message.parent_id}" if args.all and message.parent_id else ""
+        print(f"\n[{message.role}] {message.created:%Y-%m-%d %H:%M} #{message.id}{parent}"
               + (" (incomplete)" if message.incomplete else ""))
         if message.content:
             print(inert(message.content))
@@ -165,6 +190,21 @@ def run_show(args: argparse.Namespace) -> int:
             print(f"-> tool {inert(call.name)}({inert(call.arguments)})")
         if message.image_b64:
             print("[image attached]")
+    return 0
+
+
+def run_fork(args: argparse.Namespace) -> int:
+    opened = _open_conversation(args)
+    if opened is None:
+        return 1
+    services, conversation = opened
+    from agenttui.core.history import HistoryError
+
+    try:
+        fork = services.history.fork(conversation.id, args.at)
+    except HistoryError as exc:
+        return fail(f"{exc} (message ids: agenttui history show {conversation.id[:8]} --json)")
+    print(fork.id)
     return 0
 
 

@@ -108,6 +108,11 @@ def _message_dict(message: Message, redact) -> dict[str, Any]:
     }
 
 
+def message_json(message: Message, redact_patterns: Sequence[str] = ()) -> dict[str, Any]:
+    """One message as the JSON export writes it (``history show --json`` too)."""
+    return _message_dict(message, _redactor(redact_patterns))
+
+
 def conversation_to_json(conversation: Conversation, messages: Iterable[Message],
                          redact_patterns: Sequence[str] = ()) -> str:
     redact = _redactor(redact_patterns)

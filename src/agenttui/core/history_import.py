@@ -9,15 +9,19 @@ printing (the CLI reports):
   comes back: roles, content, tool calls and results, images, turn ids,
   ``created``, ``incomplete`` (with its reason), provider fields (thought
   signatures, ``reasoning_content``), saved reasoning; title, times, model and
-  the archived flag.
+  the archived flag; and the tree (issue 15): each message's ``parent_id``
+  (an ``id`` of an earlier message of the document) and the conversation's
+  ``active_leaf_id``. A document without parent ids (written before trees)
+  is one branch, in order.
 * **chatgpt** -- ChatGPT's data-export ``conversations.json``: an array of
   conversations, each a message *tree* (``mapping`` of node id -> ``{id,
   message, parent, children}``) plus ``current_node``, the leaf the ChatGPT
-  UI shows. We keep the path from the root to ``current_node``, i.e. the
-  branch the user last saw; regenerated answers and edited prompts on other
-  branches are left out. When agenttui's conversations become trees (a later
-  issue) every branch will be kept. On that path only what the UI shows is
-  imported: ``user`` and ``assistant`` messages addressed to everybody
+  UI shows. The whole tree is imported (issue 15): regenerated answers and
+  edited prompts become sibling branches, in the order of ``children``, and the
+  path to ``current_node`` is the active branch (without a usable one: the last
+  child at every fork, see :func:`chatgpt_path`). A message that is skipped
+  (below) is passed over: its children hang under its nearest kept ancestor.
+  Only what the UI shows is imported: ``user`` and ``assistant`` messages addressed to everybody
   (``recipient`` "all"), with ``content_type`` ``text`` or
   ``multimodal_text``, not flagged ``is_visually_hidden_from_conversation``
   (nor ``is_user_system_message``), with some text. ``system`` and ``tool``
@@ -72,6 +76,10 @@ class ImportedConversation:
     conversation: Conversation  # id = the stable id (see the module doc)
     messages: list[Message]
     source: str  # where it came from, for reports: "chatgpt:<id>" / "agenttui:<id>"
+    # The tree: for each message the index of its parent in ``messages`` (None: a root),
+    # parents first; None = one branch in order. ``active``: index of the active leaf.
+    parents: list[int | None] | None = None
+    active: int | None = None
 
 
 @dataclass
@@ -198,6 +206,7 @@ def parse_agenttui_document(doc: dict[str, Any]) -> ImportedConversation:
     if not isinstance(raw_messages, list):
         raise ImportFormatError("'messages' is not an array")
     messages = [_agenttui_message(m, n) for n, m in enumerate(raw_messages, 1)]
+    parents, active = _agenttui_tree(raw_messages, head.get("active_leaf_id"))
     created = _iso(head.get("created"), "conversation created") or (
         messages[0].created if messages else utcnow())
     updated = _iso(head.get("updated"), "conversation updated") or (
@@ -206,7 +215,25 @@ def parse_agenttui_document(doc: dict[str, Any]) -> ImportedConversation:
     conversation = Conversation(id=cid, title=str(head.get("title") or ""), created=created,
                                 updated=updated, model=_str_or_none(head.get("model")),
                                 archived=bool(head.get("archived", False)))
-    return ImportedConversation(conversation, messages, f"agenttui:{source_id}")
+    return ImportedConversation(conversation, messages, f"agenttui:{source_id}", parents, active)
+
+
+def _agenttui_tree(raw_messages: list[Any], active_leaf: Any) -> tuple[list[int | None] | None, int | None]:
+    """(parents, active) from the documents' ``id``/``parent_id`` (see ImportedConversation);
+    (None, None) for a document without parent ids: one branch."""
+    if not any(isinstance(m, dict) and "parent_id" in m for m in raw_messages):
+        return None, None
+    index: dict[Any, int] = {}
+    parents: list[int | None] = []
+    for number, raw in enumerate(raw_messages, 1):
+        parent = raw.get("parent_id")
+        if parent is not None and parent not in index:
+            raise ImportFormatError(f"message {number}'s parent_id {parent!r} is not an earlier "
+                                    "message of the conversation")
+        parents.append(None if parent is None else index[parent])
+        if raw.get("id") is not None:
+            index[raw["id"]] = number - 1
+    return parents, index.get(active_leaf)
 
 
 def _agenttui_message(raw: Any, number: int) -> Message:
@@ -260,18 +287,27 @@ def parse_chatgpt_conversation(conv: dict[str, Any]) -> ImportedConversation:
     created_at = _epoch(conv.get("create_time"))
     path = chatgpt_path(mapping, conv.get("current_node"))
     messages: list[Message] = []
-    last_slug: str | None = None  # the model of the last reply, when the export names none
-    for node in path:
-        message = node.get("message") if isinstance(node, dict) else None
+    parents: list[int | None] = []
+    # id(node) -> index in messages of the node, or of its nearest kept ancestor (None: none)
+    nearest: dict[int, int | None] = {}
+    last_slug: str | None = None  # the model of the active branch's last reply
+    on_path = {id(node) for node in path}
+    for node, parent in _chatgpt_tree(mapping, path[0] if path else None):
+        message = node.get("message")
         text = _chatgpt_visible_text(message)
+        inherited = nearest.get(parent) if parent is not None else None
         if text is None:
+            nearest[id(node)] = inherited
             continue
         role = message["author"]["role"]
         when = _epoch(message.get("create_time")) or created_at or utcnow()
+        nearest[id(node)] = len(messages)
+        parents.append(inherited)
         messages.append(Message(role=role, content=text, created=when))
         slug = (message.get("metadata") or {}).get("model_slug")
-        if role == "assistant" and isinstance(slug, str) and slug:
+        if role == "assistant" and id(node) in on_path and isinstance(slug, str) and slug:
             last_slug = slug
+    active = nearest.get(id(path[-1])) if path else None
     model = _str_or_none(conv.get("default_model_slug")) or last_slug
     source_id = str(conv.get("id") or conv.get("conversation_id") or "")
     if not source_id:  # an export without ids: its content must identify it
@@ -283,7 +319,26 @@ def parse_chatgpt_conversation(conv: dict[str, Any]) -> ImportedConversation:
     conversation = Conversation(id=stable_id("chatgpt", source_id), title=str(conv.get("title") or ""),
                                 created=created, updated=max(updated, created), model=model,
                                 archived=bool(conv.get("is_archived", False)))
-    return ImportedConversation(conversation, messages, f"chatgpt:{source_id}")
+    return ImportedConversation(conversation, messages, f"chatgpt:{source_id}", parents, active)
+
+
+def _chatgpt_tree(mapping: dict[str, Any], root: Any) -> Iterable[tuple[dict[str, Any], int | None]]:
+    """Every node below ``root`` (itself included), parents before children, siblings in the
+    order of ``children``; each with its parent's ``id()`` (None for ``root``). Iterative
+    (deep conversations), and a node is visited once whatever the links say (cycles)."""
+    if not isinstance(root, dict):
+        return
+    seen: set[int] = set()
+    stack: list[tuple[dict[str, Any], int | None]] = [(root, None)]
+    while stack:
+        node, parent = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        yield node, parent
+        children = [mapping[c] for c in node.get("children") or []
+                    if isinstance(c, str) and isinstance(mapping.get(c), dict)]
+        stack.extend((child, id(node)) for child in reversed(children))
 
 
 def chatgpt_path(mapping: dict[str, Any], current_node: Any) -> list[dict[str, Any]]:
@@ -374,7 +429,7 @@ def import_into(history, conversations: Iterable[ImportedConversation]) -> Impor
     for item in conversations:
         if not item.messages:
             counts.empty += 1
-        elif history.import_conversation(item.conversation, item.messages):
+        elif history.import_conversation(item.conversation, item.messages, item.parents, item.active):
             counts.imported += 1
             counts.messages += len(item.messages)
         else:

@@ -122,7 +122,7 @@ def test_an_array_of_exports_imports_each(cli, source, tmp_path):
 def test_chatgpt_export_keeps_the_current_path_with_its_times(cli, isolated_home):
     result = cli("history", "import", str(CHATGPT))
     assert result.code == 0, result.err
-    assert "(chatgpt): imported 2 conversations (6 messages)" in result.out
+    assert "(chatgpt): imported 2 conversations (7 messages)" in result.out
     assert "1 with nothing to import, skipped" in result.out
     store = _store(isolated_home)
     by_title = {c.title: c for c in _all(store)}
@@ -139,7 +139,11 @@ def test_chatgpt_export_keeps_the_current_path_with_its_times(cli, isolated_home
         ("user", "[image]\nIs this jacket warm enough?", _at(1732420100.0)),
         # create_time null: the conversation's create_time
         ("assistant", "Yes, with a sweater under it that jacket is fine for 15 C.", _at(1732420000.0)),
-    ]  # not the regenerated "shorts and sandals" branch, not the browser call or its result
+    ]  # the active branch: not the first "shorts and sandals" answer, not the browser call or its result
+    first_answer = store.messages(lisbon.id)[1]
+    siblings = store.sibling_ids(lisbon.id, first_answer.id)  # kept as a branch (issue 15)
+    assert [store.get_message(s).content for s in siblings] == [
+        "Pack for summer: shorts and sandals.", first_answer.content]
 
     indonesian = by_title["Good morning in Indonesian"]
     assert indonesian.archived and indonesian.model == "gpt-4o-mini"
@@ -150,7 +154,7 @@ def test_chatgpt_export_keeps_the_current_path_with_its_times(cli, isolated_home
     again = cli("history", "import", "--format", "chatgpt", str(CHATGPT))
     assert again.code == 0 and "imported 0 conversations (0 messages); 2 already present" in again.out
     store = _store(isolated_home)
-    assert sum(c.message_count for c in _all(store)) == 6
+    assert sum(c.message_count for c in _all(store)) == 7
     store.close()
 
 
@@ -199,7 +203,7 @@ def test_bad_files_fail_cleanly_and_do_not_lose_the_good_one(cli, isolated_home,
     assert "broken.json: not JSON" in result.err
     assert "unknown.json: not a known export" in result.err
     assert "(chatgpt): imported 2 conversations" in result.out
-    assert "total: imported 2 conversations (6 messages)" in result.out
+    assert "total: imported 2 conversations (7 messages)" in result.out
     store = _store(isolated_home)
     assert len(_all(store)) == 2
     store.close()
