@@ -96,6 +96,7 @@ class ToolSpec:
     parameters: dict[str, Any]
     run: Runner
     approval: Callable[[ToolContext, dict[str, Any]], Approval] | None = None
+    check_arguments: bool = True  # MCP tools: the server checks its own (full JSON Schema)
 
     def schema(self) -> dict[str, Any]:
         return {"type": "function",
@@ -132,6 +133,10 @@ class ToolRegistry:
         self.tools: dict[str, ToolSpec] = {
             name: available[name] for name in dict.fromkeys(wanted) if name in available
         }
+        manager = getattr(services, "__dict__", {}).get("_mcp_manager")  # agenttui/mcp/manager.py
+        if manager is not None:  # connected MCP servers' tools (mcp__<server>__<tool>)
+            for spec in manager.tool_specs():
+                self.tools.setdefault(spec.name, spec)
 
     @property
     def conversation_id(self) -> str | None:
@@ -154,7 +159,8 @@ class ToolRegistry:
         if spec is None:
             available = ", ".join(self.tools) or "none"
             raise ArgumentError(f"unknown or disabled tool '{call.name}' (available: {available})")
-        return spec, validate(spec.parameters, parse_arguments(call.arguments))
+        arguments = parse_arguments(call.arguments)
+        return spec, validate(spec.parameters, arguments) if spec.check_arguments else arguments
 
     def needs_approval(self, call: ToolCall) -> Approval:
         """(needed, summary, risk). Invalid calls need none: they will not run."""

@@ -24,7 +24,7 @@ from types import SimpleNamespace
 
 from agenttui import __version__
 
-COMMAND_MODULES = ("ask", "memory", "history", "profile", "backup", "key", "paths", "doctor")
+COMMAND_MODULES = ("ask", "memory", "history", "profile", "backup", "key", "paths", "doctor", "mcp")
 
 
 def build_parser(only: str | None = None):

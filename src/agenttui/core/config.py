@@ -220,6 +220,7 @@ def load_settings(paths: Paths) -> LoadedSettings:
         data = parse_toml_file(path)
     except ConfigError as exc:
         return LoadedSettings(Settings(), [], exc)
+    data.pop("mcp", None)  # MCP servers: agenttui/mcp/config.py reads them; saving keeps the table
     settings, warnings = coerce_section(Settings, data, str(path))
     return LoadedSettings(settings, warnings)
 

@@ -62,7 +62,7 @@ from agenttui.core.models import SCOPES, SOURCES, MemoryItem
 from agenttui.core.settings import MemorySettings
 from agenttui.security import contains_secret, injection_reasons, is_suspicious_note, redact_secrets
 
-MODEL_SOURCES = frozenset({"model", "extraction"})
+MODEL_SOURCES = frozenset({"model", "extraction", "mcp"})  # mcp: another agent, bound as the model
 USER_SOURCES = frozenset({"explicit", "manual", "correction", "import"})
 MAX_KEY_CHARS = 64
 

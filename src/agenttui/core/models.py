@@ -13,8 +13,9 @@ from typing import Any, Literal
 
 Scope = Literal["user", "profile"]
 SCOPES: tuple[Scope, ...] = ("user", "profile")
-Source = Literal["explicit", "correction", "model", "extraction", "manual", "import"]
-SOURCES: tuple[Source, ...] = ("explicit", "correction", "model", "extraction", "manual", "import")
+Source = Literal["explicit", "correction", "model", "extraction", "manual", "import", "mcp"]
+# "mcp": memory_add of another agent through `agenttui mcp serve` (origin.client names it)
+SOURCES: tuple[Source, ...] = ("explicit", "correction", "model", "extraction", "manual", "import", "mcp")
 ItemKind = Literal["note", "fact"]
 Role = Literal["system", "user", "assistant", "tool"]
 
@@ -48,6 +49,7 @@ class Origin:
     profile: str | None = None
     conversation_id: str | None = None
     message_id: int | None = None
+    client: str | None = None  # the MCP client that wrote it (source "mcp")
 
 
 @dataclass
@@ -102,6 +104,7 @@ class MemoryItem:
                 "profile": self.origin.profile,
                 "conversation_id": self.origin.conversation_id,
                 "message_id": self.origin.message_id,
+                **({"client": self.origin.client} if self.origin.client else {}),
             },
         )
         return data
@@ -138,6 +141,7 @@ class MemoryItem:
                 profile=origin.get("profile"),
                 conversation_id=origin.get("conversation_id"),
                 message_id=origin.get("message_id"),
+                client=origin.get("client") if isinstance(origin.get("client"), str) else None,
             ),
         )
         if kind == "note" and not item.text.strip():

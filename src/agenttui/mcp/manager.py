@@ -1,0 +1,144 @@
+"""The MCP servers of one profile in one process (issue 14 item 1).
+
+::
+
+    manager = attach(services)          # reads config.toml; starts nothing
+    manager.start_all()                 # in the running loop, in the background
+    await manager.wait_started(10)      # ``ask``: before the first request
+    manager.tool_specs()                # for ToolRegistry (agent/tools.py)
+    await manager.aclose()              # quit / end of ask: no process left behind
+
+It lives on the services object (``services._mcp_manager``) so the tool
+registry finds it without an import of the SDK; with no server configured
+:func:`attach` returns None and costs one TOML table lookup. Each successful
+start refreshes the tool cache (:mod:`agenttui.mcp.cache`) so ``mcp list``
+and the next start show the tools at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+from agenttui.mcp.cache import CacheEntry, cache_key, read_all, write
+from agenttui.mcp.config import McpConfig, ServerConfig, load
+from agenttui.mcp.connection import Connection
+
+ATTR = "_mcp_manager"
+
+
+class McpManager:
+    def __init__(self, services: Any, config: McpConfig) -> None:
+        self.services = services
+        self.config = config
+        self.profile = services.profile_name
+        cached = read_all(services.paths)
+        log_dir = services.paths.data_dir / "mcp" / "logs" / self.profile
+        self.connections: dict[str, Connection] = {
+            name: Connection(server, self.profile, services.environ, log_dir,
+                             cached.get(cache_key(server.scope, self.profile, name)))
+            for name, server in config.servers.items()
+        }
+        for connection in self.connections.values():
+            connection.on_change = self._changed(connection)
+        self.listeners: list[Any] = []  # callables(name) told of state changes (the MCP screen)
+
+    def _changed(self, connection: Connection) -> Any:
+        def changed() -> None:
+            if connection.state in ("ready", "failed"):
+                entry = CacheEntry(tools=connection.tools, error=connection.last_error,
+                                   server_info=connection.server_info)
+                with contextlib.suppress(Exception):  # a cache is never worth a failure
+                    write(self.services.paths, cache_key(connection.server.scope, self.profile,
+                                                         connection.server.name), entry)
+            for listener in list(self.listeners):
+                with contextlib.suppress(Exception):
+                    listener(connection.server.name)
+        return changed
+
+    @property
+    def servers(self) -> list[ServerConfig]:
+        return [c.server for c in self.connections.values()]
+
+    def start_all(self) -> None:
+        for connection in self.connections.values():
+            connection.start()
+
+    async def wait_started(self, timeout: float) -> None:
+        """Until every enabled server is ready or has failed once (``ask``)."""
+        waits = [c.wait_ready(timeout, first_attempt=True) for c in self.connections.values()
+                 if c.server.enabled]
+        if waits:
+            await asyncio.gather(*waits, return_exceptions=True)
+
+    async def aclose(self) -> None:
+        await asyncio.gather(*(c.stop() for c in self.connections.values()), return_exceptions=True)
+
+    def tool_specs(self) -> list[Any]:
+        from agenttui.mcp.bridge import specs_for
+
+        out: list[Any] = []
+        for connection in self.connections.values():
+            if connection.server.enabled:
+                out.extend(specs_for(connection))
+        return out
+
+    async def set_enabled(self, name: str, enabled: bool) -> None:
+        """Enable/disable in this profile (written to config.toml) and start/stop now."""
+        from agenttui.mcp.config import servers_table, update
+
+        connection = self.connections[name]
+        server = connection.server
+
+        def change(mcp: dict[str, Any]) -> None:
+            if server.scope == "profile":
+                entry = servers_table(mcp, "profile", self.profile).get(name)
+                if isinstance(entry, dict):
+                    if enabled:
+                        entry.pop("enabled", None)
+                    else:
+                        entry["enabled"] = False
+                return
+            here = mcp.setdefault("profiles", {}).setdefault(self.profile, {})
+            disabled = [d for d in here.get("disabled", []) if d != name]
+            if not enabled:
+                disabled.append(name)
+            if disabled:
+                here["disabled"] = disabled
+            else:
+                here.pop("disabled", None)
+
+        await asyncio.to_thread(update, self.services.paths, change)
+        server.enabled = enabled
+        if enabled:
+            connection.state = "stopped"
+            connection.start()
+        else:
+            await connection.stop()
+            connection.state = "disabled"
+            connection._set("disabled")
+
+
+def attach(services: Any) -> McpManager | None:
+    """The manager on ``services`` (made on first call); None when no server is configured."""
+    existing = services.__dict__.get(ATTR)
+    if existing is not None:
+        return existing
+    config = load(services.paths, services.profile_name)
+    if not config.servers:
+        return None
+    manager = McpManager(services, config)
+    setattr(services, ATTR, manager)
+    return manager
+
+
+def attached(services: Any) -> McpManager | None:
+    """The manager if one was attached (never reads the config)."""
+    return getattr(services, "__dict__", {}).get(ATTR)
+
+
+async def detach(services: Any) -> None:
+    manager = getattr(services, "__dict__", {}).pop(ATTR, None)
+    if manager is not None:
+        await manager.aclose()

@@ -1,0 +1,48 @@
+"""``ask --yes`` runs an MCP tool end to end against a real server (issue 14 "done means")."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from tests.mcp.conftest import HOSTILE, processes_with, server_bin, wait_until
+
+
+def test_ask_yes_runs_a_real_server_tool(cli, fake_openai):
+    env = {"OPENAI_BASE_URL": fake_openai.base_url, "OPENAI_API_KEY": "sk-test-fake"}
+    assert cli("mcp", "add", "time", "--", server_bin("mcp-server-time"), "--local-timezone", "UTC").code == 0
+    fake_openai.tool_call("mcp__time__get_current_time", {"timezone": "Asia/Tokyo"})
+    fake_openai.reply("It is morning in Tokyo.")
+    result = cli("ask", "--yes", "What time is it in Tokyo?", env=env)
+    assert result.code == 0, result.err
+    assert "It is morning in Tokyo." in result.out
+    assert "approved [low risk] mcp__time__get_current_time: MCP server 'time' tool 'get_current_time'" in result.err
+    first, second = fake_openai.chat_requests[:2]
+    tools = {t["function"]["name"] for t in first["tools"]}
+    assert {"mcp__time__get_current_time", "mcp__time__convert_time"} <= tools
+    tool_message = [m for m in second["messages"] if m["role"] == "tool"][-1]
+    assert '<tool_output tool="mcp__time__get_current_time">' in tool_message["content"]
+    assert json.loads(tool_message["content"].split("\n", 1)[1].rsplit("\n", 1)[0])["timezone"] == "Asia/Tokyo"
+
+
+def test_ask_without_yes_denies_and_leaves_no_server_running(cli, fake_openai, tmp_path):
+    env = {"OPENAI_BASE_URL": fake_openai.base_url, "OPENAI_API_KEY": "sk-test-fake"}
+    marker = str(tmp_path / "marker-ask")  # in the server's argv: found among processes by it
+    assert cli("mcp", "add", "bad", "--no-check", "--", sys.executable, HOSTILE, marker).code == 0
+    target = tmp_path / "victim.txt"
+    fake_openai.tool_call("mcp__bad__wipe", {"path": str(target)})
+    fake_openai.reply("Could not.")
+    result = cli("ask", "wipe it", env=env)
+    assert result.code == 0, result.err
+    assert "denied (rerun with --yes to allow)" in result.err and not target.exists()
+    assert wait_until(lambda: not processes_with(marker), 10), "the MCP server outlived ask"
+
+
+def test_ask_warns_about_a_server_that_does_not_start(cli, fake_openai):
+    env = {"OPENAI_BASE_URL": fake_openai.base_url, "OPENAI_API_KEY": "sk-test-fake"}
+    assert cli("mcp", "add", "gone", "--no-check", "--", "/nonexistent/server").code == 0
+    fake_openai.reply("Hello.")
+    result = cli("ask", "hi", env=env)
+    assert result.code == 0, result.err
+    assert "MCP server 'gone' is restarting: command not found" in result.err
+    assert not any(t["function"]["name"].startswith("mcp__") for t in fake_openai.chat_requests[0]["tools"])

@@ -1,0 +1,82 @@
+"""``agenttui mcp serve`` driven by the SDK's own client over stdio (issue 14 item 4)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def params(isolated_home, *extra: str):
+    from mcp import StdioServerParameters
+
+    env = {"AGENTTUI_HOME": str(isolated_home), "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring",
+           "PYTHONPATH": os.pathsep.join([str(REPO / "src"), str(REPO)])}
+    return StdioServerParameters(command=sys.executable, args=["-m", "agenttui", "mcp", "serve", *extra],
+                                 env=env)
+
+
+@pytest.fixture
+def seeded(paths):
+    from agenttui.bootstrap import build_services
+    from agenttui.core.models import Message
+
+    services = build_services(paths)
+    assert services.memory.add_note("I deploy with make deploy-staging", scope="profile").ok
+    assert services.memory.set_fact("editor", "helix", source="explicit").ok
+    chat = services.history.create_conversation("Database")
+    services.history.append(chat.id, Message(role="user", content="We chose PostgreSQL 16 for the billing service"))
+    services.close()
+    return paths
+
+
+def text_of(result) -> str:
+    return "\n".join(block.text for block in result.content if block.type == "text")
+
+
+async def test_sdk_client_searches_lists_and_adds(seeded, isolated_home):
+    from mcp import Client
+    from mcp_types import Implementation
+
+    from agenttui.bootstrap import build_services
+
+    async with Client(params(isolated_home), client_info=Implementation(name="claude-code", version="9.9")) as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        assert set(tools) == {"memory_search", "memory_list", "memory_add", "history_search"}
+        assert tools["memory_search"].annotations.read_only_hint
+        found = text_of(await client.call_tool("memory_search", {"query": "deploy staging"}))
+        assert "make deploy-staging" in found
+        listed = text_of(await client.call_tool("memory_list", {"scope": "user"}))
+        assert "editor" in listed and "helix" in listed and "deploy-staging" not in listed
+        hits = text_of(await client.call_tool("history_search", {"query": "which database for billing"}))
+        assert "PostgreSQL 16" in hits
+        added = await client.call_tool("memory_add", {"text": "The user reviews pull requests after lunch"})
+        assert not added.is_error, text_of(added)
+        # the gate still binds it: a secret is refused, an instruction too
+        secret = text_of(await client.call_tool(
+            "memory_add", {"text": "my api key is sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb3dEf6hIj9kLm2nOp5qRs8t"}))
+        assert "sk-proj-" not in secret
+        bad = await client.call_tool("memory_list", {"scope": "everything"})
+        assert bad.is_error
+    services = build_services(seeded)
+    try:
+        notes = {i.text: i for i in services.memory.items("all") if i.kind == "note"}
+        note = notes["The user reviews pull requests after lunch"]
+        assert note.source == "mcp" and note.origin.client == "claude-code 9.9" and note.scope == "profile"
+        assert not any("sk-proj-" in t for t in notes)
+    finally:
+        services.close()
+
+
+async def test_read_only_offers_only_reading_tools(seeded, isolated_home):
+    from mcp import Client
+
+    async with Client(params(isolated_home, "--read-only")) as client:
+        names = {t.name for t in (await client.list_tools()).tools}
+        assert names == {"memory_search", "memory_list", "history_search"}
+        refused = await client.call_tool("memory_add", {"text": "x"})
+        assert refused.is_error
