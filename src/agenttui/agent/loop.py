@@ -394,6 +394,9 @@ class _Turn:
             self.trace.used = RecallUsage.of(  # what shaped the answer: the "used: …" line
                 assembled.memory_items, assembled.recalled, turn_id=self.trace.turn_id,
                 recall_tokens=assembled.recall_tokens, budget=assembled.budget)
+        from agenttui.core.compaction import figures
+
+        self.trace.context = figures(assembled)  # the header's meter, "older turns not sent"
         messages = list(assembled.messages)
         if self.retry_of is not None:
             later = self.services.history.messages(self.cid, limit=200)

@@ -51,6 +51,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from agenttui.core.compaction import count_not_sent, split_summary, summary_wire
 from agenttui.core.context_prompt import PromptParts, build_system_prompt
 from agenttui.core.context_window import group_messages, select_window
 from agenttui.core.model_limits import prompt_budget
@@ -91,6 +92,13 @@ class AssembledPrompt:
     budget: int = 0  # the prompt budget it was built for
     recall_tokens: int = 0  # of ``tokens``: the recall block
     warnings: list[str] = field(default_factory=list)
+    # honest context (core/compaction.py): older user/assistant messages of the page read that
+    # were not sent (``not_sent_more``: the page did not reach the start, there may be more),
+    # the oldest message sent as a turn, and the /compact summary sent instead of older ones
+    not_sent: int = 0
+    not_sent_more: bool = False
+    first_sent_id: int | None = None
+    summary: Message | None = None
 
 
 def to_wire(message: Message, *, keep_image: bool = False) -> dict:
@@ -170,6 +178,8 @@ def assemble(
         # the stored copy is redacted; send the caller's (it may hold the image)
         current = [user_message, *page[position + 1 :]]
     current = [m for group in group_messages(current) for m in group]
+    older_msgs, summary = split_summary(older_msgs)  # a /compact summary replaces what it covers
+    summary_block = summary_wire(summary) if summary is not None else None
     if not current or current[0] is not user_message:
         current.insert(0, user_message)
 
@@ -189,6 +199,8 @@ def assemble(
     # framing the estimates of the parts do not see: reply priming, the two system messages
     framing = REPLY_PRIMING + 2 * MESSAGE_OVERHEAD
     fixed = estimate_tokens(parts.text) + sum(message_tokens(m) for m in current) + framing
+    if summary_block is not None:
+        fixed += estimate_tokens(summary_block["content"]) + MESSAGE_OVERHEAD
     recall_budget = max(0, min(settings.recall.history_tokens, total - fixed))
     window_budget = max(0, total - fixed - recall_budget)
     if settings.history.window_tokens > 0:
@@ -238,6 +250,8 @@ def assemble(
         block = render_recalled(recalled)
         recall_tokens = estimate_tokens(block)
         messages.append({"role": "system", "content": block})
+    if summary_block is not None:
+        messages.append(summary_block)
     messages.extend(to_wire(m) for m in window)
     messages.extend(to_wire(m, keep_image=m is user_message) for m in current)
     for warning in warnings:
@@ -253,6 +267,10 @@ def assemble(
         budget=total,
         recall_tokens=recall_tokens,
         warnings=warnings,
+        not_sent=count_not_sent(older_msgs, window),
+        not_sent_more=summary is None and len(page) >= _page_size(settings),
+        first_sent_id=next((m.id for m in (*window, *current) if m.id is not None), None),
+        summary=summary,
     )
 
 

@@ -255,6 +255,8 @@ def message_meta(message: Message) -> str | None:
         meta["reasoning"] = message.reasoning
     if message.cut_tool_calls:
         meta["cut_tool_calls"] = message.cut_tool_calls
+    if message.summary_of:
+        meta["summary_of"] = list(message.summary_of)
     return json.dumps(meta, ensure_ascii=False) if meta else None
 
 
@@ -269,6 +271,9 @@ def apply_meta(message: Message, meta: str) -> None:
             message.reasoning = data.get("reasoning") or None
             cut = data.get("cut_tool_calls")
             message.cut_tool_calls = cut if isinstance(cut, list) else []
+            span = data.get("summary_of")
+            if isinstance(span, list) and len(span) == 2 and all(isinstance(i, int) for i in span):
+                message.summary_of = (span[0], span[1])
 
 
 def _insert_messages(db: sqlite3.Connection, cid: str, stored: Sequence[Message],
@@ -989,11 +994,12 @@ class HistoryStore:
     def recall_candidates(self, match: str, limit: int, *, since: str | None = None,
                           until: str | None = None, conversation_id: str | None = None,
                           before_id: int | None = None, highlight: bool = False,
-                          role: str | None = None) -> list[RecallRow]:
+                          role: str | None = None, statements: bool = False) -> list[RecallRow]:
         """User and assistant messages matching an FTS5 ``match`` (best bm25 first).
 
         ``highlight`` adds the FTS5 snippet with matches marked (search boxes);
-        ``role`` keeps one side of the conversation.
+        ``role`` keeps one side of the conversation; ``statements`` leaves out
+        questions (a text holding a "?": "…? Be honest." is one).
 
         For :mod:`agenttui.core.retrieval`; ``match`` comes from
         :func:`agenttui.core.recall_text.fts_or_query`. Tool traffic is left
@@ -1017,6 +1023,8 @@ class HistoryStore:
         if role is not None:
             where.append("m.role = ?")
             params.append(role)
+        if statements:
+            where.append("m.content NOT LIKE '%?%'")
         # Rank first, fetch after: SQLite computes a query's output columns for every
         # row it sorts, and the content (and above all snippet(), which re-reads the
         # text) of thousands of matches cost more than their bm25.

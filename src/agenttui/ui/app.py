@@ -373,10 +373,13 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
         return effective_key(spec, self.keymap_ids)
 
     incognito = False  # the chat is incognito (chat_incognito.py): the header's badge
+    context_meter: str | None = None  # "context 3.2k/16k" of the chat's last prompt (chat_context.py)
 
     def refresh_header(self) -> None:
         badge = "INCOGNITO · not saved · " if self.incognito else ""
-        self.sub_title = f"{badge}profile: {self.services.profile_name} · model: {self.services.model}"
+        meter = f" · {self.context_meter}" if self.context_meter else ""
+        self.sub_title = (f"{badge}profile: {self.services.profile_name} · "
+                          f"model: {self.services.model}{meter}")
 
     @property
     def main(self) -> MainScreen:

@@ -26,6 +26,7 @@ END_INSTRUCTION = (
 _APP_ACTIONS = {
     "audit": "open_audit",
     "profile": "open_profiles",
+    "mcp": "open_mcp",
 }
 
 
@@ -207,6 +208,9 @@ class SlashCommandsMixin:
             self.notify(str(exc), title="Cannot attach", severity="error")
             return
         await self.log.notice(f"Attached {argument}; it goes with your next message.")
+
+    async def _cmd_compact(self, argument: str) -> None:
+        await self.compact()  # chat_context.ContextMixin
 
     async def _cmd_incognito(self, argument: str) -> None:
         await self.toggle_incognito()  # chat_incognito.IncognitoMixin

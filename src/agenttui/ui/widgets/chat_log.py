@@ -60,6 +60,10 @@ def widgets_for(messages: list[Message], used: Mapping[int, RecallUsage] | None 
             for call in message.tool_calls:
                 calls[call.id] = ToolCallView(call, status="ok")
                 widgets.append(calls[call.id])
+        elif message.role == "system" and message.summary_of is not None:  # a /compact summary
+            from agenttui.ui.widgets.chat_context import SummaryView
+
+            widgets.append(SummaryView(message.content or "", message.id))
         elif message.role == "tool":
             view = calls.get(message.tool_call_id or "")
             if view is not None:

@@ -59,6 +59,7 @@ from agenttui.agent import events as ev
 from agenttui.core.recall_usage import RecallUsage
 from agenttui.ui import messages as app_messages
 from agenttui.ui.widgets.chat_commands import SlashCommandsMixin
+from agenttui.ui.widgets.chat_context import ContextMixin
 from agenttui.ui.widgets.chat_incognito import IncognitoMixin
 from agenttui.ui.widgets.chat_log import ChatLog
 from agenttui.ui.widgets.message_view import AssistantMessage, UserMessage
@@ -81,7 +82,7 @@ def worth_preparing(text: str) -> bool:
     return len(text.split()) >= PREPARE_MIN_WORDS and parse(text) is None
 
 
-class ChatPane(IncognitoMixin, SlashCommandsMixin, Vertical):
+class ChatPane(ContextMixin, IncognitoMixin, SlashCommandsMixin, Vertical):
     streaming: reactive[bool] = reactive(False, bindings=True)
     can_retry: reactive[bool] = reactive(False, bindings=True)
 
@@ -230,6 +231,8 @@ class ChatPane(IncognitoMixin, SlashCommandsMixin, Vertical):
         self._thinking = None
         await self.log.show_conversation(conversation_id, message_id)
         self._update_welcome()
+        self.context_figures = None
+        self.measure_context()  # the header's meter for this conversation (a thread; sends nothing)
 
     # -- prompt --------------------------------------------------------------
     @on(PromptInput.Changed)
@@ -419,6 +422,9 @@ class ChatPane(IncognitoMixin, SlashCommandsMixin, Vertical):
             return  # Esc was pressed: the text stops there (the saved reply is shown at the end)
         if isinstance(event, ev.TurnStarted):
             self._retry_of = event.user_message.id  # a retry answers this message again
+            shown = self.log.query(UserMessage)
+            if shown and shown.last().message_id is None:  # its id places "older turns not sent"
+                shown.last().message_id = event.user_message.id
         elif isinstance(event, ev.ReasoningDelta):
             if self._thinking is None:
                 self._thinking = await self.log.add(ThinkingBlock())  # type: ignore[assignment]
@@ -456,6 +462,10 @@ class ChatPane(IncognitoMixin, SlashCommandsMixin, Vertical):
             reply = self._reply
             await self._turn_over()
             await self._show_used(reply, event.reply, event.trace)
+            if reply is not None and event.reply is not None and reply.message_id is None:
+                reply.message_id = event.reply.id
+            if event.trace.context is not None:  # the header's meter, "older turns not sent"
+                await self.show_context(event.trace.context)
             saved = await self._show_as_saved(reply, event.reply)
             if event.stop_reason == "cancelled":
                 if self.stopping:  # marked when Esc was pressed: one marker
@@ -474,6 +484,8 @@ class ChatPane(IncognitoMixin, SlashCommandsMixin, Vertical):
             reply = self._reply
             await self._turn_over()
             await self._show_used(reply, event.partial, event.trace)
+            if event.trace.context is not None:
+                await self.show_context(event.trace.context)
             await self._show_as_saved(reply, event.partial)
             shown = self.stopping and event.stop_reason == "cancelled"  # marked when Esc was pressed
             if reply is not None and event.partial is not None and not shown:

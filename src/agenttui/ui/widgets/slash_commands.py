@@ -38,8 +38,11 @@ COMMANDS: tuple[SlashCommand, ...] = (
     SlashCommand("export", "[md|json] [PATH]", "export this conversation", "/export md notes.md"),
     SlashCommand("end", "", "ask the agent to update context.md, then archive the session"),
     SlashCommand("attach", "PATH", "attach an image to the next message", "/attach ~/shot.png"),
+    SlashCommand("compact", "", "summarise the older messages (shown for editing); the summary is "
+                 "sent instead of them, the originals stay in History"),
     SlashCommand("incognito", "", "chat without saving anything (memory is read); again to leave, "
                  "offering to save"),
+    SlashCommand("mcp", "", "MCP servers: state, tools, stderr, enable/disable; insert a resource or prompt"),
     SlashCommand("help", "", "list commands and keys"),
 )
 BY_NAME = {command.name: command for command in COMMANDS}
