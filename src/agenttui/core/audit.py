@@ -61,13 +61,16 @@ from agenttui.security import find_secrets, injection_reasons
 MAX_TWINS = 20
 DEFAULT_THRESHOLD = 0.85  # kept for callers; the audit's duplicate rule is audit_duplicates'
 USER_SOURCES = frozenset({"explicit", "manual", "correction", "import"})  # as the write gate's
-_PERSONAL = frozenset("""
-name names nama fullname nickname panggilan surname birthday birthdate dob born birth lahir ultah
-ulang tahun tanggal address alamat home rumah email phone hp telepon telp whatsapp wa mobile spouse
-wife husband istri suami partner pacar child children kids anak son daughter mother father mom dad
-ibu ayah bapak parents orangtua sibling brother sister kakak adik hometown nationality
-kewarganegaraan pronouns gender age umur usia religion agama blood allergy allergies alergi
-""".split())
+_PERSONAL = frozenset([
+    "name", "names", "nama", "fullname", "nickname", "panggilan", "surname", "birthday", "birthdate",
+    "dob", "born", "birth", "lahir", "ultah", "ulang", "tahun", "tanggal", "address", "alamat", "home",
+    "rumah", "email", "phone", "hp", "telepon", "telp", "whatsapp", "wa", "mobile", "spouse", "wife",
+    "husband", "istri", "suami", "partner", "pacar", "child", "children", "kids", "anak", "son",
+    "daughter", "mother", "father", "mom", "dad", "ibu", "ayah", "bapak", "parents", "orangtua",
+    "sibling", "brother", "sister", "kakak", "adik", "hometown", "nationality", "kewarganegaraan",
+    "pronouns", "gender", "age", "umur", "usia", "religion", "agama", "blood", "allergy", "allergies",
+    "alergi"
+])
 
 
 def audit(
@@ -145,7 +148,7 @@ def _flag_note_duplicates(items: Sequence[MemoryItem], findings: list[AuditFindi
     for pair in lexical_pairs(texts):
         pairs[(pair.a, pair.b)] = pair.why
     if embed is not None and texts:
-        for pair in vector_pairs(embed(texts), texts, embed=embed):
+        for pair in vector_pairs(embed(texts), texts, embed=embed, known=pairs.keys()):
             pairs.setdefault((pair.a, pair.b), pair.why)
     parent = list(range(len(notes)))
 

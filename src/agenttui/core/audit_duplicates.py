@@ -20,15 +20,23 @@ Two notes are **duplicates by wording** when, compared as signatures:
   long the rest; a word added or dropped is a light edit.
 
 **Duplicates by meaning** come from embeddings when the endpoint serves
-them (:func:`vector_pairs`): cosine at least ``VECTOR_MIN``, and the anchors
-must still agree (an embedding puts "Nadia 14:30" next to "Raka 14:30").
+them (:func:`vector_pairs`): vectors are centred first (the direction every
+vector of a model shares is taken out, so one threshold serves MiniLM,
+multilingual-e5 and OpenAI's models alike), then a pair needs cosine at
+least ``VECTOR_MIN``, a margin over the crowd around each note (ten notes
+of one template are close to each other and none is a duplicate), and the
+anchors must still agree (an embedding puts "Nadia 14:30" next to "Raka
+14:30"). Two notes worded alike but for a refilled slot ("Order sushi /
+rendang for the team dinner") are decided by the refilled words, not by
+the sentence.
 
 Neither search compares all pairs. Lexical candidates share one of each
 note's ``PROBE`` rarest content words (or a word related to it): a
 duplicate shares most of its words, so its rarest ones too; postings of
 words found in more than ``MAX_POSTING`` notes are not walked. Vector
-candidates share a band of sign bits (locality-sensitive hashing) and are
-checked by Hamming distance before the exact cosine.
+candidates have the same anchors (numbers, closed classes, negation): a small such
+group is compared whole, a big one by bands of sign bits
+(locality-sensitive hashing).
 """
 
 from __future__ import annotations
@@ -41,44 +49,79 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import mul
 
 from agenttui.core.memory_text import normalise_text
 from agenttui.core.recall_related import table_related
 from agenttui.core.recall_text import STOP_WORDS
 
 LEXICAL_MIN = 0.75
-VECTOR_MIN = 0.8
+VECTOR_MIN = 0.55  # on centred vectors (see centred)
 PROBE = 3
 MAX_POSTING = 200
 RELATED_RANK = 6  # a bridge needs each word among the other's this many nearest
 
-_NEGATIONS = frozenset(
-    "no not never nor don't doesn't didn't won't can't cannot isn't aren't wasn't weren't shouldn't "
-    "wouldn't without tidak tak nggak ngga gak ga enggak bukan jangan belum tanpa never".split()
-)
+_NEGATIONS = frozenset([
+    "no", "not", "never", "nor", "don't", "doesn't", "didn't", "won't", "can't", "cannot", "isn't",
+    "aren't", "wasn't", "weren't", "shouldn't", "wouldn't", "without", "tidak", "tak", "nggak", "ngga",
+    "gak", "ga", "enggak", "bukan", "jangan", "belum", "tanpa", "never"
+])
 # Closed classes: a different member is a different fact. Synonyms share one id
 # (English and Indonesian), so "mom" and "ibu" agree and "mom" and "dad" do not.
 # Words that make word order matter: "X over Y", "X rather than Y", "X daripada Y".
 _DIGIT = re.compile(r"\d")
-_COMPARATORS = frozenset("over than instead versus vs daripada drpd ketimbang dibanding dibandingkan".split())
+_COMPARATORS = frozenset([
+    "over", "than", "instead", "versus", "vs", "daripada", "drpd", "ketimbang", "dibanding",
+    "dibandingkan"
+])
 _CLASSES: dict[str, str] = {}
 for _group in (
     "mom mother mum mommy mama ibu bunda mami mamah", "dad father papa daddy ayah bapak papi",
     "wife istri isteri", "husband suami", "son putra", "daughter putri",
     "brother", "sister", "kakak", "adik", "grandma grandmother nenek", "grandpa grandfather kakek",
     "boss manager atasan", "monday senin", "tuesday selasa", "wednesday rabu", "thursday kamis",
-    "friday jumat jum'at", "saturday sabtu", "sunday", "weekend weekends", "weekday weekdays",
+    "friday jumat jum'at", "saturday sabtu", "sunday minggu ahad", "weekend weekends", "weekday weekdays",
     "morning mornings pagi", "afternoon afternoons siang sore", "evening evenings night nights tonight malam",
     "black hitam", "white putih", "red merah", "blue biru", "green hijau", "yellow kuning",
     "today", "tomorrow besok", "yesterday kemarin",
     "january januari", "february februari", "march maret", "april", "may mei", "june juni",
     "july juli", "august agustus", "september", "october oktober", "november", "december desember",
+    # languages and holidays: "answers in English" is not "answers in Japanese"
+    "english inggris", "indonesian", "japanese jepang", "chinese mandarin", "korean korea", "arabic arab",
+    "german jerman", "french perancis prancis", "spanish spanyol", "dutch belanda", "javanese jawa",
+    "sundanese sunda", "eid lebaran idulfitri", "christmas natal", "ramadan ramadhan puasa",
+    "easter paskah", "nyepi", "imlek",
 ):
     _words = _group.split()
     for _w in _words:
         _CLASSES[_w] = _words[0]
         if _words[0].endswith("day"):
             _CLASSES[_w + "s"] = _words[0]  # "on Fridays" = "every Friday"
+
+
+# Several words for one member of a class: "anak laki-laki" is a son.
+_PHRASES: dict[tuple[str, ...], str] = {
+    ("anak", "laki", "laki"): "son", ("anak", "cowok"): "son", ("anak", "lelaki"): "son",
+    ("anak", "perempuan"): "daughter", ("anak", "cewek"): "daughter",
+    ("idul", "fitri"): "eid", ("hari", "raya"): "eid", ("malam", "minggu"): "saturday",
+}
+
+
+def _merge_phrases(words: list[str]) -> list[str]:
+    if not any(w in ("anak", "idul", "hari", "malam") for w in words):
+        return words
+    out: list[str] = []
+    k = 0
+    while k < len(words):
+        for phrase, member in _PHRASES.items():
+            if tuple(words[k:k + len(phrase)]) == phrase:
+                out.append(member)
+                k += len(phrase)
+                break
+        else:
+            out.append(words[k])
+            k += 1
+    return out
 
 
 @dataclass(frozen=True)
@@ -182,7 +225,7 @@ def _word_info(word: str, stem: dict[str, str]) -> tuple[str, ...]:
 
 
 def signatures(texts: Sequence[str]) -> list[Signature]:
-    words_of = [normalise_text(t).split() for t in texts]
+    words_of = [_merge_phrases(normalise_text(t).split()) for t in texts]
     names_of = _names(texts)
     stem = stems(w for words in words_of for w in words)
     info: dict[str, tuple[str, ...]] = {}
@@ -395,122 +438,210 @@ def _signature_pairs(texts: Sequence[str]) -> list[DuplicatePair]:
 # --------------------------------------------------------------------------
 # Embeddings
 # --------------------------------------------------------------------------
-BAND_BITS = 10
+CENTRE_MIN = 16  # vectors needed to estimate the direction every vector shares
+EXACT_GROUP = 48  # notes with the same anchors: up to this many, every pair is compared
+BAND_BITS = 8
 MAX_BANDS = 48
+NEIGHBOURS = 3  # a note's crowd: the mean cosine of its this many nearest other notes
+MARGIN = 0.02  # a pair must be this much closer than the crowd around either note
 
 
 @dataclass
 class VectorStats:
     """What the last :func:`vector_pairs` call compared (tests assert it stays far below n²)."""
 
-    candidates: int = 0  # pairs that shared a band
-    cosines: int = 0  # pairs that passed the Hamming bound and got an exact cosine
+    candidates: int = 0  # pairs compared (same anchors; in a big group, sharing a band)
+    cosines: int = 0  # pairs that got an exact cosine
 
 
 LAST_VECTOR_STATS = VectorStats()
 
 
 Embed = Callable[[Sequence[str]], Sequence[Sequence[float]]]  # texts -> unit vectors, in order
-WORD_MIN = 0.6  # a swapped word must be this close in meaning to the word it replaces
+# A swapped word must be this close (centred cosine) to the word it replaces. High:
+# word embeddings put co-hyponyms (cat/dog, npm/pnpm, sushi/rendang) as close as
+# synonyms (pays/due, lives/based), so only near-identical words pass (favourite/
+# favorit); synonyms are bridged by the related-words table instead.
+WORD_MIN = 0.6
+SWAP_MAX = 2  # a refilled slot: at most this many words on either side
 
 
-def _swapped(sa: Signature, sb: Signature, forms: Forms) -> list[tuple[str, str]] | None:
-    """The words swapped between two notes that otherwise share most words, or None.
+# Words that change no fact ("always", "as usual", "tiap" = every): left out of the
+# slot comparison below, with the stop words, so a light edit does not hide a refill.
+_FILLERS = frozenset([
+    "always", "usually", "usual", "really", "just", "also", "too", "please", "memang", "aja", "saja",
+    "juga", "nih", "dong", "deh", "sih", "kok", "tolong", "setiap", "tiap", "each", "every"
+])
+
+
+def _slot_words(text: str) -> list[str]:
+    """Words that carry the note, in order; a closed class's members as the class."""
+    return ["=" + _CLASSES[w] if w in _CLASSES else w for w in _merge_phrases(normalise_text(text).split())
+            if w not in STOP_WORDS and w not in _FILLERS]
+
+
+def _swapped(a: str, b: str, names: Collection[str] = ()) -> list[tuple[str, str]] | None:
+    """The words refilled between two notes worded alike, or None when reworded.
 
     "Order sushi for the team dinner" / "Order rendang for the team dinner":
-    an embedding puts them side by side (cosine 0.9), but the swapped word
-    is the fact. Returns (word of a, word of b) candidates to check, or None
-    when the notes are reworded rather than one slot changed (then the
-    sentence embedding alone decides).
+    an embedding puts them side by side, but the refilled slot is the fact.
+    Such a pair reads the same around the slot: strip the longest common
+    start and end of the two notes' words (stop words and fillers left
+    out), and at most ``SWAP_MAX`` words are left on each side, none of
+    them on both, and what is common holds a plain word (not only numbers,
+    names and closed classes, which a translation keeps too: "My son is
+    called Bima" / "Anak laki-laki saya namanya Bima"). Returns (word of
+    a, word of b) candidates to check. A paraphrase is reworded throughout
+    ("Pays rent on the 1st" / "Rent is due on the 1st": "rent" moved):
+    None, and the sentence embedding alone decides.
     """
-    shared = sa.content & sb.content
-    only_a, only_b = sa.content - shared, sb.content - shared
-    bridges = _bridged(only_a, only_b, forms)
-    left_a = sorted(only_a - {x for x, _ in bridges})
-    left_b = sorted(only_b - {y for _, y in bridges})
-    if not left_a or not left_b:
+    wa, wb = _slot_words(a), _slot_words(b)
+    start = 0
+    while start < min(len(wa), len(wb)) and wa[start] == wb[start]:
+        start += 1
+    end = 0
+    while end < min(len(wa), len(wb)) - start and wa[-1 - end] == wb[-1 - end]:
+        end += 1
+    left_a, left_b = wa[start:len(wa) - end], wb[start:len(wb) - end]
+    if not (start or end) or not left_a or not left_b or max(len(left_a), len(left_b)) > SWAP_MAX:
         return None
-    matched = len(shared) + len(bridges)
-    if matched / (matched + max(len(left_a), len(left_b))) < 0.5:
+    if not set(left_a).isdisjoint(left_b):
+        return None  # words moved, not a slot refilled
+    common = wa[:start] + wa[len(wa) - end:]
+    if not any(w[0] != "=" and not _DIGIT.search(w) and _STEMS.get(w, w) not in names for w in common):
         return None
-    word = {s: min(forms.get(s, (s,))) for s in (*left_a, *left_b)}
-    return [(word[x], word[y]) for x in left_a for y in left_b]
+    return [(x, y) for x in left_a for y in left_b]
+
+
+def centred(vectors: Sequence[Sequence[float]]) -> list[list[float]]:
+    """Unit vectors minus their mean, made unit again.
+
+    Many embedding models put every text in one narrow cone: with
+    multilingual-e5 two unrelated notes have cosine ~0.8, with MiniLM ~0.15,
+    with OpenAI's text-embedding-3 ~0.1-0.2. Taking out the direction they
+    all share (the batch mean) spreads them over the sphere, so one
+    threshold serves every model and sign bits split the notes evenly. Fewer
+    than ``CENTRE_MIN`` vectors are too few to estimate it: used as they are.
+    """
+    if len(vectors) < CENTRE_MIN:
+        return [list(v) for v in vectors]
+    n = len(vectors)
+    mean = [total / n for total in map(math.fsum, zip(*vectors))]
+    out = []
+    for v in vectors:
+        d = [x - m for x, m in zip(v, mean)]
+        norm = math.sqrt(sum(x * x for x in d)) or 1.0
+        out.append([x / norm for x in d])
+    return out
+
+
+def _dot(a: Sequence[float], b: Sequence[float]) -> float:
+    return sum(map(mul, a, b))
+
+
+def _candidates(members: list[int], bits: list[int], dim: int) -> Iterable[tuple[int, int]]:
+    """Pairs worth a cosine among ``members`` (positions, sorted): all of them in a
+    small group, else those sharing a band of ``BAND_BITS`` sign bits."""
+    if len(members) <= EXACT_GROUP:
+        yield from ((p, q) for x, p in enumerate(members) for q in members[x + 1:])
+        return
+    seen: set[tuple[int, int]] = set()
+    mask = (1 << BAND_BITS) - 1
+    for band in range(min(MAX_BANDS, max(1, dim // BAND_BITS))):
+        buckets: dict[int, list[int]] = defaultdict(list)
+        shift = band * BAND_BITS
+        for p in members:
+            buckets[(bits[p] >> shift) & mask].append(p)
+        for bucket in buckets.values():
+            if 2 <= len(bucket) <= MAX_POSTING:
+                for x, p in enumerate(bucket):
+                    for q in bucket[x + 1:]:
+                        if (p, q) not in seen:
+                            seen.add((p, q))
+                            yield p, q
 
 
 def vector_pairs(vectors: Sequence[Sequence[float] | None], texts: Sequence[str],
-                 threshold: float = VECTOR_MIN, embed: Embed | None = None) -> list[DuplicatePair]:
-    """Pairs of texts whose unit vectors have cosine >= threshold and that say the same.
+                 threshold: float | None = None, embed: Embed | None = None,
+                 known: Collection[tuple[int, int]] = ()) -> list[DuplicatePair]:
+    """Pairs of texts close in meaning that say the same.
+
+    On centred vectors (:func:`centred`), a pair is close when its cosine is
+    at least ``threshold`` and it stands out from the crowd: at least
+    ``MARGIN`` above the mean cosine of each note's ``NEIGHBOURS`` nearest
+    other notes (a margin criterion, as bitext mining uses). Ten notes from
+    one template -- "Order sushi / rendang / pizza for the team dinner" --
+    are all close to each other and none stands out; a note and its
+    paraphrase or translation do. ``known`` pairs (found by wording) are
+    no one's crowd.
 
     Anchors must agree and "tabs over spaces" is not "spaces over tabs", as
-    for words. Two notes that share most words but swap one ("sushi" for
-    "rendang") are the same only if each swapped word is close in meaning
-    (``WORD_MIN``) to one it replaces, by ``embed`` on the words themselves
+    for words, so only notes with the same anchors are compared: all pairs
+    of a group of up to ``EXACT_GROUP``, pairs sharing a band of sign bits
+    (locality-sensitive hashing) in a bigger one. Two notes that share most
+    words but swap one ("sushi" for "rendang") are the same only if each
+    swapped word is close in meaning (``WORD_MIN``, centred over the words
+    asked) to one it replaces, by ``embed`` on the words themselves
     (without ``embed``: never).
-
-    Candidates share a band of ``BAND_BITS`` sign bits (one band per
-    ``BAND_BITS`` dimensions, at most ``MAX_BANDS``), then pass a Hamming
-    bound before the exact cosine: near-duplicates (cosine >= 0.8, angle
-    <= 37°) agree on a band with probability ~0.79^10 = 0.1 each, so on one
-    of 38 bands (384 dims) 98% of the time, while unrelated vectors rarely
-    share any.
     """
+    threshold = VECTOR_MIN if threshold is None else threshold
     stats = LAST_VECTOR_STATS
     stats.candidates = stats.cosines = 0
     present = [i for i, v in enumerate(vectors) if v]
     if len(present) < 2:
         return []
     dim = min(len(vectors[i]) for i in present)  # type: ignore[arg-type]
-    bits = [sum(1 << k for k, x in enumerate(vectors[i][:dim]) if x > 0) for i in present]  # type: ignore[index]
-    bands = min(MAX_BANDS, max(1, dim // BAND_BITS))
-    angle = math.acos(max(-1.0, min(1.0, threshold)))
-    # Signs differ on a fraction angle/pi of the dimensions: allow four standard deviations
-    # more (the bound only skips clear misses; the cosine decides).
-    share = angle / math.pi
-    max_hamming = int(dim * share + 4 * math.sqrt(dim * share * (1 - share))) + 2
-    mask = (1 << BAND_BITS) - 1
-    seen: set[tuple[int, int]] = set()
+    unit = centred([list(vectors[i][:dim]) for i in present])  # type: ignore[index]
+    bits = [sum(1 << k for k, x in enumerate(v) if x > 0) for v in unit]
     chosen = [texts[i] for i in present]
     sigs = signatures(chosen)
-    forms = batch_forms(chosen)
+    where = {i: n for n, i in enumerate(present)}
+    known_pos = {(where[a], where[b]) for a, b in known if a in where and b in where}
+    known_pos |= {(q, p) for p, q in known_pos}
+    groups: dict[frozenset[str], list[int]] = defaultdict(list)
+    for n, sig in enumerate(sigs):
+        groups[sig.anchors].append(n)
+    near: dict[int, list[float]] = defaultdict(list)  # position -> cosines to the others compared
     close: list[tuple[int, int, float]] = []
-    for band in range(bands):
-        buckets: dict[int, list[int]] = defaultdict(list)
-        shift = band * BAND_BITS
-        for n, b in enumerate(bits):
-            buckets[(b >> shift) & mask].append(n)
-        for members in buckets.values():
-            if len(members) < 2 or len(members) > MAX_POSTING:
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        for p, q in _candidates(members, bits, dim):
+            stats.candidates += 1
+            stats.cosines += 1
+            cos = _dot(unit[p], unit[q])
+            if (p, q) not in known_pos:
+                near[p].append(cos)
+                near[q].append(cos)
+            if cos < threshold or (p, q) in known_pos:
                 continue
-            for x, p in enumerate(members):
-                for q in members[x + 1:]:
-                    if (p, q) in seen:
-                        continue
-                    seen.add((p, q))
-                    stats.candidates += 1
-                    if (bits[p] ^ bits[q]).bit_count() > max_hamming:
-                        continue
-                    stats.cosines += 1
-                    sa, sb = sigs[p], sigs[q]
-                    if not same_anchors(sa, sb) or any((y, x2) in sb.order for x2, y in sa.order):
-                        continue
-                    va, vb = vectors[present[p]], vectors[present[q]]
-                    cos = sum(x1 * x2 for x1, x2 in zip(va, vb))  # type: ignore[arg-type]
-                    if cos >= threshold:
-                        close.append((p, q, cos))
-    swaps = {(p, q): _swapped(sigs[p], sigs[q], forms) for p, q, _ in close}
+            sa, sb = sigs[p], sigs[q]
+            if not same_anchors(sa, sb) or any((y, x2) in sb.order for x2, y in sa.order):
+                continue
+            close.append((p, q, cos))
+    crowd = {p: sorted(c, reverse=True) for p, c in near.items()}
+
+    def crowded(p: int, cos: float) -> float:
+        others = list(crowd.get(p, ()))
+        others.remove(cos)  # the pair itself is not its crowd
+        return sum(others[:NEIGHBOURS]) / len(others[:NEIGHBOURS]) if others else -1.0
+
+    close = [(p, q, cos) for p, q, cos in close
+             if cos >= max(crowded(p, cos), crowded(q, cos)) + MARGIN]
+    swaps = {(p, q): _swapped(chosen[p], chosen[q], sigs[p].names | sigs[q].names) for p, q, _ in close}
     words = sorted({w for pairs in swaps.values() if pairs for pair in pairs for w in pair})
-    word_vectors = dict(zip(words, embed(words))) if (embed and words) else {}
+    word_vectors = dict(zip(words, centred(list(map(list, embed(words)))))) if (embed and words) else {}
     pairs: list[DuplicatePair] = []
     for p, q, cos in close:
-        why = f"close in meaning (embedding cosine {cos:.2f})"
+        why = f"close in meaning (embedding cosine {cos:.2f}, centred)"
         swapped = swaps[(p, q)]
         if swapped is not None:
-            near = [(a, b, _cos(word_vectors.get(a), word_vectors.get(b))) for a, b in swapped]
-            a_ok = {a for a, _, c in near if c >= WORD_MIN}
-            b_ok = {b for _, b, c in near if c >= WORD_MIN}
+            scored = [(a, b, _cos(word_vectors.get(a), word_vectors.get(b))) for a, b in swapped]
+            a_ok = {a for a, _, c in scored if c >= WORD_MIN}
+            b_ok = {b for _, b, c in scored if c >= WORD_MIN}
             if a_ok != {a for a, _ in swapped} or b_ok != {b for _, b in swapped}:
                 continue  # a word swapped for one that means something else
-            best = max(near, key=lambda t: t[2])
+            best = max(scored, key=lambda t: t[2])
             why += f"; {best[0]} ~ {best[1]} ({best[2]:.2f})"
         i, j = sorted((present[p], present[q]))
         pairs.append(DuplicatePair(i, j, why))
@@ -518,4 +649,4 @@ def vector_pairs(vectors: Sequence[Sequence[float] | None], texts: Sequence[str]
 
 
 def _cos(a: Sequence[float] | None, b: Sequence[float] | None) -> float:
-    return sum(x * y for x, y in zip(a, b)) if a is not None and b is not None else -1.0
+    return _dot(a, b) if a is not None and b is not None else -1.0

@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from agenttui.core import audit_duplicates
 from agenttui.core.audit_duplicates import lexical_pairs, vector_pairs
 
 SAME = [
@@ -65,19 +66,21 @@ def _unit(values):
     return [v / norm for v in values]
 
 
-def test_vector_pairs_need_close_sentences_and_close_swapped_words():
+def test_vector_pairs_reworded_by_sentence_refilled_slot_by_its_words():
     rng = random.Random(7)
 
     def noisy(vector, scale):
         return _unit([v + rng.gauss(0, scale) for v in vector])
 
-    base, kids, plants = ([rng.gauss(0, 1) for _ in range(384)] for _ in range(3))
+    base, dinner, cab, plants = ([rng.gauss(0, 1) for _ in range(384)] for _ in range(4))
     texts = ["Call my mom every Sunday evening", "Every Sunday night I phone my mother",
-             "Nadia picks up the kids at 14:30", "Raka picks up the kids at 14:30",
-             "Water the plants", "Pick up the kids at 15:30"]
-    vectors = [_unit(base), noisy(base, 0.25), _unit(kids), noisy(kids, 0.01), _unit(plants), noisy(kids, 0.01)]
-    # Word vectors: "call" and "phone" mean the same, "nadia" and "raka" are two people.
-    words = {"call": _unit(base), "phone": noisy(base, 0.1), "nadia": _unit(kids), "raka": _unit(plants)}
+             "Order sushi for the team dinner", "Order rendang for the team dinner",
+             "Book a cab to the airport", "Book a taxi to the airport",
+             "Nadia picks up the kids at 14:30", "Pick up the kids at 15:30", "Water the plants"]
+    vectors = [_unit(base), noisy(base, 0.25), _unit(dinner), noisy(dinner, 0.05), _unit(cab), noisy(cab, 0.05),
+               _unit(plants), noisy(plants, 0.01), noisy(plants, 3.0)]
+    # Word vectors: cab and taxi mean the same, sushi and rendang are two dishes.
+    words = {"cab": _unit(cab), "taxi": noisy(cab, 0.1), "sushi": _unit(dinner), "rendang": _unit(plants)}
     asked: list[list[str]] = []
 
     def embed(batch):
@@ -85,10 +88,45 @@ def test_vector_pairs_need_close_sentences_and_close_swapped_words():
         return [words.get(w, _unit([rng.gauss(0, 1) for _ in range(384)])) for w in batch]
 
     pairs = vector_pairs(vectors, texts, embed=embed)
-    assert [(p.a, p.b) for p in pairs] == [(0, 1)]  # 2/3 swap a name, 3/5 differ in a number
-    assert "cosine" in pairs[0].why and "call ~ phone" in pairs[0].why
-    assert asked == [["call", "nadia", "phone", "raka"]]  # only the swapped words, once
-    assert vector_pairs(vectors, texts) == []  # a swap with nothing to check it: not the same
+    # 0/1 reworded (the sentence decides), 4/5 a slot refilled with a word of the same meaning;
+    # 2/3 refill a slot with another dish, 6/7 differ in a number
+    assert [(p.a, p.b) for p in pairs] == [(0, 1), (4, 5)]
+    assert "cosine" in pairs[0].why and "cab ~ taxi" in pairs[1].why
+    assert asked == [["cab", "rendang", "sushi", "taxi"]]  # only the refilled words, once
+    assert [(p.a, p.b) for p in vector_pairs(vectors, texts)] == [(0, 1)]  # a refill with nothing to check it
+
+
+def test_vector_pairs_need_a_pair_to_stand_out_from_its_crowd():
+    """Notes all close to each other (one template, one topic) are no one's duplicate;
+    two of them much closer than the rest are."""
+    rng = random.Random(5)
+    topic = [rng.gauss(0, 1) for _ in range(384)]
+    crowd = [_unit([t + rng.gauss(0, 0.5) for t in topic]) for _ in range(6)]  # cosine ~0.8 to each other
+    twin = _unit([v + rng.gauss(0, 0.02) for v in crowd[2]])
+    texts = ["Water the tomatoes", "Prune roses in spring", "Compost kitchen scraps", "Mulch the beds",
+             "Buy seeds online", "Fix the hose", "Tomato plants need water"]  # reworded: the sentence decides
+    pairs = vector_pairs([*crowd, twin], texts, threshold=0.5)
+    assert [(p.a, p.b) for p in pairs] == [(2, 6)]
+    audit_duplicates.MARGIN, saved = -1.0, audit_duplicates.MARGIN
+    try:  # without the margin, the whole crowd would pair up
+        assert len(vector_pairs([*crowd, twin], texts, threshold=0.5)) > 10
+    finally:
+        audit_duplicates.MARGIN = saved
+
+
+def test_centred_takes_out_the_shared_direction():
+    """multilingual-e5 gives unrelated notes cosine ~0.8: centring brings them near 0."""
+    from agenttui.core.audit_duplicates import CENTRE_MIN, centred
+
+    rng = random.Random(2)
+    shared = [rng.gauss(0, 1) for _ in range(64)]
+    vectors = [_unit([4 * s + rng.gauss(0, 1) for s in shared]) for _ in range(40)]
+    raw = sum(x * y for x, y in zip(vectors[0], vectors[1]))
+    out = centred(vectors)
+    after = sum(x * y for x, y in zip(out[0], out[1]))
+    assert raw > 0.8 and abs(after) < 0.4
+    assert abs(sum(x * x for x in out[0]) - 1) < 1e-9
+    assert centred(vectors[: CENTRE_MIN - 1]) == [list(v) for v in vectors[: CENTRE_MIN - 1]]  # too few to tell
 
 
 def test_vector_pairs_skip_items_without_vectors():
