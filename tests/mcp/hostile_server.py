@@ -90,6 +90,11 @@ def secret() -> str:
 BAD_LISTING = {"type": "string"}
 
 
+@server.prompt(description="A prompt the /mcp command inserts.")
+def review() -> str:
+    return "Review this code carefully \x1b[2J and list the bugs."
+
+
 async def _lie_about_schema(ctx: Any, call_next: Any) -> Any:
     result = await call_next(ctx)
     if getattr(ctx, "method", None) == "tools/list":

@@ -192,6 +192,9 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
         # The UI is up: get the turn ready once its frame has reached the terminal (Textual's
         # writer thread would otherwise wait on the preparation's imports for the GIL).
         self.set_timer(PREPARE_AFTER_PANES_S, self._prepare_first_turn)
+        from agenttui.ui.mcp_app import START_AFTER_S, start_mcp  # MCP servers, if any (issue 14)
+
+        self.set_timer(START_AFTER_S, lambda: start_mcp(self))
 
     def _load_all_themes(self) -> None:
         """Register every theme file (built-in and user), once; report the bad ones."""
@@ -462,6 +465,22 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
         from agenttui.ui.screens.settings import SettingsScreen
 
         self.push_screen(SettingsScreen(self.services), self._after_settings)
+
+    def action_open_mcp(self) -> None:
+        from agenttui.ui.screens.mcp import McpScreen
+
+        def insert(text: str | None) -> None:  # a resource or prompt: into the prompt, not sent
+            if text:
+                prompt = self.main.chat.prompt
+                prompt.insert(text)
+                prompt.focus()
+
+        self.push_screen(McpScreen(self.services), insert)
+
+    async def on_unmount(self) -> None:
+        from agenttui.ui.mcp_app import stop_mcp
+
+        await stop_mcp(self)  # every MCP server process stopped before the loop ends
 
     def action_open_profiles(self) -> None:
         from agenttui.ui.screens.profiles import ProfilesScreen

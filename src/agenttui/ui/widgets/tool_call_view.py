@@ -47,6 +47,15 @@ class ToolCallView(Collapsible):
 
     def _heading(self) -> Content:
         label = _STATUS.get(self.status, self.status)
+        from agenttui.mcp.bridge import split_name
+
+        mcp = split_name(self.call.name)  # mcp__server__tool: the server's name first, then the tool
+        if mcp is not None:
+            return Content.assemble(
+                ("⚙ ", "dim"), (f"{exact_line(mcp[0], 24)} › ", "italic"), (exact_line(mcp[1], 40), "bold"),
+                (" (MCP)", "dim"),
+                f"({summarize_arguments(self.call.arguments)}) ", (label, "italic"),
+            )
         return Content.assemble(
             ("⚙ ", "dim"), (exact_line(self.call.name, 40), "bold"),
             f"({summarize_arguments(self.call.arguments)}) ", (label, "italic"),

@@ -1,0 +1,98 @@
+"""MCP in the TUI (issue 14 item 3): lazy start after the panes, a tool call
+end to end with approval (rendered with the server's name), the MCP screen,
+/mcp inserting a prompt, and no server left running after quit."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import keyring
+import pytest
+
+from tests.fakes.memory_keyring import MemoryKeyring
+from tests.mcp.conftest import HOSTILE, alive
+from tests.ui.helpers import send, wait_until
+
+
+@pytest.fixture(autouse=True)
+def memory_keyring():
+    previous = keyring.get_keyring()
+    keyring.set_keyring(MemoryKeyring())
+    yield
+    keyring.set_keyring(previous)
+
+
+@pytest.fixture
+def mcp_services(fake_openai, paths, tmp_path):
+    from agenttui.bootstrap import build_services
+    from agenttui.mcp.config import servers_table, update
+
+    update(paths, lambda mcp: servers_table(mcp, "user", "default").__setitem__(
+        "bad", {"command": sys.executable, "args": [HOSTILE, "--stderr"]}))
+    services = build_services(paths=paths, cwd=tmp_path, environ=dict(os.environ))
+    yield services
+    services.close()
+
+
+async def test_tool_call_in_the_tui_and_no_server_after_quit(mcp_services, fake_openai):
+    from agenttui.mcp.manager import attached
+    from agenttui.ui.app import make_app
+    from agenttui.ui.screens.approval import ApprovalScreen
+    from agenttui.ui.widgets.tool_call_view import ToolCallView
+
+    fake_openai.tool_call("mcp__bad__pid", {})
+    fake_openai.reply("Done.")
+    app = make_app(mcp_services, check_api_key=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_until(pilot, lambda: attached(mcp_services) is not None
+                         and attached(mcp_services).connections["bad"].state == "ready")
+        await send(pilot, "what is your pid?")
+        await wait_until(pilot, lambda: isinstance(app.screen, ApprovalScreen) and app.focused is not None)
+        assert "MCP server 'bad' tool 'pid'" in str(app.screen.query_one("#approval-command").render())
+        await pilot.click("#approve")
+        await wait_until(pilot, lambda: len(fake_openai.chat_requests) >= 2)
+        tool_message = [m for m in fake_openai.chat_requests[1]["messages"] if m["role"] == "tool"][-1]
+        pid = int(tool_message["content"].split("\n")[1])
+        assert alive(pid)
+        view = app.screen.query_one(ToolCallView)
+        await wait_until(pilot, lambda: view.status == "ok")
+        heading = str(view._heading())
+        assert heading.startswith("⚙ bad › pid (MCP)")
+    assert not alive(pid), "the MCP server outlived the app"
+
+
+async def test_mcp_screen_shows_state_tools_stderr_and_inserts_a_prompt(mcp_services, paths):
+    from agenttui.mcp.config import load
+    from agenttui.mcp.manager import attached
+    from agenttui.ui.app import make_app
+    from agenttui.ui.screens.mcp import McpScreen
+
+    app = make_app(mcp_services, check_api_key=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: attached(mcp_services) is not None
+                         and attached(mcp_services).connections["bad"].state == "ready")
+        await send(pilot, "/mcp")
+        await wait_until(pilot, lambda: isinstance(app.screen, McpScreen))
+        info = str(app.screen.query_one("#info").render())
+        assert "bad  [user scope, stdio]  ready" in info and "huge, escapes" in info
+        assert "hostile server starting\\x1b[31m (red)" in info  # stderr, inert
+        await pilot.press("r")
+        await wait_until(pilot, lambda: app.screen.query_one("#items").option_count > 0)
+        await pilot.press("enter")
+        try:
+            await wait_until(pilot, lambda: not isinstance(app.screen, McpScreen), 10)
+        except AssertionError:
+            raise AssertionError(f"{list(app.notices)} focused={app.focused}")
+        from tests.ui.helpers import chat
+
+        assert "Review this code carefully" in chat(app).prompt.text
+        await send(pilot, "/mcp")
+        await wait_until(pilot, lambda: isinstance(app.screen, McpScreen))
+        await pilot.press("e")  # disable for this profile: stopped now, written to config.toml
+        connection = attached(mcp_services).connections["bad"]
+        await wait_until(pilot, lambda: connection.state == "disabled")
+        assert load(paths, "default").servers["bad"].enabled is False
+        await pilot.press("e")
+        await wait_until(pilot, lambda: connection.state == "ready")
+        assert load(paths, "default").servers["bad"].enabled is True
