@@ -6,10 +6,11 @@ ranked list of its own with less weight (``retrieval.RELATED_WEIGHT``), the
 words nearest in meaning to the question's: afraid → scared, terrified;
 planes → aircraft, flights; puppy → dog, pet.
 
-The table (``data/related_words.tsv.gz``, ~18,000 English words, 280 kB) is
+The table (``data/related_words.tsv.gz``, ~32,000 English words, 370 kB) is
 generated offline by ``scripts/build_related_words.py`` from a maintained
-sentence-embedding model (all-MiniLM-L6-v2 distilled to static vectors by
-model2vec); its header says how and under which licences. At run time it is
+sentence-embedding model (all-MiniLM-L6-v2, every word of its vocabulary and
+of lemminflect's lemmas embedded on its own); its header says how and under
+which licences. At run time it is
 a dictionary look-up: no model, no numpy, nothing downloaded, the same
 answer every time. It is English only: an Indonesian question gets no
 related words (its own words, stems and prefixes are still searched).

@@ -22,6 +22,13 @@ Ranking (lexical, always on):
    one of the words, not all; more and rarer words rank higher. Words found
    in more than ``COMMON_SHARE`` of all messages are dropped while a rarer
    one remains: they rank nothing and cost the most to score.
+   The same words are ranked again among the user's own statements
+   (``USER_WEIGHT``: user messages without a question mark, where what a
+   user says of themselves lives; a question's distractors -- "what's a good
+   name for a cat?" -- crowd them out of the first list), and the other
+   inflections a porter index does not fold ("bought" for "buy") are ranked
+   in a list of their own (``FORMS_WEIGHT``), so a rare form's idf cannot
+   outrank the question's own word.
 3. With a date span, messages of that span come first (a second ranked list,
    weighted double in the fusion); a span with no words left ("what did I do
    last week") lists the span's own user messages, newest first.
@@ -86,6 +93,8 @@ FEEDBACK_HITS = 5  # the best hits whose names are searched for again (multi-hop
 FEEDBACK_NAMES = 6
 FEEDBACK_WEIGHT = 0.7
 FEEDBACK_RARE_SHARE = 0.002
+USER_WEIGHT = 0.75  # the same words among the user's own statements (module doc)
+FORMS_WEIGHT = 0.9  # other inflections (bought for buy): see the module doc
 RELATED_WEIGHT = 0.8  # words related in meaning (recall_related): a paraphrase's bridge, noisier
 STATEMENT_PRIOR = 1.25  # the user's first-person statements (see ``prior``)
 QUESTION_PRIOR = 0.8  # the user's questions
@@ -389,7 +398,10 @@ def _lexical(history: HistoryStore, request: RecallRequest, today: date) -> _Lex
     if found:  # "January" in "the pick for January" is a topic as well as a date
         words = (*words, *(w for w in query_terms(request.query) if w in NAMED_TIMES and w not in words))
     prefix = request.prefix_last and bool(words) and typing_last_word(text)
-    terms = choose_terms(history, expand_forms(words[:-1] if prefix else words))
+    base = words[:-1] if prefix else words
+    primary = tuple(f for w in base for f in word_forms(w)[:1])  # the word itself, or its prefix form
+    terms = choose_terms(history, primary)
+    extra = choose_terms(history, tuple(f for f in expand_forms(base) if f not in primary))
     if prefix:
         terms = (*terms, words[-1])
     match = fts_or_query(terms, prefix_last=prefix)
@@ -410,6 +422,12 @@ def _lexical(history: HistoryStore, request: RecallRequest, today: date) -> _Lex
     if match is not None:
         lists.append((keep(history.recall_candidates(match, CANDIDATES, highlight=request.prefix_last,
                                                      **common)), 1.0))
+    if match is not None and not request.prefix_last:
+        lists.append((keep(history.recall_candidates(match, CANDIDATES, role="user", statements=True,
+                                                     **common)), USER_WEIGHT))
+    forms_match = fts_or_query(extra)
+    if forms_match is not None:
+        lists.append((keep(history.recall_candidates(forms_match, CANDIDATES, **common)), FORMS_WEIGHT))
     if span is not None and span.start is not None and span.end is not None:
         found_span = (span.start, span.end)
         since, until = _ts(span.start), _ts(span.end)

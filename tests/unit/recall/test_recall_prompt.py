@@ -229,3 +229,27 @@ def test_the_prompt_is_byte_identical_under_any_hash_seed(services, tmp_path):
     assert len(outputs) == 1
     messages = json.loads(outputs.pop())
     assert "<recalled>" in messages[1]["content"]  # the recall block is part of what was compared
+
+
+def test_a_statement_is_found_among_many_questions_holding_every_word(services):
+    # A hundred and twenty questions hold both "cat" and "name" and are shorter, so
+    # plain bm25 ranks every one of them above the statement that answers; the
+    # ranking among the user's own statements (no "?") still finds it.
+    colours = ["white", "grey", "black", "red", "beige", "silver", "maroon", "teal", "cream", "brown",
+               "orange", "golden"]
+    tails = ["Be honest.", "No rush.", "Keep it short please.", "Ideally before Monday.", "Thanks!",
+             "It's for my niece.", "Asking for a friend.", "Just curious.", "Quick one.", "Any idea?"]
+    toys = ["string", "boxes", "laser", "feathers", "bells", "mice", "balls", "paper", "socks", "yarn"]
+    for k, (colour, tail) in enumerate((c, t) for c in colours for t in tails):
+        toy = toys[k % len(toys)]
+        conversation(services, [("user", f"What's a good name for a cat that is all {colour} and loves {toy}? {tail}"),
+                                ("assistant", f"For a {colour} cat fond of {toy}: a name after your favourite food.")],
+                     start=NOW - timedelta(days=300 - k))
+    conversation(services, [("user", "Our cat is called Kopi, a ginger tabby we adopted from a shelter "
+                                     "two years ago when we moved into the house.")],
+                 start=NOW - timedelta(days=400))
+    new = services.history.create_conversation().id
+
+    built = assemble(services, new, "What's my cat's name?", now=NOW, mark_used=False)
+
+    assert "Our cat is called Kopi" in recalled_text(built)

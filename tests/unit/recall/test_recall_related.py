@@ -31,7 +31,7 @@ def test_the_table_ships_with_its_provenance_and_licences():
     raw = resources.files("agenttui.core").joinpath("data/related_words.tsv.gz").read_bytes()
     header = [line for line in gzip.decompress(raw).decode().splitlines() if line.startswith("#")]
     text = "\n".join(header)
-    assert "all-MiniLM-L6-v2" in text and "Apache-2.0" in text and "model2vec" in text and "MIT" in text
+    assert "all-MiniLM-L6-v2" in text and "Apache-2.0" in text and "lemminflect" in text and "MIT" in text
     assert "scripts/build_related_words.py" in text
 
 
@@ -40,6 +40,13 @@ def test_related_words_bridge_common_paraphrases():
     assert "bike" in related_words("bicycle")
     assert "dog" in related_words("puppy")
     assert related_words("kopi") == ()  # not English: nothing
+
+
+def test_words_the_tokenizer_splits_have_related_words_too():
+    # "headache" is several word pieces to MiniLM's tokenizer: only embedding whole
+    # words (not tokens) relates it to "migraine"
+    assert "migraine" in related_words("headache")
+    assert "migraine" in related_words("headaches")  # through its lemma
 
 
 def test_an_inflected_word_uses_its_lemma_entry():
