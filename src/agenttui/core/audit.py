@@ -48,9 +48,11 @@ Duplicate search never compares all pairs (see :mod:`audit_duplicates`).
 
 from __future__ import annotations
 
+import gc
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 from functools import lru_cache
 
@@ -89,7 +91,27 @@ def audit(
     ``near_duplicate_threshold`` is the write gate's Jaccard bound; the audit
     no longer uses it (one word apart in a long note passes any Jaccard bound).
     """
-    now = now or utcnow()
+    with _collector_paused():
+        return _audit(items, now or utcnow(), stale_days, max_chars, tuple(redact_patterns), embed)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The audit allocates a million small containers (signatures, postings, cached
+    results) and leaves no reference cycles: the cyclic collector's passes over
+    them and the big caches cost 10-15% of its time, for nothing. Paused while it
+    runs (restored as it was: a caller that turned it off keeps it off)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _audit(items: Sequence[MemoryItem], now: datetime, stale_days: int, max_chars: int,
+           redact_patterns: tuple[str, ...], embed: Embed | None) -> list[AuditFinding]:
     findings = [AuditFinding(item=item) for item in items]
 
     def flag(i: int, name: str, reason: str, twins: Iterable[str] = ()) -> None:
@@ -104,7 +126,7 @@ def audit(
     for i, item in enumerate(items):
         text = item.display
         checked = f"{item.key}: {item.value}" if item.kind == "fact" else item.text  # as the gate
-        why, kinds = screen_text(checked, tuple(redact_patterns))
+        why, kinds = screen_text(checked, redact_patterns)
         if why:
             flag(i, "suspicious", "Looks like an instruction to the assistant: " + "; ".join(why) + ".")
         if kinds:
