@@ -561,6 +561,21 @@ def _candidates(members: list[int], bits: list[int], dim: int) -> Iterable[tuple
                             yield p, q
 
 
+def _families(n: int, pairs: Iterable[tuple[int, int]]) -> list[int]:
+    """A representative per position: positions joined by ``pairs`` share one."""
+    parent = list(range(n))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b in pairs:
+        parent[find(a)] = find(b)
+    return [find(x) for x in range(n)]
+
+
 def vector_pairs(vectors: Sequence[Sequence[float] | None], texts: Sequence[str],
                  threshold: float | None = None, embed: Embed | None = None,
                  known: Collection[tuple[int, int]] = ()) -> list[DuplicatePair]:
@@ -572,8 +587,9 @@ def vector_pairs(vectors: Sequence[Sequence[float] | None], texts: Sequence[str]
     other notes (a margin criterion, as bitext mining uses). Ten notes from
     one template -- "Order sushi / rendang / pizza for the team dinner" --
     are all close to each other and none stands out; a note and its
-    paraphrase or translation do. ``known`` pairs (found by wording) are
-    no one's crowd.
+    paraphrase or translation do. Notes joined by ``known`` pairs (found
+    by wording) count once in a crowd, and never in the crowd of a pair
+    with one of them.
 
     Anchors must agree and "tabs over spaces" is not "spaces over tabs", as
     for words, so only notes with the same anchors are compared: all pairs
@@ -597,11 +613,11 @@ def vector_pairs(vectors: Sequence[Sequence[float] | None], texts: Sequence[str]
     sigs = signatures(chosen)
     where = {i: n for n, i in enumerate(present)}
     known_pos = {(where[a], where[b]) for a, b in known if a in where and b in where}
-    known_pos |= {(q, p) for p, q in known_pos}
+    family = _families(len(present), known_pos)  # notes known to say the same: one crowd member
     groups: dict[frozenset[str], list[int]] = defaultdict(list)
     for n, sig in enumerate(sigs):
         groups[sig.anchors].append(n)
-    near: dict[int, list[float]] = defaultdict(list)  # position -> cosines to the others compared
+    near: dict[int, dict[int, float]] = defaultdict(dict)  # position -> family -> its closest cosine
     close: list[tuple[int, int, float]] = []
     for members in groups.values():
         if len(members) < 2:
@@ -609,25 +625,28 @@ def vector_pairs(vectors: Sequence[Sequence[float] | None], texts: Sequence[str]
         for p, q in _candidates(members, bits, dim):
             stats.candidates += 1
             stats.cosines += 1
+            fp, fq = family[p], family[q]
+            if fp == fq:
+                continue  # already known to say the same
             cos = _dot(unit[p], unit[q])
-            if (p, q) not in known_pos:
-                near[p].append(cos)
-                near[q].append(cos)
-            if cos < threshold or (p, q) in known_pos:
+            if cos > near[p].get(fq, -2.0):
+                near[p][fq] = cos
+            if cos > near[q].get(fp, -2.0):
+                near[q][fp] = cos
+            if cos < threshold:
                 continue
             sa, sb = sigs[p], sigs[q]
             if not same_anchors(sa, sb) or any((y, x2) in sb.order for x2, y in sa.order):
                 continue
             close.append((p, q, cos))
-    crowd = {p: sorted(c, reverse=True) for p, c in near.items()}
 
-    def crowded(p: int, cos: float) -> float:
-        others = list(crowd.get(p, ()))
-        others.remove(cos)  # the pair itself is not its crowd
-        return sum(others[:NEIGHBOURS]) / len(others[:NEIGHBOURS]) if others else -1.0
+    def crowded(p: int, other: int) -> float:
+        """Mean cosine of p's nearest notes, the other note's family left out."""
+        others = sorted((c for f, c in near[p].items() if f != family[other]), reverse=True)[:NEIGHBOURS]
+        return sum(others) / len(others) if others else -1.0
 
     close = [(p, q, cos) for p, q, cos in close
-             if cos >= max(crowded(p, cos), crowded(q, cos)) + MARGIN]
+             if cos >= max(crowded(p, q), crowded(q, p)) + MARGIN]
     swaps = {(p, q): _swapped(chosen[p], chosen[q], sigs[p].names | sigs[q].names) for p, q, _ in close}
     words = sorted({w for pairs in swaps.values() if pairs for pair in pairs for w in pair})
     word_vectors = dict(zip(words, centred(list(map(list, embed(words)))))) if (embed and words) else {}

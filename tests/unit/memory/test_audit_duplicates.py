@@ -36,6 +36,9 @@ DIFFERENT = [
     ("Beli susu untuk Nadia", "Beli susu untuk Raka"),
     ("Minum obat pagi hari", "Minum obat malam hari"),
     ("Belajar renang hari Sabtu", "Mengajar renang hari Sabtu"),  # two roots, not one
+    ("Wants answers in English", "Wants answers in Japanese"),  # languages are a closed class
+    ("Anak laki-laki saya namanya Bima", "Anak perempuan saya namanya Bima"),  # son, daughter
+    ("Visit grandma every Eid", "Visit grandma every Christmas"),
 ]
 
 
@@ -127,6 +130,21 @@ def test_centred_takes_out_the_shared_direction():
     assert raw > 0.8 and abs(after) < 0.4
     assert abs(sum(x * x for x in out[0]) - 1) < 1e-9
     assert centred(vectors[: CENTRE_MIN - 1]) == [list(v) for v in vectors[: CENTRE_MIN - 1]]  # too few to tell
+
+
+def test_known_duplicates_are_one_member_of_a_crowd():
+    """Two copies of an Indonesian note and its English translation: the copies (known by
+    wording) neither crowd each other's translation out nor count twice."""
+    rng = random.Random(11)
+    topic = [rng.gauss(0, 1) for _ in range(64)]
+    note = _unit([t + rng.gauss(0, 0.3) for t in topic])
+    copy = list(note)
+    translation = _unit([v + rng.gauss(0, 0.03) for v in note])
+    others = [_unit([rng.gauss(0, 1) for _ in range(64)]) for _ in range(20)]
+    texts = ["Ibu saya tinggal di Bandung", "Ibu saya tinggal di Bandung", "My mother lives in Bandung"]
+    texts += [f"Unrelated thing number {w} of my mother" for w in "abcdefghijklmnopqrst"]
+    pairs = vector_pairs([note, copy, translation, *others], texts, known=[(0, 1)])
+    assert {(p.a, p.b) for p in pairs} == {(0, 2), (1, 2)}
 
 
 def test_vector_pairs_skip_items_without_vectors():
