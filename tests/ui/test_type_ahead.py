@@ -6,7 +6,9 @@ events the way the driver does (to the app) at the moments that lost them:
 before the app's first frame, and while the screen is busy swapping the
 first frame's slots for the real panes (its message queue is blocked then,
 and keys forwarded to it were handled only after the panes were up, by no
-one).
+one). The first frame's own prompt (``startup.EarlyPrompt``) takes plain
+typing at once (the start-up figure of issue 12 is judged on it); what it
+holds moves into the real prompt.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from textual import events
 
 from agenttui.ui.app import AgentTUI
 from agenttui.ui.screens.main import MainScreen
+from agenttui.ui.startup import PROMPT_PLACEHOLDER, EarlyPrompt
 from agenttui.ui.widgets.message_view import UserMessage
 from tests.ui.helpers import chat, replies, wait_until
 
@@ -142,3 +145,55 @@ async def test_editing_keys_in_a_burst_act_in_turn_with_the_characters(services)
         app.post_message(events.Key("left", None))
         typed(app, "!")
         await wait_until(pilot, lambda: chat(app).prompt.text == "next! ")
+
+
+async def test_the_first_frame_prompt_takes_typing_before_the_panes(chat_services, fake_openai):
+    """Plain typing shows in the first frame's prompt at once (Backspace in turn with the characters);
+    a key it does not take (here ←) and the keys after it wait; all of it lands in the real prompt."""
+    app = GatedApp(chat_services, check_api_key=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        early = screen.query_one(EarlyPrompt)
+        await wait_until(pilot, lambda: app.focused is early)
+        assert str(early.placeholder) == PROMPT_PLACEHOLDER
+        typed(app, "helx")
+        app.post_message(events.Key("backspace", "\x08"))
+        typed(app, "o")
+        app.post_message(events.Key("left", None))
+        typed(app, "l")
+        await wait_until(pilot, lambda: early.text == "helo")
+        assert not screen.panes_ready and early.cursor_location == (0, 4)
+        screen.first_frame_shown()
+        await until_filling(screen)
+        screen.gate.set()
+        await wait_until(pilot, lambda: screen.panes_ready)
+        prompt = chat(app).prompt
+        await wait_until(pilot, lambda: prompt.text == "hello")
+        assert prompt.cursor_location == (0, 4) and app.focused is prompt
+        assert str(prompt.placeholder) == PROMPT_PLACEHOLDER  # the same prompt, as far as the user sees
+        assert not screen.query(EarlyPrompt)
+
+
+class RacingScreen(GatedScreen):
+    """Keys already queued to the early prompt (not yet handled) when the swap removes it."""
+
+    async def _fill_panes(self) -> None:
+        early = self.query_one(EarlyPrompt)
+        for char in "xyz":
+            early.post_message(key_event(char))
+        await MainScreen._fill_panes(self)
+
+
+async def test_keys_queued_to_the_first_frame_prompt_as_it_goes_are_kept(chat_services):
+    class RacingApp(GatedApp):
+        def get_default_screen(self) -> MainScreen:
+            return RacingScreen(self.services)
+
+    app = RacingApp(chat_services, check_api_key=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        typed(app, "ab")
+        await wait_until(pilot, lambda: screen.query_one(EarlyPrompt).text == "ab")
+        screen.first_frame_shown()
+        await wait_until(pilot, lambda: screen.panes_ready)
+        await wait_until(pilot, lambda: chat(app).prompt.text == "abxyz")

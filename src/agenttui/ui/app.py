@@ -1,10 +1,11 @@
 """The Textual app: ``AgentTUI`` over a ``Services`` object, and ``run_app``.
 
-Start-up is kept to what the first frame needs: settings and profile
-resolution (``build_services`` opens no database), the theme files and the
-widget tree. SQLite, the keyring and the openai client are touched in workers
-after the first frame (the panes load their data on mount, the API-key check
-and the agent-loop import run in threads).
+Start-up is kept to what a usable prompt needs: settings and profile
+resolution (``build_services`` opens no database), the start theme and the
+first frame, whose early prompt takes keys (:mod:`agenttui.ui.startup` holds
+every start-up trick and says why). SQLite, the keyring and the openai client
+are touched in workers after the first frame (the panes load their data on
+mount, the API-key check and the agent-loop import run in threads).
 
 Keys: every action is an App binding with an id from :mod:`bindings`,
 remapped from ``[keys]`` in config.toml through ``App.set_keymap``.
@@ -14,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-from importlib import import_module
 from pathlib import Path
 
 from textual import events, on, work
@@ -28,6 +28,15 @@ from agenttui.ui.commands import AgentCommands
 from agenttui.ui.error_policy import ErrorPolicyMixin
 from agenttui.ui.messages import ProfileSwitched
 from agenttui.ui.screens.main import MainScreen
+from agenttui.ui.startup import (
+    TypeAhead,
+    add_default_css,
+    freeze_startup_objects,
+    register_widget_css,
+    set_start_theme,
+    subscribe_after_start,
+    warm_markdown,
+)
 from agenttui.ui.themes import FALLBACK_THEME, find_theme, load_themes
 
 APP_NAME = "agenttui"
@@ -62,8 +71,7 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
         self._start_notices: list[tuple[str, str]] = []  # (title, message) errors to toast on mount
         self._deferred_theme: str | None = None
         self._can_notify = False  # toasts need the screen: queued until on_mount
-        # Keys and pastes held until the prompt can take them (see on_event); None once released.
-        self._held_input: list[events.Key | events.Paste] | None = []
+        self.type_ahead = TypeAhead()  # keys from the first frame on reach the prompt (see on_event)
         self.refresh_header()
 
     def notify(self, message: str, *, title: str = "", severity="information", **kwargs) -> None:
@@ -77,7 +85,9 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
 
     # -- start-up --------------------------------------------------------------
     def on_load(self) -> None:
-        # Load comes after the CSS sources are read and before they are first parsed.
+        # Load comes after the CSS sources are read and before they are first parsed:
+        # the first frame's TextArea (the early prompt) adds its CSS now, not in a re-parse.
+        add_default_css(self, [TextArea])
         self._select_start_theme()
 
     def on_mount(self) -> None:
@@ -86,9 +96,7 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
             self.notify(message, title=title, severity="error", timeout=15)
         if self._deferred_theme is not None:
             self.theme = self._deferred_theme
-        # Textual publishes a theme change with call_next; subscribing the same way,
-        # after it, keeps the start-up theme (or its fallback) from being saved as a choice.
-        self.call_next(self.theme_changed_signal.subscribe, self, self._theme_changed)
+        subscribe_after_start(self, self._theme_changed)  # the start theme is not saved as a choice
         self.set_keymap(self.keymap_ids)
         if self.services.config_error:
             self.notify(f"{self.services.config_error}\nUsing defaults; the file was not changed.",
@@ -112,15 +120,10 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
         return MainScreen(self.services, defer_panes=self.defer_panes)
 
     def _select_start_theme(self) -> None:
-        """Pick the configured theme before the stylesheet is first parsed.
+        """Pick the configured theme before the stylesheet is first parsed (``startup.set_start_theme``).
 
         Only the chosen theme's own file is read (all of them if it is not found
-        by file name). Setting ``App.theme`` the usual way, from ``on_mount``,
-        would re-parse the whole stylesheet before the first frame; instead the
-        reactive is set without its watcher and the stylesheet's variables are
-        updated, which is all the watcher's work that matters before any CSS is
-        parsed, as long as dark/light stays as Textual's default (the ANSI colour
-        filter depends on it). A light theme takes the usual path.
+        by file name). A light theme takes the usual path, from ``on_mount``.
         """
         wanted = self.services.settings.theme
         if wanted not in self.available_themes:
@@ -135,12 +138,8 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
                 self.register_theme(fallback)
             self._start_notices.append(("Theme", f"Theme {wanted!r} is not available; using {FALLBACK_THEME}."))
             name = FALLBACK_THEME if FALLBACK_THEME in self.available_themes else "textual-dark"
-        if self.get_theme(name).dark != self.current_theme.dark:
+        if not set_start_theme(self, name):
             self._deferred_theme = name
-            return
-        self.set_reactive(App.theme, name)
-        self.stylesheet.set_variables(self.get_css_variables())
-        self.set_class(True, f"-theme-{name}", update=False)
 
     def on_ready(self) -> None:
         """Textual's Ready: the DOM is up and the start-up batch is over."""
@@ -150,23 +149,16 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
 
     # -- type-ahead: keys from the first frame on reach the prompt, in order (issue 12 item 1) --
     async def on_event(self, event: events.Event) -> None:
-        """Hold the terminal's keys and pastes until the prompt is there and focused.
+        """Keys and pastes the early prompt cannot take wait for the real prompt (``startup.TypeAhead``).
 
         Textual hands a key to the focused widget, or to the screen when nothing
-        has focus, by posting it to that one's queue. Before the panes are up
-        there is no prompt; while the screen swaps its first-frame slots for the
-        panes its queue is blocked, and a key queued there was handled after the
-        swap by no one (the text of a fast typist, a paste or ``tmux send-keys``
-        vanished, or its Enter did). So the app keeps them, in arrival order,
-        and replays them through Textual's own dispatch once the prompt has
-        focus (:meth:`_release_held_input`): they go exactly where a key typed
-        then would go, Enter included. Keys bound to the app itself (F-keys,
-        ctrl+q, ...) are not held: they act at once, on the slots if need be.
+        has focus, by posting it to that one's queue; while the screen swaps its
+        first-frame slots for the panes its queue is blocked, and a key queued
+        to a widget being removed was handled by no one (the text of a fast
+        typist, a paste or ``tmux send-keys`` vanished, or its Enter did).
         """
-        held = self._held_input
-        if (held is not None and isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded
-                and not (isinstance(event, events.Key) and event.key in self._app_keys())):
-            held.append(event)
+        if (isinstance(event, (events.Key, events.Paste)) and self.type_ahead.active
+                and self.type_ahead.hold(event, self.focused, self._app_keys)):
             return
         await super().on_event(event)
 
@@ -176,7 +168,7 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
 
     async def _release_held_input(self) -> None:
         """The panes are up: focus the prompt (if nothing else has focus) and replay the held keys."""
-        held, self._held_input = self._held_input, None
+        held = self.type_ahead.release()
         if not held:
             return
         main = self.main
@@ -271,32 +263,12 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
                                                             asyncio.get_running_loop())
             self._rewarm()
             await asyncio.to_thread(prepare_prompt, self.services)
-            await asyncio.to_thread(_warm_markdown)
-            self._register_chat_styles()
-            _freeze_startup_objects()
+            await asyncio.to_thread(warm_markdown)
+            register_widget_css(self)
+            freeze_startup_objects()
         finally:
             if isinstance(self._turn_ready, asyncio.Event):
                 self._turn_ready.set()
-
-    def _register_chat_styles(self) -> None:
-        """Add the default CSS of the widgets a reply mounts (messages, Markdown blocks, the used
-        line, the thinking block) now, at idle: Textual adds a widget class's CSS when it is
-        first mounted and then re-derives its rule map, which the first reply would pay for."""
-        with contextlib.suppress(Exception):  # Textual internals: at worst the first reply does it
-            from textual.widget import Widget
-
-            modules = [import_module(name) for name in (
-                "textual.widgets._markdown", "agenttui.ui.widgets.message_view",
-                "agenttui.ui.widgets.used_line", "agenttui.ui.widgets.thinking_block",
-                "agenttui.ui.widgets.tool_call_view")]
-            classes = {cls for module in modules for cls in vars(module).values()
-                       if isinstance(cls, type) and issubclass(cls, Widget)}
-            for cls in classes:
-                node = cls.__new__(cls)  # not constructed: only its class's CSS is read
-                for read_from, css, tie_breaker, scope in node._get_default_css():
-                    self.stylesheet.add_source(css, read_from=read_from, is_default_css=True,
-                                               tie_breaker=tie_breaker, scope=scope)
-            _ = self.stylesheet.rules_map  # parse them now
 
     async def _warm_connection(self) -> None:
         import time
@@ -447,7 +419,9 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
                 return False  # a dialog's own Esc is meant (the footer showed "esc Cancel" under it)
             # Retry is always there: after a finished reply it says what it can do (issue 12 item 5).
             chat = self.main.chat  # Esc leaves the footer once pressed (issue 12 item 15)
-            return chat.streaming and not chat.stopping if action == "cancel_turn" else True
+            if action == "cancel_turn":  # or, while editing an earlier question, give it up
+                return (chat.streaming and not chat.stopping) or chat.editing is not None
+            return True
         return True
 
     # The screens are imported when first opened, not at start-up (first paint).
@@ -563,28 +537,6 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
         self.notify(f"Now using profile {name!r}.", title="Profile")
 
 
-def _freeze_startup_objects() -> None:
-    """Move what start-up and the preparation built (modules, recall's word tables, the client:
-    ~180,000 objects) out of the garbage collector's sight (``gc.freeze``).
-
-    A full collection over them takes ~180 ms, and the next one would otherwise come due
-    during the first turn (the preparation allocated a lot since the last), stalling its
-    first words. They live as long as the app; refcounting still frees them, only reference
-    cycles among them would never be collected. Costs nothing (no traversal).
-    """
-    import gc
-
-    gc.freeze()
-
-
-def _warm_markdown() -> None:
-    """The reply's Markdown parser does its lazy set-up (~12 ms) on its first document: do it now."""
-    with contextlib.suppress(Exception):
-        from markdown_it import MarkdownIt
-
-        MarkdownIt("gfm-like").parse("A *warm-up* with `code`, a [link](https://example.com)\n\n- and a list")
-
-
 def make_app(services, *, check_api_key: bool = True, defer_panes: bool | None = None) -> AgentTUI:
     """Build the app over ``services`` (the CLI and the tests both come through here)."""
     return AgentTUI(services, check_api_key=check_api_key, defer_panes=defer_panes)
@@ -595,7 +547,9 @@ def run_app(profile: str | None = None) -> int:
 
     services = build_services(profile=profile)
     try:
-        result = make_app(services).run()
+        app = make_app(services)
+        freeze_startup_objects()  # no full collection over the imports while the first frame is drawn
+        result = app.run()
         from agenttui.cli.unsaved import save_or_rescue  # a chat message the disk refused
 
         result = save_or_rescue(services, "of this session") or result

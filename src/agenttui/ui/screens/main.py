@@ -1,26 +1,23 @@
 """The main screen (U1): header, Memory | Chat | History, footer.
 
-First paint: in a terminal the first frame shows the header line
-(:class:`HeaderSlot`), the three titled, bordered panes as empty
-:class:`PaneSlot` placeholders (with the panes' ids, so every layout rule
-applies to them) and one reserved footer row. Right after that frame is on
-screen, the pane modules are imported and the real panes, ``Header`` and
-``Footer`` replace the slots in one batch (the app tells the screen on
-Textual's ``Ready`` event; see :meth:`MainScreen.first_frame_shown`).
-Importing and mounting the panes (inputs, option lists, the prompt's
-TextArea, Markdown) costs several times a bare Textual app's whole start-up,
-so doing it before the first frame would make the user wait on a blank
-terminal. The slots' CSS is in main.tcss, which the app loads with its own
-CSS: each widget class bringing DEFAULT_CSS would make Textual re-parse the
-whole stylesheet before the frame. The screen is the app's default screen
-(``App.get_default_screen``). Headless runs (Pilot tests, screenshots) have
-no first frame to hurry and mount the panes in ``compose`` so tests see them
-at once; ``defer_panes`` overrides the choice.
+First paint (see :mod:`agenttui.ui.startup`, which holds the start-up tricks
+and why): in a terminal the first frame shows the header line, the three
+titled, bordered panes as empty slots (with the panes' ids, so every layout
+rule applies to them), the footer row, and in the chat's slot an early
+prompt that takes typing at once. Right after that frame is on screen the
+pane modules are imported in a thread (the early prompt keeps echoing keys),
+and the real panes, ``Header`` and ``Footer`` replace the slots in one batch;
+the early prompt's text moves into the real one (the app tells the screen on
+Textual's ``Ready`` event; see :meth:`MainScreen.first_frame_shown`). The
+screen is the app's default screen (``App.get_default_screen``). Headless
+runs (Pilot tests, screenshots) have no first frame to hurry and mount the
+panes in ``compose`` so tests see them at once; ``defer_panes`` overrides the
+choice.
 
-Type-ahead: keys typed while the slots are shown or while they are being
-swapped (a fast typist, a paste) have no prompt to go to; the app holds them
-and replays them once the panes are up and the prompt has focus (see
-``AgentTUI.on_event``), so they arrive as if typed then, in order.
+Type-ahead: keys the early prompt cannot take (Enter, arrows, ...) and keys
+typed while the slots are swapped have no prompt to go to; the app holds them
+and replays them once the panes are up and the prompt has focus
+(``startup.TypeAhead``), so they arrive as if typed then, in order.
 
 Pane visibility: each sidebar is shown by default when the terminal is at
 least ``NARROW_BELOW`` columns wide and hidden below that; toggling a pane
@@ -35,12 +32,21 @@ from typing import TYPE_CHECKING
 
 from textual import events, on
 from textual.app import ComposeResult
-from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
 
 from agenttui.ui import messages
+from agenttui.ui.startup import (
+    HEADER_ICON,
+    PANES_AFTER_S,
+    Blank,
+    EarlyPrompt,
+    HeaderSlot,
+    PaneSlot,
+    first_frame_slots,
+    import_panes,
+)
 
 if TYPE_CHECKING:
     from agenttui.ui.widgets.chat_pane import ChatPane
@@ -51,44 +57,12 @@ PANE_IDS = {name: f"#{name}-pane" for name, _ in PANES}
 _CARRIED_CLASSES = ("-hidden", "-shown")
 
 
-HEADER_ICON = "◆"
-
-
-class Blank(Widget):
-    """Draws its styles only (Widget's own render shows the widget's name).
-
-    No DEFAULT_CSS: its rules live in main.tcss (see HeaderSlot for why).
-    """
-
-    def render(self) -> str:
-        return ""
-
-
-class PaneSlot(Blank):
-    """A pane's place in the first frame: its id, border and title, no content."""
-
-    def __init__(self, name: str, title: str) -> None:
-        super().__init__(id=f"{name}-pane")
-        self.border_title = title
-
-
-class HeaderSlot(Widget):
-    """The header's line in the first frame, drawn like Textual's ``Header``.
-
-    One widget with its CSS in main.tcss, where the real ``Header`` brings
-    three widget classes with DEFAULT_CSS (three more stylesheet parses).
-    """
-
-    def render(self) -> Content:
-        title = self.app.format_title(self.app.title, self.app.sub_title)
-        middle = max(0, self.size.width - 18)  # Header: icon 8 cells left, clock space 10 right
-        title = title.truncate(middle, ellipsis=True)
-        return Content.assemble(f" {HEADER_ICON}".ljust(8), " " * ((middle - title.cell_length) // 2), title)
+__all__ = ["PANES", "Blank", "HeaderSlot", "MainScreen", "PaneSlot"]
 
 
 class MainScreen(Screen):
     CSS_PATH = "main.tcss"
-    AUTO_FOCUS = "#prompt"
+    AUTO_FOCUS = "#prompt, #early-prompt"
 
     class PanesReady(Message):
         """The real panes are mounted (after the first frame when deferred)."""
@@ -108,8 +82,7 @@ class MainScreen(Screen):
         yield HeaderSlot(id="header-slot") if defer else self._build_header()
         with Blank(id="panes"):
             if defer:
-                for name, title in PANES:
-                    yield PaneSlot(name, title)
+                yield from first_frame_slots(PANES)
             else:
                 yield from self._build_panes()
         if defer:
@@ -131,12 +104,22 @@ class MainScreen(Screen):
         self._schedule_fill()
 
     def _schedule_fill(self) -> None:
-        # Both the app's Ready and our mount are needed: before Ready the app is in
-        # its start-up batch, where "after refresh" can come before anything is drawn.
+        # Both the app's Ready (its start-up batch, and so the first frame, is over)
+        # and our mount are needed. A moment later: keys typed at the first frame
+        # (a paste, tmux send-keys) are echoed before the imports compete for the GIL.
         if self._app_ready and self._mounted and not self.panes_ready and not self._fill_scheduled:
             self._fill_scheduled = True
-            self.refresh()  # a frame is painted first; the callback runs after it
-            self.call_after_refresh(self._fill_panes)
+            self.set_timer(PANES_AFTER_S, self._start_fill)
+
+    def _start_fill(self) -> None:
+        self.run_worker(self._import_then_fill, group="fill-panes")
+
+    async def _import_then_fill(self) -> None:
+        """A worker, not a handler: the screen's queue stays free to repaint what is typed."""
+        import asyncio
+
+        await asyncio.to_thread(import_panes)  # the early prompt takes keys meanwhile
+        self.call_later(self._fill_panes)
 
     def _build_panes(self) -> list[Widget]:
         from agenttui.ui.widgets.chat_pane import ChatPane
@@ -152,14 +135,18 @@ class MainScreen(Screen):
         return Header(icon=HEADER_ICON)
 
     def _build_footer(self) -> Widget:
-        from textual.widgets import Footer
+        from agenttui.ui.widgets.app_footer import AppFooter
 
-        return Footer(compact=self.has_class("-narrow"))
+        return AppFooter(compact=self.has_class("-narrow"))
 
     async def _fill_panes(self) -> None:
         """Swap the slots for the real panes once the first frame is out."""
         if self.panes_ready or not self.is_attached:
             return
+        type_ahead = getattr(self.app, "type_ahead", None)
+        if type_ahead is not None:
+            type_ahead.close_early()  # keys typed from now on wait for the real prompt
+        early = next(iter(self.query(EarlyPrompt)), None)
         panes = self._build_panes()
         for pane in panes:
             slot = self.query_one(f"#{pane.id}")
@@ -167,14 +154,17 @@ class MainScreen(Screen):
                 pane.set_class(slot.has_class(name), name)
         box = self.query_one("#panes")
         with self.app.batch_update():  # one repaint: no frame without panes
+            # Removing the early prompt lets it handle the keys already queued to it first.
             await box.remove_children()
             await box.mount_all(panes)
             await self.query_one("#footer-slot").remove()
             await self.query_one("#header-slot").remove()
             await self.mount(self._build_header(), self._build_footer())
+            if type_ahead is not None:
+                type_ahead.carry_over(early, self.chat.prompt)
         self.panes_ready = True
         if self.focused is None:
-            self.chat.prompt.focus()
+            self.set_focus(self.chat.prompt)  # now, not on the next turn of the queue (Widget.focus)
         self.post_message(self.PanesReady())  # the app then releases the keys it held
 
     @property

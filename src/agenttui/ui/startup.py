@@ -1,0 +1,270 @@
+"""Start-up: a usable prompt as soon as a bare Textual app's, and every trick that takes.
+
+Goal (issue 12, Figures): from launch to a prompt that shows its placeholder
+and takes keys, at most 1.2x a bare Textual app with one ``TextArea``
+(``bench/bench_prompt_usable.py``). The app's own work before that is small
+(settings, the profile, two stylesheets); importing and mounting the three
+panes costs several times the bare app's whole start-up. So:
+
+1. **First frame** (:class:`MainScreen` composes it when deferred): the
+   header line, the three titled panes as empty slots, the footer row, and in
+   the chat's slot an :class:`EarlyPrompt` -- a plain ``TextArea`` with the
+   real prompt's placeholder, size and place, focused. It takes typing at once.
+2. **CSS parsed once**: Textual parses the stylesheet before the first frame
+   and again whenever a widget class with ``DEFAULT_CSS`` first mounts. The
+   slots' rules are in main.tcss; ``TextArea``'s default CSS is added in the
+   app's ``on_load`` (:func:`add_default_css`), before the first parse.
+3. **Theme before the first parse** (:func:`select_start_theme`): the
+   configured theme is set with ``set_reactive`` (no watcher, which would
+   re-parse) and its variables handed to the stylesheet. Textual publishes a
+   theme change with ``call_next``; :func:`subscribe_after_start` subscribes
+   the same way, after it, so the start-up choice is not saved as the user's.
+4. **The panes after the first frame** (``MainScreen._fill_panes``): their
+   modules are imported in a thread (:func:`import_panes`) while the early
+   prompt keeps taking keys, then they replace the slots in one batch; the
+   early prompt's text and cursor move into the real prompt
+   (:meth:`TypeAhead.carry_over`).
+5. **Type-ahead** (:class:`TypeAhead`, used by ``AgentTUI.on_event``): keys
+   and pastes the early prompt cannot take (Enter, Tab, arrows, ctrl keys:
+   they mean something to the real prompt) and everything after the first of
+   them are held, in order, as is everything typed while the slots are
+   swapped (the screen's queue is blocked then; a key queued to a widget being
+   removed was handled by no one). Once the real prompt has focus they are
+   replayed through Textual's own dispatch: they land where a key typed then
+   would, Enter included. Keys bound to the app (F-keys, ctrl+q) act at once.
+6. **After the panes**: chat widgets' CSS registered at idle
+   (:func:`register_widget_css`), the Markdown parser warmed
+   (:func:`warm_markdown`), start-up objects frozen out of the collector's
+   sight (:func:`freeze_startup_objects`).
+7. **argv** is pre-parsed in :func:`agenttui.cli._tui_only`, not here: it
+   runs before anything is imported, and this module imports Textual, which
+   every other command (``ask``, ``memory``) must not pay for.
+
+These lean on Textual internals (``set_reactive`` and ``stylesheet`` before
+the first parse, ``theme_changed_signal``, ``_get_default_css``, the
+``is_forwarded`` flag, message order when a widget is pruned); pyproject pins
+Textual to the minor version they are tested with.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Callable, Iterable
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+from textual import events
+from textual.app import App
+from textual.content import Content
+from textual.widget import Widget
+from textual.widgets import TextArea
+
+if TYPE_CHECKING:
+    from agenttui.ui.widgets.prompt_input import PromptInput
+
+PROMPT_PLACEHOLDER = "Message… (Enter sends, /help)"
+HEADER_ICON = "◆"
+# What the panes need, imported in a thread after the first frame (step 4).
+PANE_MODULES = ("agenttui.ui.widgets.chat_pane", "agenttui.ui.widgets.memory_pane",
+                "agenttui.ui.widgets.history_pane", "textual.widgets._header", "textual.widgets._footer")
+PANES_AFTER_S = 0.1  # the panes' import starts once the first frame has been out this long (step 4)
+IMPORT_SWITCH_INTERVAL_S = 0.0005
+# Keys the early prompt edits with as the real prompt would (it has no bindings of its own).
+_EARLY_EDIT_KEYS = frozenset({"backspace", "delete"})
+
+
+# -- the first frame (step 1) -------------------------------------------------------
+class Blank(Widget):
+    """Draws its styles only (Widget's own render shows the widget's name).
+
+    No DEFAULT_CSS: its rules live in main.tcss (step 2).
+    """
+
+    def render(self) -> str:
+        return ""
+
+
+class PaneSlot(Blank):
+    """A pane's place in the first frame: its id, border and title, no content."""
+
+    def __init__(self, name: str, title: str) -> None:
+        super().__init__(id=f"{name}-pane")
+        self.border_title = title
+
+
+class EarlyPrompt(TextArea):
+    """The prompt of the first frame: takes typing until the real one replaces it.
+
+    A ``TextArea`` like the real prompt (same placeholder, wrapping, height), so
+    what it shows does not jump at the swap; its CSS is in main.tcss.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(id="early-prompt", placeholder=PROMPT_PLACEHOLDER, soft_wrap=True,
+                         show_line_numbers=False, tab_behavior="focus")
+
+    async def _on_key(self, event: events.Key) -> None:
+        # Backspace and Delete are TextArea *bindings*, run only once the key has bubbled up
+        # to the App, after characters typed behind them: "nexy<BS>t" would become "nexy".
+        # Done here, in turn with the characters (as PromptInput does for its bindings).
+        if event.key in _EARLY_EDIT_KEYS:
+            event.stop()
+            event.prevent_default()  # TextArea's own _on_key: not for these
+            self.action_delete_left() if event.key == "backspace" else self.action_delete_right()
+
+
+class HeaderSlot(Widget):
+    """The header's line in the first frame, drawn like Textual's ``Header``.
+
+    One widget with its CSS in main.tcss, where the real ``Header`` brings
+    three widget classes with DEFAULT_CSS (three more stylesheet parses).
+    """
+
+    def render(self) -> Content:
+        title = self.app.format_title(self.app.title, self.app.sub_title)
+        middle = max(0, self.size.width - 18)  # Header: icon 8 cells left, clock space 10 right
+        title = title.truncate(middle, ellipsis=True)
+        return Content.assemble(f" {HEADER_ICON}".ljust(8), " " * ((middle - title.cell_length) // 2), title)
+
+
+def first_frame_slots(titles: Iterable[tuple[str, str]]) -> list[Widget]:
+    """The panes' slots; the chat's holds the early prompt."""
+    slots: list[Widget] = []
+    for name, title in titles:
+        slot = PaneSlot(name, title)
+        if name == "chat":
+            slot.compose_add_child(Blank(id="early-spacer"))
+            slot.compose_add_child(EarlyPrompt())
+        slots.append(slot)
+    return slots
+
+
+def import_panes() -> None:
+    """Step 4, in a thread: the event loop keeps echoing keys meanwhile.
+
+    Imports hold the GIL; for their duration the interpreter hands it over
+    every 0.5 ms instead of 5, so a key's echo waits on them that much less.
+    """
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(IMPORT_SWITCH_INTERVAL_S)
+    try:
+        for name in PANE_MODULES:
+            import_module(name)
+    finally:
+        sys.setswitchinterval(before)
+
+
+# -- CSS and theme before the first parse (steps 2, 3) --------------------------------
+def add_default_css(app: App, classes: Iterable[type[Widget]]) -> None:
+    """Add the default CSS of widget classes to the stylesheet now, as Textual would when one
+    first mounts (it then re-parses the whole stylesheet, or re-derives its rule map)."""
+    for cls in classes:
+        node = cls.__new__(cls)  # not constructed: only its class's CSS is read
+        for read_from, css, tie_breaker, scope in node._get_default_css():
+            app.stylesheet.add_source(css, read_from=read_from, is_default_css=True,
+                                      tie_breaker=tie_breaker, scope=scope)
+
+
+def set_start_theme(app: App, name: str) -> bool:
+    """Make ``name`` the theme before the stylesheet is first parsed; False if it must wait.
+
+    Setting ``App.theme`` the usual way, from ``on_mount``, would re-parse the
+    whole stylesheet before the first frame; instead the reactive is set
+    without its watcher and the stylesheet's variables are updated, which is
+    all the watcher's work that matters before any CSS is parsed, as long as
+    dark/light stays as Textual's default (the ANSI colour filter depends on
+    it). A light theme returns False: the caller sets it the usual way.
+    """
+    if app.get_theme(name).dark != app.current_theme.dark:
+        return False
+    app.set_reactive(App.theme, name)
+    app.stylesheet.set_variables(app.get_css_variables())
+    app.set_class(True, f"-theme-{name}", update=False)
+    return True
+
+
+def subscribe_after_start(app: App, callback: Callable[..., object]) -> None:
+    """Subscribe to theme changes after the start-up theme's own (queued with ``call_next``)."""
+    app.call_next(app.theme_changed_signal.subscribe, app, callback)
+
+
+# -- type-ahead (step 5) ----------------------------------------------------------------
+class TypeAhead:
+    """Keys and pastes from the first frame until the real prompt takes them."""
+
+    def __init__(self) -> None:
+        self.held: list[events.Key | events.Paste] | None = []  # None once released
+        self.early_open = True  # the early prompt may take plain typing
+
+    @property
+    def active(self) -> bool:
+        return self.held is not None
+
+    def hold(self, event: events.Event, focused: Widget | None, app_keys: Callable[[], set[str]]) -> bool:
+        """True if the app must keep ``event`` for later instead of dispatching it now."""
+        held = self.held
+        if held is None or not isinstance(event, (events.Key, events.Paste)) or event.is_forwarded:
+            return False
+        if isinstance(event, events.Key) and event.key in app_keys():
+            return False  # F-keys, ctrl+q: at once
+        if not held and self.early_open and isinstance(focused, EarlyPrompt) and (
+                isinstance(event, events.Paste) or event.is_printable or event.key in _EARLY_EDIT_KEYS):
+            return False  # plain typing: the early prompt shows it now
+        held.append(event)
+        return True
+
+    def close_early(self) -> None:
+        """The swap begins: from now on every key waits for the real prompt."""
+        self.early_open = False
+
+    def release(self) -> list[events.Key | events.Paste]:
+        held, self.held = self.held or [], None
+        return held
+
+    @staticmethod
+    def carry_over(early: TextArea | None, prompt: PromptInput) -> None:
+        """The early prompt's text, cursor and selection, into the real prompt."""
+        if early is None or not early.text:
+            return
+        prompt.load_text(early.text)
+        prompt.selection = early.selection
+
+
+# -- after the panes (step 6) -------------------------------------------------------------
+CHAT_WIDGET_MODULES = ("textual.widgets._markdown", "agenttui.ui.widgets.message_view",
+                       "agenttui.ui.widgets.used_line", "agenttui.ui.widgets.thinking_block",
+                       "agenttui.ui.widgets.tool_call_view")
+
+
+def register_widget_css(app: App, module_names: Iterable[str] = CHAT_WIDGET_MODULES) -> None:
+    """Add the default CSS of the widgets a reply mounts (messages, Markdown blocks, the used
+    line, the thinking block) now, at idle: Textual adds a widget class's CSS when it is first
+    mounted and then re-derives its rule map, which the first reply would pay for."""
+    with contextlib.suppress(Exception):  # Textual internals: at worst the first reply does it
+        modules = [import_module(name) for name in module_names]
+        add_default_css(app, {cls for module in modules for cls in vars(module).values()
+                              if isinstance(cls, type) and issubclass(cls, Widget)})
+        _ = app.stylesheet.rules_map  # parse them now
+
+
+def freeze_startup_objects() -> None:
+    """Move what start-up and the preparation built (modules, recall's word tables, the client:
+    ~180,000 objects) out of the garbage collector's sight (``gc.freeze``).
+
+    A full collection over them takes ~180 ms, and the next one would otherwise come due
+    during the first turn (the preparation allocated a lot since the last), stalling its
+    first words. They live as long as the app; refcounting still frees them, only reference
+    cycles among them would never be collected. Costs nothing (no traversal).
+    """
+    import gc
+
+    gc.freeze()
+
+
+def warm_markdown() -> None:
+    """The reply's Markdown parser does its lazy set-up (~12 ms) on its first document: do it now."""
+    with contextlib.suppress(Exception):
+        from markdown_it import MarkdownIt
+
+        MarkdownIt("gfm-like").parse("A *warm-up* with `code`, a [link](https://example.com)\n\n- and a list")
