@@ -71,21 +71,38 @@ class ContextMixin:
         pane: Any = self
         self._measure(pane.conversation_id)
 
-    @work(thread=True, group="chat-context", exclusive=True, exit_on_error=False)
-    def _measure(self, conversation_id: str | None) -> None:
+    @work(group="chat-context", exclusive=True, exit_on_error=False)
+    async def _measure(self, conversation_id: str | None) -> None:
+        pane: Any = self
+        result = None
+        if conversation_id is not None:
+            await self._after_start_up()
+            result = await asyncio.to_thread(self._figures_now, pane.services, conversation_id)
+        pane.post_message(self.ContextMeasured(conversation_id, result))
+
+    async def _after_start_up(self) -> None:
+        """At start-up the app prepares the first turn (imports, caches: agent/prepare.py); the
+        meter waits for that rather than importing context assembly in front of it."""
+        app: Any = getattr(self, "app", None)
+        for _ in range(40):  # its preparation starts within ~1 s of the first frame
+            if getattr(app, "_turn_ready", None) is not None or not hasattr(app, "first_turn_ready"):
+                break
+            await asyncio.sleep(0.05)
+        ready = getattr(app, "first_turn_ready", None)
+        if ready is not None:
+            await ready()
+
+    @staticmethod
+    def _figures_now(services: Any, conversation_id: str) -> ContextFigures | None:
         from agenttui.core.compaction import figures
         from agenttui.core.context import assemble
         from agenttui.core.models import Message
 
-        pane: Any = self
-        result = None
-        if conversation_id is not None:
-            try:  # a draft with no words: no recall search, nothing sent anywhere
-                result = figures(assemble(pane.services, conversation_id, Message(role="user", content=""),
-                                          mark_used=False, semantic=False))
-            except Exception:  # noqa: BLE001 -- a meter is not worth a failure; the turn reports its own
-                result = None
-        pane.post_message(self.ContextMeasured(conversation_id, result))
+        try:  # a draft with no words: no recall search, nothing sent anywhere, nothing written
+            return figures(assemble(services, conversation_id, Message(role="user", content=""),
+                                    mark_used=False, semantic=False))
+        except Exception:  # noqa: BLE001 -- a meter is not worth a failure; the turn reports its own
+            return None
 
     # Handlers by name: ``@on`` in a plain mixin is not collected (Textual reads it from
     # MessagePump subclasses' own namespaces only).
