@@ -44,7 +44,7 @@ async def test_meter_marker_and_compact(chat_services, fake_openai):
         await wait_until(pilot, lambda: pane.conversation_id == cid and "context " in app.sub_title)
         # opening: the prompt now would hold the last 4 messages: 6 older are not sent
         await wait_until(pilot, lambda: app.screen.query(NotSentMarker))
-        index, below = marker_position(app)
+        _, below = marker_position(app)
         assert "older turns not sent: 6" in str(app.screen.query_one(NotSentMarker).render())
         assert getattr(below, "message_id", None) == stored[6].id
         await send(pilot, "and step 5?")

@@ -12,7 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from agenttui.core.compaction import CompactPlan, plan_compaction, summary_message, summary_request
+from agenttui.core.compaction import (
+    CompactPlan,
+    plan_compaction,
+    summary_message,
+    summary_request,
+)
 from agenttui.core.models import Message
 
 
@@ -46,7 +51,7 @@ async def summarise(services: Any, plan: CompactPlan, *, client: Any = None,
     timeout = float(services.settings.agent.request_timeout)
     try:
         response = await client.chat.completions.create(model=model, messages=messages, stream=False)
-    except Exception as exc:  # noqa: BLE001 -- put in words below
+    except Exception as exc:
         raise CompactError(classify(exc, timeout).message) from exc
     choices = getattr(response, "choices", None) or []
     if not choices:

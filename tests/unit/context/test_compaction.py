@@ -6,12 +6,17 @@ tests/ui/test_compact.py (the real openai client against the fake server).
 
 from __future__ import annotations
 
+import pytest
+
 from agenttui.agent.compact import CompactError, plan_for, store_summary
-from agenttui.core.compaction import SUMMARY_INTRO, ContextFigures, figures, summary_request
+from agenttui.core.compaction import (
+    SUMMARY_INTRO,
+    ContextFigures,
+    figures,
+    summary_request,
+)
 from agenttui.core.context import assemble
 from agenttui.core.models import Message
-
-import pytest
 
 
 def add(services, cid, role, content) -> Message:
