@@ -90,3 +90,19 @@ def test_a_failed_incognito_turn_writes_nothing_either(cli, seeded, isolated_hom
     result = cli("ask", "--incognito", QUESTION)
     assert result.code == 1
     assert tree(isolated_home) == before
+
+
+def test_incognito_with_semantic_recall_writes_nothing(cli, seeded, isolated_home, fake_openai, paths):
+    """Semantic recall embeds the question through the endpoint and reads the stored vectors;
+    no vector is stored and the database's -wal/-shm files do not outlive the command."""
+    paths.config_file.parent.mkdir(parents=True, exist_ok=True)
+    paths.config_file.write_text("[recall]\nsemantic = true\n")
+    assert cli("history", "embed").code == 0  # vectors for the seeded messages, as a user would
+    fake_openai.reply("make ship-kraken.")
+    embedded = len(fake_openai.embedding_requests)
+    before = tree(isolated_home)
+    result = cli("ask", "--incognito", QUESTION)
+    assert result.code == 0, result.err
+    asked = [r["input"] for r in fake_openai.embedding_requests[embedded:]]
+    assert any(QUESTION in str(text) for text in asked)  # the question was embedded: ranking ran
+    assert tree(isolated_home) == before
