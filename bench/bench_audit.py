@@ -23,9 +23,16 @@ is found. Exit status 1 if a check fails.
 Quality (issue 16), first: recall and false flags per category on the
 planted-defect memory of ``bench/audit_corpus.py`` (~1,200 items, a quarter
 Indonesian), lexical only and, with ``--embeddings URL``, with the
-embeddings of an OpenAI-compatible endpoint (e.g. ``bench/minilm_embeddings_server.py``,
-see its doc) or ``--embeddings fake`` (tests/fakes/openai_server.py's
-deterministic vectors: they carry no meaning, so this only exercises the path).
+embeddings of an OpenAI-compatible endpoint or ``--embeddings fake``
+(tests/fakes/openai_server.py's deterministic vectors: they carry no meaning,
+so this only exercises the path). ``bench/minilm_embeddings_server.py`` (see
+its doc; a separate virtual environment) serves two real models offline:
+
+* multilingual (as a user's text-embedding-3-* or bge-m3 is), the issue's figure:
+  ``--model e5 --port 8767``, then
+  ``--embeddings http://127.0.0.1:8767/v1 --embedding-model multilingual-e5-small``;
+* English-only all-MiniLM-L6-v2 (translations cannot match):
+  ``--port 8766``, then ``--embeddings http://127.0.0.1:8766/v1``.
 
 Run: ``.venv/bin/python bench/bench_audit.py [--items 10000] [--runs 5] [--clock cpu|wall]
 [--embeddings URL|fake] [--embedding-model NAME] [--no-speed] [--no-quality] [--show-misses]``
@@ -45,10 +52,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from agenttui.core import audit_duplicates, memory_text  # noqa: E402
-from agenttui.core.audit import audit, screen_text  # noqa: E402
-from agenttui.core.models import MemoryItem  # noqa: E402
-from agenttui.security import find_secrets, injection, injection_reasons  # noqa: E402
+from agenttui.core import audit_duplicates, memory_text
+from agenttui.core.audit import audit, screen_text
+from agenttui.core.models import MemoryItem
+from agenttui.security import find_secrets, injection, injection_reasons
 
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
 # CPU time by default: the work is single-threaded, so on an idle machine it
