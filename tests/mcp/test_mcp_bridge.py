@@ -33,7 +33,7 @@ def call(name: str, arguments: dict | None = None):
 async def hostile(paths):
     from agenttui.mcp.manager import attach, detach
 
-    services = services_with(paths, {"bad": {"command": sys.executable, "args": [HOSTILE], "timeout": 3}})
+    services = services_with(paths, {"bad": {"command": sys.executable, "args": [HOSTILE], "timeout": 5}})
     manager = attach(services)
     manager.start_all()
     await manager.wait_started(30)
@@ -83,7 +83,7 @@ async def test_output_is_bounded_redacted_and_untrusted(hostile):
 
     hostile.settings.agent.max_tool_output = 2_000
     registry = ToolRegistry(hostile)
-    big = await registry.execute(call("mcp__bad__huge", {"size": 5_000_000}))
+    big = await registry.execute(call("mcp__bad__huge", {"size": 400_000}))
     assert big.ok and len(big.output) < 2_200 and "characters of output omitted" in big.output
     secret = await registry.execute(call("mcp__bad__secret"))
     assert "sk-proj-" not in secret.output and "REDACTED" in secret.output
@@ -111,7 +111,7 @@ async def test_a_slow_tool_times_out_and_the_server_stays_usable(hostile):
 
     registry = ToolRegistry(hostile)
     slow = await registry.execute(call("mcp__bad__slow", {"seconds": 60}))
-    assert not slow.ok and "within 3 s" in slow.output
+    assert not slow.ok and "within 5 s" in slow.output
     assert (await registry.execute(call("mcp__bad__lying", {"count": 1}))).ok
 
 
@@ -156,19 +156,23 @@ async def test_stop_leaves_no_process(paths):
     services.close()
 
 
-async def test_real_git_server_on_a_temporary_repository(paths, tmp_path):
+def make_repo(repo) -> None:
     import subprocess
 
-    from agenttui.agent.tools import ToolRegistry
-    from agenttui.mcp.manager import attach, detach
-
-    repo = tmp_path / "repo"
     repo.mkdir()
     for args in (["init", "-q"], ["config", "user.email", "t@example.com"], ["config", "user.name", "T"]):
         subprocess.run(["git", *args], cwd=repo, check=True)
     (repo / "notes.txt").write_text("first\n")
     subprocess.run(["git", "add", "notes.txt"], cwd=repo, check=True)
     subprocess.run(["git", "commit", "-qm", "add notes"], cwd=repo, check=True)
+
+
+async def test_real_git_server_on_a_temporary_repository(paths, tmp_path):
+    from agenttui.agent.tools import ToolRegistry
+    from agenttui.mcp.manager import attach, detach
+
+    repo = tmp_path / "repo"
+    make_repo(repo)
     services = services_with(paths, {"git": {"command": server_bin("mcp-server-git"),
                                              "args": ["--repository", str(repo)]}})
     manager = attach(services)

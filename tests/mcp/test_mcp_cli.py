@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import tomllib
+from pathlib import Path
 
 from tests.mcp.conftest import HOSTILE, server_bin
 
+REPO = Path(__file__).resolve().parents[2]
 SECRET = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"  # GitHub's documented token shape, made up
 
 
@@ -140,3 +143,53 @@ def test_bad_entries_warn_and_are_skipped(paths):
     assert config.servers["ok"].timeout == 60
     joined = "\n".join(config.warnings)
     assert "needs `command`" in joined and "invalid MCP server name" in joined and "timeout" in joined
+
+
+def test_commands_that_need_no_server_do_not_start_or_import_one(cli, isolated_home, tmp_path):
+    marker = str(tmp_path / "never-started")
+    assert cli("mcp", "add", "h", "--no-check", "--", sys.executable, HOSTILE, marker).code == 0
+    probe = ("import sys, agenttui.cli as c\ntry:\n    code = c.main(sys.argv[1:])\nfinally:\n"
+             "    print('SDK', 'mcp' in sys.modules, file=sys.stderr)\nsys.exit(code)")
+    for argv in (["--version"], ["paths"], ["doctor", "--offline"], ["mcp", "list"]):
+        import subprocess
+
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO / "src"), str(REPO)]))
+        proc = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True,
+                              env=env, timeout=60, cwd=tmp_path, check=False)
+        assert "SDK False" in proc.stderr, (argv, proc.stderr)
+    from tests.mcp.conftest import processes_with
+
+    assert not processes_with(marker)
+
+
+async def test_http_headers_from_the_keyring_reach_the_server(paths, http_server, monkeypatch):
+    import keyring
+
+    from agenttui.agent.tools import ToolRegistry
+    from agenttui.bootstrap import build_services
+    from agenttui.core.models import ToolCall
+    from agenttui.mcp.config import KEYRING, keyring_user, servers_table, update
+    from agenttui.mcp.manager import attach, detach
+    from tests.fakes.memory_keyring import MemoryKeyring
+
+    previous = keyring.get_keyring()
+    keyring.set_keyring(MemoryKeyring())
+    try:
+        keyring.set_password("agenttui", keyring_user("user", "default", "web", "header", "X-Api-Key"),
+                             "plain-value-42")
+        monkeypatch.setenv("TRACE_ID", "trace-7")
+        update(paths, lambda mcp: servers_table(mcp, "user", "default").__setitem__(
+            "web", {"url": http_server, "headers": {"X-Api-Key": KEYRING, "X-Trace": "${TRACE_ID}"}}))
+        services = build_services(paths)
+        manager = attach(services)
+        manager.start_all()
+        await manager.wait_started(30)
+        registry = ToolRegistry(services)
+        for header, expected in (("x-api-key", "plain-value-42"), ("x-trace", "trace-7")):
+            outcome = await registry.execute(ToolCall(id="c", name="mcp__web__header",
+                                                      arguments=json.dumps({"name": header})))
+            assert outcome.output == expected
+        await detach(services)
+        services.close()
+    finally:
+        keyring.set_keyring(previous)

@@ -92,8 +92,15 @@ def _pairs(values: list[str], what: str) -> dict[str, str]:
 def run_add(args: argparse.Namespace) -> int:
     from agenttui.cli.common import fail, open_services, warn
     from agenttui.mcp.config import (
-        KEYRING, McpConfigError, ServerConfig, check_name, keyring_user, looks_secret,
-        servers_table, store_secret, update,
+        KEYRING,
+        McpConfigError,
+        ServerConfig,
+        check_name,
+        keyring_user,
+        looks_secret,
+        servers_table,
+        store_secret,
+        update,
     )
 
     command = list(args.command_line or [])
@@ -117,7 +124,9 @@ def run_add(args: argparse.Namespace) -> int:
     try:
         profile = services.profile_name
         if command and "/" in command[0] and not command[0].startswith("/"):
-            from pathlib import Path  # a relative path would break when run from elsewhere
+            from pathlib import Path
+
+            # a relative path would break when agenttui runs from another directory
 
             command[0] = str(Path(command[0]).absolute())
         server = ServerConfig(name=args.name, scope=args.scope, url=args.url,
@@ -266,7 +275,13 @@ def run_remove(args: argparse.Namespace) -> int:
     from agenttui.cli.common import fail, open_services
     from agenttui.core.config import ConfigError
     from agenttui.mcp.cache import cache_key, write
-    from agenttui.mcp.config import delete_secrets, parse_server, read_raw, servers_table, update
+    from agenttui.mcp.config import (
+        delete_secrets,
+        parse_server,
+        read_raw,
+        servers_table,
+        update,
+    )
 
     services = open_services(args)
     if services is None:

@@ -286,7 +286,7 @@ def store_secret(user: str, value: str) -> None:
 
     try:
         keyring.set_password(SERVICE, user, value)
-    except Exception as exc:  # noqa: BLE001 -- a locked or refusing keyring, said plainly
+    except Exception as exc:
         raise SecretsError(f"the keyring refused to store an MCP secret: {exc}") from exc
 
 
@@ -296,16 +296,13 @@ def delete_secrets(server: ServerConfig, profile: str) -> None:
     refs += [("header", k) for k, v in server.headers.items() if v == KEYRING]
     if not refs:
         return
-    try:
-        import keyring
+    import contextlib
 
-        for kind, key in refs:
-            try:
-                keyring.delete_password(SERVICE, keyring_user(server.scope, profile, server.name, kind, key))
-            except Exception:  # noqa: BLE001 -- already gone, or no backend: nothing to remove
-                continue
-    except ImportError:
-        return
+    import keyring
+
+    for kind, key in refs:
+        with contextlib.suppress(Exception):  # already gone, or no backend: nothing to remove
+            keyring.delete_password(SERVICE, keyring_user(server.scope, profile, server.name, kind, key))
 
 
 def resolve_values(server: ServerConfig, profile: str, environ: Any) -> tuple[dict[str, str], dict[str, str]]:
@@ -319,7 +316,7 @@ def resolve_values(server: ServerConfig, profile: str, environ: Any) -> tuple[di
                 import keyring
 
                 found = keyring.get_password(SERVICE, keyring_user(server.scope, profile, server.name, kind, key))
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:
                 raise McpConfigError(f"{kind} {key}: the keyring could not be read ({type(exc).__name__})") from exc
             if found is None:
                 raise McpConfigError(f"{kind} {key} is kept in the keyring, but the keyring has no entry for it "

@@ -78,9 +78,9 @@ async def _http_transport(url: str, headers: dict[str, str]) -> AsyncIterator[An
     from mcp.client.streamable_http import streamable_http_client
     from mcp.shared._httpx_utils import create_mcp_http_client
 
-    async with create_mcp_http_client(headers=headers or None) as http:
-        async with streamable_http_client(url, http_client=http) as streams:
-            yield streams
+    async with (create_mcp_http_client(headers=headers or None) as http,
+                streamable_http_client(url, http_client=http) as streams):
+        yield streams
 
 
 def make_client(server: ServerConfig, profile: str, environ: Any, errlog: Any) -> Any:
@@ -189,7 +189,7 @@ class Connection:
                 task.cancel()
                 with contextlib.suppress(BaseException):
                     await task
-            except Exception:  # noqa: BLE001 -- already reported as last_error
+            except Exception:  # noqa: BLE001, S110 -- the owner already reported it as last_error
                 pass
         if self.state != "disabled":
             self._set("stopped")
@@ -207,8 +207,8 @@ class Connection:
             self._ready.clear()
             self._set("starting" if failures == 0 else "restarting")
             try:
-                self.log_path.parent.mkdir(parents=True, exist_ok=True)
-                with open(self.log_path, "w", encoding="utf-8", errors="replace") as errlog:
+                errlog = await asyncio.to_thread(self._open_log)
+                with errlog:
                     client = make_client(self.server, self.profile, self.environ, errlog)
                     async with asyncio.timeout(CONNECT_TIMEOUT):
                         await client.__aenter__()
@@ -245,6 +245,10 @@ class Connection:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._closed_wait(), timeout=min(30.0, 2.0 ** (failures - 1)))
         self._ready.set()
+
+    def _open_log(self) -> Any:
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        return open(self.log_path, "w", encoding="utf-8", errors="replace")
 
     async def _closed_wait(self) -> None:
         while not self._closing:
@@ -288,7 +292,7 @@ class Connection:
             return await client.call_tool(name, arguments, read_timeout_seconds=self.server.timeout)
         except asyncio.CancelledError:
             raise
-        except Exception as exc:  # noqa: BLE001 -- worded for the model below
+        except Exception as exc:
             if self._lost_connection(exc):
                 raise McpCallError(f"the MCP server '{self.server.name}' stopped during the call "
                                    "(it will be restarted); the call may or may not have had an "
@@ -305,6 +309,6 @@ class Connection:
             return await getattr(client, method)(*args, **kwargs)
         except asyncio.CancelledError:
             raise
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             self._lost_connection(exc)
             raise McpCallError(describe_error(exc)) from exc

@@ -11,11 +11,11 @@ reads it and sends it, or not). The screen follows state changes live.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
@@ -37,7 +37,7 @@ class McpScreen(ModalScreen[str | None]):
     McpScreen #items.-visible { display: block; }
     McpScreen #keys { color: $text-muted; height: 1; }
     """
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close"),
         Binding("e", "toggle", "Enable/disable"),
         Binding("r", "items", "Resources & prompts"),
