@@ -160,6 +160,15 @@ class IncognitoHistory:
         self._ids.add(conversation.id)
         return conversation
 
+    def fork(self, cid: str, at_message_id: int) -> Conversation:
+        """A fork of an in-memory conversation is one too (a saved one's would be a write)."""
+        if not self.owns(cid):
+            raise IncognitoRefused("incognito: a saved conversation is not forked here; leave "
+                                   "incognito first")
+        forked = self.scratch.fork(cid, at_message_id)
+        self._ids.add(forked.id)
+        return forked
+
     def get_message(self, message_id: int):
         if self._scratch is not None:
             found = self._scratch.get_message(message_id)

@@ -48,6 +48,11 @@ def test_the_twin_reads_everything_and_writes_nothing(real, isolated_home):
         twin.history.append(kept.id, Message(role="user", content="x"))
     with pytest.raises(IncognitoRefused):
         twin.history.rename(kept.id, "y")
+    first = twin.history.messages(chat.id)[0]
+    forked = twin.history.fork(chat.id, first.id)  # a fork of an unsaved chat is unsaved too
+    assert twin.history.owns(forked.id) and twin.history.messages(forked.id)
+    with pytest.raises(IncognitoRefused):
+        twin.history.fork(kept.id, twin.history.messages(kept.id)[0].id)
     note = twin.memory.items("all")[0]
     twin.memory.mark_used([note.id])  # silently not counted
     with pytest.raises(IncognitoRefused):
