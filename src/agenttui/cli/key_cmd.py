@@ -1,4 +1,4 @@
-"""``agenttui key set|delete``: the API key in the OS keyring (S3).
+"""``agenttui key set|delete``: the API key in the OS keyring (S3), or opted in, a 0600 file.
 
 The key is read from a hidden prompt on a terminal, or from stdin when piped
 (``pass show openai | agenttui key set``) -- never from argv, where it would
@@ -7,6 +7,13 @@ land in shell history and ``ps`` output.
 ``--this-profile`` stores the key for the active profile only (a project on
 OpenRouter, another on a local server); lookups try the profile's key first,
 then the shared one. OPENAI_API_KEY in the environment wins over both.
+
+``--file`` is the explicit opt-in for systems without a keyring (issue 12
+item 8, as the Settings dialog's switch): the key goes to ``<config
+dir>/api_key``, one line, mode 0600, not encrypted (:mod:`agenttui.core.key_file`);
+it is shared by all profiles, so it does not combine with ``--this-profile``.
+The lookup order is OPENAI_API_KEY, the keyring, then that file. Without a
+keyring and without ``--file``, ``set`` fails and names both ways out.
 """
 
 from __future__ import annotations
@@ -18,7 +25,7 @@ from agenttui.cli.common import add_yes, confirm_destructive, fail, stdin_is_tty
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("key", help="store or remove the API key in the OS keyring")
+    parser = subparsers.add_parser("key", help="store or remove the API key in the OS keyring (or a 0600 file)")
     sub = parser.add_subparsers(dest="key_command", metavar="ACTION", required=True)
     setter = sub.add_parser("set", help="store the API key (prompted, or read from stdin)")
     setter.set_defaults(handler=run_set)
@@ -26,8 +33,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_yes(delete)
     delete.set_defaults(handler=run_delete)
     for action in (setter, delete):
-        action.add_argument("--this-profile", action="store_true",
-                            help="only for the active profile (--profile NAME, or the one bound to this directory)")
+        scope = action.add_mutually_exclusive_group()
+        scope.add_argument("--this-profile", action="store_true",
+                           help="only for the active profile (--profile NAME, or the one bound to this directory)")
+        scope.add_argument("--file", action="store_true",
+                           help="the plain file <config dir>/api_key (mode 0600, NOT encrypted) instead of the "
+                                "keyring: for systems without one")
 
 
 def _target_profile(args: argparse.Namespace) -> str | None:
@@ -50,12 +61,25 @@ def _read_key() -> str:
     return sys.stdin.readline()
 
 
+def _key_file():
+    from agenttui.core.key_file import key_file_path
+    from agenttui.core.paths import Paths
+
+    return key_file_path(Paths.from_env().config_dir)
+
+
+FILE_WAY_OUT = ("\n  - or, without a keyring, store it in a plain file readable only by you "
+                "(mode 0600, not encrypted): agenttui key set --file")
+
+
 def run_set(args: argparse.Namespace) -> int:
     from agenttui.core.secrets import SecretsError, keyring_status, set_api_key
 
+    if args.file:
+        return _set_file()
     ok, _backend, advice = keyring_status()
     if not ok:  # say so before asking for the key
-        return fail(advice)
+        return fail(advice + FILE_WAY_OUT)
     try:
         value = _read_key().strip()
     except EOFError:
@@ -76,9 +100,52 @@ def run_set(args: argparse.Namespace) -> int:
     return 0
 
 
+def _set_file() -> int:
+    from agenttui.core.key_file import KeyFileError, write_key_file
+    from agenttui.core.secrets import get_api_key
+
+    try:
+        value = _read_key().strip()
+    except EOFError:
+        value = ""
+    if not value:
+        return fail("no key given (type it at the prompt, or pipe it on stdin)")
+    path = _key_file()
+    try:
+        write_key_file(path, value)
+    except KeyFileError as exc:
+        return fail(str(exc))
+    print(f"API key stored in {path} (mode 0600, not encrypted: any program running as you can read it)")
+    import os
+
+    if os.environ.get("OPENAI_API_KEY"):
+        print("note: OPENAI_API_KEY is set in this environment and takes precedence")
+    elif get_api_key({}).source == "keyring":
+        print("note: a key stored in the keyring takes precedence over the file")
+    return 0
+
+
+def _delete_file(args: argparse.Namespace) -> int:
+    from agenttui.core.key_file import KeyFileError, delete_key_file
+
+    path = _key_file()
+    if not path.exists():
+        return fail(f"there is no key file ({path})")
+    if not confirm_destructive(args, f"delete the API key file {path}"):
+        return 1
+    try:
+        delete_key_file(path)
+    except KeyFileError as exc:
+        return fail(str(exc))
+    print(f"API key file {path} removed")
+    return 0
+
+
 def run_delete(args: argparse.Namespace) -> int:
     from agenttui.core.secrets import SecretsError, delete_api_key, keyring_status
 
+    if args.file:
+        return _delete_file(args)
     ok, _backend, advice = keyring_status()
     if not ok:
         return fail(advice)

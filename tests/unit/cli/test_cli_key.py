@@ -74,3 +74,61 @@ def test_key_for_one_profile_wins_for_that_profile_only(cli, file_keyring, monke
     gone = cli("--profile", "work", "key", "delete", "--this-profile", "--yes", env=env)
     assert gone.code == 0
     assert json.loads(store.read_text()) == {"agenttui/api_key": "sk-shared"}
+
+
+# -- --file: the opt-in 0600 key file for systems without a keyring (issue 12 item 8) --------
+def _key_file(home):
+    from agenttui.core.key_file import key_file_path
+    from agenttui.core.paths import Paths
+
+    return key_file_path(Paths.from_env({"AGENTTUI_HOME": str(home)}).config_dir)
+
+
+def test_without_a_keyring_set_names_the_file_opt_in_and_writes_nothing(cli, isolated_home):
+    result = cli("key", "set", input="sk-test-nokeyring\n")  # the fail backend (conftest)
+    assert result.code == 1
+    assert "agenttui key set --file" in result.err and "not encrypted" in result.err
+    assert not _key_file(isolated_home).exists()
+
+
+def test_key_set_file_writes_0600_and_the_app_finds_it(cli, isolated_home):
+    import stat
+
+    result = cli("key", "set", "--file", input="sk-test-in-a-file\n")
+    assert result.code == 0, result.err
+    path = _key_file(isolated_home)
+    assert str(path) in result.out and "not encrypted" in result.out
+    assert "sk-test-in-a-file" not in result.out + result.err
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert path.read_text() == "sk-test-in-a-file\n"
+
+    from agenttui.bootstrap import build_services
+
+    lookup = build_services(environ={"AGENTTUI_HOME": str(isolated_home)}).api_key()
+    assert (lookup.value, lookup.source) == ("sk-test-in-a-file", "file")
+    replaced = cli("key", "set", "--file", input="sk-test-second\n")
+    assert replaced.code == 0 and path.read_text() == "sk-test-second\n"
+
+
+def test_key_file_is_for_all_profiles_only(cli, isolated_home):
+    result = cli("key", "set", "--file", "--this-profile", input="sk-x\n")
+    assert result.code == 2 and "not allowed with" in result.err
+    assert not _key_file(isolated_home).exists()
+
+
+def test_key_delete_file_needs_yes_and_says_when_there_is_none(cli, isolated_home):
+    assert cli("key", "set", "--file", input="sk-test-gone\n").code == 0
+    path = _key_file(isolated_home)
+    refused = cli("key", "delete", "--file")
+    assert refused.code == 1 and "without --yes" in refused.err and path.exists()
+    done = cli("key", "delete", "--file", "--yes")
+    assert done.code == 0 and not path.exists()
+    again = cli("key", "delete", "--file", "--yes")
+    assert again.code == 1 and "no key file" in again.err
+
+
+def test_key_set_file_says_a_keyring_key_wins(cli, file_keyring):
+    store, env = file_keyring
+    assert cli("key", "set", input="sk-test-keyring\n", env=env).code == 0
+    result = cli("key", "set", "--file", input="sk-test-file\n", env=env)
+    assert result.code == 0 and "keyring takes precedence" in result.out
