@@ -32,7 +32,14 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_first_paint import AGENTTUI, compare, env_for, populate, time_to_paint, titles_visible  # noqa: E402
+from bench_first_paint import (
+    AGENTTUI,
+    compare,
+    env_for,
+    populate,
+    time_to_paint,
+    titles_visible,
+)
 
 BIN = Path(sys.executable).parent
 HOSTILE = str(ROOT / "tests" / "mcp" / "hostile_server.py")
