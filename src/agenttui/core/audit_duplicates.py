@@ -57,6 +57,9 @@ from agenttui.core.recall_text import STOP_WORDS
 
 LEXICAL_MIN = 0.75
 VECTOR_MIN = 0.55  # on centred vectors (see centred)
+# A note and its translation share no words, and multilingual models put them less
+# close than two wordings in one language (multilingual-e5: 0.3-0.8 against 0.55-0.95).
+CROSS_LANGUAGE_MIN = 0.4
 PROBE = 3
 MAX_POSTING = 200
 RELATED_RANK = 6  # a bridge needs each word among the other's this many nearest
@@ -470,7 +473,7 @@ SWAP_MAX = 2  # a refilled slot: at most this many words on either side
 # slot comparison below, with the stop words, so a light edit does not hide a refill.
 _FILLERS = frozenset([
     "always", "usually", "usual", "really", "just", "also", "too", "please", "memang", "aja", "saja",
-    "juga", "nih", "dong", "deh", "sih", "kok", "tolong", "setiap", "tiap", "each", "every"
+    "juga", "nih", "dong", "deh", "sih", "kok", "tolong", "setiap", "tiap", "each", "every", "note",
 ])
 
 
@@ -561,6 +564,29 @@ def _candidates(members: list[int], bits: list[int], dim: int) -> Iterable[tuple
                             yield p, q
 
 
+# Function words that tell the two languages of the notes apart (a note with as
+# many of each, or none, is of neither).
+_INDONESIAN = frozenset([
+    "saya", "aku", "gue", "gw", "kamu", "di", "ke", "dari", "dan", "yang", "setiap", "tiap", "jam", "hari",
+    "untuk", "dengan", "tidak", "nggak", "gak", "mau", "suka", "ada", "itu", "ini", "lebih", "dalam",
+    "bareng", "buat", "sebelum", "kalau", "sama", "pakai", "jangan", "tolong", "sudah", "belum", "akan",
+    "bisa", "harus", "perlu", "sebuah", "namanya",
+])
+_ENGLISH = frozenset([
+    "the", "a", "an", "is", "are", "was", "at", "on", "in", "to", "every", "my", "with", "for", "of", "and",
+    "before", "when", "doesn't", "don't", "i", "i'm", "likes", "wants", "needs", "has", "have", "from",
+    "by", "about",
+])
+
+
+def language(text: str) -> str | None:
+    """"id", "en" or None (can't tell), by function words."""
+    words = normalise_text(text).split()
+    ind = sum(w in _INDONESIAN for w in words)
+    eng = sum(w in _ENGLISH for w in words)
+    return "id" if ind > eng else "en" if eng > ind else None
+
+
 def _families(n: int, pairs: Iterable[tuple[int, int]]) -> list[int]:
     """A representative per position: positions joined by ``pairs`` share one."""
     parent = list(range(n))
@@ -614,6 +640,8 @@ def vector_pairs(vectors: Sequence[Sequence[float] | None], texts: Sequence[str]
     where = {i: n for n, i in enumerate(present)}
     known_pos = {(where[a], where[b]) for a, b in known if a in where and b in where}
     family = _families(len(present), known_pos)  # notes known to say the same: one crowd member
+    langs = [language(t) for t in chosen]
+    cross = min(threshold, CROSS_LANGUAGE_MIN)
     groups: dict[frozenset[str], list[int]] = defaultdict(list)
     for n, sig in enumerate(sigs):
         groups[sig.anchors].append(n)
@@ -633,7 +661,7 @@ def vector_pairs(vectors: Sequence[Sequence[float] | None], texts: Sequence[str]
                 near[p][fq] = cos
             if cos > near[q].get(fp, -2.0):
                 near[q][fp] = cos
-            if cos < threshold:
+            if cos < (cross if langs[p] and langs[q] and langs[p] != langs[q] else threshold):
                 continue
             sa, sb = sigs[p], sigs[q]
             if not same_anchors(sa, sb) or any((y, x2) in sb.order for x2, y in sa.order):
@@ -647,7 +675,9 @@ def vector_pairs(vectors: Sequence[Sequence[float] | None], texts: Sequence[str]
 
     close = [(p, q, cos) for p, q, cos in close
              if cos >= max(crowded(p, q), crowded(q, p)) + MARGIN]
-    swaps = {(p, q): _swapped(chosen[p], chosen[q], sigs[p].names | sigs[q].names) for p, q, _ in close}
+    # A slot refilled is a thing of one language: across two, every word differs.
+    swaps = {(p, q): None if langs[p] != langs[q] and langs[p] and langs[q]
+             else _swapped(chosen[p], chosen[q], sigs[p].names | sigs[q].names) for p, q, _ in close}
     words = sorted({w for pairs in swaps.values() if pairs for pair in pairs for w in pair})
     word_vectors = dict(zip(words, centred(list(map(list, embed(words)))))) if (embed and words) else {}
     pairs: list[DuplicatePair] = []

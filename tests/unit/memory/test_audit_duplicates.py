@@ -147,6 +147,31 @@ def test_known_duplicates_are_one_member_of_a_crowd():
     assert {(p.a, p.b) for p in pairs} == {(0, 2), (1, 2)}
 
 
+def test_language_of_a_note_by_its_function_words():
+    from agenttui.core.audit_duplicates import language
+
+    assert language("Ibu saya tinggal di Bandung") == "id"
+    assert language("My mother lives in Bandung") == "en"
+    assert language("Bitwarden") is None
+
+
+def test_a_translation_needs_less_closeness_than_a_rewording():
+    """Across languages the bound is CROSS_LANGUAGE_MIN: a pair at (centred) cosine ~0.5
+    is a translation when its notes are in two languages, and nothing in one."""
+    rng = random.Random(4)
+    base = [rng.gauss(0, 1) for _ in range(64)]
+    half = _unit([b + rng.gauss(0, 1.3) for b in base])
+    others = [_unit([rng.gauss(0, 1) for _ in range(64)]) for _ in range(20)]
+    filler = [f"Unrelated note {w} for the garden" for w in "abcdefghijklmnopqrst"]
+    vectors = [_unit(base), half, *others]
+    unit = audit_duplicates.centred(vectors)
+    cos = sum(x * y for x, y in zip(unit[0], unit[1]))
+    assert audit_duplicates.CROSS_LANGUAGE_MIN < cos < audit_duplicates.VECTOR_MIN
+    translated = vector_pairs(vectors, ["Likes spicy food", "Suka makanan pedas", *filler])
+    reworded = vector_pairs(vectors, ["Likes spicy food", "Enjoys food with lots of chili", *filler])
+    assert [(p.a, p.b) for p in translated] == [(0, 1)] and reworded == []
+
+
 def test_vector_pairs_skip_items_without_vectors():
     assert vector_pairs([None, [1.0, 0.0], None], ["a", "b", "c"]) == []
 
