@@ -96,3 +96,23 @@ async def test_mcp_screen_shows_state_tools_stderr_and_inserts_a_prompt(mcp_serv
         await pilot.press("e")
         await wait_until(pilot, lambda: connection.state == "ready")
         assert load(paths, "default").servers["bad"].enabled is True
+
+
+async def test_a_profile_switch_starts_that_profiles_servers(mcp_services, paths):
+    from agenttui.mcp.config import servers_table, update
+    from agenttui.mcp.manager import attached
+    from agenttui.ui.app import make_app
+
+    mcp_services.profiles.create("work")
+    update(paths, lambda mcp: servers_table(mcp, "profile", "work").__setitem__(
+        "worktime", {"command": sys.executable, "args": [HOSTILE]}))
+    app = make_app(mcp_services, check_api_key=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_until(pilot, lambda: attached(mcp_services) is not None
+                         and attached(mcp_services).connections["bad"].state == "ready")
+        old = attached(mcp_services).connections["bad"]
+        app._switch_profile("work")
+        await wait_until(pilot, lambda: attached(mcp_services) is not None
+                         and "worktime" in attached(mcp_services).connections
+                         and attached(mcp_services).connections["worktime"].state == "ready")
+        assert old.state == "stopped" and set(attached(mcp_services).connections) == {"bad", "worktime"}

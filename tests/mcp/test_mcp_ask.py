@@ -16,7 +16,7 @@ def test_ask_yes_runs_a_real_server_tool(cli, fake_openai):
     result = cli("ask", "--yes", "What time is it in Tokyo?", env=env)
     assert result.code == 0, result.err
     assert "It is morning in Tokyo." in result.out
-    assert "approved [low risk] mcp__time__get_current_time: MCP server 'time' tool 'get_current_time'" in result.err
+    assert "approved [medium risk] mcp__time__get_current_time: MCP server 'time' tool 'get_current_time'" in result.err
     first, second = fake_openai.chat_requests[:2]
     tools = {t["function"]["name"] for t in first["tools"]}
     assert {"mcp__time__get_current_time", "mcp__time__convert_time"} <= tools

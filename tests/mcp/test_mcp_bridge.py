@@ -66,11 +66,12 @@ async def test_approval_is_asked_unless_allowed_per_server(hostile):
 
     registry = ToolRegistry(hostile)
     needed, summary, risk = registry.needs_approval(call("mcp__bad__wipe", {"path": "/tmp/x"}))
-    assert needed and summary == "MCP server 'bad' tool 'wipe' {\"path\": \"/tmp/x\"}" and risk == "low"
+    # it claims readOnlyHint: not believed (asks, medium risk) until the user trusts the server's hints
+    assert needed and summary == "MCP server 'bad' tool 'wipe' {\"path\": \"/tmp/x\"}" and risk == "medium"
     assert registry.needs_approval(call("mcp__bad__huge", {}))[0]
     server = attached(hostile).connections["bad"].server
     server.trust_read_only = True  # wipe claims readOnlyHint: trusted only when the user says so
-    assert not ToolRegistry(hostile).needs_approval(call("mcp__bad__wipe", {"path": "/tmp/x"}))[0]
+    assert ToolRegistry(hostile).needs_approval(call("mcp__bad__wipe", {"path": "/tmp/x"}))[::2] == (False, "low")
     assert ToolRegistry(hostile).needs_approval(call("mcp__bad__huge", {}))[0]
     server.approve = ["huge"]
     assert not ToolRegistry(hostile).needs_approval(call("mcp__bad__huge", {}))[0]
@@ -197,3 +198,17 @@ async def test_no_servers_no_manager_no_sdk(paths):
     services = build_services(paths)
     assert attach(services) is None
     assert "_mcp_manager" not in services.__dict__
+
+
+def test_names_and_schemas_of_odd_tools():
+    from agenttui.mcp.bridge import OPEN_SCHEMA, clean_schema, split_name, tool_name
+
+    assert tool_name("git", "git.log/v2") == "mcp__git__git_log_v2"
+    long = tool_name("server", "t" * 100)
+    assert len(long) == 64 and long != tool_name("server", "t" * 99)
+    assert split_name("mcp__git__git_log") == ("git", "git_log") and split_name("run_shell") is None
+    assert clean_schema({"type": "object", "properties": {"a": {"type": "frob"}}}) == (OPEN_SCHEMA, False)
+    assert clean_schema(["not", "a", "schema"]) == (OPEN_SCHEMA, False)
+    schema, ok = clean_schema({"$schema": "https://json-schema.org/draft/2020-12/schema",
+                               "type": "object", "properties": {"n": {"type": ["integer", "null"]}}})
+    assert ok and "$schema" not in schema and schema["properties"]["n"]["type"] == ["integer", "null"]

@@ -110,7 +110,8 @@ def _approval(connection: Any, info: ToolInfo) -> Any:
         server = connection.server
         summary = (f"MCP server '{server.name}' tool '{info.name}' "
                    f"{json.dumps(args, ensure_ascii=False, sort_keys=True)}")
-        return needs_approval(server, info), summary, "low" if info.read_only else "medium"
+        trusted_read_only = server.trust_read_only and info.read_only  # the hint counts only if allowed
+        return needs_approval(server, info), summary, "low" if trusted_read_only else "medium"
     return approval
 
 

@@ -56,6 +56,10 @@ def describe_error(exc: BaseException) -> str:
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    if text:  # redacted: a URL with a token, a header echoed back
+        from agenttui.security import redact_secrets
+
+        text = redact_secrets(text[:500])
     name = type(exc).__name__
     if name == "MCPError":
         return text or "MCP error"

@@ -535,6 +535,9 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
         self._prepare_again()
         self.main.post_message(ProfileSwitched(name))
         self.notify(f"Now using profile {name!r}.", title="Profile")
+        from agenttui.ui.mcp_app import restart_mcp
+
+        restart_mcp(self)  # the new profile's MCP servers (its own and the user's)
 
 
 def make_app(services, *, check_api_key: bool = True, defer_panes: bool | None = None) -> AgentTUI:

@@ -24,6 +24,15 @@ def start_mcp(app: Any) -> None:
     manager.start_all()
 
 
+def restart_mcp(app: Any) -> None:
+    """After a profile switch: stop the old profile's servers, start the new one's."""
+    async def restart() -> None:
+        await stop_mcp(app)
+        start_mcp(app)
+
+    app.run_worker(restart(), group="mcp-restart", exclusive=True)
+
+
 async def stop_mcp(app: Any) -> None:
     from agenttui.mcp.manager import detach
 
