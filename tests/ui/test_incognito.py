@@ -105,3 +105,29 @@ async def test_opening_a_saved_conversation_leaves_incognito_and_remember_is_ref
         assert [i.text for i in chat_services.memory.items("all")] == ["I prefer short answers"]
         app.main.post_message(messages.ConversationRequested(seeded.id))  # as the History pane does
         await wait_until(pilot, lambda: not chat(app).incognito and chat(app).conversation_id == seeded.id)
+
+
+@pytest.mark.parametrize("save", [False, True])
+async def test_quitting_while_incognito_offers_to_save(chat_services, fake_openai, seeded, isolated_home,
+                                                       save):
+    fake_openai.reply("Noted.")
+    before = tree(isolated_home)
+    app = make_app(chat_services)
+    async with app.run_test(size=SIZE) as pilot:
+        await _enter(pilot, app)
+        pane = chat(app)
+        await send(pilot, "a secret plan")
+        await wait_until(pilot, lambda: not pane.streaming and replies(app))
+        cid = pane.conversation_id
+        await pilot.press("ctrl+q")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        if save:
+            await pilot.click("#confirm")
+        else:
+            await pilot.press("escape")
+        await wait_until(pilot, lambda: not app.is_running)
+    chat_services.close()
+    if save:
+        assert [m.content for m in chat_services.history.messages(cid)] == ["a secret plan", "Noted."]
+    else:
+        assert tree(isolated_home) == before

@@ -451,7 +451,17 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
 
         self.push_screen(McpScreen(self.services), insert)
 
+    async def action_quit(self) -> None:
+        """Quit; an incognito chat offers to be saved first (ui/widgets/chat_incognito.py)."""
+        chat = self.main.chat if self._panes_ready() else None
+        if chat is not None and chat.incognito:
+            await chat.leave_incognito(then=self.exit)
+            return
+        self.exit()
+
     async def on_unmount(self) -> None:
+        with contextlib.suppress(Exception):  # ended another way (SIGTERM): its connection closed
+            self.main.chat.drop_incognito()
         from agenttui.ui.mcp_app import stop_mcp
 
         await stop_mcp(self)  # every MCP server process stopped before the loop ends

@@ -8,8 +8,8 @@ still show (and edit, on the user's own action) what is stored. The header
 shows a badge and the pane's border says "incognito · not saved".
 
 Leaving (the same key or command, opening a saved conversation from the
-History pane, or switching profile) offers to keep the conversation when it
-has any message: "Save" copies it into history (one transaction,
+History pane, quitting the app, or switching profile) offers to keep the
+conversation when it has any message: "Save" copies it into history (one transaction,
 :func:`~agenttui.core.incognito.save_conversation`) and opens it, "Cancel"
 (the focused default: incognito's point is to leave nothing) drops it. A
 profile switch cannot save into the profile it came from, so it drops the
@@ -20,6 +20,7 @@ conversation (the previous one is dropped, as a private window's tab).
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from agenttui.ui import messages as app_messages
@@ -59,8 +60,10 @@ class IncognitoMixin:
         pane.prompt.focus()
 
     async def leave_incognito(self, then_open: tuple[str, int | None] | None = None,
-                              *, offer_save: bool = True) -> None:
-        """Back to the saved chat; offers to save the incognito conversation first (module doc)."""
+                              *, offer_save: bool = True, then: Callable[[], object] | None = None) -> None:
+        """Back to the saved chat; offers to save the incognito conversation first (module doc).
+
+        ``then`` runs once it is over, saved or not (quitting: ``App.exit``)."""
         pane: Any = self
         if not self.incognito:
             return
@@ -70,7 +73,7 @@ class IncognitoMixin:
         if cid is not None and twin.history.owns(cid):
             count = await asyncio.to_thread(twin.history.count_messages, cid)
         if not (offer_save and count):
-            await self._finish_leaving(False, then_open)
+            await self._finish_leaving(False, then_open, then)
             return
         from agenttui.ui.screens.confirm import ConfirmScreen
 
@@ -80,13 +83,23 @@ class IncognitoMixin:
             "Cancel leaves nothing behind.", confirm_label="Save")
 
         async def answered(save: bool | None) -> None:
-            await self._finish_leaving(bool(save), then_open)
+            await self._finish_leaving(bool(save), then_open, then)
 
         pane.app.push_screen(screen, answered)
 
-    async def _finish_leaving(self, save: bool, then_open: tuple[str, int | None] | None) -> None:
+    async def _finish_leaving(self, save: bool, then_open: tuple[str, int | None] | None,
+                              then: Callable[[], object] | None = None) -> None:
         pane: Any = self
         if not self.incognito:
+            return
+        if then is not None:  # quitting: save (or not) and go, no reopening
+            if save and pane.conversation_id is not None:
+                from agenttui.core.incognito import save_conversation
+
+                await asyncio.to_thread(save_conversation, pane.services, pane.conversation_id,
+                                        self._real_services.history)
+            self.drop_incognito()
+            then()
             return
         twin, real = pane.services, self._real_services
         cid = pane.conversation_id
@@ -107,6 +120,19 @@ class IncognitoMixin:
         else:
             await pane.log.notice("Incognito is off; nothing of it was kept.")
         pane.prompt.focus()
+
+    def drop_incognito(self) -> None:
+        """Forget the incognito conversation and close its read-only connection (quitting)."""
+        if not self.incognito:
+            return
+        pane: Any = self
+        twin, real = pane.services, self._real_services
+        pane.cancel_turn()
+        twin.history.discard()
+        self._real_services = None
+        pane.services = real
+        pane.log.services = real
+        pane.app.incognito = False
 
     async def incognito_profile_switched(self) -> None:
         """The twin reads the old profile: drop it (it cannot be saved into the new one)."""
