@@ -442,9 +442,9 @@ def _signature_pairs(texts: Sequence[str]) -> list[DuplicatePair]:
 # Embeddings
 # --------------------------------------------------------------------------
 CENTRE_MIN = 16  # vectors needed to estimate the direction every vector shares
-EXACT_GROUP = 48  # notes with the same anchors: up to this many, every pair is compared
-BAND_BITS = 8
-MAX_BANDS = 48
+EXACT_GROUP = 500  # notes with the same anchors: up to this many, every pair is looked at (~50 ms)
+BAND_BITS = 10
+BAND_STEP = 4
 NEIGHBOURS = 3  # a note's crowd: the mean cosine of its this many nearest other notes
 MARGIN = 0.02  # a pair must be this much closer than the crowd around either note
 
@@ -453,8 +453,8 @@ MARGIN = 0.02  # a pair must be this much closer than the crowd around either no
 class VectorStats:
     """What the last :func:`vector_pairs` call compared (tests assert it stays far below n²)."""
 
-    candidates: int = 0  # pairs compared (same anchors; in a big group, sharing a band)
-    cosines: int = 0  # pairs that got an exact cosine
+    candidates: int = 0  # pairs looked at (same anchors; in a big group, sharing a band)
+    cosines: int = 0  # pairs within the Hamming bound, that got an exact cosine
 
 
 LAST_VECTOR_STATS = VectorStats()
@@ -543,16 +543,16 @@ def _dot(a: Sequence[float], b: Sequence[float]) -> float:
 
 
 def _candidates(members: list[int], bits: list[int], dim: int) -> Iterable[tuple[int, int]]:
-    """Pairs worth a cosine among ``members`` (positions, sorted): all of them in a
-    small group, else those sharing a band of ``BAND_BITS`` sign bits."""
+    """Pairs worth a look among ``members`` (positions, sorted): all of them in a
+    small group, else those sharing a band of ``BAND_BITS`` sign bits (windows
+    ``BAND_STEP`` bits apart: overlapping, so more bands than disjoint ones)."""
     if len(members) <= EXACT_GROUP:
         yield from ((p, q) for x, p in enumerate(members) for q in members[x + 1:])
         return
     seen: set[tuple[int, int]] = set()
     mask = (1 << BAND_BITS) - 1
-    for band in range(min(MAX_BANDS, max(1, dim // BAND_BITS))):
+    for shift in range(0, max(1, dim - BAND_BITS + 1), BAND_STEP):
         buckets: dict[int, list[int]] = defaultdict(list)
-        shift = band * BAND_BITS
         for p in members:
             buckets[(bits[p] >> shift) & mask].append(p)
         for bucket in buckets.values():
@@ -562,6 +562,14 @@ def _candidates(members: list[int], bits: list[int], dim: int) -> Iterable[tuple
                         if (p, q) not in seen:
                             seen.add((p, q))
                             yield p, q
+
+
+def _max_hamming(threshold: float, dim: int) -> int:
+    """Sign bits two vectors at cosine ``threshold`` differ in, plus four standard
+    deviations: pairs further apart are skipped before their cosine (they are
+    no duplicate, and too far to be anyone's crowd)."""
+    share = math.acos(max(-1.0, min(1.0, threshold))) / math.pi
+    return int(dim * share + 4 * math.sqrt(dim * share * (1 - share))) + 2
 
 
 # Function words that tell the two languages of the notes apart (a note with as
@@ -642,6 +650,7 @@ def vector_pairs(vectors: Sequence[Sequence[float] | None], texts: Sequence[str]
     family = _families(len(present), known_pos)  # notes known to say the same: one crowd member
     langs = [language(t) for t in chosen]
     cross = min(threshold, CROSS_LANGUAGE_MIN)
+    far, far_cross = _max_hamming(threshold, dim), _max_hamming(cross, dim)
     groups: dict[frozenset[str], list[int]] = defaultdict(list)
     for n, sig in enumerate(sigs):
         groups[sig.anchors].append(n)
@@ -652,16 +661,19 @@ def vector_pairs(vectors: Sequence[Sequence[float] | None], texts: Sequence[str]
             continue
         for p, q in _candidates(members, bits, dim):
             stats.candidates += 1
-            stats.cosines += 1
             fp, fq = family[p], family[q]
             if fp == fq:
                 continue  # already known to say the same
+            two = langs[p] != langs[q] and langs[p] and langs[q]
+            if (bits[p] ^ bits[q]).bit_count() > (far_cross if two else far):
+                continue
+            stats.cosines += 1
             cos = _dot(unit[p], unit[q])
             if cos > near[p].get(fq, -2.0):
                 near[p][fq] = cos
             if cos > near[q].get(fp, -2.0):
                 near[q][fp] = cos
-            if cos < (cross if langs[p] and langs[q] and langs[p] != langs[q] else threshold):
+            if cos < (cross if two else threshold):
                 continue
             sa, sb = sigs[p], sigs[q]
             if not same_anchors(sa, sb) or any((y, x2) in sb.order for x2, y in sa.order):

@@ -147,6 +147,23 @@ def test_known_duplicates_are_one_member_of_a_crowd():
     assert {(p.a, p.b) for p in pairs} == {(0, 2), (1, 2)}
 
 
+def test_a_big_group_without_anchors_is_searched_by_bands_not_all_pairs():
+    """Counts, not seconds: 1,500 notes with no number, name or class (one anchor group)."""
+    rng = random.Random(8)
+    dim = 384
+    topics = [[rng.gauss(0, 1) for _ in range(dim)] for _ in range(30)]
+    vectors = [_unit([t + rng.gauss(0, 1.2) for t in topics[n % 30]]) for n in range(1500)]
+    vectors.append(_unit([v + rng.gauss(0, 0.01) for v in vectors[7]]))
+    words = "apple river stone cloud table music paper light window garden forest harbour".split()
+    texts = [" ".join(rng.sample(words, 4)) for _ in range(1500)] + ["the same as seven, reworded"]
+    pairs = vector_pairs(vectors, texts)
+    assert (7, 1500) in {(p.a, p.b) for p in pairs}
+    stats = audit_duplicates.LAST_VECTOR_STATS
+    all_pairs = len(vectors) * (len(vectors) - 1) // 2
+    assert stats.candidates < all_pairs / 10, stats
+    assert stats.cosines < all_pairs / 50, stats
+
+
 def test_language_of_a_note_by_its_function_words():
     from agenttui.core.audit_duplicates import language
 
