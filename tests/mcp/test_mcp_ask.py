@@ -46,3 +46,14 @@ def test_ask_warns_about_a_server_that_does_not_start(cli, fake_openai):
     assert result.code == 0, result.err
     assert "MCP server 'gone' is restarting: command not found" in result.err
     assert not any(t["function"]["name"].startswith("mcp__") for t in fake_openai.chat_requests[0]["tools"])
+
+
+def test_dry_run_shows_the_cached_mcp_tools_and_starts_nothing(cli, tmp_path):
+    marker = str(tmp_path / "marker-dry")
+    assert cli("mcp", "add", "bad", "--", sys.executable, HOSTILE, marker).code == 0
+    assert wait_until(lambda: not processes_with(marker), 10)
+    result = cli("ask", "--dry-run", "--json", "hello")
+    assert result.code == 0, result.err
+    names = [t["function"]["name"] for t in json.loads(result.out)["tools"]]
+    assert "mcp__bad__huge" in names and "run_shell" in names
+    assert not processes_with(marker)

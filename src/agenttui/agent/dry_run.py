@@ -39,7 +39,9 @@ def preview_request(services: Any, conversation_id: str, text: str, *, model: st
     """
     from agenttui.agent.loop import _Turn
     from agenttui.agent.tools import ToolRegistry
+    from agenttui.mcp.manager import attach
 
+    attach(services)  # MCP tools as last cached (nothing is started: a dry run connects nowhere)
     registry = ToolRegistry(services, conversation_id)
     turn = _Turn(services, conversation_id, model=model, cancel=None, approver_timeout=None,
                  registry=registry, client=None, retry_policy=None)

@@ -80,7 +80,8 @@ class McpManager:
 
         out: list[Any] = []
         for connection in self.connections.values():
-            if connection.server.enabled:
+            # cached tools count until the server has failed for good (a call then waits for it)
+            if connection.server.enabled and connection.state not in ("failed", "disabled"):
                 out.extend(specs_for(connection))
         return out
 
