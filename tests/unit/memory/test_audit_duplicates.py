@@ -154,7 +154,8 @@ def test_a_big_group_without_anchors_is_searched_by_bands_not_all_pairs():
     topics = [[rng.gauss(0, 1) for _ in range(dim)] for _ in range(30)]
     vectors = [_unit([t + rng.gauss(0, 1.2) for t in topics[n % 30]]) for n in range(1500)]
     vectors.append(_unit([v + rng.gauss(0, 0.01) for v in vectors[7]]))
-    words = "apple river stone cloud table music paper light window garden forest harbour".split()
+    words = ["apple", "river", "stone", "cloud", "table", "music", "paper", "light", "window", "garden",
+             "forest", "harbour"]
     texts = [" ".join(rng.sample(words, 4)) for _ in range(1500)] + ["the same as seven, reworded"]
     pairs = vector_pairs(vectors, texts)
     assert (7, 1500) in {(p.a, p.b) for p in pairs}
