@@ -116,3 +116,34 @@ async def test_a_profile_switch_starts_that_profiles_servers(mcp_services, paths
                          and "worktime" in attached(mcp_services).connections
                          and attached(mcp_services).connections["worktime"].state == "ready")
         assert old.state == "stopped" and set(attached(mcp_services).connections) == {"bad", "worktime"}
+
+
+async def test_tui_runs_a_real_pypi_server_tool(fake_openai, paths, tmp_path):
+    """mcp-server-time (PyPI) end to end in the TUI: listed, approved, its answer in the next request."""
+    from agenttui.bootstrap import build_services
+    from agenttui.mcp.config import servers_table, update
+    from agenttui.mcp.manager import attached
+    from agenttui.ui.app import make_app
+    from agenttui.ui.screens.approval import ApprovalScreen
+    from tests.mcp.conftest import server_bin
+
+    update(paths, lambda mcp: servers_table(mcp, "profile", "default").__setitem__(
+        "time", {"command": server_bin("mcp-server-time"), "args": ["--local-timezone", "UTC"]}))
+    services = build_services(paths=paths, cwd=tmp_path, environ=dict(os.environ))
+    fake_openai.tool_call("mcp__time__convert_time", {"source_timezone": "Europe/Paris", "time": "09:30",
+                                                      "target_timezone": "Asia/Tokyo"})
+    fake_openai.reply("17:30 in Tokyo.")
+    app = make_app(services, check_api_key=False)
+    try:
+        async with app.run_test(size=(120, 36)) as pilot:
+            await wait_until(pilot, lambda: attached(services) is not None
+                             and attached(services).connections["time"].state == "ready")
+            await send(pilot, "09:30 in Paris is what time in Tokyo?")
+            await wait_until(pilot, lambda: isinstance(app.screen, ApprovalScreen) and app.focused is not None)
+            await pilot.click("#approve")
+            await wait_until(pilot, lambda: len(fake_openai.chat_requests) >= 2)
+            assert "mcp__time__convert_time" in {t["function"]["name"] for t in fake_openai.chat_requests[0]["tools"]}
+            tool_message = [m for m in fake_openai.chat_requests[1]["messages"] if m["role"] == "tool"][-1]
+            assert '"target"' in tool_message["content"] and "Asia/Tokyo" in tool_message["content"]
+    finally:
+        services.close()
