@@ -51,8 +51,7 @@ from __future__ import annotations
 import gc
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from functools import lru_cache
 
@@ -91,23 +90,31 @@ def audit(
     ``near_duplicate_threshold`` is the write gate's Jaccard bound; the audit
     no longer uses it (one word apart in a long note passes any Jaccard bound).
     """
-    with _collector_paused():
-        return _audit(items, now or utcnow(), stale_days, max_chars, tuple(redact_patterns), embed)
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """The audit allocates a million small containers (signatures, postings, cached
-    results) and leaves no reference cycles: the cyclic collector's passes over
-    them and the big caches cost 10-15% of its time, for nothing. Paused while it
-    runs (restored as it was: a caller that turned it off keeps it off)."""
+    # The audit allocates a million small containers (signatures, postings, cached
+    # results) and leaves no reference cycles: the cyclic collector's passes over
+    # them and the big caches cost 10-15% of its time, for nothing. Paused while it
+    # computes (restored as it was: a caller that turned it off keeps it off).
     was = gc.isenabled()
+    fetch = _collecting(embed) if embed is not None and was else embed
     gc.disable()
     try:
-        yield
+        return _audit(items, now or utcnow(), stale_days, max_chars, tuple(redact_patterns), fetch)
     finally:
         if was:
             gc.enable()
+
+
+def _collecting(embed: Embed) -> Embed:
+    """``embed`` with the collector on: a request to the endpoint may take seconds."""
+
+    def fetch(texts: Sequence[str]) -> Sequence[Sequence[float]]:
+        gc.enable()
+        try:
+            return embed(texts)
+        finally:
+            gc.disable()
+
+    return fetch
 
 
 def _audit(items: Sequence[MemoryItem], now: datetime, stale_days: int, max_chars: int,

@@ -156,3 +156,25 @@ def test_duplicate_reasons_quote_the_other_text_and_why():
     assert "black with no sugar at all" in found[a.id].reasons["duplicate"]
     assert found[a.id].matched == {b.id: found[b.id].matched[a.id]}
     assert found[c.id].flags == [] and found[d.id].flags == []
+
+
+def test_the_collector_is_paused_while_auditing_and_restored_as_it_was():
+    """The audit pauses the cyclic collector (a speed-up); the endpoint's request runs with
+    it on, and a caller that had it off keeps it off."""
+    import gc
+
+    states: list[bool] = []
+
+    def embed(texts):
+        states.append(gc.isenabled())
+        return [[1.0, float(n)] for n, _ in enumerate(texts)]
+
+    assert gc.isenabled()
+    audit([note("likes vim"), note("uses fish shell")], now=NOW, embed=embed)
+    assert gc.isenabled() and states and all(states)
+    gc.disable()
+    try:
+        audit([note("likes vim"), note("uses fish shell")], now=NOW, embed=embed)
+        assert not gc.isenabled() and states[-1] is False
+    finally:
+        gc.enable()
