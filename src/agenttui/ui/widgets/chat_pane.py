@@ -32,6 +32,14 @@ is left at once: the chat shows a new, empty conversation and says so. One
 deleted elsewhere (another window, ``agenttui history delete``) is noticed
 when the next message is sent: that message starts a new conversation.
 
+Enter -> the reply's first words is kept short (issue 9): the reply is mounted
+with its first words in it (:meth:`AssistantMessage.streaming`); a short reply's
+end (footer, history list, "used" line) is handled once the frame with its
+first words is drawn; and the footer's "esc Stop" appears ``STOP_KEY_AFTER_S``
+after Enter rather than at once (Esc works from Enter on): recomposing the
+footer and laying the screen out again right as the first words arrive delayed
+them by a frame or two. A reply over by then never shows it.
+
 A message sent (Enter) while a reply streams is queued, not dropped: a line
 above the prompt shows it, and it is sent when the reply ends (finished,
 cancelled or failed), the next one after that reply, and so on. Opening or
@@ -75,6 +83,8 @@ PREPARE_AFTER_S = 0.4  # a pause in typing this long embeds the draft ([recall] 
 PREPARE_MIN_WORDS = 3  # "ok thanks" is not worth a request; a question is
 PREPARE_WAIT_S = 5.0  # the draft worker ends by then (the query timeout is 2 s)
 UNSAVED_RETRY_S = 15.0  # how often messages the history refused are tried again
+FIRST_WORDS_WAIT_S = 1.0  # the turn's end waits at most this long for the reply's first frame
+STOP_KEY_AFTER_S = 0.25  # "esc Stop" shows in the footer this long after Enter (see the module doc)
 
 
 def worth_preparing(text: str) -> bool:
@@ -86,7 +96,7 @@ class ChatPane(ContextMixin, IncognitoMixin, SlashCommandsMixin, Vertical):
     streaming: reactive[bool] = reactive(False, bindings=True)
     can_retry: reactive[bool] = reactive(False, bindings=True)
 
-    class AgentEventReceived(TextualMessage):
+    class AgentEventReceived(TextualMessage, bubble=False):  # for this pane only: no hops up the DOM
         def __init__(self, event: object, turn: int) -> None:
             super().__init__()
             self.event = event
@@ -114,6 +124,7 @@ class ChatPane(ContextMixin, IncognitoMixin, SlashCommandsMixin, Vertical):
         self._cancel: asyncio.Event | None = None
         self._turn = 0  # events of an abandoned turn are ignored
         self._reply: AssistantMessage | None = None
+        self._reply_drawn: asyncio.Event | None = None  # set once the reply's first frame is drawn
         self._thinking: ThinkingBlock | None = None  # the reasoning streaming now (issue 9)
         self._tool_views: dict[str, ToolCallView] = {}
         self._retry_text: str | None = None
@@ -131,11 +142,10 @@ class ChatPane(ContextMixin, IncognitoMixin, SlashCommandsMixin, Vertical):
         self._send_waits = False  # a sent message waits for the lookup to know its conversation
         self._prepare_timer: Timer | None = None  # [recall] semantic: the draft's debounce
         self._unsaved_timer: Timer | None = None  # retries messages the history refused
+        self._stop_key_timer: Timer | None = None  # shows "esc Stop" in the footer (_set_streaming)
 
     DEFAULT_CSS = """
-    ChatPane > #chat-welcome { display: none; padding: 1 2; color: $text-muted; }
-    ChatPane.-welcome > #chat-welcome { display: block; height: 1fr; }
-    ChatPane.-welcome > #chat-log { height: 0; }
+    ChatPane > #chat-welcome { display: none; height: 1fr; padding: 1 2; color: $text-muted; }
     ChatPane > #chat-queued { display: none; height: auto; max-height: 4; padding: 0 1; color: $text-muted; }
     ChatPane > #chat-queued.-shown { display: block; }
     ChatPane.-incognito { border: round $warning; border-title-color: $warning; }
@@ -174,9 +184,16 @@ class ChatPane(ContextMixin, IncognitoMixin, SlashCommandsMixin, Vertical):
 
     def _update_welcome(self, _empty: bool = True) -> None:
         show = self.log.empty and self.conversation_id is None and self._lookup_done.is_set()
-        if show and not self.has_class("-welcome"):
-            self.query_one("#chat-welcome", Static).update(self.welcome_text())
-        self.set_class(show, "-welcome")
+        if show == self.has_class("-welcome"):
+            return
+        welcome = self.query_one("#chat-welcome", Static)
+        if show:
+            welcome.update(self.welcome_text())
+        # The class marks the state only: styling by it restyled the whole pane (prompt, log and
+        # all) when the first message hid the welcome, ~10 ms before the reply could show.
+        self.set_class(show, "-welcome", update=False)
+        welcome.display = show
+        self.log.styles.height = 0 if show else None  # None: the log's own CSS height again
 
     # -- conversations ---------------------------------------------------------
     def open_latest(self, *, if_untouched: bool = False) -> None:
@@ -334,10 +351,11 @@ class ChatPane(ContextMixin, IncognitoMixin, SlashCommandsMixin, Vertical):
         self._cancel = asyncio.Event()
         self._turn += 1
         self._reply = None
+        self._reply_drawn = None
         self._thinking = None
         self._tool_views = {}
         self.stopping = self._retry_when_stopped = False
-        self.streaming = True
+        self._set_streaming(True)
         self._run_turn(text, image, retry_of, self._cancel, self._turn)
 
     @work(group="chat-turn", exclusive=True, exit_on_error=False)
@@ -397,7 +415,7 @@ class ChatPane(ContextMixin, IncognitoMixin, SlashCommandsMixin, Vertical):
         if self.streaming:  # its turn is abandoned: nothing of it may land in the next conversation
             self.cancel_turn()
             self._turn += 1
-            self.streaming = False
+            self._set_streaming(False)
             self._cancel = None
         await self._leave_deleted("This conversation was deleted: what you send next starts a new one.")
 
@@ -431,9 +449,12 @@ class ChatPane(ContextMixin, IncognitoMixin, SlashCommandsMixin, Vertical):
             self._thinking.write(event.text)
         elif isinstance(event, ev.TextDelta):
             self._end_thinking()
-            if self._reply is None:
-                self._reply = await self.log.add(AssistantMessage())  # type: ignore[assignment]
-            await self._reply.write(event.text)
+            if self._reply is None:  # mounted with its first words: one parse, one frame
+                self._reply = await self.log.add(AssistantMessage.streaming(event.text))  # type: ignore[assignment]
+                self._reply_drawn = asyncio.Event()
+                self._reply.call_after_refresh(self._reply_drawn.set)
+            else:
+                await self._reply.write(event.text)
         elif isinstance(event, ev.ToolCallStarted):
             await self._close_reply()
             view = ToolCallView(event.call)
@@ -460,6 +481,7 @@ class ChatPane(ContextMixin, IncognitoMixin, SlashCommandsMixin, Vertical):
             await self.log.notice(event.text)
         elif isinstance(event, ev.TurnFinished):
             reply = self._reply
+            await self._first_words_drawn()
             await self._turn_over()
             await self._show_used(reply, event.reply, event.trace)
             if reply is not None and event.reply is not None and reply.message_id is None:
@@ -482,6 +504,7 @@ class ChatPane(ContextMixin, IncognitoMixin, SlashCommandsMixin, Vertical):
                 self._archive_session()
         elif isinstance(event, ev.TurnFailed):
             reply = self._reply
+            await self._first_words_drawn()
             await self._turn_over()
             await self._show_used(reply, event.partial, event.trace)
             if event.trace.context is not None:
@@ -499,6 +522,19 @@ class ChatPane(ContextMixin, IncognitoMixin, SlashCommandsMixin, Vertical):
                 await self.log.notice(f"{event.error}{hint}", error=True)
                 self.can_retry = event.retryable
             self._end_session = False
+
+    async def _first_words_drawn(self) -> None:
+        """Wait (at most ``FIRST_WORDS_WAIT_S``) for the frame showing the reply's first words.
+
+        A fast endpoint sends a short reply's end right behind its first words: the
+        turn's end (footer, history list, "used" line, the saved text) was handled
+        before that frame was drawn and delayed it by tens of ms. Text comes first;
+        a reply already on screen does not wait at all.
+        """
+        drawn = self._reply_drawn
+        if drawn is not None and not drawn.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(drawn.wait(), FIRST_WORDS_WAIT_S)
 
     async def _show_as_saved(self, view: AssistantMessage | None, stored) -> str | None:
         """The reply as history keeps it, secrets marked (issue 12 item 14); its text, or None."""
@@ -561,9 +597,24 @@ class ChatPane(ContextMixin, IncognitoMixin, SlashCommandsMixin, Vertical):
             await self._reply.finish()
             self._reply = None
 
+    def _set_streaming(self, on: bool) -> None:
+        """``streaming``; the footer shows "esc Stop" ``STOP_KEY_AFTER_S`` after Enter (module doc)."""
+        if self._stop_key_timer is not None:
+            self._stop_key_timer.stop()
+            self._stop_key_timer = None
+        if on:
+            self.set_reactive(ChatPane.streaming, True)  # Esc stops it now; the footer is told later
+            self._stop_key_timer = self.set_timer(STOP_KEY_AFTER_S, self._show_stop_key)
+        else:
+            self.streaming = False  # the footer recomposes only if it showed Esc (AppFooter)
+
+    def _show_stop_key(self) -> None:
+        self._stop_key_timer = None
+        self.refresh_bindings()
+
     async def _turn_over(self) -> None:
         await self._close_reply()
-        self.streaming = False
+        self._set_streaming(False)
         self._cancel = None
         self._show_unsaved()
         if self._queued:

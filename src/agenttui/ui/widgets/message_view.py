@@ -6,6 +6,12 @@ Textual's Markdown). Everything from the model passes :mod:`agenttui.ui.inert`
 first (A5). A streaming reply appends deltas through ``Markdown.get_stream``:
 the widget appends new blocks instead of re-parsing the whole reply per chunk.
 
+A streamed reply is mounted with its first delta already in it
+(:meth:`AssistantMessage.streaming`): one parse and mount put the first words on
+screen, where mounting an empty Markdown (its own parse of "" in a thread) and
+then appending took another round of the event loop and a frame (issue 9: Enter
+-> first words).
+
 Deltas are batched: the first is shown at once, later ones at most every
 ``STREAM_INTERVAL``. Each Markdown update grows the reply, and a taller widget
 means a layout of the whole screen plus a repaint of the scrolled chat; at a
@@ -96,9 +102,19 @@ class AssistantMessage(Vertical):
         self._inert = InertStream()
         self._pending: list[str] = []  # deltas not yet given to the stream
         self._flush_timer: Timer | None = None
+        self._shown_first = False  # the first delta is shown at once, later ones batched
         # Set once the Markdown has mounted its first blocks (parsed in a thread after mount):
         # the chat log shows a reopened page only when every reply is (issue 12 item 10).
         self.rendered = asyncio.Event()
+
+    @classmethod
+    def streaming(cls, first_delta: str) -> AssistantMessage:
+        """A reply whose stream starts with ``first_delta``: mounted with it shown."""
+        view = cls()
+        view.text = first_delta
+        view._initial = view._inert.feed(first_delta)
+        view._shown_first = True
+        return view
 
     def compose(self) -> ComposeResult:
         yield Markdown(self._initial)
@@ -119,25 +135,32 @@ class AssistantMessage(Vertical):
         """Append a delta: the first is shown now, the rest in batches (see module doc)."""
         self.text += delta
         self._pending.append(delta)
-        if self._stream is None:
-            self._stream = Markdown.get_stream(self.markdown)
+        if not self._shown_first:
+            self._shown_first = True
             await self._flush()
         elif self._flush_timer is None:
             self._flush_timer = self.set_timer(STREAM_INTERVAL, self._flush)
 
     async def _flush(self) -> None:
         self._flush_timer = None
-        if self._pending and self._stream is not None:
+        if self._pending:
             chunk = "".join(self._pending)
             self._pending.clear()
-            await self._stream.write(self._inert.feed(chunk))
+            await self._write_stream(self._inert.feed(chunk))
+
+    async def _write_stream(self, text: str) -> None:
+        if not text:
+            return
+        if self._stream is None:
+            self._stream = Markdown.get_stream(self.markdown)
+        await self._stream.write(text)
 
     async def finish(self) -> None:
         if self._flush_timer is not None:
             self._flush_timer.stop()
         await self._flush()
+        await self._write_stream(self._inert.flush())  # a CR held back at the last chunk's end
         if self._stream is not None:
-            await self._stream.write(self._inert.flush())
             await self._stream.stop()
             self._stream = None
 
