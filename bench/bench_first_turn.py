@@ -1,6 +1,6 @@
 """Enter -> first words on screen for the first message after launch (issue 9, item 10).
 
-    .venv/bin/python bench/bench_first_turn.py [--runs 7] [--think 2.0] [--before REV]
+    .venv/bin/python bench/bench_first_turn.py [--runs 7] [--think 2.0] [--before REV] [--hogs N]
 
 Each run spawns a command in a pty (120x36) against the loopback fake OpenAI
 server running in this process, waits for its first frame, lets a user
@@ -21,9 +21,18 @@ turn, each with one uncounted warm-up run first (page cache, .pyc files):
   and the client built at start-up, one Input, the reply streamed into a
   Markdown widget (``Markdown.get_stream``).
 
+Both apps are timed at the same point: the reply's first word (a marker no
+other text on screen contains) arriving in the terminal's raw output, which
+Textual writes only as part of a drawn frame, so it is on screen then.
+
 Prints medians of Enter -> first words and of first paint (fork -> the frame's
 bytes), ``now / minimal`` against the goal (<= 1.2x), ``before / minimal``,
 and first paint ``now / before`` (goal: not slower, <= 1.05x allowing noise).
+Also Enter -> the request reaching the server (the fake server's clock): it
+tells a first turn that waited for the app's preparation (agent/prepare.py:
+~1.3 s of CPU after the first frame, so on a loaded machine it may still run
+after ``--think``) from one slowed by drawing. ``--hogs N`` runs N busy-loop
+processes beside the runs (a loaded machine); the load average is printed.
 """
 
 from __future__ import annotations
@@ -101,6 +110,7 @@ class Scenario:
     pythonpath: str | None = None
     paint: list[float] = field(default_factory=list)
     first_words: list[float] = field(default_factory=list)
+    first_request: list[float] = field(default_factory=list)  # Enter -> the request at the server
     later_words: list[float] = field(default_factory=list)  # the second message, for reference
 
 
@@ -149,25 +159,27 @@ def pump_for(term: PtyTerminal, seconds: float) -> None:
 
 
 def enter_to_first_words(term: PtyTerminal, server: openai_server.FakeOpenAI, message: str,
-                         marker: str, what: str) -> float:
-    """Type ``message``, let the app go idle, press Enter: seconds until the reply's first word."""
+                         marker: str, what: str) -> tuple[float, float]:
+    """Type ``message``, let the app go idle, press Enter: seconds until the reply's first word,
+    and until the chat request reached the server."""
     server.reply(REPLY.replace("Quokka", marker))  # a word of its own: earlier replies stay on screen
     term.type(message)
     term.wait_for(message[-20:], timeout=15)
     term.settle(QUIET, timeout=5)  # every key handled
     before = len(server.chat_requests)
-    pressed = time.perf_counter()
+    pressed, pressed_wall = time.perf_counter(), time.time()
     os.write(term.fd, b"\r")
     arrived = drain_until_marker(term, timeout=60, marker=marker.encode())
     if arrived is None:
         raise TimeoutError(f"{what}: no reply 60 s after Enter\n{term.text()}")
     if len(server.chat_requests) != before + 1:
         raise RuntimeError(f"{what}: expected one chat request, got {len(server.chat_requests) - before}")
-    return arrived - pressed
+    request = [r for r in server.requests if r.path.endswith("/chat/completions")][-1]
+    return arrived - pressed, request.at - pressed_wall
 
 
 def one_run(scenario: Scenario, server: openai_server.FakeOpenAI, work: Path, run: int,
-            think: float) -> tuple[float, float, float]:
+            think: float) -> tuple[float, float, float, float]:
     home = work / f"home-{scenario.name}-{run}"
     home.mkdir()
     cwd = work / "project"
@@ -178,13 +190,13 @@ def one_run(scenario: Scenario, server: openai_server.FakeOpenAI, work: Path, ru
             paint = term.last_read_at - term.started
             term.settle(QUIET, timeout=5)
             pump_for(term, think)  # the user reads the screen; the UI is idle
-            first = enter_to_first_words(term, server, MESSAGE, "Quokka", f"{scenario.name} run {run}")
+            first, request = enter_to_first_words(term, server, MESSAGE, "Quokka", f"{scenario.name} run {run}")
             pump_for(term, LATER_PAUSE)  # the reply ends, the app does its after-work, the user reads
-            later = enter_to_first_words(term, server, LATER_MESSAGE, "Wombat", f"{scenario.name} run {run}, 2nd")
+            later, _ = enter_to_first_words(term, server, LATER_MESSAGE, "Wombat", f"{scenario.name} run {run}, 2nd")
             term.press("ctrl+q")
             if term.wait_exit(15) is None:
                 term.close()
-        return paint, first, later
+        return paint, first, later, request
     finally:
         shutil.rmtree(home, ignore_errors=True)
 
@@ -216,10 +228,13 @@ def main() -> int:
                              "some runs press Enter while the preparation (~1.3 s on a quiet 2-core "
                              "machine) still runs: the turn then waits for it")
     parser.add_argument("--before", default=None, help="git revision for 'before' (default: see the doc)")
+    parser.add_argument("--hogs", type=int, default=0, help="busy-loop processes running beside (default 0)")
     args = parser.parse_args()
     before_rev = args.before or default_before()
     python = sys.executable
     server = openai_server.FakeOpenAI(default_reply=REPLY).start()
+    hogs = [subprocess.Popen([python, "-c", "while 1: pass"]) for _ in range(args.hogs)]
+    print(f"load average {os.getloadavg()[0]:.1f}; {args.hogs} busy-loop process(es) beside", flush=True)
     try:
         with tempfile.TemporaryDirectory(prefix="agenttui-bench-first-turn-") as tmp:
             work = Path(tmp)
@@ -238,14 +253,19 @@ def main() -> int:
                 one_run(scenario, server, work, -1, args.think)
             for run in range(args.runs):
                 for scenario in scenarios:
-                    paint, words, later = one_run(scenario, server, work, run, args.think)
+                    paint, words, later, request = one_run(scenario, server, work, run, args.think)
                     scenario.paint.append(paint)
                     scenario.first_words.append(words)
                     scenario.later_words.append(later)
+                    scenario.first_request.append(request)
                 line = "  ".join(f"{s.name} {s.first_words[-1] * 1000:6.1f}" for s in scenarios)
                 print(f"run {run + 1}/{args.runs}: Enter -> first words {line} ms", flush=True)
     finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
         server.stop()
+    print(f"load average at the end {os.getloadavg()[0]:.1f}")
     report(scenarios)
     return 0
 
@@ -255,6 +275,9 @@ def report(scenarios: list[Scenario]) -> None:
     print("\nEnter -> first words on screen, first message after launch:")
     for s in scenarios:
         print(f"  {s.name:<8} {s.label:<32} {summary(s.first_words)}")
+    print("Enter -> the first message's request at the server (a wait for the preparation shows here):")
+    for s in scenarios:
+        print(f"  {s.name:<8} {s.label:<32} {summary(s.first_request)}")
     print("Enter -> first words, the second message (for reference):")
     for s in scenarios:
         print(f"  {s.name:<8} {s.label:<32} {summary(s.later_words)}")
