@@ -447,6 +447,7 @@ BAND_BITS = 10
 BAND_STEP = 4
 NEIGHBOURS = 3  # a note's crowd: the mean cosine of its this many nearest other notes
 MARGIN = 0.02  # a pair must be this much closer than the crowd around either note
+CROSS_MARGIN = 0.15  # a translation, than the crowd of the other language around either
 
 
 @dataclass
@@ -623,7 +624,12 @@ def vector_pairs(vectors: Sequence[Sequence[float] | None], texts: Sequence[str]
     are all close to each other and none stands out; a note and its
     paraphrase or translation do. Notes joined by ``known`` pairs (found
     by wording) count once in a crowd, and never in the crowd of a pair
-    with one of them.
+    with one of them. A note and its translation (two languages, by
+    function words) need only ``CROSS_LANGUAGE_MIN``, but must stand out
+    by ``CROSS_MARGIN`` from the notes of the other language around each:
+    every note is nearer to notes of its own language, and a translated
+    template with another slot ("Sari's favourite food is pasta" /
+    "Makanan favorit Sari itu pizza") is as near as a translation.
 
     Anchors must agree and "tabs over spaces" is not "spaces over tabs", as
     for words, so only notes with the same anchors are compared: all pairs
@@ -654,7 +660,8 @@ def vector_pairs(vectors: Sequence[Sequence[float] | None], texts: Sequence[str]
     groups: dict[frozenset[str], list[int]] = defaultdict(list)
     for n, sig in enumerate(sigs):
         groups[sig.anchors].append(n)
-    near: dict[int, dict[int, float]] = defaultdict(dict)  # position -> family -> its closest cosine
+    # position -> (family, language) -> the family's closest cosine to it
+    near: dict[int, dict[tuple[int, str | None], float]] = defaultdict(dict)
     close: list[tuple[int, int, float]] = []
     for members in groups.values():
         if len(members) < 2:
@@ -669,10 +676,10 @@ def vector_pairs(vectors: Sequence[Sequence[float] | None], texts: Sequence[str]
                 continue
             stats.cosines += 1
             cos = _dot(unit[p], unit[q])
-            if cos > near[p].get(fq, -2.0):
-                near[p][fq] = cos
-            if cos > near[q].get(fp, -2.0):
-                near[q][fp] = cos
+            if cos > near[p].get((fq, langs[q]), -2.0):
+                near[p][fq, langs[q]] = cos
+            if cos > near[q].get((fp, langs[p]), -2.0):
+                near[q][fp, langs[p]] = cos
             if cos < (cross if two else threshold):
                 continue
             sa, sb = sigs[p], sigs[q]
@@ -680,13 +687,20 @@ def vector_pairs(vectors: Sequence[Sequence[float] | None], texts: Sequence[str]
                 continue
             close.append((p, q, cos))
 
+    def is_cross(p: int, q: int) -> bool:
+        return bool(langs[p] and langs[q] and langs[p] != langs[q])
+
     def crowded(p: int, other: int) -> float:
-        """Mean cosine of p's nearest notes, the other note's family left out."""
-        others = sorted((c for f, c in near[p].items() if f != family[other]), reverse=True)[:NEIGHBOURS]
+        """Mean cosine of p's nearest notes, the other note's family left out; for a
+        translation, its nearest notes in the other note's language (bitext mining's
+        rule: every note is nearer to notes of its own language)."""
+        want = langs[other] if langs[p] and langs[other] and langs[p] != langs[other] else None
+        others = sorted((c for (f, lang), c in near[p].items()
+                         if f != family[other] and (want is None or lang == want)), reverse=True)[:NEIGHBOURS]
         return sum(others) / len(others) if others else -1.0
 
     close = [(p, q, cos) for p, q, cos in close
-             if cos >= max(crowded(p, q), crowded(q, p)) + MARGIN]
+             if cos >= max(crowded(p, q), crowded(q, p)) + (CROSS_MARGIN if is_cross(p, q) else MARGIN)]
     # A slot refilled is a thing of one language: across two, every word differs.
     swaps = {(p, q): None if langs[p] != langs[q] and langs[p] and langs[q]
              else _swapped(chosen[p], chosen[q], sigs[p].names | sigs[q].names) for p, q, _ in close}

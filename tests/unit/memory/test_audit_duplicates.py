@@ -190,6 +190,22 @@ def test_a_translation_needs_less_closeness_than_a_rewording():
     assert [(p.a, p.b) for p in translated] == [(0, 1)] and reworded == []
 
 
+def test_a_translation_must_stand_out_among_the_notes_of_its_language():
+    """An English note near four Indonesian notes of one template, each as near as the
+    other: none is its translation; one much nearer than the rest is."""
+    rng = random.Random(6)
+    topic = [rng.gauss(0, 1) for _ in range(384)]
+    english = _unit([t + rng.gauss(0, 0.7) for t in topic])
+    siblings = [_unit([t + rng.gauss(0, 0.7) for t in topic]) for _ in range(4)]
+    others = [_unit([rng.gauss(0, 1) for _ in range(384)]) for _ in range(20)]
+    texts = ["Sari's favourite food is pasta"] + [f"Makanan favorit Sari itu {f}" for f in
+                                                  ("pizza", "sate", "rendang", "bakso")]
+    texts += [f"Unrelated note {w} for the garden" for w in "abcdefghijklmnopqrst"]
+    assert vector_pairs([english, *siblings, *others], texts) == []
+    siblings[0] = _unit([v + rng.gauss(0, 0.005) for v in english])  # its translation after all
+    assert [(p.a, p.b) for p in vector_pairs([english, *siblings, *others], texts)] == [(0, 1)]
+
+
 def test_vector_pairs_skip_items_without_vectors():
     assert vector_pairs([None, [1.0, 0.0], None], ["a", "b", "c"]) == []
 
