@@ -169,7 +169,10 @@ class ChatLog(VerticalScroll):
             return
         self.empty = False
         if event.older and self.children:
-            first = self.children[0]  # what the user was reading stays in view
+            # what the user was reading stays in view: a message, not a line that moves with the
+            # page ("older turns not sent", chat_context.py)
+            first = next((c for c in self.children if getattr(c, "message_id", None) is not None),
+                         self.children[0])
             self.release_anchor()  # reading older turns: new height must not pull the view to the end
             await self.mount_all(widgets, before=0)
             self.call_after_refresh(self.scroll_to_widget, first, animate=False, top=True, immediate=True)
