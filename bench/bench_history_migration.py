@@ -34,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from agenttui.core import history_schema as schema  # noqa: E402
+from agenttui.core import history_schema as schema
 
 STAMP = "2025-06-01T12:00:00.000000+00:00"
 

@@ -799,15 +799,17 @@ class HistoryStore:
 
         Kept as it is when ``message_id`` is on it already; otherwise the branch ends at the
         newest message below ``message_id``. Raises :class:`HistoryError` for a message of
-        another conversation."""
-        self._changes += 1
-        with self._write() as db:
+        another conversation. Writes only when the branch changes (a read-only store can
+        open a message of the active branch)."""
+        with self._read() as db:
             if db.execute("SELECT 1 FROM messages WHERE id = ? AND conversation_id = ?",
                           (int(message_id), cid)).fetchone() is None:
                 raise HistoryError(f"message {message_id} is not in conversation {cid}")
             path = self._path_ids(db, cid)
-            if int(message_id) in path:
-                return path[-1]
+        if int(message_id) in path:
+            return path[-1]
+        self._changes += 1
+        with self._write() as db:
             leaf = self._newest_leaf(db, cid, int(message_id))
             db.execute("UPDATE conversations SET active_leaf_id = ? WHERE id = ?", (leaf, cid))
         return leaf

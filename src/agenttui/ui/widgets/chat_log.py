@@ -13,11 +13,17 @@ load), at most ``REVEAL_WAIT_S``, then shows at its end.
 
 What this session's replies used (their "used: …" line) is kept here, in
 memory only, so a reopened conversation shows the line again until restart.
+
+The log shows the conversation's active branch (issue 15); a message with
+siblings gets its ``‹ 2/3 ›`` navigator, and with the log focused one message
+is selected to act on (:mod:`.message_cursor`). Opening at a message (a search
+hit) first makes the active branch the one holding it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections import OrderedDict
 from collections.abc import Mapping
 
@@ -29,6 +35,7 @@ from textual.widget import Widget
 
 from agenttui.core.models import Message
 from agenttui.core.recall_usage import RecallUsage
+from agenttui.ui.widgets.message_cursor import CURSOR_BINDINGS, CURSOR_CSS, MessageCursor
 from agenttui.ui.widgets.message_view import AssistantMessage, Notice, UserMessage
 from agenttui.ui.widgets.thinking_block import ThinkingBlock
 from agenttui.ui.widgets.tool_call_view import ToolCallView
@@ -71,8 +78,9 @@ def widgets_for(messages: list[Message], used: Mapping[int, RecallUsage] | None 
     return widgets
 
 
-class ChatLog(VerticalScroll):
-    DEFAULT_CSS = "ChatLog { height: 1fr; padding: 0 1; }"
+class ChatLog(MessageCursor, VerticalScroll):
+    DEFAULT_CSS = "ChatLog { height: 1fr; padding: 0 1; }" + CURSOR_CSS
+    BINDINGS = CURSOR_BINDINGS
 
     empty: reactive[bool] = reactive(True)  # nothing shown: the chat pane's welcome may show
 
@@ -124,6 +132,9 @@ class ChatLog(VerticalScroll):
     def _load(self, conversation_id: str, before_id: int | None, focus_id: int | None = None,
               opened: int = 0) -> None:
         history = self.services.history
+        if focus_id is not None:  # a hit on another branch: that branch is shown (issue 15)
+            with contextlib.suppress(Exception):  # gone meanwhile: the page says what is there
+                history.show_branch(conversation_id, focus_id)
         page = history.messages(conversation_id, limit=PAGE, before_id=before_id)
         # Opening at a search hit older than the latest page: page back until it is in
         # (bounded, so a hit deep in a huge conversation costs at most MAX_PAGES reads).
@@ -155,6 +166,7 @@ class ChatLog(VerticalScroll):
             await self.mount_all(widgets, before=0 if self.children else None)
             self.empty = False
             self.scroll_end(animate=False, immediate=True)
+            self.refresh_branches()
 
     @on(PageLoaded)
     async def _page_loaded(self, event: PageLoaded) -> None:
@@ -169,21 +181,21 @@ class ChatLog(VerticalScroll):
             return
         self.empty = False
         if event.older and self.children:
-            # what the user was reading stays in view: a message, not a line that moves with the
-            # page ("older turns not sent", chat_context.py)
-            first = next((c for c in self.children if getattr(c, "message_id", None) is not None),
-                         self.children[0])
+            first = self.children[0]  # what the user was reading stays in view
             self.release_anchor()  # reading older turns: new height must not pull the view to the end
             await self.mount_all(widgets, before=0)
+            self.refresh_branches()
             self.call_after_refresh(self.scroll_to_widget, first, animate=False, top=True, immediate=True)
         else:
             first_page = not self.children
             if first_page:  # shown whole once every reply is rendered (issue 12 item 10)
                 self.visible = False
             await self.mount_all(widgets, before=0 if self.children else None)
+            self.refresh_branches(event.focus_id)  # their navigators (‹ 2/3 ›), read in a thread
             if first_page:
                 await self._rendered([w for w in widgets if isinstance(w, AssistantMessage)])
                 self.visible = True
+                self.revealed()  # hidden, it lost the focus: a branch switch gives it back
                 if event.opened != self._opened:
                     return  # another conversation was opened meanwhile
             if event.focus_id is not None:

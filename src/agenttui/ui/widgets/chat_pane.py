@@ -66,6 +66,7 @@ from textual.widgets import Static
 from agenttui.agent import events as ev
 from agenttui.core.recall_usage import RecallUsage
 from agenttui.ui import messages as app_messages
+from agenttui.ui.widgets.chat_branches import ChatBranchesMixin
 from agenttui.ui.widgets.chat_commands import SlashCommandsMixin
 from agenttui.ui.widgets.chat_context import ContextMixin
 from agenttui.ui.widgets.chat_incognito import IncognitoMixin
@@ -92,7 +93,7 @@ def worth_preparing(text: str) -> bool:
     return len(text.split()) >= PREPARE_MIN_WORDS and parse(text) is None
 
 
-class ChatPane(ContextMixin, IncognitoMixin, SlashCommandsMixin, Vertical):
+class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMixin, Vertical):
     streaming: reactive[bool] = reactive(False, bindings=True)
     can_retry: reactive[bool] = reactive(False, bindings=True)
 
@@ -242,6 +243,7 @@ class ChatPane(ContextMixin, IncognitoMixin, SlashCommandsMixin, Vertical):
             self._lookup_done.set()
         self.cancel_turn()
         self._unqueue_to_prompt()
+        self.cancel_edit(keep_text=True)  # an edit of the conversation left behind
         self.conversation_id = conversation_id
         self.can_retry = False
         self._reply = None
@@ -292,6 +294,9 @@ class ChatPane(ContextMixin, IncognitoMixin, SlashCommandsMixin, Vertical):
         self.query_one(SlashSuggestions).show([])
         if await self.run_slash_command(event.text):
             return
+        if self.editing is not None and not self.streaming:  # a new version of an earlier question
+            await self.send_edit(event.text)
+            return
         if self.streaming or self._queued:  # after the reply (and what was queued before it)
             self._queued.append(event.text)
             self._show_queued()
@@ -327,7 +332,8 @@ class ChatPane(ContextMixin, IncognitoMixin, SlashCommandsMixin, Vertical):
         self._show_queued()
 
     # -- turns ---------------------------------------------------------------
-    async def send(self, text: str, *, show: bool = True, retry: bool = False) -> None:
+    async def send(self, text: str, *, show: bool = True, retry: bool = False,
+                   edit_of: int | None = None) -> None:
         if self.streaming:
             self.notify("A reply is still streaming: Esc cancels it.", severity="warning")
             return
@@ -356,11 +362,11 @@ class ChatPane(ContextMixin, IncognitoMixin, SlashCommandsMixin, Vertical):
         self._tool_views = {}
         self.stopping = self._retry_when_stopped = False
         self._set_streaming(True)
-        self._run_turn(text, image, retry_of, self._cancel, self._turn)
+        self._run_turn(text, image, retry_of, self._cancel, self._turn, edit_of)
 
     @work(group="chat-turn", exclusive=True, exit_on_error=False)
     async def _run_turn(self, text: str, image: str | None, retry_of: int | None,
-                        cancel: asyncio.Event, turn: int) -> None:
+                        cancel: asyncio.Event, turn: int, edit_of: int | None = None) -> None:
         from agenttui.agent.loop import run_turn  # openai is imported here, not at start-up
 
         try:
@@ -378,14 +384,15 @@ class ChatPane(ContextMixin, IncognitoMixin, SlashCommandsMixin, Vertical):
                 moved = asyncio.Event()
                 self.post_message(self._ConversationGone(text, image is not None, turn, moved))
                 await moved.wait()
-                retry_of = None  # its message went with the conversation: sent afresh
+                retry_of = edit_of = None  # its message went with the conversation: sent afresh
             if self.conversation_id is None:
                 conversation = await asyncio.to_thread(
                     self.services.history.create_conversation, None, self.services.model)
                 self.conversation_id = conversation.id
                 self.log.conversation_id = conversation.id
             async for event in run_turn(self.services, self.conversation_id, text,
-                                        image_path=image, cancel=cancel, retry_of=retry_of):
+                                        image_path=image, cancel=cancel, retry_of=retry_of,
+                                        edit_of=edit_of):
                 self.post_message(self.AgentEventReceived(event, turn))
         except Exception as exc:  # the loop reports faults as TurnFailed; this is a bug guard
             from agenttui.core.errors import explain  # e.g. no conversation: the disk is full
@@ -681,6 +688,8 @@ class ChatPane(ContextMixin, IncognitoMixin, SlashCommandsMixin, Vertical):
         meanwhile the reply is marked cancelled (or, before any reply text, one notice
         says so), no more text is shown and Esc leaves the footer.
         """
+        if not self.streaming and self.cancel_edit():  # Esc while editing an earlier question
+            return
         if not self.streaming or self.stopping or not self.cancel_turn():
             return
         self.stopping = True
@@ -706,11 +715,9 @@ class ChatPane(ContextMixin, IncognitoMixin, SlashCommandsMixin, Vertical):
         await self.log.notice(f"Cancelled. {self._retry_key()} asks again.")
 
     async def retry(self) -> None:
-        """Ask the last message again after a failed or cancelled reply; otherwise say what retry does.
-
-        Regenerating a *finished* reply (keeping both answers) belongs to conversation
-        branches, which do not exist yet: until then the key says so instead of doing nothing.
-        """
+        """Ask the last message again after a failed or cancelled reply; after a finished one,
+        regenerate it (issue 15: the new answer is a sibling, the old one kept); with nothing
+        to answer again, say what the key does."""
         if self.streaming and self.stopping:  # Esc was pressed: asked again once it has wound down
             self._retry_when_stopped = True
         elif self.streaming:
@@ -721,12 +728,11 @@ class ChatPane(ContextMixin, IncognitoMixin, SlashCommandsMixin, Vertical):
                 await self.send(self._retry_text, show=False, retry=True)
             else:  # cut before it was stored: sent afresh (it is shown already)
                 await self.send(self._retry_text, show=False)
-        elif self._retry_text is None:
-            self.notify("Nothing to retry yet: it asks again after a reply that failed or was cancelled.")
+        elif await self.regenerate_last():  # a finished reply: answered again, both kept
+            pass
         else:
-            self.notify(f"{self._retry_key()} asks again after a reply that failed or was cancelled; "
-                        "regenerating a finished reply is not supported yet. ↑ in the prompt recalls "
-                        "your message to send it again.", title="Retry")
+            self.notify("Nothing to retry yet: it asks again after a reply that failed or was "
+                        "cancelled, and regenerates a finished one.")
 
     def copy_last_reply(self) -> None:
         reply = self.log.last_reply()

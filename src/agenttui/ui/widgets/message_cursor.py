@@ -1,0 +1,236 @@
+"""Acting on one message of the chat log (issue 15): select, edit, regenerate, branch, fork.
+
+Mixed into :class:`~agenttui.ui.widgets.chat_log.ChatLog`. With the log
+focused (``shift+tab`` from the prompt, or a click on a message) one message is
+*selected* (highlighted; the newest when the log gets the focus): ``↑``/``↓``
+move the selection, ``e`` edits it (a question), ``r`` regenerates it (a reply:
+its question is answered again; a question: answered again), ``←``/``→`` show
+its previous/next version, ``f`` forks the conversation at it, ``Esc`` goes
+back to the prompt. The log only says what was asked (:class:`MessageAction`);
+the chat pane acts (:mod:`.chat_branches`): workers compute, messages carry,
+handlers mutate.
+
+Messages with siblings get a :class:`~.branch_nav.BranchNav` line (``‹ 2/3 ›``)
+right after them: :meth:`MessageCursor.refresh_branches` reads their places in
+a thread whenever a page is mounted or a turn ends.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual import events, work
+from textual.binding import Binding
+from textual.message import Message as TextualMessage
+from textual.widget import Widget
+
+from agenttui.ui.widgets.branch_nav import BranchNav
+from agenttui.ui.widgets.message_view import AssistantMessage, UserMessage
+
+if TYPE_CHECKING:
+    from textual.containers import VerticalScroll
+
+    _Base = VerticalScroll
+else:
+    _Base = object
+
+#: ChatLog's BINDINGS (Textual reads BINDINGS from widget classes only, not from mixins).
+CURSOR_BINDINGS = [
+    Binding("up", "select_message(-1)", "Previous", show=False),
+    Binding("down", "select_message(1)", "Next", show=False),
+    Binding("e", "message('edit')", "Edit"),
+    Binding("r", "message('regenerate')", "Regenerate"),
+    Binding("left", "message('previous')", "‹ Branch"),
+    Binding("right", "message('next')", "Branch ›"),
+    Binding("f", "message('fork')", "Fork"),
+    Binding("escape", "message('prompt')", "Prompt", show=False),
+]
+#: ChatLog's CSS for the selection: shown while the log has the focus.
+CURSOR_CSS = """
+ChatLog:focus > .-selected { tint: $accent 18%; }
+"""
+
+MESSAGE_TYPES = (UserMessage, AssistantMessage)
+
+
+class MessageAction(TextualMessage):
+    """The user asked for ``action`` on a message: edit, regenerate, previous, next, fork, prompt.
+
+    ``question_id`` is the question the message belongs to (itself for a question; for a
+    reply the nearest question above it), ``text`` the question's text (for edit and
+    regenerate)."""
+
+    def __init__(self, action: str, message_id: int | None, question_id: int | None, text: str) -> None:
+        super().__init__()
+        self.action = action
+        self.message_id = message_id
+        self.question_id = question_id
+        self.text = text
+
+
+class BranchesRead(TextualMessage):
+    def __init__(self, conversation_id: str, positions: dict[int, tuple[int, int]],
+                 select_id: int | None) -> None:
+        super().__init__()
+        self.conversation_id = conversation_id
+        self.positions = positions
+        self.select_id = select_id
+
+
+class MessageCursor(_Base):
+    """See the module doc. Needs ``services`` and ``conversation_id`` (ChatLog has them)."""
+
+    _selected_id: int | None = None
+    _refocus = False  # focus the log again once its next page is shown (see keep_focus)
+
+    # -- which messages ------------------------------------------------------------
+    def message_widgets(self) -> list[Widget]:
+        """The log's stored messages (those with an id), top to bottom."""
+        return [w for w in self.children
+                if isinstance(w, MESSAGE_TYPES) and getattr(w, "message_id", None) is not None]
+
+    @property
+    def selected(self) -> Widget | None:
+        if self._selected_id is None:
+            return None
+        return next((w for w in self.message_widgets() if w.message_id == self._selected_id), None)  # type: ignore[attr-defined]
+
+    def select(self, widget: Widget | None) -> None:
+        for other in self.query(".-selected"):
+            other.remove_class("-selected")
+        self._selected_id = getattr(widget, "message_id", None)
+        if widget is None:
+            return
+        widget.add_class("-selected")
+        if widget is not self.message_widgets()[-1]:
+            self.release_anchor()  # reading back: new content must not pull the view away
+        self.scroll_to_widget(widget, animate=False)
+
+    def select_id(self, message_id: int | None) -> bool:
+        target = next((w for w in self.message_widgets() if w.message_id == message_id), None)  # type: ignore[attr-defined]
+        if target is not None:
+            self.select(target)
+        return target is not None
+
+    def question_of(self, widget: Widget) -> UserMessage | None:
+        """The question ``widget`` belongs to: itself, or the nearest question above it."""
+        children = list(self.children)
+        for candidate in reversed(children[: children.index(widget) + 1]):
+            if isinstance(candidate, UserMessage) and candidate.message_id is not None:
+                return candidate
+        return None
+
+    def keep_focus(self) -> None:
+        """The log is about to show another page of its conversation with the focus on it
+        (a branch switch: ←/→ again goes on from there). A first page is hidden until it is
+        rendered, and Textual moves the focus off a hidden widget: not this time."""
+        self._refocus = self.has_focus
+
+    def revealed(self) -> None:
+        """The page is shown again (ChatLog calls it): the focus, if it went anyway, comes back."""
+        if self._refocus and not self.has_focus:
+            self.focus()
+
+    def on_hide(self, event: events.Hide) -> None:
+        if self._refocus:  # hidden while its page renders: keep the focus (see keep_focus)
+            event.prevent_default()  # Widget's own handler would blur it
+            for bar, shown in ((self.vertical_scrollbar, self.show_vertical_scrollbar),
+                               (self.horizontal_scrollbar, self.show_horizontal_scrollbar)):
+                if shown:
+                    bar.post_message(events.Hide())
+
+    def on_show(self, _event: events.Show) -> None:
+        self._refocus = False
+
+    # -- keys and clicks ----------------------------------------------------------
+    def on_focus(self, _event: events.Focus) -> None:
+        if self.selected is None:
+            widgets = self.message_widgets()
+            self.select(widgets[-1] if widgets else None)
+
+    def on_click(self, event: events.Click) -> None:
+        node = event.widget
+        while node is not None and node is not self and not isinstance(node, MESSAGE_TYPES):
+            node = node.parent  # type: ignore[assignment]
+        if isinstance(node, MESSAGE_TYPES) and getattr(node, "message_id", None) is not None:
+            self.focus()
+            self.select(node)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "message" and parameters == ("prompt",):
+            # Esc while a reply streams is the app's: it stops the reply
+            return not getattr(self.parent, "streaming", False)
+        return True
+
+    def action_select_message(self, step: int) -> None:
+        widgets = self.message_widgets()
+        if not widgets:
+            return
+        current = self.selected
+        index = widgets.index(current) + step if current in widgets else len(widgets) - 1
+        if 0 <= index < len(widgets):
+            self.select(widgets[index])
+        elif index < 0 and getattr(self, "has_older", False):
+            self.load_older()  # type: ignore[attr-defined]  # ChatLog pages in the older turns
+
+    def action_message(self, action: str) -> None:
+        widget = self.selected
+        if action == "prompt" or widget is None:
+            self.post_message(MessageAction(action, None, None, ""))
+            return
+        question = self.question_of(widget)
+        self.post_message(MessageAction(
+            action, widget.message_id, question.message_id if question else None,  # type: ignore[attr-defined]
+            question.text if question else ""))
+
+    # -- the navigators -----------------------------------------------------------
+    def refresh_branches(self, select_id: int | None = None) -> None:
+        """Read which shown messages have siblings (in a thread), then show their navigators."""
+        cid = getattr(self, "conversation_id", None)
+        if cid is not None:
+            self._read_branches(cid, [w.message_id for w in self.message_widgets()], select_id)  # type: ignore[attr-defined]
+
+    @work(thread=True, group="chat-branches", exit_on_error=False)
+    def _read_branches(self, cid: str, ids: list[int], select_id: int | None) -> None:
+        positions = self.services.history.branch_positions(cid, ids) if ids else {}  # type: ignore[attr-defined]
+        self.post_message(BranchesRead(cid, positions, select_id))
+
+    async def on_branches_read(self, event: BranchesRead) -> None:
+        if event.conversation_id != getattr(self, "conversation_id", None):
+            return
+        children = list(self.children)
+        for index, widget in enumerate(children):
+            if not isinstance(widget, MESSAGE_TYPES) or widget.message_id is None:
+                continue
+            after = children[index + 1] if index + 1 < len(children) else None
+            nav = after if isinstance(after, BranchNav) and after.message_id == widget.message_id else None
+            place = event.positions.get(widget.message_id)
+            if place is None and nav is not None:
+                await nav.remove()
+            elif place is not None and nav is not None:
+                nav.show(*place)
+            elif place is not None:
+                await self.mount(BranchNav(widget.message_id, *place), after=widget)
+        if event.select_id is not None:
+            self.select_id(event.select_id)
+
+    def on_branch_nav_step(self, event: BranchNav.Step) -> None:
+        event.stop()
+        self.post_message(MessageAction("previous" if event.step < 0 else "next",
+                                        event.message_id, None, ""))
+
+    # -- the log after an edit or a regenerate -------------------------------------
+    async def remove_from(self, message_id: int, *, keep_it: bool = False) -> None:
+        """Remove message ``message_id`` (unless ``keep_it``, with its navigator) and all below."""
+        children = list(self.children)
+        start = next((k for k, w in enumerate(children)
+                      if isinstance(w, MESSAGE_TYPES) and getattr(w, "message_id", None) == message_id), None)
+        if start is None:
+            return
+        if keep_it:
+            start += 1
+            while start < len(children) and isinstance(children[start], BranchNav):
+                start += 1
+        doomed = children[start:]
+        if doomed:
+            await self.remove_children(doomed)
