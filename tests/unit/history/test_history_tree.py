@@ -211,3 +211,23 @@ def test_fork_of_a_message_elsewhere_is_refused(store):
     with pytest.raises(HistoryError):
         store.fork(other, q1.id)
     assert store.count_conversations() == 2
+
+
+def test_saving_an_incognito_conversation_keeps_its_branches(paths, tmp_path):
+    from agenttui.bootstrap import build_services
+    from agenttui.core.incognito import incognito_services, save_conversation
+
+    services = build_services(paths=paths, cwd=tmp_path)
+    twin = incognito_services(services)
+    chat = twin.history.create_conversation()
+    q = twin.history.append(chat.id, Message("user", "a name for a cat"))
+    twin.history.append(chat.id, Message("assistant", "Miso"))
+    twin.history.append(chat.id, Message("assistant", "Tofu", parent_id=q.id))
+    twin.history.switch_sibling(chat.id, q.id + 2, -1)  # Miso shown
+    save_conversation(twin, chat.id, services.history)
+    saved = services.history.messages(chat.id)
+    assert _texts(saved) == ["a name for a cat", "Miso"]
+    assert _texts([services.history.get_message(i) for i in
+                   services.history.sibling_ids(chat.id, saved[1].id)]) == ["Miso", "Tofu"]
+    twin.history.discard()
+    services.close()
