@@ -82,7 +82,9 @@ async def test_editing_an_earlier_question_makes_a_new_branch_and_keeps_the_old(
         cid = chat(app).conversation_id
         q1, a1, q2, a2 = chat_services.history.messages(cid)
 
-        await _focus_log(pilot, app)
+        chat(app).prompt.focus()
+        await pilot.press("shift+tab")  # from the prompt to the messages, the newest selected
+        assert app.focused is chat(app).log and chat(app).log.selected.message_id == a2.id
         await pilot.press("up")  # from the last reply to the question above it
         assert chat(app).log.selected.message_id == q2.id
         await pilot.press("e")
