@@ -634,11 +634,11 @@ def vector_pairs(vectors: Sequence[Sequence[float] | None], texts: Sequence[str]
     Anchors must agree and "tabs over spaces" is not "spaces over tabs", as
     for words, so only notes with the same anchors are compared: all pairs
     of a group of up to ``EXACT_GROUP``, pairs sharing a band of sign bits
-    (locality-sensitive hashing) in a bigger one. Two notes that share most
-    words but swap one ("sushi" for "rendang") are the same only if each
-    swapped word is close in meaning (``WORD_MIN``, centred over the words
-    asked) to one it replaces, by ``embed`` on the words themselves
-    (without ``embed``: never).
+    (locality-sensitive hashing) in a bigger one. Two notes worded alike
+    but for a refilled slot ("sushi" for "rendang", :func:`_swapped`) are
+    the same only if each refilled word is close in meaning (``WORD_MIN``,
+    centred over the words asked) to one it replaces, by ``embed`` on the
+    words themselves (without ``embed``: never).
     """
     threshold = VECTOR_MIN if threshold is None else threshold
     stats = LAST_VECTOR_STATS
@@ -655,6 +655,10 @@ def vector_pairs(vectors: Sequence[Sequence[float] | None], texts: Sequence[str]
     known_pos = {(where[a], where[b]) for a, b in known if a in where and b in where}
     family = _families(len(present), known_pos)  # notes known to say the same: one crowd member
     langs = [language(t) for t in chosen]
+
+    def is_cross(p: int, q: int) -> bool:
+        return bool(langs[p] and langs[q] and langs[p] != langs[q])
+
     cross = min(threshold, CROSS_LANGUAGE_MIN)
     far, far_cross = _max_hamming(threshold, dim), _max_hamming(cross, dim)
     groups: dict[frozenset[str], list[int]] = defaultdict(list)
@@ -671,7 +675,7 @@ def vector_pairs(vectors: Sequence[Sequence[float] | None], texts: Sequence[str]
             fp, fq = family[p], family[q]
             if fp == fq:
                 continue  # already known to say the same
-            two = langs[p] != langs[q] and langs[p] and langs[q]
+            two = is_cross(p, q)
             if (bits[p] ^ bits[q]).bit_count() > (far_cross if two else far):
                 continue
             stats.cosines += 1
@@ -687,14 +691,11 @@ def vector_pairs(vectors: Sequence[Sequence[float] | None], texts: Sequence[str]
                 continue
             close.append((p, q, cos))
 
-    def is_cross(p: int, q: int) -> bool:
-        return bool(langs[p] and langs[q] and langs[p] != langs[q])
-
     def crowded(p: int, other: int) -> float:
         """Mean cosine of p's nearest notes, the other note's family left out; for a
         translation, its nearest notes in the other note's language (bitext mining's
         rule: every note is nearer to notes of its own language)."""
-        want = langs[other] if langs[p] and langs[other] and langs[p] != langs[other] else None
+        want = langs[other] if is_cross(p, other) else None
         others = sorted((c for (f, lang), c in near[p].items()
                          if f != family[other] and (want is None or lang == want)), reverse=True)[:NEIGHBOURS]
         return sum(others) / len(others) if others else -1.0
@@ -702,13 +703,13 @@ def vector_pairs(vectors: Sequence[Sequence[float] | None], texts: Sequence[str]
     close = [(p, q, cos) for p, q, cos in close
              if cos >= max(crowded(p, q), crowded(q, p)) + (CROSS_MARGIN if is_cross(p, q) else MARGIN)]
     # A slot refilled is a thing of one language: across two, every word differs.
-    swaps = {(p, q): None if langs[p] != langs[q] and langs[p] and langs[q]
-             else _swapped(chosen[p], chosen[q], sigs[p].names | sigs[q].names) for p, q, _ in close}
+    swaps = {(p, q): None if is_cross(p, q) else _swapped(chosen[p], chosen[q], sigs[p].names | sigs[q].names)
+             for p, q, _ in close}
     words = sorted({w for pairs in swaps.values() if pairs for pair in pairs for w in pair})
     word_vectors = dict(zip(words, centred(list(map(list, embed(words)))))) if (embed and words) else {}
     pairs: list[DuplicatePair] = []
     for p, q, cos in close:
-        why = f"close in meaning (embedding cosine {cos:.2f}, centred)"
+        why = f"close in meaning (embedding cosine {cos:.2f}, centred{'; a translation' if is_cross(p, q) else ''})"
         swapped = swaps[(p, q)]
         if swapped is not None:
             scored = [(a, b, _cos(word_vectors.get(a), word_vectors.get(b))) for a, b in swapped]
