@@ -220,6 +220,8 @@ _CONVERSATION_COLUMNS = "id, title, created, updated, model, archived, message_c
 #: ``Message.parent_id`` given to ``append``: start a new root (editing a conversation's first
 #: question). Never a real id: AUTOINCREMENT ids start at 1.
 NEW_ROOT = 0
+#: ``neighbour`` looks this many messages up or down its branch at most (tool steps between).
+NEIGHBOUR_STEPS = 12
 #: A path walk without a limit (SQLite needs a number).
 _NO_LIMIT = 1 << 62
 
@@ -1094,15 +1096,26 @@ class HistoryStore:
                 for mid, cid, title, archived, role, content, created in rows]
 
     def neighbour(self, message_id: int, conversation_id: str, *, after: bool) -> Message | None:
-        """The nearest user/assistant text message before (or after) ``message_id``."""
-        op, order = (">", "ASC") if after else ("<", "DESC")
+        """The nearest user/assistant text message before (or after) ``message_id`` on its
+        branch: up through its parents, or down through its newest children (the latest
+        answer to a question), past tool traffic, at most ``NEIGHBOUR_STEPS`` messages away."""
+        step = ("SELECT id FROM messages WHERE conversation_id = ? AND parent_id = ? "
+                "ORDER BY id DESC LIMIT 1" if after else
+                "SELECT parent_id FROM messages WHERE conversation_id = ? AND id = ?")
         with self._read() as db:
-            row = db.execute(
-                f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ? AND id {op} ? "
-                "AND role IN ('user', 'assistant') AND tool_calls IS NULL "
-                f"AND content IS NOT NULL AND content != '' ORDER BY id {order} LIMIT 1",
-                (conversation_id, int(message_id))).fetchone()
-        return _message_from_row(row) if row else None
+            current: int | None = int(message_id)
+            for _ in range(NEIGHBOUR_STEPS):
+                row = db.execute(step, (conversation_id, current)).fetchone()
+                current = row[0] if row else None
+                if current is None:
+                    return None
+                found = db.execute(
+                    f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE id = ? "
+                    "AND role IN ('user', 'assistant') AND tool_calls IS NULL "
+                    "AND content IS NOT NULL AND content != ''", (current,)).fetchone()
+                if found:
+                    return _message_from_row(found)
+        return None
 
     @staticmethod
     def _is_indexed_word(db: sqlite3.Connection, phrase: str) -> bool:

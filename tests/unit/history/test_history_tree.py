@@ -231,3 +231,19 @@ def test_saving_an_incognito_conversation_keeps_its_branches(paths, tmp_path):
                    services.history.sibling_ids(chat.id, saved[1].id)]) == ["Miso", "Tofu"]
     twin.history.discard()
     services.close()
+
+
+def test_a_neighbour_is_found_on_the_message_s_own_branch(store):
+    cid = store.create_conversation().id
+    q = store.append(cid, Message("user", "favourite colour?"))
+    store.append(cid, Message("assistant", "Blue."))
+    tool_ask = store.append(cid, Message("assistant", None, tool_calls=[ToolCall("c1", "lookup", "{}")],
+                                         parent_id=q.id))
+    store.append(cid, Message("tool", "green", tool_call_id="c1"))
+    green = store.append(cid, Message("assistant", "Green, it says."))
+    later_q = store.append(cid, Message("user", "why green?"))
+    assert store.neighbour(q.id, cid, after=True).id == green.id  # the newest answer, past the tool
+    assert store.neighbour(later_q.id, cid, after=False).id == green.id  # not "Blue." (older id)
+    assert store.neighbour(green.id, cid, after=False).id == q.id
+    assert store.neighbour(later_q.id, cid, after=True) is None
+    assert tool_ask.parent_id == q.id
