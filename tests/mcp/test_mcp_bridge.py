@@ -212,3 +212,26 @@ def test_names_and_schemas_of_odd_tools():
     schema, ok = clean_schema({"$schema": "https://json-schema.org/draft/2020-12/schema",
                                "type": "object", "properties": {"n": {"type": ["integer", "null"]}}})
     assert ok and "$schema" not in schema and schema["properties"]["n"]["type"] == ["integer", "null"]
+
+
+async def test_a_server_that_keeps_dying_is_given_up_after_the_restarts(paths, monkeypatch):
+    from agenttui.agent.tools import ToolRegistry
+    from agenttui.mcp import connection as connection_module
+    from agenttui.mcp.manager import attach, detach
+
+    monkeypatch.setattr(connection_module, "BACKOFF_START", 0.05)  # 0.05, 0.1, 0.2, ... s
+    services = services_with(paths, {"dies": {"command": sys.executable,
+                                              "args": ["-c", "import sys; print('bye', file=sys.stderr); sys.exit(3)"]}})
+    manager = attach(services)
+    manager.start_all()
+    connection = manager.connections["dies"]
+    for _ in range(600):
+        if connection.state == "failed":
+            break
+        await asyncio.sleep(0.05)
+    assert connection.state == "failed" and connection.restarts == connection_module.MAX_RESTARTS + 1
+    assert connection.last_error and "bye" in connection.stderr_tail()
+    outcome = await ToolRegistry(services).execute(call("mcp__dies__anything"))
+    assert not outcome.ok  # no tools offered, nothing hangs
+    await detach(services)
+    services.close()

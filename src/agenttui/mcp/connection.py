@@ -40,6 +40,8 @@ log = logging.getLogger(__name__)
 
 CONNECT_TIMEOUT = 30.0
 MAX_RESTARTS = 5
+BACKOFF_START = 1.0  # seconds before the first restart; doubled each time, at most BACKOFF_MAX
+BACKOFF_MAX = 30.0
 MAX_TOOLS = 200  # a server listing more is cut (each tool costs prompt tokens)
 MAX_DESCRIPTION = 1024  # characters of one tool description sent to the model
 STDERR_TAIL = 8_000
@@ -247,7 +249,8 @@ class Connection:
                 return
             self._set("restarting")
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._closed_wait(), timeout=min(30.0, 2.0 ** (failures - 1)))
+                await asyncio.wait_for(self._closed_wait(),
+                                       timeout=min(BACKOFF_MAX, BACKOFF_START * 2.0 ** (failures - 1)))
         self._ready.set()
 
     def _open_log(self) -> Any:
