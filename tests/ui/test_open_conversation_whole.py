@@ -80,3 +80,29 @@ async def test_opening_another_conversation_meanwhile_shows_that_one(services):
                          == ["only in the second"] and not _unrendered(log))
         await settle(pilot, app)
         assert [u.text for u in log.query(UserMessage)] == ["only in the second"] and log.visible
+
+
+async def test_an_older_page_paged_in_by_scrolling_up_shows_whole(services):
+    """The page above, loaded by scrolling to the top, appeared in stages too: its questions at
+    once, its replies once their Markdown was parsed. Every loop turn is watched again."""
+    from agenttui.ui.widgets.chat_log import PAGE
+
+    cid = _seed(services, turns=PAGE)  # two pages of questions and answers
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        log = app.screen.query_one(ChatLog)
+        await wait_until(pilot, lambda: chat(app).conversation_id == cid and log.visible
+                         and len(log.query(UserMessage)) == PAGE // 2 and not _unrendered(log))
+        await wait_until(pilot, lambda: log.max_scroll_y > 0 and log.is_vertical_scroll_end)
+        log.scroll_home(animate=False)
+        staged = 0
+        for _ in range(400_000):
+            await asyncio.sleep(0)
+            older = [reply for reply in log.query(AssistantMessage) if reply.display]
+            if len(older) > PAGE // 2 and _unrendered(log) and any(r in _unrendered(log) for r in older):
+                staged += 1  # shown: an older question above a reply still without its text
+            if len(log.query(UserMessage)) == PAGE and not _unrendered(log) and len(older) == PAGE:
+                break
+        assert staged == 0
+        assert [u.text for u in log.query(UserMessage)][:2] == ["question 0?", "question 1?"]
+        await wait_until(pilot, lambda: log.scroll_y > 0)  # still on what was being read

@@ -9,7 +9,8 @@ scrolls up, and follows again once they scroll back to the bottom.
 A conversation's first page is shown whole (issue 12 item 10): the log stays
 hidden until every reply's Markdown has its blocks (parsed in a thread after
 mounting; the questions used to show seconds before their replies under
-load), at most ``REVEAL_WAIT_S``, then shows at its end.
+load), at most ``REVEAL_WAIT_S``, then shows at its end. An older page, paged
+in by scrolling up, is mounted hidden and shown the same way, whole.
 
 What this session's replies used (their "used: …" line) is kept here, in
 memory only, so a reopened conversation shows the line again until restart.
@@ -181,11 +182,22 @@ class ChatLog(MessageCursor, VerticalScroll):
             return
         self.empty = False
         if event.older and self.children:
-            first = self.children[0]  # what the user was reading stays in view
+            # what the user was reading stays in view: a message, not a line that moves with the
+            # page ("older turns not sent", chat_context.py)
+            first = next((c for c in self.children if getattr(c, "message_id", None) is not None),
+                         self.children[0])
+            was_at = first.virtual_region.y
             self.release_anchor()  # reading older turns: new height must not pull the view to the end
+            for widget in widgets:  # shown at once when every reply is rendered, as a first page is
+                widget.display = False
             await self.mount_all(widgets, before=0)
+            await self._rendered([w for w in widgets if isinstance(w, AssistantMessage)])
+            if event.opened != self._opened:
+                return  # another conversation was opened meanwhile
+            for widget in widgets:
+                widget.display = True
             self.refresh_branches()
-            self.call_after_refresh(self.scroll_to_widget, first, animate=False, top=True, immediate=True)
+            self.call_after_refresh(self._keep_in_view, first, was_at)
         else:
             first_page = not self.children
             if first_page:  # shown whole once every reply is rendered (issue 12 item 10)
@@ -221,6 +233,15 @@ class ChatLog(MessageCursor, VerticalScroll):
             self._reveal_waits = []
         for wait in pending:
             wait.cancel()
+
+    def _keep_in_view(self, widget: Widget, was_at: int, waits: int = 100) -> None:
+        """Scroll ``widget`` (what was being read) to the top once the page above it is laid out,
+        i.e. it has moved down from ``was_at`` (on a busy machine that can take a few frames;
+        at most ``waits`` x 50 ms)."""
+        if widget.virtual_region.y <= was_at and waits > 0 and widget.is_attached:
+            self.set_timer(0.05, lambda: self._keep_in_view(widget, was_at, waits - 1))
+            return
+        self.scroll_to_widget(widget, animate=False, top=True, immediate=True)
 
     def _fill_viewport(self, waits: int = 100) -> None:
         """A page too short to scroll could never trigger paging: load more now."""
