@@ -171,3 +171,23 @@ async def test_a_search_hit_on_another_branch_opens_that_branch(chat_services, f
         await _settled(pilot, app)
         assert [m.content for m in history.messages(cid)][-1] == "The cassowary."
         assert [text for _id, text in _navs(app)] == ["‹ 1/2 ›"]
+
+
+async def test_retry_after_a_cut_reply_keeps_it_as_a_branch_not_in_the_log(chat_services, fake_openai):
+    chat_services.settings.agent.max_retries = 0
+    fake_openai.drop(after="Half a")
+    fake_openai.reply("A whole reply.")
+    app = make_app(chat_services, check_api_key=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await send(pilot, "question one")
+        await wait_until(pilot, lambda: chat(app).can_retry)
+        assert replies(app) and replies(app)[0].startswith("Half a")
+        await pilot.press("ctrl+r")
+        await wait_until(pilot, lambda: "A whole reply." in replies(app))
+        await _settled(pilot, app)
+        assert replies(app) == ["A whole reply."]  # the cut one went to its branch
+        cid = chat(app).conversation_id
+        new = chat_services.history.messages(cid)[1]
+        await wait_until(pilot, lambda: _navs(app) == [(new.id, "‹ 2/2 ›")])
+        cut = chat_services.history.get_message(chat_services.history.sibling_ids(cid, new.id)[0])
+        assert cut.incomplete and cut.content.startswith("Half a")

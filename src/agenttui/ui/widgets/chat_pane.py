@@ -724,8 +724,8 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
             self.notify("A reply is still streaming: Esc stops it, then "
                         f"{self._retry_key()} asks again.", severity="warning")
         elif self.can_retry and self._retry_text is not None:
-            if self._retry_of is not None:  # the stored question is answered again
-                await self.send(self._retry_text, show=False, retry=True)
+            if self._retry_of is not None:  # the stored question is answered again; the cut
+                await self.regenerate(self._retry_of, self._retry_text)  # reply is a sibling now
             else:  # cut before it was stored: sent afresh (it is shown already)
                 await self.send(self._retry_text, show=False)
         elif await self.regenerate_last():  # a finished reply: answered again, both kept
