@@ -188,7 +188,7 @@ def _capitalised(text: str) -> tuple[set[str], set[str]]:
     first: set[str] = set()
     for m in _CAPITAL.finditer(text):
         word = m.group().casefold()
-        if word in STOP_WORDS or word in _CLASSES:
+        if word in STOP_WORDS or word in _CLASSES or word in _FILLERS:
             continue
         before = text[max(0, m.start() - 3):m.start()].rstrip()
         (first if not before or before[-1] in ".!?:;\n" else inside).add(word)
@@ -222,7 +222,7 @@ def _word_info(word: str, stem: dict[str, str]) -> tuple[str, ...]:
         return ("!",)
     if word in _CLASSES:
         return ("=", "=" + _CLASSES[word])
-    if word in STOP_WORDS or len(word) < 2:
+    if word in STOP_WORDS or word in _FILLERS or len(word) < 2:
         return ()
     return ("c", stem.get(word) or stems((word,))[word])
 
@@ -308,10 +308,31 @@ def indonesian_root(word: str) -> str:
     return word
 
 
+# A nasal prefix swallows the root's first consonant: mem+pakai = memakai, men+tulis =
+# menulis, meng+kirim = mengirim, meny+sapu = menyapu; ber+renang = berenang.
+_NASAL = (("meny", "s"), ("peny", "s"), ("meng", "k"), ("peng", "k"), ("mem", "p"), ("pem", "p"),
+          ("men", "t"), ("pen", "t"), ("ber", "r"))
+_VOWELS = frozenset("aeiou")
+
+
+@lru_cache(maxsize=65536)
+def indonesian_roots(word: str) -> frozenset[str]:
+    """``indonesian_root`` and, after a nasal prefix, the root with the consonant it
+    swallowed ("memakai" → "pakai", "berenang" → "renang")."""
+    roots = {indonesian_root(word)}
+    if len(word) >= 6 and word.isalpha() and not table_related(word):
+        for prefix, lost in _NASAL:
+            rest = word[len(prefix):]
+            if word.startswith(prefix) and rest[:1] in _VOWELS | {lost} and len(lost + rest) >= 4:
+                roots.add(indonesian_root(lost + rest if rest[0] != lost else rest))
+                break
+    return frozenset(roots)
+
+
 def _same_root(x: str, y: str, forms: Forms) -> bool:
     """Two Indonesian forms of one root (a light edit: "dijemput" / "jemput")."""
-    roots = {indonesian_root(w) for w in forms.get(x, (x,))}
-    return any(indonesian_root(w) in roots for w in forms.get(y, (y,)))
+    roots = set().union(*(indonesian_roots(w) for w in forms.get(x, (x,))))
+    return any(not roots.isdisjoint(indonesian_roots(w)) for w in forms.get(y, (y,)))
 
 
 def _bridged(a: frozenset[str], b: frozenset[str], forms: Forms) -> list[tuple[str, str]]:

@@ -19,6 +19,9 @@ SAME = [
     ("Watched a movie with Raka", "Watched a film with Raka"),  # related words, both ways
     ("Start the job at 9", "Begin work at 9"),
     ("Anak-anak dijemput jam 14:00 setiap hari", "Jemput anak-anak tiap hari jam 14:00"),  # Indonesian affixes
+    ("Berenang setiap Kamis sore", "Renang tiap Kamis sore"),  # ber+renang: the prefix swallowed an r
+    ("Menyapu halaman hari Sabtu", "Sapu halaman hari Sabtu ya"),  # meny+sapu
+    ("Always takes the 7:40 train to work", "Takes the 7:40 train to work, as usual"),  # fillers
     ("same", "SAME!"),  # a one-word note: only the exact text
 ]
 DIFFERENT = [
