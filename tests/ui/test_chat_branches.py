@@ -191,3 +191,12 @@ async def test_retry_after_a_cut_reply_keeps_it_as_a_branch_not_in_the_log(chat_
         await wait_until(pilot, lambda: _navs(app) == [(new.id, "‹ 2/2 ›")])
         cut = chat_services.history.get_message(chat_services.history.sibling_ids(cid, new.id)[0])
         assert cut.incomplete and cut.content.startswith("Half a")
+
+
+async def test_help_lists_the_message_keys(chat_services):
+    app = make_app(chat_services, check_api_key=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await send(pilot, "/help")
+        await wait_until(pilot, lambda: app.screen.query("Notice"))
+        text = str(app.screen.query("Notice").last().render())
+        assert "Messages (Shift+Tab" in text and "f fork" in text and "r regenerate" in text

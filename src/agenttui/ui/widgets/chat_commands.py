@@ -228,6 +228,9 @@ def help_text(commands, bindings) -> str:
     lines += ["", "Keys (remap in config.toml [keys] by the id in brackets):"]
     lines += [f"  {key} — {description} [{binding_id}]" for binding_id, key, description in bindings]
     lines += ["", "Replies:", *(f"  {line}" for line in USED_HELP)]
+    from agenttui.ui.widgets.message_cursor import MESSAGE_HELP
+
+    lines += ["", "Messages (Shift+Tab from the prompt, or click one):", *(f"  {line}" for line in MESSAGE_HELP)]
     return "\n".join(lines)
 
 

@@ -52,6 +52,13 @@ ChatLog:focus > .-selected { tint: $accent 18%; }
 
 MESSAGE_TYPES = (UserMessage, AssistantMessage)
 
+#: The message keys, for /help and F1.
+MESSAGE_HELP = (
+    "↑/↓ select a message · e edit it (your question: a new branch, the old one kept) · "
+    "r regenerate · ←/→ its previous/next version (‹ 2/3 ›) · f fork the conversation at it · "
+    "Esc back to the prompt",
+)
+
 
 class MessageAction(TextualMessage):
     """The user asked for ``action`` on a message: edit, regenerate, previous, next, fork, prompt.
