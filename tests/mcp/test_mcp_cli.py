@@ -193,3 +193,17 @@ async def test_http_headers_from_the_keyring_reach_the_server(paths, http_server
         services.close()
     finally:
         keyring.set_keyring(previous)
+
+
+def test_a_secret_in_the_arguments_or_url_is_refused_and_var_references_work(cli, isolated_home, monkeypatch):
+    refused = cli("mcp", "add", "gh", "--", sys.executable, HOSTILE, "--token", SECRET)
+    assert refused.code == 1 and "argument 3 looks like a secret" in refused.err and SECRET not in refused.err
+    refused = cli("mcp", "add", "web", "--url", f"https://example.com/mcp?token={SECRET}")
+    assert refused.code == 1 and "the URL looks like a secret" in refused.err
+    assert "mcp" not in config(isolated_home)
+    # '${VAR}' in an argument: kept as written, expanded when the server starts
+    added = cli("mcp", "add", "h", "--", sys.executable, HOSTILE, "${MARKER_ARG}", env={"MARKER_ARG": "--stderr"})
+    assert added.code == 0, added.err
+    assert config(isolated_home)["mcp"]["profiles"]["default"]["servers"]["h"]["args"] == [HOSTILE, "${MARKER_ARG}"]
+    missing = cli("mcp", "add", "h2", "--", sys.executable, HOSTILE, "${NOT_SET_ANYWHERE}")
+    assert missing.code == 1 and "uses ${NOT_SET_ANYWHERE}, which is not set" in missing.err

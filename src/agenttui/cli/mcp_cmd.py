@@ -98,6 +98,7 @@ def run_add(args: argparse.Namespace) -> int:
         check_name,
         keyring_user,
         looks_secret,
+        secret_in_target,
         servers_table,
         store_secret,
         update,
@@ -135,6 +136,10 @@ def run_add(args: argparse.Namespace) -> int:
                               trust_read_only=bool(args.trust_read_only))
         if args.timeout is not None:
             server.timeout = float(args.timeout)
+        if where := secret_in_target(server):
+            return fail(f"{where} looks like a secret; it is not written to config.toml. Put it in an "
+                        "environment variable and write '${NAME}' there instead (single quotes), or pass "
+                        "it with --env/--header, which keep secrets in the keyring; nothing was added")
         secret_refs: list[tuple[str, str, str]] = []
         for kind, values in (("env", env), ("header", headers)):
             for key, value in values.items():

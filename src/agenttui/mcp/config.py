@@ -23,11 +23,12 @@ without asking; ``["*"]`` = all), ``trust_read_only`` (tools the server marks
 
 Secrets: an ``env``/``headers`` value ``"@keyring"`` is read from the OS
 keyring (service ``agenttui``, user ``mcp:<scope>:<server>:<env|header>:<KEY>``);
-``${VAR}`` is replaced by the environment variable ``VAR`` when the server
-starts. ``mcp add`` puts a value that looks like a credential (by its name --
+``${VAR}`` (in ``env``, ``headers``, ``args`` and ``url``) is replaced by the
+environment variable ``VAR`` when the server starts. ``mcp add`` puts a value that looks like a credential (by its name --
 token, key, secret, password, authorization, cookie -- or by the secret
 detectors) in the keyring, and refuses to write it to the file when there is
-no keyring. Values are never printed, only the names.
+no keyring; a credential in the command's arguments or the URL is refused
+(``${VAR}`` is the way there). Values are never printed, only the names.
 
 The ``[mcp]`` table is this module's: :func:`agenttui.core.config.load_settings`
 leaves it alone and :func:`~agenttui.core.config.save_settings` keeps it as
@@ -334,3 +335,26 @@ def resolve_values(server: ServerConfig, profile: str, environ: Any) -> tuple[di
     env = {k: one("env", k, v) for k, v in server.env.items()}
     headers = {k: one("header", k, v) for k, v in server.headers.items()}
     return env, headers
+
+
+def expand_vars(value: str, environ: Any, where: str) -> str:
+    """``${VAR}`` in an argument or URL, from the environment (a secret kept out of the file)."""
+    def var(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in environ:
+            raise McpConfigError(f"{where} uses ${{{name}}}, which is not set in the environment")
+        return str(environ[name])
+
+    return _VAR.sub(var, value)
+
+
+def secret_in_target(server: ServerConfig) -> str | None:
+    """Which argument (or the URL) holds what looks like a credential, if any."""
+    from agenttui.security import redact_secrets
+
+    parts = [("the URL", server.url)] if server.url else []
+    parts += [(f"argument {n}", arg) for n, arg in enumerate(server.args, 1)]  # named, never quoted
+    for label, value in parts:
+        if value and not _VAR.fullmatch(value.strip()) and redact_secrets(value) != value:
+            return label
+    return None

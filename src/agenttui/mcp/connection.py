@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from agenttui.mcp.cache import CacheEntry, ToolInfo
-from agenttui.mcp.config import ServerConfig, resolve_values
+from agenttui.mcp.config import ServerConfig, expand_vars, resolve_values
 
 log = logging.getLogger(__name__)
 
@@ -99,10 +99,11 @@ def make_client(server: ServerConfig, profile: str, environ: Any, errlog: Any) -
 
     env, headers = resolve_values(server, profile, environ)
     if server.url:
-        transport: Any = _http_transport(server.url, headers)
+        transport: Any = _http_transport(expand_vars(server.url, environ, "the URL"), headers)
     else:
         cwd = str(Path(server.cwd).expanduser()) if server.cwd else None
-        params = StdioServerParameters(command=server.command or "", args=list(server.args),
+        args = [expand_vars(a, environ, f"argument {n}") for n, a in enumerate(server.args, 1)]
+        params = StdioServerParameters(command=server.command or "", args=args,
                                        env=env or None, cwd=cwd)
         transport = stdio_client(params, errlog=errlog)
     return Client(transport, read_timeout_seconds=server.timeout,
