@@ -47,11 +47,13 @@ class McpManager:
     def _changed(self, connection: Connection) -> Any:
         def changed() -> None:
             if connection.state in ("ready", "failed"):
-                entry = CacheEntry(tools=connection.tools, error=connection.last_error,
+                entry = CacheEntry(tools=list(connection.tools), error=connection.last_error,
                                    server_info=connection.server_info)
-                with contextlib.suppress(Exception):  # a cache is never worth a failure
-                    write(self.services.paths, cache_key(connection.server.scope, self.profile,
-                                                         connection.server.name), entry)
+                key = cache_key(connection.server.scope, self.profile, connection.server.name)
+                # in a thread: the file lock may wait on another agenttui process, the UI must not
+                future = asyncio.get_running_loop().run_in_executor(
+                    None, write, self.services.paths, key, entry)
+                future.add_done_callback(lambda f: f.cancelled() or f.exception())  # a cache is never worth a failure
             for listener in list(self.listeners):
                 with contextlib.suppress(Exception):
                     listener(connection.server.name)
