@@ -1,6 +1,6 @@
 """Start-up judged when the prompt is usable, not on the first frame (issue 12, Figures).
 
-    .venv/bin/python bench/bench_prompt_usable.py [--runs 7]
+    .venv/bin/python bench/bench_prompt_usable.py [--runs 7] [--hog]
 
 Each run spawns the command in a pseudo-terminal (120x36) and watches a pyte
 screen; output is read by a thread and stamped on arrival (``timed_pty``).
@@ -17,12 +17,18 @@ Compared with a bare Textual app measured in the same run, alternating: one
 predicates. ``usable_ratio`` = agenttui's median ``usable`` over the bare
 app's. Goal <= 1.2. agenttui runs on a real data dir (40 notes, project
 memory, 200 conversations of 10 messages), as in ``bench_first_paint``.
+
+Also printed: the CPU time each process had used when its keys showed
+(``/proc``, 10 ms ticks), which a busy machine disturbs less than wall time.
+``--hog`` runs a CPU-bound process beside both apps for the whole run.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -58,8 +64,18 @@ def placeholder_at(screen: str) -> tuple[int, int] | None:
     return None
 
 
-def one_run(argv: list[str], env: dict[str, str], cwd: str, skeleton: bool) -> tuple[float, float, float]:
-    """Seconds from fork to (skeleton, placeholder, usable); skeleton is nan when not asked."""
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a running process (Linux /proc; nan elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def one_run(argv: list[str], env: dict[str, str], cwd: str, skeleton: bool) -> tuple[float, ...]:
+    """Seconds from fork to (skeleton, placeholder, usable), and CPU seconds used by then;
+    skeleton is nan when not asked."""
     with TimedPty(argv, env=env, size=(120, 36), cwd=cwd) as term:
         started = term.started
         skeleton_at = float("nan")
@@ -80,15 +96,17 @@ def one_run(argv: list[str], env: dict[str, str], cwd: str, skeleton: bool) -> t
         usable_arrived = term.arrival_of(probe_shown, timeout=30)
         if usable_arrived is None:
             raise RuntimeError("typed keys never shown\n" + term.text())
+        cpu = cpu_seconds(term.pid)
         term.press("ctrl+q")
         if term.wait_exit(5) is None:
             term.close()
-    return skeleton_at, placeholder_arrived - started, usable_arrived - started
+    return skeleton_at, placeholder_arrived - started, usable_arrived - started, cpu
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--hog", action="store_true", help="a CPU-bound process runs beside the apps")
     args = parser.parse_args()
     if not AGENTTUI.exists():
         print(f"not installed: {AGENTTUI}", file=sys.stderr)
@@ -103,22 +121,30 @@ def main() -> int:
         cwd = str(tmp_path)
         ours = lambda: one_run([str(AGENTTUI)], env_for(real), cwd, skeleton=True)  # noqa: E731
         theirs = lambda: one_run([sys.executable, str(bare)], env_for(real), cwd, skeleton=False)  # noqa: E731
-        ours(), theirs()  # warm the page cache and .pyc files; not counted
-        a: list[tuple[float, float, float]] = []
-        b: list[tuple[float, float, float]] = []
-        print(f"prompt usable, real data dir vs a bare Textual prompt app ({args.runs} runs):", flush=True)
-        for _ in range(args.runs):
-            a.append(ours())
-            b.append(theirs())
-            time.sleep(0.2)
+        hog = subprocess.Popen([sys.executable, "-c", "while 1: pass"]) if args.hog else None
+        try:
+            ours(), theirs()  # warm the page cache and .pyc files; not counted
+            a: list[tuple[float, ...]] = []
+            b: list[tuple[float, ...]] = []
+            print(f"prompt usable, real data dir vs a bare Textual prompt app ({args.runs} runs"
+                  f"{', CPU hog beside' if hog else ''}):", flush=True)
+            for _ in range(args.runs):
+                a.append(ours())
+                b.append(theirs())
+                time.sleep(0.2)
+        finally:
+            if hog is not None:
+                hog.kill()
+                hog.wait()
 
-        def ms(values: list[tuple[float, float, float]], index: int) -> float:
+        def ms(values: list[tuple[float, ...]], index: int) -> float:
             return statistics.median(v[index] for v in values) * 1000
 
         print(f"  agenttui: skeleton {ms(a, 0):.0f} ms   placeholder {ms(a, 1):.0f} ms   usable {ms(a, 2):.0f} ms")
         print(f"  bare app:                  placeholder {ms(b, 1):.0f} ms   usable {ms(b, 2):.0f} ms")
+        print(f"  CPU used by then: agenttui {ms(a, 3):.0f} ms   bare app {ms(b, 3):.0f} ms")
         print(f"usable_ratio = {ms(a, 2) / ms(b, 2):.2f}   (goal <= 1.2)   "
-              f"placeholder_ratio = {ms(a, 1) / ms(b, 1):.2f}")
+              f"placeholder_ratio = {ms(a, 1) / ms(b, 1):.2f}   cpu_ratio = {ms(a, 3) / ms(b, 3):.2f}")
     return 0
 
 

@@ -7,6 +7,9 @@ def run_tui(args) -> int:
     """``args.profile``: the --profile value or None. Failures before the app
     runs (an unknown profile, an unreadable data dir) follow the CLI's error
     policy; once it runs, :mod:`agenttui.ui.error_policy` does."""
+    import gc
+
+    gc.disable()  # until the panes are up (ui/startup.py, step 0): before Textual is imported
     from agenttui.ui.app import run_app
 
     try:

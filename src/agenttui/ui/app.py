@@ -29,10 +29,12 @@ from agenttui.ui.error_policy import ErrorPolicyMixin
 from agenttui.ui.messages import ProfileSwitched
 from agenttui.ui.screens.main import MainScreen
 from agenttui.ui.startup import (
+    COLLECT_AFTER_S,
     TypeAhead,
     add_default_css,
     freeze_startup_objects,
     register_widget_css,
+    resume_collection,
     set_start_theme,
     subscribe_after_start,
     warm_markdown,
@@ -143,6 +145,7 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
 
     def on_ready(self) -> None:
         """Textual's Ready: the DOM is up and the start-up batch is over."""
+        self.set_timer(COLLECT_AFTER_S, resume_collection)  # at the latest (startup step 0)
         for screen in self.screen_stack:
             if isinstance(screen, MainScreen):
                 screen.first_frame_shown()
@@ -180,6 +183,7 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
     @on(MainScreen.PanesReady)
     async def _panes_ready_now(self) -> None:
         await self._release_held_input()
+        resume_collection()  # start-up is over (startup step 0)
         self._load_all_themes()
         # The UI is up: get the turn ready once its frame has reached the terminal (Textual's
         # writer thread would otherwise wait on the preparation's imports for the GIL).
@@ -560,13 +564,12 @@ def run_app(profile: str | None = None) -> int:
 
     services = build_services(profile=profile)
     try:
-        app = make_app(services)
-        freeze_startup_objects()  # no full collection over the imports while the first frame is drawn
-        result = app.run()
+        result = make_app(services).run()
         from agenttui.cli.unsaved import save_or_rescue  # a chat message the disk refused
 
         result = save_or_rescue(services, "of this session") or result
     finally:
+        resume_collection()
         services.close()
     return int(result or 0)
 

@@ -6,6 +6,15 @@ and takes keys, at most 1.2x a bare Textual app with one ``TextArea``
 (settings, the profile, two stylesheets); importing and mounting the three
 panes costs several times the bare app's whole start-up. So:
 
+0. **No garbage collection during start-up** (``gc.disable()`` in
+   ``cli.tui``, before Textual is imported: this module imports it;
+   :func:`resume_collection` once the panes are up, or after
+   ``COLLECT_AFTER_S`` at the latest). Start-up only
+   builds long-lived objects (modules, classes, widgets): about 120
+   collections found nothing to free and cost 15-25 ms of CPU before the
+   first frame, and a full one (40 ms) fell between the first frame and the
+   first echo. The survivors are then frozen (``gc.freeze``): later full
+   collections do not walk them again.
 1. **First frame** (:class:`MainScreen` composes it when deferred): the
    header line, the three titled panes as empty slots, the footer row, and in
    the chat's slot an :class:`EarlyPrompt` -- a plain ``TextArea`` with the
@@ -23,7 +32,10 @@ panes costs several times the bare app's whole start-up. So:
    modules are imported in a thread (:func:`import_panes`) while the early
    prompt keeps taking keys, then they replace the slots in one batch; the
    early prompt's text and cursor move into the real prompt
-   (:meth:`TypeAhead.carry_over`).
+   (:meth:`TypeAhead.carry_over`). The import starts once no key has come
+   for ``PANES_AFTER_S`` (keys typed or pasted at the first frame are echoed
+   first: imports hold the GIL), ``PANES_LATEST_S`` after the frame at the
+   latest (:meth:`TypeAhead.quiet_for`).
 5. **Type-ahead** (:class:`TypeAhead`, used by ``AgentTUI.on_event``): keys
    and pastes the early prompt cannot take (Enter, Tab, arrows, ctrl keys:
    they mean something to the real prompt) and everything after the first of
@@ -49,7 +61,9 @@ Textual to the minor version they are tested with.
 from __future__ import annotations
 
 import contextlib
+import gc
 import sys
+import time
 from collections.abc import Callable, Iterable
 from importlib import import_module
 from typing import TYPE_CHECKING
@@ -68,10 +82,23 @@ HEADER_ICON = "◆"
 # What the panes need, imported in a thread after the first frame (step 4).
 PANE_MODULES = ("agenttui.ui.widgets.chat_pane", "agenttui.ui.widgets.memory_pane",
                 "agenttui.ui.widgets.history_pane", "textual.widgets._header", "textual.widgets._footer")
-PANES_AFTER_S = 0.1  # the panes' import starts once the first frame has been out this long (step 4)
+PANES_AFTER_S = 0.1  # the panes' import starts once the terminal has been quiet this long (step 4) ...
+PANES_LATEST_S = 1.0  # ... after the first frame, or this long after it at the latest
 IMPORT_SWITCH_INTERVAL_S = 0.0005
 # Keys the early prompt edits with as the real prompt would (it has no bindings of its own).
 _EARLY_EDIT_KEYS = frozenset({"backspace", "delete"})
+
+
+# -- collection (step 0) ----------------------------------------------------------------
+COLLECT_AFTER_S = 3.0  # the collector runs again by then even if the panes never came up
+
+
+def resume_collection() -> None:
+    """Freeze what start-up built, then collect as usual again; nothing if collection runs
+    (an app started otherwise, as the tests do, or called a second time)."""
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
 
 
 # -- the first frame (step 1) -------------------------------------------------------
@@ -196,6 +223,11 @@ class TypeAhead:
     def __init__(self) -> None:
         self.held: list[events.Key | events.Paste] | None = []  # None once released
         self.early_open = True  # the early prompt may take plain typing
+        self.last_input_at = 0.0  # monotonic time of the last key or paste (step 4)
+
+    def quiet_for(self, since: float) -> float:
+        """Seconds without a key or paste, counted from ``since`` at the earliest."""
+        return time.monotonic() - max(since, self.last_input_at)
 
     @property
     def active(self) -> bool:
@@ -206,6 +238,7 @@ class TypeAhead:
         held = self.held
         if held is None or not isinstance(event, (events.Key, events.Paste)) or event.is_forwarded:
             return False
+        self.last_input_at = time.monotonic()
         if isinstance(event, events.Key) and event.key in app_keys():
             return False  # F-keys, ctrl+q: at once
         if not held and self.early_open and isinstance(focused, EarlyPrompt) and (
@@ -257,8 +290,6 @@ def freeze_startup_objects() -> None:
     first words. They live as long as the app; refcounting still frees them, only reference
     cycles among them would never be collected. Costs nothing (no traversal).
     """
-    import gc
-
     gc.freeze()
 
 

@@ -28,6 +28,7 @@ routes app messages between panes so panes never reach into each other.
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 from textual import events, on
@@ -40,6 +41,7 @@ from agenttui.ui import messages
 from agenttui.ui.startup import (
     HEADER_ICON,
     PANES_AFTER_S,
+    PANES_LATEST_S,
     Blank,
     EarlyPrompt,
     HeaderSlot,
@@ -105,13 +107,18 @@ class MainScreen(Screen):
 
     def _schedule_fill(self) -> None:
         # Both the app's Ready (its start-up batch, and so the first frame, is over)
-        # and our mount are needed. A moment later: keys typed at the first frame
+        # and our mount are needed. Then a quiet moment: keys typed at the first frame
         # (a paste, tmux send-keys) are echoed before the imports compete for the GIL.
         if self._app_ready and self._mounted and not self.panes_ready and not self._fill_scheduled:
             self._fill_scheduled = True
-            self.set_timer(PANES_AFTER_S, self._start_fill)
+            self._start_fill(time.monotonic())
 
-    def _start_fill(self) -> None:
+    def _start_fill(self, shown_at: float) -> None:
+        type_ahead = getattr(self.app, "type_ahead", None)
+        quiet = type_ahead.quiet_for(shown_at) if type_ahead is not None else PANES_AFTER_S
+        if quiet < PANES_AFTER_S and time.monotonic() - shown_at < PANES_LATEST_S:
+            self.set_timer(PANES_AFTER_S - quiet, lambda: self._start_fill(shown_at))
+            return
         self.run_worker(self._import_then_fill, group="fill-panes")
 
     async def _import_then_fill(self) -> None:
