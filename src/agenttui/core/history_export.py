@@ -105,6 +105,8 @@ def _message_dict(message: Message, redact) -> dict[str, Any]:
         **({"provider_fields": message.provider_fields} if message.provider_fields else {}),
         **({"reasoning": redact(message.reasoning)} if message.reasoning else {}),
         **({"cut_tool_calls": message.cut_tool_calls} if message.cut_tool_calls else {}),
+        # issue 15: a /compact summary names the first and last message (ids above) it replaces
+        **({"summary_of": list(message.summary_of)} if message.summary_of else {}),
     }
 
 

@@ -253,7 +253,12 @@ def _agenttui_message(raw: Any, number: int) -> Message:
                               extra=extra if isinstance(extra, dict) else {}))
     provider = raw.get("provider_fields")
     cut = raw.get("cut_tool_calls")
+    span = raw.get("summary_of")  # a /compact summary: ids of this document, renumbered on storing
+    ident = raw.get("id")
     return Message(
+        id=ident if isinstance(ident, int) and not isinstance(ident, bool) else None,
+        summary_of=(span[0], span[1]) if isinstance(span, list) and len(span) == 2 and all(
+            isinstance(i, int) and not isinstance(i, bool) for i in span) else None,
         role=role, content=_str_or_none(raw.get("content")), tool_calls=calls,
         tool_call_id=_str_or_none(raw.get("tool_call_id")), name=_str_or_none(raw.get("name")),
         image_b64=_str_or_none(raw.get("image_b64")), image_mime=_str_or_none(raw.get("image_mime")),

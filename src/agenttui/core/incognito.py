@@ -275,7 +275,8 @@ def save_conversation(twin: Any, cid: str, store: HistoryStore,
         return None
     if title is not None:
         conversation = dataclasses.replace(conversation, title=title(conversation))
-    kept = [dataclasses.replace(m, id=None, parent_id=None) for m in messages]
+    # ids kept: the store renumbers them, and a /compact summary's range follows them
+    kept = [dataclasses.replace(m, parent_id=None) for m in messages]
     # its branches too (issue 15): parents by place (ids are new), the active branch the same
     place = {m.id: k for k, m in enumerate(messages)}
     parents = [place.get(m.parent_id) if m.parent_id is not None else None for m in messages]

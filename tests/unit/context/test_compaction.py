@@ -100,3 +100,46 @@ def test_nothing_to_compact_and_empty_summaries(services):
     chat(services, cid, 1)
     with pytest.raises(CompactError):
         store_summary(services, cid, "   ", plan_for(services, cid))
+
+
+def test_a_summary_survives_json_export_and_import_and_an_incognito_save(services, paths):
+    """Its range names messages by id: copied elsewhere (import, a saved incognito chat) the
+    ids are new, and the range follows them."""
+    import json
+
+    from agenttui.core.history import HistoryStore
+    from agenttui.core.history_import import import_into, parse_export
+    from agenttui.core.incognito import incognito_services, save_conversation
+
+    cid = services.history.create_conversation("Kraken").id
+    stored = chat(services, cid, 4)
+    summary = store_summary(services, cid, "Steps 0 and 1 done.", plan_for(services, cid))
+    document = json.loads(services.history.export_json(cid))
+    assert document["messages"][-1]["summary_of"] == [stored[0].id, stored[3].id]
+
+    other = HistoryStore(paths.data_dir / "other.sqlite3")
+    try:
+        other.create_conversation("filler")  # ids in the new store differ from the old ones
+        for k in range(5):
+            other.append(other.list_conversations()[0].id, Message(role="user", content=f"filler {k}"))
+        parsed = parse_export(document)
+        assert import_into(other, parsed.conversations).imported == 1
+        new_cid = parsed.conversations[0].conversation.id
+        copied = other.messages(new_cid)
+        assert copied[-1].summary_of == (copied[0].id, copied[3].id) != summary.summary_of
+    finally:
+        other.close()
+
+    twin = incognito_services(services)
+    chat_id = twin.history.create_conversation().id
+    for k in range(3):
+        twin.history.append(chat_id, Message(role="user", content=f"secret question {k}"))
+        twin.history.append(chat_id, Message(role="assistant", content=f"secret answer {k}"))
+    kept = store_summary(twin, chat_id, "Question 0 answered.", plan_for(twin, chat_id))
+    assert kept.summary_of is not None
+    save_conversation(twin, chat_id, services.history)
+    saved = services.history.messages(chat_id)
+    assert saved[-1].summary_of == (saved[0].id, saved[1].id)
+    built = assemble(services, chat_id, Message(role="user", content="next?"), mark_used=False)
+    assert any(m["content"].startswith(SUMMARY_INTRO) for m in built.messages)
+    assert "secret question 0" not in [m["content"] for m in built.messages]
