@@ -62,6 +62,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from datetime import UTC, date, datetime, time
 from typing import TYPE_CHECKING, Literal, Protocol
 
@@ -525,10 +526,12 @@ def prior(row: RecallRow) -> float:
     Kopi") are what a personal memory is made of; questions ("what's a good
     name for a cat?") and the assistant's general advice rarely are.
     """
-    text = row.content.strip()
-    if row.role != "user":
-        return 1.0
-    if text.endswith("?"):
+    return _user_prior(row.content) if row.role == "user" else 1.0
+
+
+@lru_cache(maxsize=4096)  # a turn scores a few hundred rows, twice; the next turn meets many again
+def _user_prior(text: str) -> float:
+    if "?" in text:  # "…? Be honest." asks too (as HistoryStore.recall_candidates' ``statements``)
         return QUESTION_PRIOR
     words = set(re.findall(r"[\w']+", text.casefold()))
     return STATEMENT_PRIOR if words & _FIRST_PERSON else 1.0
