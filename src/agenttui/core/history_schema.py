@@ -193,6 +193,19 @@ _V6 = (
     "CREATE INDEX messages_by_parent ON messages(conversation_id, parent_id)",
 )
 
+# A conversation with at least one message that has a sibling (an edit, a regeneration, an
+# imported tree) is ``branched``: only those pay for working out which messages are off the
+# active branch (recall leaves them out, every step of a turn); the flag is set by the
+# store's insert path in the same transaction, never cleared (branches are never deleted
+# apart from their conversation). One ADD COLUMN, and one pass over the index of v6.
+_V7 = (
+    "ALTER TABLE conversations ADD COLUMN branched INTEGER NOT NULL DEFAULT 0",
+    """
+    UPDATE conversations SET branched = 1 WHERE id IN (
+        SELECT conversation_id FROM messages GROUP BY conversation_id, parent_id HAVING COUNT(*) > 1)
+    """,
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "conversations, messages, FTS5 index and its triggers", _V1),
     Migration(2, "conversations.message_count", _V2),
@@ -200,6 +213,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "embeddings for semantic recall", _V4),
     Migration(5, "messages.meta: incomplete reason, provider fields, reasoning", _V5),
     Migration(6, "message trees: messages.parent_id, conversations.active_leaf_id", _V6),
+    Migration(7, "conversations.branched", _V7),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 

@@ -83,7 +83,7 @@ def test_a_version_5_file_becomes_one_branch_per_conversation(db_path):
     assert new.parent_id == 8 and store.get_conversation("b").active_leaf_id == new.id
     store.close()
     conn = sqlite3.connect(str(db_path))
-    assert schema.schema_version(conn) == schema.SCHEMA_VERSION == 6
+    assert schema.schema_version(conn) == schema.SCHEMA_VERSION == 7
     assert conn.execute("SELECT COUNT(*) FROM embeddings").fetchone()[0] == 1
     assert "messages_by_parent" in {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
     conn.close()
@@ -247,3 +247,26 @@ def test_a_neighbour_is_found_on_the_message_s_own_branch(store):
     assert store.neighbour(green.id, cid, after=False).id == q.id
     assert store.neighbour(later_q.id, cid, after=True) is None
     assert tool_ask.parent_id == q.id
+
+
+def test_the_branched_flag_is_set_by_the_first_sibling_only(store, db_path):
+    cid, (q1, a1) = _linear(store, "q", "a")
+    store.append(cid, Message("user", "follow-up", parent_id=a1.id))  # explicit, but no sibling
+    assert not store.has_branches(cid)
+    assert store.off_branch_ids(cid) == frozenset()
+    store.append(cid, Message("assistant", "another answer", parent_id=q1.id))
+    assert store.has_branches(cid)
+    fork = store.fork(cid, a1.id)
+    assert not store.has_branches(fork.id)
+    tree = store.create_conversation().id
+    assert not store.has_branches(tree)
+    store.close()
+    # a v6 file with a branch gets the flag from the migration
+    conn = sqlite3.connect(str(db_path), isolation_level=None)
+    conn.execute("UPDATE conversations SET branched = 0")
+    conn.execute("ALTER TABLE conversations DROP COLUMN branched")
+    conn.execute("PRAGMA user_version = 6")
+    conn.close()
+    again = HistoryStore(db_path)
+    assert again.has_branches(cid) and not again.has_branches(fork.id)
+    again.close()
