@@ -57,3 +57,17 @@ def test_dry_run_shows_the_cached_mcp_tools_and_starts_nothing(cli, tmp_path):
     names = [t["function"]["name"] for t in json.loads(result.out)["tools"]]
     assert "mcp__bad__huge" in names and "run_shell" in names
     assert not processes_with(marker)
+
+
+def test_ask_incognito_uses_mcp_tools_and_writes_nothing(cli, fake_openai, isolated_home):
+    env = {"OPENAI_BASE_URL": fake_openai.base_url, "OPENAI_API_KEY": "sk-test-fake"}
+    assert cli("mcp", "add", "time", "--", server_bin("mcp-server-time")).code == 0
+    assert cli("ask", "warm up", env=env).code == 0  # the data folder exists as it would
+    before = {p: p.read_bytes() for p in isolated_home.rglob("*") if p.is_file()}
+    fake_openai.tool_call("mcp__time__get_current_time", {"timezone": "UTC"})
+    fake_openai.reply("Noon.")
+    result = cli("ask", "--incognito", "--yes", "time?", env=env)
+    assert result.code == 0, result.err
+    assert '"timezone": "UTC"' in [m for m in fake_openai.chat_requests[-1]["messages"] if m["role"] == "tool"][-1]["content"]
+    after = {p: p.read_bytes() for p in isolated_home.rglob("*") if p.is_file()}
+    assert after == before

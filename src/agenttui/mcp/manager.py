@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import tempfile
+from pathlib import Path
 from typing import Any
 
 from agenttui.mcp.cache import CacheEntry, cache_key, read_all, write
@@ -33,8 +35,14 @@ class McpManager:
         self.services = services
         self.config = config
         self.profile = services.profile_name
+        from agenttui.core.incognito import is_incognito
+
         cached = read_all(services.paths)
-        log_dir = services.paths.data_dir / "mcp" / "logs" / self.profile
+        # incognito (ask --incognito): nothing written under the data folder, logs in a temp dir
+        self.persist = not is_incognito(services)
+        log_dir = (services.paths.data_dir / "mcp" / "logs" / self.profile if self.persist
+                   else Path(tempfile.mkdtemp(prefix="agenttui-mcp-")))
+        self.log_dir = log_dir
         self.connections: dict[str, Connection] = {
             name: Connection(server, self.profile, services.environ, log_dir,
                              cached.get(cache_key(server.scope, self.profile, name)))
@@ -46,7 +54,7 @@ class McpManager:
 
     def _changed(self, connection: Connection) -> Any:
         def changed() -> None:
-            if connection.state in ("ready", "failed"):
+            if self.persist and connection.state in ("ready", "failed"):
                 entry = CacheEntry(tools=list(connection.tools), error=connection.last_error,
                                    server_info=connection.server_info)
                 key = cache_key(connection.server.scope, self.profile, connection.server.name)
@@ -76,6 +84,10 @@ class McpManager:
 
     async def aclose(self) -> None:
         await asyncio.gather(*(c.stop() for c in self.connections.values()), return_exceptions=True)
+        if not self.persist:  # the incognito temp dir of stderr logs
+            import shutil
+
+            shutil.rmtree(self.log_dir, ignore_errors=True)
 
     def tool_specs(self) -> list[Any]:
         from agenttui.mcp.bridge import specs_for
