@@ -838,11 +838,11 @@ class HistoryStore:
 
         The original is not touched. A message that asks for tools takes its tool results
         along (the ones stored right after it), so the fork's history stays valid for the
-        API. Titled "<title> (fork)"; one transaction. Raises :class:`UnknownConversationError`,
-        :class:`HistoryError` (a message of another conversation) or :class:`HistoryWriteError`.
+        API. Titled "<title> (fork)"; one transaction. The copies take the insert path (already
+        redacted, they are not redacted again; times, images, provider fields and meta kept).
+        Raises :class:`UnknownConversationError`, :class:`HistoryError` (a message of another
+        conversation) or :class:`HistoryWriteError`.
         """
-        columns = ("role, content, tool_calls, tool_call_id, name, image_b64, image_mime, "
-                   "turn_id, created, tokens, incomplete, meta")
         self._changes += 1
         now = utcnow()
         with self._write() as db:
@@ -870,14 +870,16 @@ class HistoryStore:
                 "INSERT INTO conversations (id, title, created, updated, model, archived, message_count) "
                 "VALUES (?, ?, ?, ?, ?, 0, ?)",
                 (fork.id, fork.title, _ts(now), _ts(now), fork.model, len(ids)))
-            parent: int | None = None
-            for mid in ids:
-                parent = db.execute(
-                    f"INSERT INTO messages (conversation_id, parent_id, {columns}) "
-                    f"SELECT ?, ?, {columns} FROM messages WHERE id = ?",
-                    (fork.id, parent, mid)).lastrowid
-            db.execute("UPDATE conversations SET active_leaf_id = ? WHERE id = ?", (parent, fork.id))
-            fork.active_leaf_id = parent
+            copies: list[Message] = []
+            for start in range(0, len(ids), EXPORT_BATCH):
+                chunk = ids[start:start + EXPORT_BATCH]
+                copies += [_message_from_row(row) for row in db.execute(
+                    f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE id IN ({', '.join('?' * len(chunk))}) "
+                    "ORDER BY id", chunk)]
+            for message in copies:
+                message.conversation_id, message.parent_id = fork.id, None  # one branch, in order
+            _insert_messages(db, fork.id, copies)  # its active leaf: the last copy
+            fork.active_leaf_id = copies[-1].id if copies else None
         return fork
 
     def iter_messages(self, cid: str, batch: int = EXPORT_BATCH) -> Iterator[Message]:

@@ -270,3 +270,16 @@ def test_the_branched_flag_is_set_by_the_first_sibling_only(store, db_path):
     again = HistoryStore(db_path)
     assert again.has_branches(cid) and not again.has_branches(fork.id)
     again.close()
+
+
+def test_fork_copies_every_field(store):
+    cid = store.create_conversation().id
+    q = store.append(cid, Message("user", "look", image_b64="iVBORw0KGgo=", image_mime="image/png"))
+    a = store.append(cid, Message("assistant", "cut short", incomplete=True, incomplete_reason="cut at the limit",
+                                  provider_fields={"reasoning_content": "r"}))
+    fork = store.fork(cid, a.id)
+    fq, fa = store.messages(fork.id)
+    assert (fq.image_b64, fq.image_mime, fq.created) == ("iVBORw0KGgo=", "image/png", q.created)
+    assert (fa.incomplete, fa.incomplete_reason, fa.provider_fields) == (True, "cut at the limit",
+                                                                       {"reasoning_content": "r"})
+    assert store.get_conversation(fork.id).active_leaf_id == fa.id
