@@ -80,7 +80,7 @@ async def test_editing_an_earlier_question_makes_a_new_branch_and_keeps_the_old(
         await wait_until(pilot, lambda: not chat(app).streaming and len(replies(app)) == 2)
         await _settled(pilot, app)
         cid = chat(app).conversation_id
-        q1, a1, q2, a2 = chat_services.history.messages(cid)
+        _q1, a1, q2, a2 = chat_services.history.messages(cid)
 
         chat(app).prompt.focus()
         await pilot.press("shift+tab")  # from the prompt to the messages, the newest selected

@@ -36,7 +36,7 @@ def test_show_json_gives_parent_ids_of_the_active_branch_or_every_branch(cli, br
 
 
 def test_fork_prints_the_new_id_and_leaves_the_original(cli, branched, paths):
-    conv, q, a1, _a2 = branched
+    conv, _q, a1, _a2 = branched
     result = cli("history", "fork", conv.id[:8], "--at", str(a1.id))
     assert result.code == 0, result.err
     new_id = result.out.strip()

@@ -42,7 +42,7 @@ def test_a_branched_chatgpt_export_keeps_every_branch(cli, isolated_home):
         "Suggest a name for my sourdough starter", "How about Clint Yeastwood?",
         "Something more serious, in French", "Madame Levure."]
     # the edited question's old version, and its answer (the browser step passed over)
-    old_q, new_q = store.sibling_ids(conversation.id, active[2].id)
+    old_q, _new_q = store.sibling_ids(conversation.id, active[2].id)
     assert _content(store, [old_q]) == ["Something more serious"]
     store.show_branch(conversation.id, old_q)
     assert [m.content for m in store.messages(conversation.id)][2:] == ["Something more serious", "Levain Prime."]

@@ -54,9 +54,9 @@ MESSAGE_TYPES = (UserMessage, AssistantMessage)
 
 #: The message keys, for /help and F1.
 MESSAGE_HELP = (
-    "↑/↓ select a message · e edit it (your question: a new branch, the old one kept) · "
-    "r regenerate · ←/→ its previous/next version (‹ 2/3 ›) · f fork the conversation at it · "
-    "Esc back to the prompt",
+    ("↑/↓ select a message · e edit it (your question: a new branch, the old one kept) · "
+     "r regenerate · ←/→ its previous/next version (‹ 2/3 ›) · f fork the conversation at it · "
+     "Esc back to the prompt"),
 )
 
 
