@@ -203,6 +203,11 @@ async def _ask(services, args: argparse.Namespace, text: str, api_key: str) -> i
                 if wrote and not wrote.endswith("\n"):
                     out.write("\n")
                     out.flush()
+                figures = event.trace.context  # honest context (issue 15): what the model did not see
+                if figures is not None and figures.not_sent > 0:
+                    more = "+" if figures.not_sent_more else ""
+                    warn(f"older turns not sent: {figures.not_sent}{more} (the prompt's budget is "
+                         f"{figures.budget} tokens; /compact in the app summarises them)")
                 if isinstance(event, TurnFailed):
                     kept = " (the partial reply is kept in history)" if event.partial else ""
                     code = fail(event.error + kept)

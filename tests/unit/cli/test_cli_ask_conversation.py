@@ -84,3 +84,15 @@ def test_dry_run_previews_the_given_conversation(cli, two):
     assert turns == ["how do we deploy the kraken service?", "Run make ship-kraken from the ops repo.",
                      "and then?"]
     assert cli("ask", "--dry-run", "--conversation", "zzz", "x").code == 1
+
+
+def test_older_turns_not_sent_are_said_on_stderr(cli, paths, two, fake_openai):
+    older, _ = two
+    paths.config_file.parent.mkdir(parents=True, exist_ok=True)
+    paths.config_file.write_text("[history]\nwindow_messages = 1\n")
+    fake_openai.reply("Tag it first.")
+    result = cli("ask", "--conversation", older.id, "and before that?")
+    assert result.code == 0, result.err
+    assert "older turns not sent: 1 " in result.err  # the question; its answer was sent
+    fake_openai.reply("ok")
+    assert "not sent" not in cli("ask", "--new", "hello").err
