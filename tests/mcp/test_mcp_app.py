@@ -147,3 +147,29 @@ async def test_tui_runs_a_real_pypi_server_tool(fake_openai, paths, tmp_path):
             assert '"target"' in tool_message["content"] and "Asia/Tokyo" in tool_message["content"]
     finally:
         services.close()
+
+
+async def test_bad_entries_and_a_failing_server_are_said(fake_openai, paths, tmp_path, monkeypatch):
+    from agenttui.bootstrap import build_services
+    from agenttui.mcp import connection as connection_module
+    from agenttui.mcp.config import servers_table, update
+    from agenttui.ui.app import make_app
+    from tests.ui.helpers import notifications
+
+    monkeypatch.setattr(connection_module, "BACKOFF_START", 0.05)
+
+    def change(mcp):
+        servers_table(mcp, "user", "default").update({
+            "nocommand": {"args": ["x"]},
+            "dies": {"command": sys.executable, "args": ["-c", "import sys; sys.exit(3)"]}})
+    update(paths, change)
+    services = build_services(paths=paths, cwd=tmp_path, environ=dict(os.environ))
+    app = make_app(services, check_api_key=False)
+    try:
+        async with app.run_test(size=(120, 36)) as pilot:
+            await wait_until(pilot, lambda: any(t == "MCP server stopped" for _, t, _ in notifications(app)))
+            said = {title: message for _, title, message in notifications(app)}
+            assert "needs `command`" in said["MCP servers in config.toml"]
+            assert said["MCP server stopped"].startswith("dies: ")
+    finally:
+        services.close()

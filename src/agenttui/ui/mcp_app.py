@@ -18,9 +18,25 @@ def start_mcp(app: Any) -> None:
 
     manager = attach(app.services)  # reads config.toml's [mcp] table; no SDK import when empty
     if manager is None:
+        from agenttui.mcp.config import load
+
+        warnings = load(app.services.paths, app.services.profile_name).warnings  # all entries bad?
+    else:
+        warnings = manager.config.warnings
+    for warning in warnings:  # a bad entry is skipped, and said so
+        app.notify(warning, title="MCP servers in config.toml", severity="warning", timeout=15)
+    if manager is None:
         return
     with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # not the main thread / loop
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, app.exit)
+
+    def changed(name: str) -> None:  # a server given up on: said once, details on /mcp
+        connection = manager.connections.get(name)
+        if connection is not None and connection.state == "failed":
+            app.notify(f"{name}: {connection.last_error or 'it keeps stopping'}. /mcp shows its stderr.",
+                       title="MCP server stopped", severity="error", timeout=15)
+
+    manager.listeners.append(changed)
     manager.start_all()
 
 
