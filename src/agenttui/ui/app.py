@@ -87,9 +87,13 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
 
     # -- start-up --------------------------------------------------------------
     def on_load(self) -> None:
-        # Load comes after the CSS sources are read and before they are first parsed:
-        # the first frame's TextArea (the early prompt) adds its CSS now, not in a re-parse.
-        add_default_css(self, [TextArea])
+        # Load comes after the CSS sources are read and before they are first parsed: the
+        # first frame's TextArea (the early prompt) and the screen's ToastRack and Tooltip
+        # add their CSS now, not in a re-parse each when they mount.
+        from textual.widgets._toast import ToastRack
+        from textual.widgets._tooltip import Tooltip
+
+        add_default_css(self, [TextArea, ToastRack, Tooltip])
         self._select_start_theme()
 
     def on_mount(self) -> None:

@@ -21,8 +21,9 @@ panes costs several times the bare app's whole start-up. So:
    real prompt's placeholder, size and place, focused. It takes typing at once.
 2. **CSS parsed once**: Textual parses the stylesheet before the first frame
    and again whenever a widget class with ``DEFAULT_CSS`` first mounts. The
-   slots' rules are in main.tcss; ``TextArea``'s default CSS is added in the
-   app's ``on_load`` (:func:`add_default_css`), before the first parse.
+   slots' rules are in main.tcss; the default CSS of ``TextArea`` and of the
+   screen's ``ToastRack`` and ``Tooltip`` is added in the app's ``on_load``
+   (:func:`add_default_css`), before the first parse.
 3. **Theme before the first parse** (:func:`select_start_theme`): the
    configured theme is set with ``set_reactive`` (no watcher, which would
    re-parse) and its variables handed to the stylesheet. Textual publishes a
