@@ -83,7 +83,7 @@ HEADER_ICON = "◆"
 # What the panes need, imported in a thread after the first frame (step 4).
 PANE_MODULES = ("agenttui.ui.widgets.chat_pane", "agenttui.ui.widgets.memory_pane",
                 "agenttui.ui.widgets.history_pane", "textual.widgets._header", "textual.widgets._footer")
-PANES_AFTER_S = 0.1  # the panes' import starts once the terminal has been quiet this long (step 4) ...
+PANES_AFTER_S = 0.25  # the panes' import starts once the terminal has been quiet this long (step 4) ...
 PANES_LATEST_S = 1.0  # ... after the first frame, or this long after it at the latest
 IMPORT_SWITCH_INTERVAL_S = 0.0005
 # Keys the early prompt edits with as the real prompt would (it has no bindings of its own).
@@ -152,7 +152,8 @@ class HeaderSlot(Widget):
     def render(self) -> Content:
         title = self.app.format_title(self.app.title, self.app.sub_title)
         middle = max(0, self.size.width - 18)  # Header: icon 8 cells left, clock space 10 right
-        title = title.truncate(middle, ellipsis=True)
+        if title.cell_length > middle:  # (truncate's first call costs a few ms of set-up)
+            title = title.truncate(middle, ellipsis=True)
         return Content.assemble(f" {HEADER_ICON}".ljust(8), " " * ((middle - title.cell_length) // 2), title)
 
 
@@ -162,8 +163,7 @@ def first_frame_slots(titles: Iterable[tuple[str, str]]) -> list[Widget]:
     for name, title in titles:
         slot = PaneSlot(name, title)
         if name == "chat":
-            slot.compose_add_child(Blank(id="early-spacer"))
-            slot.compose_add_child(EarlyPrompt())
+            slot.compose_add_child(EarlyPrompt())  # docked at the slot's bottom (main.tcss)
         slots.append(slot)
     return slots
 
