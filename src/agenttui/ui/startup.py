@@ -157,6 +157,21 @@ class HeaderSlot(Widget):
         return Content.assemble(f" {HEADER_ICON}".ljust(8), " " * ((middle - title.cell_length) // 2), title)
 
 
+def hide_toast_rack(screen: Widget) -> None:
+    """Give the screen's ``ToastRack`` the inline ``display: none`` it gets anyway, now.
+
+    Its CSS hides it, but the first ``ToastRack.show`` (queued by the screen's
+    ``ScreenResume``, handled after the first frame) sets the same value inline,
+    which counts as a change: a layout of the whole screen and two more frames,
+    just when the first typed keys are to be echoed. Set before the first
+    frame, that later write changes nothing.
+    """
+    from textual.widgets._toast import ToastRack
+
+    for rack in screen.query_children(ToastRack):
+        rack.display = False
+
+
 def first_frame_slots(titles: Iterable[tuple[str, str]]) -> list[Widget]:
     """The panes' slots; the chat's holds the early prompt."""
     slots: list[Widget] = []

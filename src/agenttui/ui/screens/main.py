@@ -47,6 +47,7 @@ from agenttui.ui.startup import (
     HeaderSlot,
     PaneSlot,
     first_frame_slots,
+    hide_toast_rack,
     import_panes,
 )
 
@@ -95,6 +96,7 @@ class MainScreen(Screen):
 
     def on_mount(self) -> None:
         self._mounted = True
+        hide_toast_rack(self)  # no layout of the whole screen after the first frame (see startup)
         if self.panes_ready:
             self.post_message(self.PanesReady())
         else:
