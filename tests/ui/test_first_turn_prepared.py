@@ -68,6 +68,20 @@ async def test_typing_after_an_idle_spell_opens_the_connection_again(chat_servic
         await wait_until(pilot, lambda: len(warm_ups(fake_openai)) == 2)
 
 
+async def test_sending_after_an_idle_spell_leaves_the_connection_to_the_turn(chat_services, fake_openai):
+    fake_openai.reply("answered")
+    app = make_app(chat_services)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: ready(app) and warm_ups(fake_openai), timeout=30)
+        chat(app).prompt.load_text("a question typed a while ago")
+        await pilot.pause(0.2)
+        app._warmed_at -= 60  # the user read it over for a minute before pressing Enter
+        await pilot.press("enter")  # the prompt empties: no warm-up racing the turn's own request
+        await wait_until(pilot, lambda: not chat(app).streaming and replies(app) == ["answered"])
+        await pilot.pause(0.2)
+        assert len(warm_ups(fake_openai)) == 1
+
+
 async def test_no_key_prepares_without_a_client_or_a_word(services):
     app = make_app(services, check_api_key=False)  # no key anywhere
     async with app.run_test(size=SIZE) as pilot:

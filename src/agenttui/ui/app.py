@@ -297,7 +297,9 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
         from agenttui.agent.prepare import KEEPALIVE_S
         from agenttui.ui.widgets.prompt_input import PromptInput
 
-        if (isinstance(event.text_area, PromptInput) and self._prepared_client is not None
+        # Not on the prompt emptied by sending: the turn's own request opens the connection, and a
+        # warm-up then only competed with it (Enter -> first words, issue 9).
+        if (isinstance(event.text_area, PromptInput) and event.text_area.text and self._prepared_client is not None
                 and time.monotonic() - self._warmed_at > KEEPALIVE_S):
             self._warmed_at = time.monotonic()
             self._rewarm()
