@@ -1,6 +1,7 @@
 """Enter -> first words on screen for the first message after launch (issue 9, item 10).
 
     .venv/bin/python bench/bench_first_turn.py [--runs 7] [--think 2.0] [--before REV] [--hogs N]
+                                                [--history N]
 
 Each run spawns a command in a pty (120x36) against the loopback fake OpenAI
 server running in this process, waits for its first frame, lets a user
@@ -33,6 +34,10 @@ tells a first turn that waited for the app's preparation (agent/prepare.py:
 ~1.3 s of CPU after the first frame, so on a loaded machine it may still run
 after ``--think``) from one slowed by drawing. ``--hogs N`` runs N busy-loop
 processes beside the runs (a loaded machine); the load average is printed.
+``--history N`` gives agenttui a profile that has a conversation of N messages
+(a returning user: it opens on launch, and recall searches it); without it the
+profile is new. ``before`` is left out then (an older revision may not open
+today's history schema).
 """
 
 from __future__ import annotations
@@ -178,11 +183,28 @@ def enter_to_first_words(term: PtyTerminal, server: openai_server.FakeOpenAI, me
     return arrived - pressed, request.at - pressed_wall
 
 
+def populate(home: Path, cwd: Path, messages: int) -> None:
+    """One conversation of ``messages`` messages in the profile agenttui will use from ``cwd``."""
+    from agenttui.bootstrap import build_services
+    from agenttui.core.models import Message
+    from agenttui.core.paths import Paths
+
+    services = build_services(paths=Paths.from_env({"AGENTTUI_HOME": str(home)}), cwd=cwd, environ={})
+    conversation = services.history.create_conversation("earlier questions")
+    services.history.append_many(conversation.id, [
+        Message(role="user" if m % 2 == 0 else "assistant",
+                content=f"message {m} about sqlite, textual and how the memory pane works")
+        for m in range(messages)])
+    services.close()
+
+
 def one_run(scenario: Scenario, server: openai_server.FakeOpenAI, work: Path, run: int,
-            think: float) -> tuple[float, float, float, float]:
+            think: float, history: int = 0) -> tuple[float, float, float, float]:
     home = work / f"home-{scenario.name}-{run}"
     home.mkdir()
     cwd = work / "project"
+    if history and scenario.name == "now":
+        populate(home, cwd, history)
     try:
         with PtyTerminal(scenario.argv, env=env_for(home, server.base_url, scenario.pythonpath),
                          size=(120, 36), cwd=str(cwd)) as term:
@@ -229,6 +251,8 @@ def main() -> int:
                              "machine) still runs: the turn then waits for it")
     parser.add_argument("--before", default=None, help="git revision for 'before' (default: see the doc)")
     parser.add_argument("--hogs", type=int, default=0, help="busy-loop processes running beside (default 0)")
+    parser.add_argument("--history", type=int, default=0,
+                        help="messages in agenttui's profile (one conversation); default 0: a new profile")
     args = parser.parse_args()
     before_rev = args.before or default_before()
     python = sys.executable
@@ -239,7 +263,7 @@ def main() -> int:
         with tempfile.TemporaryDirectory(prefix="agenttui-bench-first-turn-") as tmp:
             work = Path(tmp)
             (work / "project").mkdir()
-            before_src = export_source(before_rev, work / "before")
+            before_src = export_source(before_rev, work / "before") if not args.history else None
             minimal = work / "minimal_app.py"
             minimal.write_text(MINIMAL_APP)
             scenarios = [
@@ -248,12 +272,14 @@ def main() -> int:
                          pythonpath=str(before_src)),
                 Scenario("minimal", "minimal Textual + openai app", [python, str(minimal)], "minimal ready"),
             ]
+            if args.history:
+                scenarios = [s for s in scenarios if s.name != "before"]
             print(f"before = {before_rev} ({subprocess.run(['git', '-C', str(ROOT), 'rev-parse', before_rev], capture_output=True, text=True).stdout.strip()[:12]}); think {args.think:g} s; {args.runs} runs", flush=True)
             for scenario in scenarios:  # uncounted: page cache and .pyc files
-                one_run(scenario, server, work, -1, args.think)
+                one_run(scenario, server, work, -1, args.think, args.history)
             for run in range(args.runs):
                 for scenario in scenarios:
-                    paint, words, later, request = one_run(scenario, server, work, run, args.think)
+                    paint, words, later, request = one_run(scenario, server, work, run, args.think, args.history)
                     scenario.paint.append(paint)
                     scenario.first_words.append(words)
                     scenario.later_words.append(later)
@@ -287,13 +313,16 @@ def report(scenarios: list[Scenario]) -> None:
     med = {name: statistics.median(s.first_words) for name, s in by.items()}
     paint = {name: statistics.median(s.paint) for name, s in by.items()}
     ratio = med["now"] / med["minimal"]
-    print(f"first turn: now / minimal = {ratio:.2f}x (goal <= {GOAL}x: {'met' if ratio <= GOAL else 'NOT met'}); "
-          f"before / minimal = {med['before'] / med['minimal']:.2f}x")
+    versus_before = f"; before / minimal = {med['before'] / med['minimal']:.2f}x" if "before" in med else ""
+    print(f"first turn: now / minimal = {ratio:.2f}x (goal <= {GOAL}x: {'met' if ratio <= GOAL else 'NOT met'})"
+          f"{versus_before}")
     later = {name: statistics.median(s.later_words) for name, s in by.items()}
     print(f"now: first / second message = {med['now'] / later['now']:.2f}x; "
           f"minimal: {med['minimal'] / later['minimal']:.2f}x")
-    print(f"first paint: now / before = {paint['now'] / paint['before']:.2f}x "
-          f"({paint['now'] * 1000:.0f} vs {paint['before'] * 1000:.0f} ms; minimal app {paint['minimal'] * 1000:.0f} ms)")
+    if "before" in paint:
+        print(f"first paint: now / before = {paint['now'] / paint['before']:.2f}x "
+              f"({paint['now'] * 1000:.0f} vs {paint['before'] * 1000:.0f} ms; minimal app "
+              f"{paint['minimal'] * 1000:.0f} ms)")
 
 
 if __name__ == "__main__":
