@@ -30,6 +30,21 @@ async def _settled(pilot, app) -> None:
     await pilot.pause()
 
 
+async def _nav_in_view(pilot, app) -> None:
+    """Scroll the log to its end until the (one) navigator is inside the log's visible region."""
+    log = chat(app).log
+
+    def shown() -> bool:
+        navs = app.screen.query(BranchNav)
+        if not navs or not log.visible:
+            return False
+        log.scroll_end(animate=False, immediate=True)
+        return log.scrollable_content_region.contains_region(navs.first().region)
+
+    await wait_until(pilot, shown)
+    await pilot.pause()
+
+
 async def _focus_log(pilot, app) -> None:
     chat(app).log.focus()
     await pilot.pause()
@@ -50,6 +65,14 @@ async def test_ctrl_r_regenerates_a_finished_reply_and_arrows_switch_versions(ch
         branch = chat_services.history.messages(cid)
         assert [m.content for m in branch] == ["capital of australia?", "It is Canberra, not Sydney."]
         await wait_until(pilot, lambda: _navs(app) == [(branch[1].id, "‹ 2/2 ›")])
+        await _nav_in_view(pilot, app)
+        assert await pilot.click(BranchNav, offset=(1, 0))  # "‹": the previous version
+        await wait_until(pilot, lambda: replies(app) == ["Canberra is the capital."])
+        await _settled(pilot, app)
+        await wait_until(pilot, lambda: [t for _i, t in _navs(app)] == ["‹ 1/2 ›"])
+        await chat(app).switch_branch(chat_services.history.messages(cid)[1].id, +1)  # back, as "›" does
+        await wait_until(pilot, lambda: replies(app) == ["It is Canberra, not Sydney."])
+        await _settled(pilot, app)
         second = fake_openai.chat_requests[1]["messages"]
         assert [m["content"] for m in second if m["role"] != "system"] == ["capital of australia?"]
 
@@ -116,13 +139,15 @@ async def test_escape_gives_up_an_edit_and_sends_nothing(chat_services, fake_ope
         await send(pilot, "a question")
         await wait_until(pilot, lambda: not chat(app).streaming and replies(app))
         await _settled(pilot, app)
+        chat(app).prompt.load_text("a draft I was writing")
         await _focus_log(pilot, app)
         await pilot.press("up", "e")
         assert chat(app).editing is not None and app.screen.query("#chat-editing")
+        assert chat(app).prompt.text == "a question"
         await pilot.press("escape")
         await pilot.pause()
         assert chat(app).editing is None and not app.screen.query("#chat-editing")
-        assert chat(app).prompt.text == ""
+        assert chat(app).prompt.text == "a draft I was writing"  # the draft is back
         assert len(fake_openai.chat_requests) == 1
 
 

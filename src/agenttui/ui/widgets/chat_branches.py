@@ -7,6 +7,7 @@ which message and what (:class:`~.message_cursor.MessageAction`):
   prompt says so; ``Enter`` sends it as a sibling of the old question (a new
   branch; the old one and what followed are kept), ``Esc`` gives up the edit.
   The log drops the old question and what followed it, the turn streams below.
+  A draft that was in the prompt is put back afterwards (sent or given up).
 * **regenerate**: the message's question is answered again; the new answer is a
   sibling of the old ones. ``ctrl+r`` after a finished reply does it for the
   last question (:meth:`ChatBranchesMixin.regenerate_last`).
@@ -41,6 +42,7 @@ EDITING_ID = "chat-editing"
 
 class ChatBranchesMixin(_Base):
     _editing: int | None = None  # the question being edited (its id), while the prompt holds it
+    _draft_before_edit = ""  # what the prompt held when the edit began: it comes back after
 
     @property
     def editing(self) -> int | None:
@@ -77,8 +79,10 @@ class ChatBranchesMixin(_Base):
             return
         from textual.widgets import Static
 
-        self._editing = message_id
         prompt = self.prompt
+        if self._editing is None:
+            self._draft_before_edit = prompt.text
+        self._editing = message_id
         prompt.load_text(text)
         prompt.move_cursor(prompt.document.end)
         line = f"✎ Editing message #{message_id}: Enter sends it as a new branch (the old one is kept) · Esc gives up"
@@ -89,24 +93,30 @@ class ChatBranchesMixin(_Base):
         self.app.refresh_bindings()  # Esc now gives up the edit
 
     def cancel_edit(self, *, keep_text: bool = False) -> bool:
-        """Give up the edit (Esc): the prompt is emptied unless ``keep_text``. False if none."""
+        """Give up the edit (Esc): the prompt gets back the draft it held before, unless
+        ``keep_text``. False if no edit was going on."""
         if self._editing is None:
             return False
         self._editing = None
         self.query(f"#{EDITING_ID}").remove()
         if not keep_text:
-            self.prompt.load_text("")
+            self.prompt.load_text(self._draft_before_edit)
+            self.prompt.move_cursor(self.prompt.document.end)
+        self._draft_before_edit = ""
         self.app.refresh_bindings()
         return True
 
     async def send_edit(self, text: str) -> None:
         """Send ``text`` as the new version of the question being edited."""
-        edited = self._editing
+        edited, draft = self._editing, self._draft_before_edit
         self.cancel_edit(keep_text=True)
         if edited is None:
             return
         await self.log.remove_from(edited)  # that branch is not the active one any more
         await self.send(text, edit_of=edited)
+        if draft and not self.prompt.text:  # the draft the edit pushed aside
+            self.prompt.load_text(draft)
+            self.prompt.move_cursor(self.prompt.document.end)
 
     # -- regenerate ----------------------------------------------------------------
     async def regenerate(self, question_id: int, text: str) -> None:
