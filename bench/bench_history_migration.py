@@ -8,7 +8,7 @@ order (written side by side, as real profiles are), Zipf-distributed text
 through the FTS triggers. Each run copies it and times, on the copy:
 
 * ``v6``: ``migrate`` from v5 to the latest -- v6's two ADD COLUMNs, every
-  message linked to the one before it (LAG over the id order), every
+  message linked to the one before it (one index probe each), every
   conversation's active leaf, the (conversation_id, parent_id) index, and v7's
   ``branched`` flag (one pass over that index) -- in their one transaction;
 * the baseline, ``fts_rebuild``: the v3 migration's statements on the same
