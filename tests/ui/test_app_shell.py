@@ -196,7 +196,7 @@ async def test_deferred_panes_keep_a_toggle_made_before_they_mount(services):
         assert pane_titles(app)["Memory"] is True
         app.main.first_frame_shown()
         await wait_until(pilot, lambda: app.main.panes_ready)
-        assert pane_titles(app) == {"Memory": True, "Chat": True, "History": False}
+        await wait_until(pilot, lambda: pane_titles(app) == {"Memory": True, "Chat": True, "History": False})
 
 
 async def test_first_run_open_settings_button_opens_the_settings_dialog(services, memory_keyring):

@@ -109,10 +109,8 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
                         title="config.toml has an error", severity="error", timeout=20)
         for warning in self._warnings:
             self.notify(warning, title="config.toml", severity="warning", timeout=10)
-        # The other theme files (on PanesReady), the keyring and openai imports wait
+        # The other theme files and the keyring (on PanesReady) and the openai imports wait
         # until the first frames are out (imports hold the GIL for a while).
-        if self.check_api_key:
-            self.set_timer(0.3, self._look_up_api_key)
         self.set_timer(PREPARE_FALLBACK_S, self._prepare_first_turn)
         if self.services.settings.recall.semantic:
             self.set_timer(EMBED_AFTER_S, self._embed_history)
@@ -189,6 +187,9 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
         await self._release_held_input()
         resume_collection()  # start-up is over (startup step 0)
         self._load_all_themes()
+        if self.check_api_key and not self._key_looked_up:  # the keyring import: after the panes
+            self._key_looked_up = True
+            self.set_timer(0.3, self._look_up_api_key)
         # The UI is up: get the turn ready once its frame has reached the terminal (Textual's
         # writer thread would otherwise wait on the preparation's imports for the GIL).
         self.set_timer(PREPARE_AFTER_PANES_S, self._prepare_first_turn)
@@ -214,6 +215,8 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
                 self._start_notices.append(("Bad theme file (skipped)", error))
         if self._can_notify and before is not None and before != loaded.themes.get(active, before):
             self.refresh_css(animate=False)  # a user file of another name replaced it
+
+    _key_looked_up = False
 
     @work(thread=True, group="startup")
     def _look_up_api_key(self) -> None:
