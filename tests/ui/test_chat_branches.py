@@ -149,6 +149,10 @@ async def test_escape_gives_up_an_edit_and_sends_nothing(chat_services, fake_ope
         assert chat(app).editing is None and not app.screen.query("#chat-editing")
         assert chat(app).prompt.text == "a draft I was writing"  # the draft is back
         assert len(fake_openai.chat_requests) == 1
+        await _focus_log(pilot, app)
+        await pilot.press("escape")  # from the messages back to the prompt
+        await pilot.pause()
+        assert app.focused is chat(app).prompt
 
 
 async def test_f_on_a_message_forks_the_conversation_up_to_it(chat_services, fake_openai):
