@@ -180,9 +180,12 @@ def run_show(args: argparse.Namespace) -> int:
                          "messages": [message_json(m, patterns) for m in messages]}, indent=2))
         return 0
     print(f"# {inert(conversation.title)}  ({conversation.id})")
+    branched = history.has_branches(conversation.id)
     for message in messages:
         parent = f" after #{message.parent_id}" if args.all and message.parent_id else ""
-        print(f"\n[{message.role}] {message.created:%Y-%m-%d %H:%M} #{message.id}{parent}"
+        place = history.branch_positions(conversation.id, [message.id]).get(message.id) if branched else None
+        version = f" (version {place[0]} of {place[1]})" if place else ""
+        print(f"\n[{message.role}] {message.created:%Y-%m-%d %H:%M} #{message.id}{parent}{version}"
               + (" (incomplete)" if message.incomplete else ""))
         if message.content:
             print(inert(message.content))

@@ -33,6 +33,7 @@ def test_show_json_gives_parent_ids_of_the_active_branch_or_every_branch(cli, br
         (q.id, None), (a1.id, q.id), (a2.id, q.id)]
     text = cli("history", "show", conv.id).out
     assert "Canberra" in text and "Sydney" not in text
+    assert f"#{a2.id} (version 2 of 2)" in text and f"#{q.id}\n" in text
 
 
 def test_fork_prints_the_new_id_and_leaves_the_original(cli, branched, paths):
