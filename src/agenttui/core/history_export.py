@@ -62,7 +62,10 @@ def conversation_to_markdown(conversation: Conversation, messages: Iterable[Mess
         f"- messages: {conversation.message_count}",
         "",
     ]
+    counted = len(lines) - 2  # the "messages" line: says so when other branches hold more
+    shown = 0
     for message in messages:
+        shown += 1
         heading = _ROLE_HEADINGS.get(message.role, message.role)
         if message.role == "tool" and message.name:
             heading += f" `{redact(message.name)}`"
@@ -79,6 +82,9 @@ def conversation_to_markdown(conversation: Conversation, messages: Iterable[Mess
         for call in message.tool_calls:
             lines += [f"**Tool call** `{call.name}` (`{call.id}`):", "",
                       _fence(redact(call.arguments) or "", "json"), ""]
+    if shown < conversation.message_count:
+        lines[counted] = (f"- messages: {shown} of {conversation.message_count} (the active branch; "
+                          "`agenttui history export --format json` keeps every branch)")
     return "\n".join(lines).rstrip("\n") + "\n"
 
 

@@ -168,6 +168,7 @@ def test_paging_and_exports_follow_the_active_branch(store):
     assert _texts(store.messages(cid, limit=4, before_id=page[0].id)) == ["m2", "m3", "m4", "m5"]
     markdown = store.export_markdown(cid)
     assert "m9 again" in markdown and "\nm9\n" not in markdown
+    assert "- messages: 10 of 11 (the active branch;" in markdown
     document = json.loads(store.export_json(cid))
     assert [m["content"] for m in document["messages"]][-2:] == ["m9", "m9 again"]  # whole tree
     assert document["messages"][-1]["parent_id"] == saved[8].id
