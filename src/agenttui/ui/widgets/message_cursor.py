@@ -199,7 +199,9 @@ class MessageCursor(_Base):
 
     @work(thread=True, group="chat-branches", exit_on_error=False)
     def _read_branches(self, cid: str, ids: list[int], select_id: int | None) -> None:
-        positions = self.services.history.branch_positions(cid, ids) if ids else {}  # type: ignore[attr-defined]
+        history = self.services.history  # type: ignore[attr-defined]
+        # one flag for a conversation that never branched; else one indexed query per message
+        positions = history.branch_positions(cid, ids) if ids and history.has_branches(cid) else {}
         self.post_message(BranchesRead(cid, positions, select_id))
 
     async def on_branches_read(self, event: BranchesRead) -> None:
