@@ -134,9 +134,17 @@ class MessageCursor(_Base):
         self._refocus = self.has_focus
 
     def revealed(self) -> None:
-        """The page is shown again (ChatLog calls it): the focus, if it went anyway, comes back."""
-        if self._refocus and not self.has_focus:
+        """The page is shown again (ChatLog calls it): the focus, if it went anyway, comes back.
+        The flag ends after a Hide already queued for the hidden frames (call_later queues
+        behind it), so a later hiding -- another conversation opened -- moves the focus as usual."""
+        if not self._refocus:
+            return
+        if not self.has_focus:
             self.focus()
+        self.call_later(self._end_refocus)
+
+    def _end_refocus(self) -> None:
+        self._refocus = False
 
     def on_hide(self, event: events.Hide) -> None:
         if self._refocus:  # hidden while its page renders: keep the focus (see keep_focus)
