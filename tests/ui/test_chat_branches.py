@@ -229,3 +229,29 @@ async def test_help_lists_the_message_keys(chat_services):
         await wait_until(pilot, lambda: app.screen.query("Notice"))
         text = str(app.screen.query("Notice").last().render())
         assert "Messages (Shift+Tab" in text and "f fork" in text and "r regenerate" in text
+
+
+async def test_after_a_branch_switch_opening_another_conversation_leaves_the_focus_alone(
+        chat_services, fake_openai):
+    history = chat_services.history
+    cid = history.create_conversation("one").id
+    q = history.append(cid, Message("user", "first"))
+    history.append(cid, Message("assistant", "answer a"))
+    b = history.append(cid, Message("assistant", "answer b", parent_id=q.id))
+    other = history.create_conversation("two").id
+    history.append(other, Message("user", "elsewhere"))
+    history.append(other, Message("assistant", "other answer"))
+    app = make_app(chat_services, check_api_key=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await chat(app).open_conversation(cid)
+        await wait_until(pilot, lambda: replies(app) == ["answer b"])
+        await _settled(pilot, app)
+        await _focus_log(pilot, app)
+        await chat(app).switch_branch(b.id, -1)
+        await wait_until(pilot, lambda: replies(app) == ["answer a"] and app.focused is chat(app).log)
+        await _settled(pilot, app)
+        await chat(app).open_conversation(other)
+        chat(app).prompt.focus()
+        await wait_until(pilot, lambda: replies(app) == ["other answer"] and chat(app).log.visible)
+        await pilot.pause(0.3)
+        assert app.focused is chat(app).prompt
