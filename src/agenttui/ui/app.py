@@ -21,7 +21,6 @@ from textual import events, on, work
 from textual.app import App
 from textual.binding import Binding
 from textual.theme import Theme
-from textual.widgets import TextArea
 
 from agenttui.ui.bindings import ALL_ACTIONS, APP_ACTIONS, effective_key, keymap_from_settings, to_bindings
 from agenttui.ui.commands import AgentCommands
@@ -88,12 +87,11 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
     # -- start-up --------------------------------------------------------------
     def on_load(self) -> None:
         # Load comes after the CSS sources are read and before they are first parsed: the
-        # first frame's TextArea (the early prompt) and the screen's ToastRack and Tooltip
-        # add their CSS now, not in a re-parse each when they mount.
+        # screen's ToastRack and Tooltip add their CSS now, not in a re-parse each when they mount.
         from textual.widgets._toast import ToastRack
         from textual.widgets._tooltip import Tooltip
 
-        add_default_css(self, [TextArea, ToastRack, Tooltip])
+        add_default_css(self, [ToastRack, Tooltip])
         self._select_start_theme()
 
     def on_mount(self) -> None:
@@ -292,8 +290,7 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
         self._warmed_at = time.monotonic()
         await warm_connection(client, self.services.model)
 
-    @on(TextArea.Changed)
-    def _typing(self, event: TextArea.Changed) -> None:
+    def on_text_area_changed(self, event) -> None:  # TextArea.Changed (not imported before the first frame)
         """The user is writing a message: open the connection again if it went idle (httpx drops it after 5 s)."""
         import time
 

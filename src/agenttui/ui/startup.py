@@ -17,13 +17,16 @@ panes costs several times the bare app's whole start-up. So:
    collections do not walk them again.
 1. **First frame** (:class:`MainScreen` composes it when deferred): the
    header line, the three titled panes as empty slots, the footer row, and in
-   the chat's slot an :class:`EarlyPrompt` -- a plain ``TextArea`` with the
-   real prompt's placeholder, size and place, focused. It takes typing at once.
+   the chat's slot an :class:`EarlyPrompt` with the real prompt's look,
+   placeholder, size and place, focused. It takes typing at once. It is a
+   small widget of its own, not a ``TextArea``: importing, styling and
+   drawing a ``TextArea`` before the first frame cost ~40 ms, and the first
+   paint must not get later (``bench/bench_first_paint.py``).
 2. **CSS parsed once**: Textual parses the stylesheet before the first frame
    and again whenever a widget class with ``DEFAULT_CSS`` first mounts. The
-   slots' rules are in main.tcss; the default CSS of ``TextArea`` and of the
-   screen's ``ToastRack`` and ``Tooltip`` is added in the app's ``on_load``
-   (:func:`add_default_css`), before the first parse.
+   slots' and the early prompt's rules are in main.tcss; the default CSS of
+   the screen's ``ToastRack`` and ``Tooltip`` is added in the app's
+   ``on_load`` (:func:`add_default_css`), before the first parse.
 3. **Theme before the first parse** (:func:`select_start_theme`): the
    configured theme is set with ``set_reactive`` (no watcher, which would
    re-parse) and its variables handed to the stylesheet. Textual publishes a
@@ -32,15 +35,15 @@ panes costs several times the bare app's whole start-up. So:
 4. **The panes after the first frame** (``MainScreen._fill_panes``): their
    modules are imported in a thread (:func:`import_panes`) while the early
    prompt keeps taking keys, then they replace the slots in one batch; the
-   early prompt's text and cursor move into the real prompt
+   early prompt's text moves into the real prompt, the cursor at its end
    (:meth:`TypeAhead.carry_over`). The import starts once no key has come
    for ``PANES_AFTER_S`` (keys typed or pasted at the first frame are echoed
    first: imports hold the GIL), ``PANES_LATEST_S`` after the frame at the
    latest (:meth:`TypeAhead.quiet_for`).
 5. **Type-ahead** (:class:`TypeAhead`, used by ``AgentTUI.on_event``): keys
-   and pastes the early prompt cannot take (Enter, Tab, arrows, ctrl keys:
-   they mean something to the real prompt) and everything after the first of
-   them are held, in order, as is everything typed while the slots are
+   and pastes the early prompt cannot take (it takes characters, Backspace
+   and pastes; Enter, Tab, arrows, ctrl keys mean something to the real
+   prompt) and everything after the first of them are held, in order, as is everything typed while the slots are
    swapped (the screen's queue is blocked then; a key queued to a widget being
    removed was handled by no one). Once the real prompt has focus they are
    replayed through Textual's own dispatch: they land where a key typed then
@@ -73,7 +76,6 @@ from textual import events
 from textual.app import App
 from textual.content import Content
 from textual.widget import Widget
-from textual.widgets import TextArea
 
 if TYPE_CHECKING:
     from agenttui.ui.widgets.prompt_input import PromptInput
@@ -86,8 +88,8 @@ PANE_MODULES = ("agenttui.ui.widgets.chat_pane", "agenttui.ui.widgets.memory_pan
 PANES_AFTER_S = 0.25  # the panes' import starts once the terminal has been quiet this long (step 4) ...
 PANES_LATEST_S = 1.0  # ... after the first frame, or this long after it at the latest
 IMPORT_SWITCH_INTERVAL_S = 0.0005
-# Keys the early prompt edits with as the real prompt would (it has no bindings of its own).
-_EARLY_EDIT_KEYS = frozenset({"backspace", "delete"})
+# Keys the early prompt edits with besides characters (its cursor stays at the end of the text).
+_EARLY_EDIT_KEYS = frozenset({"backspace"})
 
 
 # -- collection (step 0) ----------------------------------------------------------------
@@ -121,25 +123,49 @@ class PaneSlot(Blank):
         self.border_title = title
 
 
-class EarlyPrompt(TextArea):
+class EarlyPrompt(Widget, can_focus=True):
     """The prompt of the first frame: takes typing until the real one replaces it.
 
-    A ``TextArea`` like the real prompt (same placeholder, wrapping, height), so
-    what it shows does not jump at the swap; its CSS is in main.tcss.
+    Drawn like the real prompt (a ``TextArea``: tall border, placeholder,
+    block cursor; rules in main.tcss) in its place; it appends characters and
+    pastes and takes Backspace, its cursor always at the end of the text.
+    Plain text: never markup.
     """
 
+    COMPONENT_CLASSES = {"early-prompt--placeholder"}
+    placeholder = PROMPT_PLACEHOLDER
+
     def __init__(self) -> None:
-        super().__init__(id="early-prompt", placeholder=PROMPT_PLACEHOLDER, soft_wrap=True,
-                         show_line_numbers=False, tab_behavior="focus")
+        super().__init__(id="early-prompt")
+        self.text = ""
+
+    def render(self) -> Content:
+        if not self.text:
+            shown = Content(self.placeholder).stylize(self.get_visual_style("early-prompt--placeholder"))
+            return shown.stylize("reverse", 0, 1) if self.has_focus else shown
+        if not self.has_focus:
+            return Content(self.text)
+        return Content(self.text + " ").stylize("reverse", len(self.text), len(self.text) + 1)
+
+    def _edit(self, text: str) -> None:
+        self.text = text
+        self.refresh(layout=True)  # a longer text may wrap onto another row
 
     async def _on_key(self, event: events.Key) -> None:
-        # Backspace and Delete are TextArea *bindings*, run only once the key has bubbled up
-        # to the App, after characters typed behind them: "nexy<BS>t" would become "nexy".
-        # Done here, in turn with the characters (as PromptInput does for its bindings).
-        if event.key in _EARLY_EDIT_KEYS:
-            event.stop()
-            event.prevent_default()  # TextArea's own _on_key: not for these
-            self.action_delete_left() if event.key == "backspace" else self.action_delete_right()
+        # Handled here, in turn with the characters (TextArea's Backspace is a binding, run
+        # only once the key has bubbled up to the App: "nexy<BS>t" would become "nexy").
+        if event.is_printable and event.character:
+            self._edit(self.text + event.character)
+        elif event.key in _EARLY_EDIT_KEYS:
+            self._edit(self.text[:-1])
+        else:
+            return
+        event.stop()
+        event.prevent_default()
+
+    def _on_paste(self, event: events.Paste) -> None:
+        event.stop()
+        self._edit(self.text + event.text)
 
 
 class HeaderSlot(Widget):
@@ -272,12 +298,12 @@ class TypeAhead:
         return held
 
     @staticmethod
-    def carry_over(early: TextArea | None, prompt: PromptInput) -> None:
-        """The early prompt's text, cursor and selection, into the real prompt."""
+    def carry_over(early: EarlyPrompt | None, prompt: PromptInput) -> None:
+        """The early prompt's text into the real prompt, the cursor at its end."""
         if early is None or not early.text:
             return
         prompt.load_text(early.text)
-        prompt.selection = early.selection
+        prompt.move_cursor(prompt.document.end)
 
 
 # -- after the panes (step 6) -------------------------------------------------------------
