@@ -70,7 +70,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable
 from importlib import import_module
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import events
 from textual.app import App
@@ -132,7 +132,7 @@ class EarlyPrompt(Widget, can_focus=True):
     Plain text: never markup.
     """
 
-    COMPONENT_CLASSES = {"early-prompt--placeholder"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"early-prompt--placeholder"}
     placeholder = PROMPT_PLACEHOLDER
 
     def __init__(self) -> None:
