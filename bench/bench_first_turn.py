@@ -50,7 +50,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -59,8 +58,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "src"))
 
-from tests.e2e.pty_terminal import PtyTerminal  # noqa: E402
-from tests.fakes import openai_server  # noqa: E402
+from tests.e2e.pty_terminal import PtyTerminal
+from tests.fakes import openai_server
 
 MARKER = b"Quokka"
 REPLY = "Quokka says hello and the rest of this reply follows word by word."
@@ -225,7 +224,7 @@ def one_run(scenario: Scenario, server: openai_server.FakeOpenAI, work: Path, ru
 
 def default_before() -> str:
     added = subprocess.run(["git", "-C", str(ROOT), "log", "-1", "--format=%H", "--diff-filter=A", "--",
-                            "src/agenttui/agent/prepare.py"], capture_output=True, text=True).stdout.strip()
+                            "src/agenttui/agent/prepare.py"], capture_output=True, text=True, check=False).stdout.strip()
     return f"{added}~1" if added else "HEAD"
 
 
@@ -274,7 +273,9 @@ def main() -> int:
             ]
             if args.history:
                 scenarios = [s for s in scenarios if s.name != "before"]
-            print(f"before = {before_rev} ({subprocess.run(['git', '-C', str(ROOT), 'rev-parse', before_rev], capture_output=True, text=True).stdout.strip()[:12]}); think {args.think:g} s; {args.runs} runs", flush=True)
+            resolved = subprocess.run(["git", "-C", str(ROOT), "rev-parse", before_rev], capture_output=True,
+                                      text=True, check=False).stdout.strip()[:12]
+            print(f"before = {before_rev} ({resolved}); think {args.think:g} s; {args.runs} runs", flush=True)
             for scenario in scenarios:  # uncounted: page cache and .pyc files
                 one_run(scenario, server, work, -1, args.think, args.history)
             for run in range(args.runs):

@@ -17,7 +17,7 @@ from agenttui.ui.app import make_app
 from agenttui.ui.widgets.app_footer import AppFooter
 from agenttui.ui.widgets.chat_pane import STOP_KEY_AFTER_S
 from agenttui.ui.widgets.message_view import AssistantMessage
-from tests.ui.helpers import chat, replies, send, wait_until
+from tests.ui.helpers import chat, send, wait_until
 
 SIZE = (120, 36)
 CHUNKS = ["Hello\r", "\nworld, a *second* line\r", "\n\n- and a list item"]
@@ -69,7 +69,7 @@ async def test_footer_keys_start_compact_as_the_footer_and_a_binding_refresh_wit
     for size, compact in (((120, 36), False), ((80, 30), True)):
         app = make_app(services, check_api_key=False)
         async with app.run_test(size=size) as pilot:
-            await wait_until(pilot, lambda: app.main.panes_ready and _footer_keys(app))
+            await wait_until(pilot, lambda app=app: app.main.panes_ready and _footer_keys(app))
             footer = app.screen.query_one(AppFooter)
             assert footer.compact is compact
             assert all(key.compact is compact and key.has_class("-compact") is compact
