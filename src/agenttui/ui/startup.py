@@ -21,13 +21,15 @@ panes costs several times the bare app's whole start-up. So:
    placeholder, size and place, focused. It takes typing at once. It is a
    small widget of its own, not a ``TextArea``: importing, styling and
    drawing a ``TextArea`` before the first frame cost ~40 ms, and the first
-   paint must not get later (``bench/bench_first_paint.py``).
+   paint must not get later (``bench/bench_first_paint.py``). The screen's
+   ``ToastRack`` is hidden inline before that frame (:func:`hide_toast_rack`):
+   its first ``show()`` after it would lay the whole screen out again.
 2. **CSS parsed once**: Textual parses the stylesheet before the first frame
    and again whenever a widget class with ``DEFAULT_CSS`` first mounts. The
    slots' and the early prompt's rules are in main.tcss; the default CSS of
    the screen's ``ToastRack`` and ``Tooltip`` is added in the app's
    ``on_load`` (:func:`add_default_css`), before the first parse.
-3. **Theme before the first parse** (:func:`select_start_theme`): the
+3. **Theme before the first parse** (:func:`set_start_theme`): the
    configured theme is set with ``set_reactive`` (no watcher, which would
    re-parse) and its variables handed to the stylesheet. Textual publishes a
    theme change with ``call_next``; :func:`subscribe_after_start` subscribes
@@ -43,9 +45,10 @@ panes costs several times the bare app's whole start-up. So:
 5. **Type-ahead** (:class:`TypeAhead`, used by ``AgentTUI.on_event``): keys
    and pastes the early prompt cannot take (it takes characters, Backspace
    and pastes; Enter, Tab, arrows, ctrl keys mean something to the real
-   prompt) and everything after the first of them are held, in order, as is everything typed while the slots are
-   swapped (the screen's queue is blocked then; a key queued to a widget being
-   removed was handled by no one). Once the real prompt has focus they are
+   prompt) and everything after the first of them are held, in order, as is
+   everything typed while the slots are swapped (the screen's queue is
+   blocked then; a key queued to a widget being removed was handled by no
+   one). Once the real prompt has focus they are
    replayed through Textual's own dispatch: they land where a key typed then
    would, Enter included. Keys bound to the app (F-keys, ctrl+q) act at once.
 6. **After the panes**: chat widgets' CSS registered at idle
@@ -58,7 +61,8 @@ panes costs several times the bare app's whole start-up. So:
 
 These lean on Textual internals (``set_reactive`` and ``stylesheet`` before
 the first parse, ``theme_changed_signal``, ``_get_default_css``, the
-``is_forwarded`` flag, message order when a widget is pruned); pyproject pins
+``is_forwarded`` flag, message order when a widget is pruned, ``ToastRack``'s
+inline display); pyproject pins
 Textual to the minor version they are tested with.
 """
 
