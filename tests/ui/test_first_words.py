@@ -8,14 +8,11 @@ frame. Against the fake OpenAI server (tests/fakes/openai_server.py) with Pilot.
 
 from __future__ import annotations
 
-import time
-
 from textual.app import App, ComposeResult
 from textual.containers import VerticalScroll
 
 from agenttui.ui.app import make_app
 from agenttui.ui.widgets.app_footer import AppFooter
-from agenttui.ui.widgets.chat_pane import STOP_KEY_AFTER_S
 from agenttui.ui.widgets.message_view import AssistantMessage
 from tests.ui.helpers import chat, send, wait_until
 
@@ -80,16 +77,15 @@ async def test_footer_keys_start_compact_as_the_footer_and_a_binding_refresh_wit
             assert _footer_keys(app) == before
 
 
-async def test_esc_shows_in_the_footer_a_moment_after_enter_and_goes_with_the_reply(chat_services, fake_openai):
+async def test_esc_works_at_once_shows_in_the_footer_while_streaming_and_goes_with_the_reply(chat_services, fake_openai):
     fake_openai.reply(" ".join(f"word{i}" for i in range(200)), words_per_second=40)
     app = make_app(chat_services, check_api_key=False)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: app.main.panes_ready and _footer_keys(app))
-        sent_at = time.monotonic()
         await send(pilot, "tell me a long story")
         assert chat(app).streaming and app.active_bindings["escape"].enabled  # Esc works at once
+        # shown by STOP_KEY_AFTER_S after Enter (sooner if anything else refreshes the bindings)
         await wait_until(pilot, lambda: any(key.key == "escape" for key in _footer_keys(app)))
-        assert time.monotonic() - sent_at >= STOP_KEY_AFTER_S  # not recomposed right at Enter
         assert chat(app).streaming
         await pilot.press("escape")
         await wait_until(pilot, lambda: not chat(app).streaming)
