@@ -45,7 +45,10 @@ def build_parser(only: str | None = None):
 
 
 def _tui_only(argv: list[str]) -> SimpleNamespace | None:
-    """The arguments when ``argv`` just starts the UI, else None (full parser)."""
+    """The arguments when ``argv`` just starts the UI, else None (full parser).
+
+    A start-up trick kept here, not with the others in :mod:`agenttui.ui.startup`
+    (step 7 there says why)."""
     if not argv:
         return SimpleNamespace(command=None, profile=None)
     if len(argv) == 2 and argv[0] == "--profile" and argv[1] and not argv[1].startswith("-"):
