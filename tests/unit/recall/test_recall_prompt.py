@@ -253,3 +253,27 @@ def test_a_statement_is_found_among_many_questions_holding_every_word(services):
     built = assemble(services, new, "What's my cat's name?", now=NOW, mark_used=False)
 
     assert "Our cat is called Kopi" in recalled_text(built)
+
+
+_FIRST_TURN = """
+import sys
+from pathlib import Path
+from agenttui.bootstrap import build_services
+from agenttui.core.context import assemble
+from agenttui.core.models import Message
+services = build_services(cwd=Path(sys.argv[1]))
+cid = services.history.create_conversation().id
+stored = services.history.append(cid, Message("user", "which bakery had the best sourdough, and when?"))
+assemble(services, cid, Message("user", stored.content, id=stored.id), mark_used=False)
+from agenttui.core import recall_related
+print("lemminflect" in sys.modules, recall_related._table.cache_info().currsize)
+"""
+
+
+def test_a_new_profiles_first_turn_loads_no_word_tables(tmp_path):
+    # Nothing to recall yet: the inflection and related-words tables (~0.35 s of CPU)
+    # would only delay the first request after launch (issue "providers", first turn).
+    env = {**os.environ, "AGENTTUI_HOME": str(tmp_path / "home")}
+    done = subprocess.run([sys.executable, "-c", _FIRST_TURN, str(tmp_path)], env=env,
+                          capture_output=True, text=True, check=True, timeout=120)
+    assert done.stdout.split() == ["False", "0"]
