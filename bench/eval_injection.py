@@ -29,6 +29,13 @@ Ordinary text (precision):
   jailbreak samples, recall), ``pint-benign`` (PINT chat, documents, hard
   negatives) and ``wildguard-benign`` (precision).
 * ``written-ordinary``: personal notes with trigger words in ten languages.
+* ``promptshield`` / ``promptshield-benign``: Neural-alchemy/promptshield (MIT)
+  ``openclay/shields/attack_db/*/*.json``: attacks by category (override,
+  persona, indirect, extraction, jailbreak, context confusion …; recall) and
+  its benign hard negatives (precision). All held out: no rule was written
+  from it, so it measures how the rule families generalise. Encoding,
+  token-smuggling, crescendo and many-shot files are left out (multi-turn or
+  decoded elsewhere; not memory-note shapes).
 
 Decision: "precision on ordinary notes" is the share of ordinary texts the
 screen leaves alone (1 - false-positive rate): with ordinary text only, a
@@ -209,6 +216,28 @@ def _notinject(mirror: Path) -> Iterator[Corpus]:
             yield Corpus(name, name in ("bipia", "pint-injection"), [], texts)
 
 
+_PROMPTSHIELD_SKIP = ("encoding", "encoding_obfuscation", "token_smuggling", "crescendo", "many_shot")
+
+
+def _promptshield(mirror: Path) -> Iterator[Corpus]:
+    repo = "Neural-alchemy/promptshield"
+    files = _git_ls(mirror, repo, "openclay/shields/attack_db")
+    if not files:
+        print(f"  (skipped promptshield: no snapshot of {repo})")
+        return
+    attacks, benign = [], []
+    for path in files:
+        folder = path.split("/")[-2]
+        if not path.endswith(".json") or folder in _PROMPTSHIELD_SKIP:
+            continue
+        for row in json.loads(_git_show(mirror, repo, path) or b"[]"):
+            text = row.get("text") or row.get("prompt") or ""
+            bad = row.get("expected_violation", folder != "benign")
+            (attacks if bad else benign).append(text)
+    yield Corpus("promptshield", True, [], attacks)
+    yield Corpus("promptshield-benign", False, [], benign)
+
+
 def _written() -> Iterator[Corpus]:
     from tests.unit.security.injection_multilingual import LANGS, ordinary, samples
 
@@ -222,7 +251,8 @@ def _written() -> Iterator[Corpus]:
 
 def corpora(mirror: Path) -> list[Corpus]:
     out: list[Corpus] = []
-    for source in (_deepset(mirror), _promptmap(mirror), _written(), _ud(mirror), _notinject(mirror)):
+    for source in (_deepset(mirror), _promptmap(mirror), _promptshield(mirror), _written(), _ud(mirror),
+                   _notinject(mirror)):
         out.extend(source)
     return out
 

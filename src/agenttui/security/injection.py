@@ -3,8 +3,12 @@
 A note is suspicious when, in any normalised view (see `normalize`), it reads
 like an instruction to the model rather than a fact about the user: override
 phrases, role reassignment, system-prompt probing, role markers, secrecy
-towards the user, exfiltration, forced dangerous tool use — in English,
-Indonesian and a few other languages. Hidden (zero-width/bidi/tag)
+towards the user, exfiltration, forced dangerous tool use, and agent
+hijacks that address no model at all (skip the user's confirmation, answer
+what the note dictates, switch safety off, never mention this note; see
+``injection_agentic``) — in English, Indonesian and a few other languages.
+A mere mention of a system prompt ("the support bot's system prompt is in
+the wiki") is a note; "your system prompt" or "print the system prompt" is a probe. Hidden (zero-width/bidi/tag)
 characters are suspicious by themselves, and embedded encoded payloads
 (base64, hex, URL-encoding, HTML entities, rot13, reversed text) are decoded
 and screened too.

@@ -105,7 +105,7 @@ WORD_RULES: list[tuple[str, str]] = [
     ("role reassignment (de)", r"\bstell dir vor,? du bist (?:eine?|ein) (?:\w+ )?(?:ki|ai|bot)\b"),
     ("role reassignment (de)", r"\bbleiben (?:immer |voll |vollkommen )?in ihren rollen\b|\baus (?:der|ihrer) rolle (?:zu )?fallen\b|\b(?:nun|jetzt) bist du\b(?! (?:dran|an der reihe|gefragt|fertig|da|hier|wieder|dabei|sicher|bereit|zu hause|online|angemeldet))"),
     ("role reassignment (de)", r"\bich möchte dass (?:sie|du) als(?: \w+){1,6}? (?:fungieren|fungierst|agieren|agierst|auftreten|auftrittst)\b"),
-    ("system prompt probing (de)", r"\b(?:systemprompt|system prompt)s?\b|\b(?:zeig|zeige|gib|wiederhole|verrate|nenne)(?: \w+){0,3}? (?:prompt texte?|ursprünglichen anweisungen|ursprunglichen anweisungen|anfänglichen anweisungen)\b"),
+    ("system prompt probing (de)", r"\bsystemprompts?\b|\b(?:dein|deine|deinen|deines) system ?prompts?\b|\b(?:zeig|zeige|gib|wiederhole|verrate|nenne)(?: \w+){0,3}? (?:prompt texte?|ursprünglichen anweisungen|ursprunglichen anweisungen|anfänglichen anweisungen)\b"),
     # --- Portuguese ------------------------------------------------------------
     ("instruction override (pt)", r"\b(?:ignore|ignora|ignorem|esqueça|esqueca|esquece|desconsidere|desconsidera)(?: \w+){0,4}? (?:instruções|instrucoes|orientações|orientacoes|diretrizes|(?:tuas|suas|todas as) regras|o que te disseram|o que lhe disseram)\b"),
     ("instruction override (pt)", r"\b(?:instruções|instrucoes|orientações|orientacoes|ordens|regras) anteriores(?: \w+){0,3}? (?:estão|estao|são|sao|foram|não valem|nao valem)(?: \w+){0,2}? (?:anuladas|canceladas|revogadas|inválidas|invalidas|sem efeito|mais)\b"),

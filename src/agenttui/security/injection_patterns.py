@@ -41,7 +41,10 @@ WORD_RULES: list[tuple[str, str]] = [
     ("role reassignment", r"\b(?:act|behave|respond|roleplay|operate|answer) (?:as|like)(?: if you were| if you are)?(?: an?)? (?:unrestricted|unfiltered|uncensored|jailbroken|evil|dan\b|an? ai without|ai with no)"),
     ("role reassignment", rf"\b(?:act|behave|respond|operate|pretend|you are|you re|enter|enable|activate|switch to|simulate)(?: \w+){{0,5}}? (?:developer|dan|god|jailbreak|unrestricted|unfiltered) mode\b"),
     ("role reassignment", r"\bdo anything now\b"),
-    ("system prompt probing", r"\bsystem prompts?\b"),
+    # Bare "system prompt" is a mention ("the system prompt of the support bot is in the wiki");
+    # the assistant's own is a probe. Reveal verbs and "ignore the system prompt" have their rules.
+    # (Short keys only: the prefilter also looks up rot13/reversed words, and rot13("he") is "ur".)
+    ("system prompt probing", r"\byour (?:own |full |entire |exact |original |hidden |secret )?system prompts?\b"),
     ("system prompt probing", r"\b(?:reveal|print|show|repeat|output|leak|display|dump|tell me|give me|what is|what are)(?: \w+){0,3}? (?:system|initial|original|hidden|secret|developer) (?:prompt|instructions|message)\b"),
     ("system prompt probing", r"\b(?:your|the) (?:hidden|secret|initial|original) (?:prompt|instructions)\b"),
     ("injected instructions", r"\b(?:follow|obey|execute)(?: these| the following| my| the)? (?:new|updated|revised|real|hidden|secret) (?:instructions|directives|orders|rules)\b"),
@@ -127,9 +130,14 @@ from .injection_families import PLAIN_RULES as _FAMILY_PLAIN  # noqa: E402
 from .injection_families import TWO_STEP_RULES as _FAMILY_TWO_STEP  # noqa: E402
 from .injection_families import WORD_RULES as _FAMILY_WORD  # noqa: E402
 
-WORD_RULES += _FAMILY_WORD
-PLAIN_RULES += _FAMILY_PLAIN
-TWO_STEP_RULES += _FAMILY_TWO_STEP
+# Agent-hijack families from maintained public rule sets (skill-scanner, ATR).
+from .injection_agentic import PLAIN_RULES as _AGENTIC_PLAIN
+from .injection_agentic import TWO_STEP_RULES as _AGENTIC_TWO_STEP
+from .injection_agentic import WORD_RULES as _AGENTIC_WORD
+
+WORD_RULES += _FAMILY_WORD + _AGENTIC_WORD
+PLAIN_RULES += _FAMILY_PLAIN + _AGENTIC_PLAIN
+TWO_STEP_RULES += _FAMILY_TWO_STEP + _AGENTIC_TWO_STEP
 
 # Phrases to look for in squashed spaced-out runs ("i g n o r e a l l …").
 SQUASHED_PHRASES = (
