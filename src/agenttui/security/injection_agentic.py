@@ -50,6 +50,7 @@ from __future__ import annotations
 _ASK = r"(?:ask|asking|wait for|waiting for|request|requesting|require|requiring|seek|seeking|prompt|prompting)"
 _WHO = r"(?:the user|the human|user|users|me|anyone|the owner)"
 _ACT_ING = r"(?:deleting|running|executing|removing|installing|sending|pushing|overwriting|sharing|paying|transferring|buying|uploading|modifying)"
+_CLAUSE = r"(?:the|you|i|we|he|she|it|they|there|this|my|your|our|his|her|their|all|no|nothing|everything)"
 _NOTE = r"(?:note|notes|instruction|instructions|memory|memories|entry|entries|rule|rules)"
 
 WORD_RULES: list[tuple[str, str]] = [
@@ -70,13 +71,14 @@ WORD_RULES: list[tuple[str, str]] = [
     ("secrecy", rf"\b(?:never|do not|don t|dont) (?:mention|reveal|disclose|acknowledge|admit|talk about|refer to|bring up|quote) (?:this|these) {_NOTE}\b"),
     ("secrecy (id)", r"\bjangan (?:pernah )?(?:sebut|sebutkan|menyebut|menyebutkan|bilang|ceritakan|bahas|membahas|tunjukkan|ungkapkan) (?:catatan|instruksi|pesan|memori|aturan) ini\b"),
     # ATR model_security conditional trigger; skill-scanner coercive $behavior_control
-    ("dictated answer", r"\bfrom now on(?: \w+)?,? (?:always |only |just )?(?:reply|respond|answer|say|tell (?:them|the user|users|everyone|anyone)|claim|state|insist) that\b"),
+    ("dictated answer", rf"\bfrom now on(?: \w+)?,? (?:always |only |just )?(?:reply|respond|answer|say|tell (?:them|the user|users|everyone|anyone)|claim|state|insist) that {_CLAUSE}\b"),
     ("dictated answer", r"\btell (?:the )?(?:user|users|them|customers?) only\b"),
 ]
 
 PLAIN_RULES: list[tuple[str, str]] = [
     # an imperative to the assistant that dictates content, at a sentence start
-    ("dictated answer", r"(?:^|[.!?;:] ?)(?:always|only) (?:reply|respond|answer) (?:with )?that\b"),
+    # "that" opens a clause ("always answer that the shop is closed"), not a noun ("answer that call")
+    ("dictated answer", rf"(?:^|[.!?;:] ?)(?:always|only) (?:reply|respond|answer) (?:with )?that {_CLAUSE}\b"),
 ]
 
 # Two-step (see injection_patterns): the prefilter then needs both halves' words,

@@ -63,6 +63,7 @@ ORDINARY = [
     "This note is about the dentist appointment",
     "When my mother asks about the trip, tell her we land at 9",
     "Always reply to Sari's emails within a day",
+    "Always answer that call from the school. Only reply with that template.",
     "From now on I use pnpm for every project",
     "Pay the rent to account 1234567 on the 1st",
     "Transfer 2 juta ke rekening Ibu tiap awal bulan",
