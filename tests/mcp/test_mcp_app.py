@@ -79,6 +79,7 @@ async def test_mcp_screen_shows_state_tools_stderr_and_inserts_a_prompt(mcp_serv
         assert "hostile server starting\\x1b[31m (red)" in info  # stderr, inert
         await pilot.press("r")
         await wait_until(pilot, lambda: app.screen.query_one("#items").option_count > 0)
+        app.screen.query_one("#items").highlighted = [key for _, _, key in app.screen._items].index("review")
         await pilot.press("enter")
         try:
             await wait_until(pilot, lambda: not isinstance(app.screen, McpScreen), 10)

@@ -5,21 +5,26 @@ scopes), so :class:`Connection` runs an owner task that connects, lists the
 tools, publishes the client, and waits. Calls from any task of the same event
 loop go through the published client. Decisions:
 
-* **Crash = restart with backoff.** A call that finds the connection closed
-  (the server exited, even mid-call) wakes the owner, which leaves the client
-  (reaping the process) and connects again after 1, 2, 4, ... s (at most 30 s,
-  at most :data:`MAX_RESTARTS` times in a row, then ``failed`` with the last
-  error; a successful start resets the count). The call that saw the crash
-  fails with a sentence the model can act on; it is not retried (it may have
-  had effects).
+* **Crash = restart with backoff.** When the server's output stream ends
+  (it exited, idle or mid-call: the transport's read stream is watched) or a
+  call finds the connection closed, the owner leaves the client (reaping the
+  process) and connects again in the background after 1, 2, 4, ... s (at
+  most 30 s, at most :data:`MAX_RESTARTS` times in a row, then ``failed``
+  with the last error). So a server that died while idle is back before the
+  next call, which waits for it if the restart is still under way. The count
+  of failures resets only once a start has stayed up :data:`STABLE_AFTER`
+  seconds: a server that dies right after each handshake is given up on,
+  not restarted forever. A call that saw the crash fails with a sentence the
+  model can act on; it is not retried (it may have had effects).
 * **No orphans.** :meth:`Connection.stop` (quit, SIGTERM via the app's
   handler, end of ``ask``) leaves the client in the owner task: the SDK closes
   stdin, waits 2 s, then kills the server's whole process group (it starts
   servers in a session of their own). If agenttui itself is killed, the
   server's stdin reaches EOF and a well-behaved server exits.
-* **stderr** of a stdio server goes to ``<data>/mcp/logs/<name>.stderr``
-  (emptied at each start) for the MCP screen; never to the terminal, where
-  it would draw over the UI.
+* **stderr** of a stdio server goes through a pipe to memory (the MCP
+  screen) and, while ``persist()`` (not incognito), to
+  ``<data>/mcp/logs/<profile>/<name>.stderr`` (:mod:`agenttui.mcp.stderr`);
+  never to the terminal, where it would draw over the UI.
 * **Timeouts.** Connecting (handshake plus the tool list) may take
   :data:`CONNECT_TIMEOUT`; one call the server's ``timeout``.
 """
@@ -29,12 +34,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
 from agenttui.mcp.cache import CacheEntry, ToolInfo
 from agenttui.mcp.config import ServerConfig, expand_vars, resolve_values
+from agenttui.mcp.stderr import StderrSink
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +48,7 @@ CONNECT_TIMEOUT = 30.0
 MAX_RESTARTS = 5
 BACKOFF_START = 1.0  # seconds before the first restart; doubled each time, at most BACKOFF_MAX
 BACKOFF_MAX = 30.0
+STABLE_AFTER = 30.0  # seconds up after which a start counts as good (the failure count resets)
 MAX_TOOLS = 200  # a server listing more is cut (each tool costs prompt tokens)
 MAX_DESCRIPTION = 1024  # characters of one tool description sent to the model
 STDERR_TAIL = 8_000
@@ -89,8 +96,55 @@ async def _http_transport(url: str, headers: dict[str, str]) -> AsyncIterator[An
         yield streams
 
 
-def make_client(server: ServerConfig, profile: str, environ: Any, errlog: Any) -> Any:
-    """An un-entered SDK ``Client`` for ``server`` (secrets resolved here, kept nowhere else)."""
+class _WatchedReceive:
+    """The transport's read stream, telling ``on_end`` when it ends (the server exited or
+    hung up). The SDK's dispatcher only iterates it, enters it and reads attributes."""
+
+    def __init__(self, inner: Any, on_end: Callable[[], None]) -> None:
+        self._inner = inner
+        self._on_end = on_end
+
+    async def receive(self) -> Any:
+        import anyio
+
+        try:
+            return await self._inner.receive()
+        except anyio.EndOfStream:
+            self._on_end()
+            raise
+
+    def __aiter__(self) -> _WatchedReceive:
+        return self
+
+    async def __anext__(self) -> Any:
+        import anyio
+
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def __aenter__(self) -> _WatchedReceive:  # noqa: PYI034 -- Self needs 3.11 typing import
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self._inner.aclose()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+
+@contextlib.asynccontextmanager
+async def _watched(transport: Any, on_end: Callable[[], None]) -> AsyncIterator[Any]:
+    async with transport as (read_stream, write_stream):
+        yield _WatchedReceive(read_stream, on_end), write_stream
+
+
+def make_client(server: ServerConfig, profile: str, environ: Any, errlog: Any,
+                on_end: Callable[[], None] | None = None) -> Any:
+    """An un-entered SDK ``Client`` for ``server`` (secrets resolved here, kept nowhere else).
+
+    ``on_end`` is called if the server's stream ends (it exited), from the SDK's reader task."""
     from mcp import Client, StdioServerParameters
     from mcp.client.stdio import stdio_client
     from mcp_types import Implementation
@@ -106,6 +160,8 @@ def make_client(server: ServerConfig, profile: str, environ: Any, errlog: Any) -
         params = StdioServerParameters(command=server.command or "", args=args,
                                        env=env or None, cwd=cwd)
         transport = stdio_client(params, errlog=errlog)
+    if on_end is not None:
+        transport = _watched(transport, on_end)
     return Client(transport, read_timeout_seconds=server.timeout,
                   client_info=Implementation(name="agenttui", version=__version__))
 
@@ -144,12 +200,15 @@ async def probe(server: ServerConfig, profile: str, environ: Any, errlog: Any,
 class Connection:
     """A server's live connection (see the module doc)."""
 
-    def __init__(self, server: ServerConfig, profile: str, environ: Any, log_dir: Path,
-                 cached: CacheEntry | None = None) -> None:
+    def __init__(self, server: ServerConfig, profile: str, environ: Any, log_dir: Path | None,
+                 cached: CacheEntry | None = None,
+                 persist: Callable[[], bool] = lambda: True) -> None:
         self.server = server
         self.profile = profile
         self.environ = environ
-        self.log_path = log_dir / f"{server.name}.stderr"
+        self.log_path = log_dir / f"{server.name}.stderr" if log_dir is not None else None
+        self.stderr = StderrSink(self.log_path, persist)
+        self._attempt = 0  # which start the stream watch belongs to
         self.state = "stopped" if server.enabled else "disabled"
         self.tools: list[ToolInfo] = list(cached.tools) if cached else []
         self.last_error: str | None = cached.error if cached else None
@@ -213,17 +272,20 @@ class Connection:
             self._lost = asyncio.Event()
             self._ready.clear()
             self._set("starting" if failures == 0 else "restarting")
+            self._attempt += 1
+            attempt, up_since = self._attempt, None
             try:
-                errlog = await asyncio.to_thread(self._open_log)
-                with errlog:
-                    client = make_client(self.server, self.profile, self.environ, errlog)
+                with self.stderr.open() as errlog:
+                    client = make_client(self.server, self.profile, self.environ, errlog,
+                                         on_end=lambda at=attempt: self._stream_ended(at))
                     async with asyncio.timeout(CONNECT_TIMEOUT):
                         await client.__aenter__()
                     try:
                         async with asyncio.timeout(CONNECT_TIMEOUT):
                             self.tools = await list_all_tools(client)
                         self.server_info = server_label(client)
-                        self.client, self.last_error, failures = client, None, 0
+                        self.client, self.last_error = client, None
+                        up_since = asyncio.get_running_loop().time()
                         self._set("ready")
                         self._ready.set()
                         self._attempted.set()
@@ -242,6 +304,8 @@ class Connection:
             self._attempted.set()
             if self._closing:
                 break
+            if up_since is not None and asyncio.get_running_loop().time() - up_since >= STABLE_AFTER:
+                failures = 0
             failures += 1
             self.restarts += 1
             if failures > MAX_RESTARTS:
@@ -254,23 +318,24 @@ class Connection:
                                        timeout=min(BACKOFF_MAX, BACKOFF_START * 2.0 ** (failures - 1)))
         self._ready.set()
 
-    def _open_log(self) -> Any:
-        self.log_path.parent.mkdir(parents=True, exist_ok=True)
-        return open(self.log_path, "w", encoding="utf-8", errors="replace")
+    def _stream_ended(self, attempt: int) -> None:
+        """The server's stream ended while it was ready: it exited (idle, or mid-call).
+        The owner reaps it and restarts it now, in the background, with the backoff."""
+        if self._closing or attempt != self._attempt or self.state != "ready":
+            return  # our own stop, or a loss already handled
+        self.last_error = "the server exited (its output stream ended)"
+        log.info("MCP server %s exited; restarting", self.server.name)
+        self.client = None
+        self._ready.clear()
+        self._set("restarting")
+        self._lost.set()
 
     async def _closed_wait(self) -> None:
         while not self._closing:
             await asyncio.sleep(0.1)
 
     def stderr_tail(self, limit: int = STDERR_TAIL) -> str:
-        try:
-            with open(self.log_path, "rb") as f:
-                f.seek(0, 2)
-                size = f.tell()
-                f.seek(max(0, size - limit))
-                return f.read().decode("utf-8", errors="replace")
-        except OSError:
-            return ""
+        return self.stderr.tail(limit)
 
     # ------------------------------------------------------------ requests
     async def _client(self) -> Any:
@@ -282,26 +347,28 @@ class Connection:
                                + (f": {self.last_error}" if self.last_error else ""))
         return self.client
 
-    def _lost_connection(self, exc: BaseException) -> bool:
+    def _lost_connection(self, exc: BaseException, lost: asyncio.Event) -> bool:
+        """``lost`` is the event of the start the call used: a late error must not end the next."""
         text = describe_error(exc).lower()
         if "connection closed" in text or "closed" in text and "stream" in text:
             self.last_error = f"the server closed the connection ({describe_error(exc)})"
-            if self.client is not None:
+            if self.client is not None and lost is self._lost:
                 self.client = None
                 self._ready.clear()
                 self._set("restarting")
-            self._lost.set()  # the owner reaps it and reconnects with backoff
+            lost.set()  # the owner reaps it and reconnects with backoff
             return True
         return False
 
     async def call_tool(self, name: str, arguments: dict[str, Any]) -> Any:
         client = await self._client()
+        lost = self._lost
         try:
             return await client.call_tool(name, arguments, read_timeout_seconds=self.server.timeout)
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            if self._lost_connection(exc):
+            if self._lost_connection(exc, lost):
                 raise McpCallError(f"the MCP server '{self.server.name}' stopped during the call "
                                    "(it will be restarted); the call may or may not have had an "
                                    "effect") from exc
@@ -313,10 +380,11 @@ class Connection:
     async def request(self, method: str, *args: Any, **kwargs: Any) -> Any:
         """list_resources, read_resource, list_prompts, get_prompt (the /mcp command)."""
         client = await self._client()
+        lost = self._lost
         try:
             return await getattr(client, method)(*args, **kwargs)
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            self._lost_connection(exc)
+            self._lost_connection(exc, lost)
             raise McpCallError(describe_error(exc)) from exc

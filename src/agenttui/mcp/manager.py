@@ -13,14 +13,19 @@ registry finds it without an import of the SDK; with no server configured
 :func:`attach` returns None and costs one TOML table lookup. Each successful
 start refreshes the tool cache (:mod:`agenttui.mcp.cache`) so ``mcp list``
 and the next start show the tools at once.
+
+Incognito: while the services are incognito (``ask --incognito``) or
+``private()`` says so (the app sets it to "the chat is incognito" --
+servers started before keep running), nothing is written under the data
+dir: no cache refresh, stderr to memory only (:mod:`agenttui.mcp.stderr`).
+Checked at each write, so it follows the app going in and out.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import tempfile
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from agenttui.mcp.cache import CacheEntry, cache_key, read_all, write
@@ -35,22 +40,30 @@ class McpManager:
         self.services = services
         self.config = config
         self.profile = services.profile_name
-        from agenttui.core.incognito import is_incognito
-
         cached = read_all(services.paths)
-        # incognito (ask --incognito): nothing written under the data folder, logs in a temp dir
-        self.persist = not is_incognito(services)
-        log_dir = (services.paths.data_dir / "mcp" / "logs" / self.profile if self.persist
-                   else Path(tempfile.mkdtemp(prefix="agenttui-mcp-")))
-        self.log_dir = log_dir
+        self.private: Callable[[], bool] = lambda: False  # the app: "the chat is incognito"
+        self.log_dir = services.paths.data_dir / "mcp" / "logs" / self.profile
         self.connections: dict[str, Connection] = {
-            name: Connection(server, self.profile, services.environ, log_dir,
-                             cached.get(cache_key(server.scope, self.profile, name)))
+            name: Connection(server, self.profile, services.environ, self.log_dir,
+                             cached.get(cache_key(server.scope, self.profile, name)),
+                             persist=lambda: self.persist)
             for name, server in config.servers.items()
         }
         for connection in self.connections.values():
             connection.on_change = self._changed(connection)
         self.listeners: list[Any] = []  # callables(name) told of state changes (the MCP screen)
+
+    @property
+    def persist(self) -> bool:
+        """May MCP write under the data dir now (module doc)?"""
+        from agenttui.core.incognito import is_incognito
+
+        if is_incognito(self.services):
+            return False
+        try:
+            return not self.private()
+        except Exception:  # noqa: BLE001 -- in doubt, write nothing
+            return False
 
     def _changed(self, connection: Connection) -> Any:
         def changed() -> None:
@@ -84,10 +97,6 @@ class McpManager:
 
     async def aclose(self) -> None:
         await asyncio.gather(*(c.stop() for c in self.connections.values()), return_exceptions=True)
-        if not self.persist:  # the incognito temp dir of stderr logs
-            import shutil
-
-            shutil.rmtree(self.log_dir, ignore_errors=True)
 
     def tool_specs(self) -> list[Any]:
         from agenttui.mcp.bridge import specs_for

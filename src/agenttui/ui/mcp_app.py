@@ -37,6 +37,8 @@ def start_mcp(app: Any) -> None:
                        title="MCP server stopped", severity="error", timeout=15)
 
     manager.listeners.append(changed)
+    # the chat may go incognito with servers running: from then on MCP writes nothing (manager doc)
+    manager.private = lambda: bool(getattr(app, "incognito", False))
     manager.start_all()
 
 
