@@ -29,10 +29,11 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import ToolAnnotations
+from pydantic import Field
 
 server = MCPServer("hostile", version="0.0.1", subscriptions=False)
 
@@ -107,7 +108,8 @@ def review() -> str:
 
 
 @server.prompt(description="Translate a text (two arguments, one optional).")
-def translate(text: str, language: str = "French") -> str:
+def translate(text: Annotated[str, Field(description="The text to translate.")],
+              language: Annotated[str, Field(description="Into which language.")] = "French") -> str:
     return f"Translate into {language}: {text}"
 
 

@@ -79,7 +79,7 @@ async def test_mcp_screen_shows_state_tools_stderr_and_inserts_a_prompt(mcp_serv
         assert "hostile server starting\\x1b[31m (red)" in info  # stderr, inert
         await pilot.press("r")
         await wait_until(pilot, lambda: app.screen.query_one("#items").option_count > 0)
-        app.screen.query_one("#items").highlighted = [key for _, _, key in app.screen._items].index("review")
+        app.screen.query_one("#items").highlighted = [item[2] for item in app.screen._items].index("review")
         await pilot.press("enter")
         try:
             await wait_until(pilot, lambda: not isinstance(app.screen, McpScreen), 10)
@@ -174,3 +174,70 @@ async def test_bad_entries_and_a_failing_server_are_said(fake_openai, paths, tmp
             assert said["MCP server stopped"].startswith("dies: ")
     finally:
         services.close()
+
+
+async def _open_items(pilot, app, services, key: str) -> None:
+    """/mcp, ``r``, and the item ``key`` (prompt name or URI template) highlighted."""
+    from agenttui.mcp.manager import attached
+    from agenttui.ui.screens.mcp import McpScreen
+
+    await wait_until(pilot, lambda: attached(services) is not None
+                     and attached(services).connections["bad"].state == "ready")
+    await send(pilot, "/mcp")
+    await wait_until(pilot, lambda: isinstance(app.screen, McpScreen))
+    await pilot.press("r")
+    await wait_until(pilot, lambda: app.screen.query_one("#items").option_count > 0)
+    app.screen.query_one("#items").highlighted = [item[2] for item in app.screen._items].index(key)
+
+
+async def test_a_prompt_with_arguments_asks_for_them_first(mcp_services):
+    from agenttui.ui.app import make_app
+    from agenttui.ui.screens.mcp import McpScreen
+    from agenttui.ui.screens.mcp_arguments import McpArgumentsScreen
+    from tests.ui.helpers import chat, notifications
+
+    app = make_app(mcp_services, check_api_key=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _open_items(pilot, app, mcp_services, "translate")
+        labels = [str(o.prompt) for o in app.screen.query_one("#items").options]
+        assert "prompt: translate (text, language)" in labels
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, McpArgumentsScreen) and app.focused is not None)
+        form = app.screen
+        shown = " ".join(str(w.render()) for w in form.query("Static"))
+        assert "text  (required)" in shown and "The text to translate." in shown
+        assert "language  (optional)" in shown and "Into which language." in shown
+        assert app.focused.id == "arg-0"
+        await pilot.press("tab", "tab")  # to Insert, with the required one empty: said, nothing sent
+        await pilot.click("#submit")
+        await wait_until(pilot, lambda: any("'text' is required" in m for _, _, m in notifications(app)))
+        assert app.screen is form and app.focused.id == "arg-0"
+        await pilot.press(*"good morning")
+        await pilot.press("enter")  # to the next input
+        assert app.focused.id == "arg-1"
+        await pilot.press("enter")  # the last one: insert (empty optional -> the server's default)
+        await wait_until(pilot, lambda: not isinstance(app.screen, (McpScreen, McpArgumentsScreen)), 15)
+        assert chat(app).prompt.text == "Translate into French: good morning"
+
+
+async def test_a_resource_template_asks_for_its_variables_and_esc_cancels(mcp_services):
+    from agenttui.ui.app import make_app
+    from agenttui.ui.screens.mcp import McpScreen
+    from agenttui.ui.screens.mcp_arguments import McpArgumentsScreen
+    from tests.ui.helpers import chat
+
+    app = make_app(mcp_services, check_api_key=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _open_items(pilot, app, mcp_services, "notes://{topic}/{day}")
+        labels = [str(o.prompt) for o in app.screen.query_one("#items").options]
+        assert "template: notes (notes://{topic}/{day})" in labels and "resource: status (status://now)" in labels
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, McpArgumentsScreen) and app.focused is not None)
+        await pilot.press("escape")  # cancel: back to the list, nothing inserted
+        await wait_until(pilot, lambda: isinstance(app.screen, McpScreen))
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, McpArgumentsScreen) and app.focused is not None)
+        assert "The notes on a topic for a day." in " ".join(str(w.render()) for w in app.screen.query("Static"))
+        await pilot.press(*"mcp", "enter", *"monday", "enter")
+        await wait_until(pilot, lambda: not isinstance(app.screen, (McpScreen, McpArgumentsScreen)), 15)
+        assert chat(app).prompt.text == "notes on mcp for monday: nothing new"

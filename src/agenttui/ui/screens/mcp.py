@@ -4,9 +4,12 @@ Left: the profile's servers with their state. Right: the highlighted one's
 target, tools, last error and the tail of its stderr -- all server text shown
 inert (it may hold escape sequences). Keys: ``e`` enables or disables the
 server for this profile (written to config.toml, started or stopped now),
-``r`` lists its resources and prompts, and Enter on one of those closes the
-screen answering its text, which the chat pane puts into the prompt (the user
-reads it and sends it, or not). The screen follows state changes live.
+``r`` lists its resources, resource templates and prompts, and Enter on one
+of those closes the screen answering its text, which the chat pane puts into
+the prompt (the user reads it and sends it, or not). A prompt with arguments
+or a template with variables first asks for them in a small form
+(:mod:`agenttui.ui.screens.mcp_arguments`; a template's URI is built by RFC
+6570, :mod:`agenttui.mcp.uri_template`). The screen follows state changes live.
 """
 
 from __future__ import annotations
@@ -23,8 +26,11 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from agenttui.ui.inert import inert, inert_line
+from agenttui.ui.screens.mcp_arguments import ArgumentField, McpArgumentsScreen
 
-KEYS = "e enable/disable · r resources & prompts · Enter insert · Esc close"
+LISTS = (("list_resources", "resource"), ("list_resource_templates", "template"), ("list_prompts", "prompt"))
+
+KEYS = "e enable/disable · r resources, templates & prompts · Enter insert · Esc close"
 
 
 class McpScreen(ModalScreen[str | None]):
@@ -46,7 +52,8 @@ class McpScreen(ModalScreen[str | None]):
     def __init__(self, services: Any) -> None:
         super().__init__()
         self.services = services
-        self._items: list[tuple[str, str, str]] = []  # (kind, server, uri or prompt name)
+        # (kind, server, uri / uri template / prompt name, its arguments, what it says of itself)
+        self._items: list[tuple[str, str, str, list[ArgumentField], str]] = []
 
     @property
     def manager(self) -> Any:
@@ -144,8 +151,10 @@ class McpScreen(ModalScreen[str | None]):
 
     @work(exclusive=True, group="mcp-items")
     async def _load_items(self, c: Any) -> None:
-        found: list[tuple[str, str, str, str]] = []
-        for method, kind in (("list_resources", "resource"), ("list_prompts", "prompt")):
+        from agenttui.mcp.uri_template import variables
+
+        found: list[tuple[str, str, str, list[ArgumentField], str, str]] = []
+        for method, kind in LISTS:
             try:
                 result = await c.request(method)
             except Exception as exc:  # noqa: BLE001 -- a server without them, or down
@@ -154,17 +163,27 @@ class McpScreen(ModalScreen[str | None]):
                     self.notify(f"{c.server.name}: {kind}s: {inert_line(text, 200)}", title="MCP",
                                 severity="warning")
                 continue
-            for entry in (result.resources if kind == "resource" else result.prompts)[:200]:
-                key = str(entry.uri) if kind == "resource" else entry.name
-                label = f"{kind}: {entry.name}" + (f" ({entry.uri})" if kind == "resource" else "")
-                found.append((kind, c.server.name, key, label))
+            for entry in _entries(result, kind)[:200]:
+                fields: list[ArgumentField] = []
+                if kind == "resource":
+                    key, label = str(entry.uri), f"resource: {entry.name} ({entry.uri})"
+                elif kind == "template":
+                    key = str(entry.uri_template)
+                    label = f"template: {entry.name} ({key})"
+                    fields = [ArgumentField(v, required=True) for v in variables(key)]
+                else:
+                    key = str(entry.name)
+                    fields = [ArgumentField(str(a.name), str(a.description or ""), bool(a.required))
+                              for a in (entry.arguments or [])]
+                    label = f"prompt: {key}" + (f" ({', '.join(f.name for f in fields)})" if fields else "")
+                found.append((kind, c.server.name, key, fields, str(entry.description or ""), label))
         items = self.query_one("#items", OptionList)
         items.clear_options()
-        self._items = [(k, s, key) for k, s, key, _ in found]
-        for n, (_, _, _, label) in enumerate(found):
+        self._items = [entry[:5] for entry in found]
+        for n, (*_, label) in enumerate(found):
             items.add_option(Option(Content(inert_line(label, 120)), id=str(n)))
         if not found:
-            self.notify(f"{c.server.name} offers no resources or prompts", title="MCP")
+            self.notify(f"{c.server.name} offers no resources, templates or prompts", title="MCP")
         items.set_class(bool(found), "-visible")
         if found:
             items.highlighted = 0
@@ -172,20 +191,32 @@ class McpScreen(ModalScreen[str | None]):
 
     @on(OptionList.OptionSelected, "#items")
     def _insert(self, event: OptionList.OptionSelected) -> None:
-        kind, server, key = self._items[int(event.option.id or 0)]
-        self._fetch(kind, server, key)
+        kind, server, key, fields, about = self._items[int(event.option.id or 0)]
+        if not fields:
+            self._fetch(kind, server, key, {})
+            return
+
+        def answered(values: dict[str, str] | None) -> None:
+            if values is not None:
+                self._fetch(kind, server, key, values)
+
+        self.app.push_screen(McpArgumentsScreen(f"{server} · {kind} {key}", fields, about), answered)
 
     @work(exclusive=True, group="mcp-fetch")
-    async def _fetch(self, kind: str, server: str, key: str) -> None:
+    async def _fetch(self, kind: str, server: str, key: str, values: dict[str, str]) -> None:
         from agenttui.mcp.bridge import bound
 
         c = self.manager.connections[server]
         try:
-            if kind == "resource":
+            if kind in ("resource", "template"):
+                if kind == "template":
+                    from agenttui.mcp.uri_template import expand
+
+                    key = expand(key, values)
                 result = await c.request("read_resource", key)
                 parts = [getattr(x, "text", None) or f"[binary {x.uri}]" for x in result.contents]
             else:
-                result = await c.request("get_prompt", key)
+                result = await c.request("get_prompt", key, values or None)
                 parts = [getattr(m.content, "text", "") or f"[{m.content.type}]" for m in result.messages]
         except Exception as exc:  # noqa: BLE001
             self.notify(inert_line(str(exc), 200), title=f"MCP {server}", severity="error")
@@ -194,3 +225,8 @@ class McpScreen(ModalScreen[str | None]):
 
         text = bound("\n".join(p for p in parts if p), int(self.services.settings.agent.max_tool_output))
         self.dismiss(redact_secrets(text))
+
+
+def _entries(result: object, kind: str) -> list:
+    name = {"resource": "resources", "template": "resource_templates", "prompt": "prompts"}[kind]
+    return list(getattr(result, name, None) or [])
