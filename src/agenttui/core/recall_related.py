@@ -23,6 +23,8 @@ from collections.abc import Collection, Sequence
 from functools import lru_cache
 from importlib import resources
 
+from agenttui.core import english_words
+
 MAX_RELATED = 24  # terms in the related-words query: bounds its cost like MAX_TERMS
 PER_WORD = 4  # nearest related words kept per question word
 
@@ -44,14 +46,9 @@ def related_words(word: str) -> tuple[str, ...]:
     table = _table()
     if word in table:
         return table[word]
-    try:
-        from lemminflect import getAllLemmas
-    except ImportError:  # the lemma tables are a bonus
-        return ()
-    for lemmas in getAllLemmas(word).values():  # "puppies" -> "puppy"
-        for lemma in lemmas:
-            if lemma.casefold() in table:
-                return table[lemma.casefold()]
+    for lemma in english_words.lemmas(word):  # "puppies" -> "puppy"
+        if lemma in table:
+            return table[lemma]
     return ()
 
 

@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from agenttui.core import english_words
+
 #: Search terms beyond this are ignored: bounds the cost of a pasted novel.
 MAX_TERMS = 24
 
@@ -125,18 +127,8 @@ def typing_last_word(text: str) -> bool:
 
 #: Forms of one word searched together; "bought" and "buy" are one term for the
 #: question, though porter stems them apart (it knows no irregular verbs).
-MAX_FORMS = 6
+MAX_FORMS = english_words.MAX_FORMS
 MIN_AFFIX_ROOT = 4  # shorter prefixes would match too many other words
-
-
-def _regular(lemma: str, form: str) -> bool:
-    """Is ``form`` a regular inflection of ``lemma`` (one porter already folds into it)?"""
-    stem = lemma[:-1]
-    return form == lemma or form in {
-        lemma + "s", lemma + "es", lemma + "ed", lemma + "d", lemma + "ing", lemma + "er", lemma + "est",
-        stem + "ing", stem + "ies", stem + "ied", stem + "ier", lemma + lemma[-1:] + "ed",
-        lemma + lemma[-1:] + "ing",
-    }
 
 
 @lru_cache(maxsize=4096)
@@ -144,30 +136,19 @@ def word_forms(term: str) -> tuple[str, ...]:
     """``term``, its English lemma and the lemma's irregular forms ("paid" -> pay; "go" -> went, gone).
 
     From lemminflect's tables (the Automatically Generated Inflection
-    Database, AGID, over the SPECIALIST lexicon). Only forms the ``porter``
-    index does not already fold together are added ("went"/"go",
-    "children"/"child", "bought"/"buy"; not "named"/"name"): each added form
-    is a term of its own to bm25, and a regular one would only count twice.
-    A word the tables do not know (a name, an Indonesian word) of
-    ``MIN_AFFIX_ROOT`` letters or more is searched as a prefix instead:
-    Indonesian attaches ``-ku``, ``-mu``, ``-nya``, ``-kan`` and ``-an`` to
-    the word ("tabungan" finds "tabunganku"), which porter does not strip.
+    Database, AGID, over the SPECIALIST lexicon), through
+    :mod:`agenttui.core.english_words`. Only forms the ``porter`` index does
+    not already fold together are added ("went"/"go", "children"/"child",
+    "bought"/"buy"; not "named"/"name"): each added form is a term of its
+    own to bm25, and a regular one would only count twice. A word the tables
+    do not know (a name, an Indonesian word) of ``MIN_AFFIX_ROOT`` letters or
+    more is searched as a prefix instead: Indonesian attaches ``-ku``,
+    ``-mu``, ``-nya``, ``-kan`` and ``-an`` to the word ("tabungan" finds
+    "tabunganku"), which porter does not strip.
     """
-    try:
-        from lemminflect import getAllInflections, getAllLemmas
-    except ImportError:  # the tables are a bonus; plain stemming still works
-        return (term,)
-    lemmas = getAllLemmas(term)
-    if not lemmas and len(term) >= MIN_AFFIX_ROOT and term.isalpha():
+    found = english_words.forms(term)
+    if found is not None:
+        return found
+    if len(term) >= MIN_AFFIX_ROOT and term.isalpha():
         return (term + "*",)
-    forms: dict[str, None] = {term: None}
-    for upos in ("VERB", "NOUN"):
-        for lemma in lemmas.get(upos, ()):
-            lemma = lemma.casefold()
-            if not _regular(lemma, term):
-                forms[lemma] = None
-            for inflected in getAllInflections(lemma, upos=upos).values():
-                for form in inflected:
-                    if not _regular(lemma, form.casefold()):
-                        forms[form.casefold()] = None
-    return tuple(forms)[:MAX_FORMS]
+    return (term,)

@@ -66,6 +66,7 @@ from functools import lru_cache
 from datetime import UTC, date, datetime, time
 from typing import TYPE_CHECKING, Literal, Protocol
 
+from agenttui.core import english_words
 from agenttui.core.recall_dates import NAMED_TIMES, TimeFilter, read_time
 from agenttui.core.recall_index import Document, SideIndex, index_for
 from agenttui.core.recall_related import related_terms
@@ -332,17 +333,13 @@ def names_in(text: str, known: Collection[str]) -> list[str]:
     They seed the second look-up of a multi-hop question: "my daughter's best
     friend is Nur" makes "Nur" worth searching for on its own.
     """
-    try:
-        from lemminflect import getAllLemmas
-    except ImportError:
-        getAllLemmas = None  # noqa: N806 -- without the tables, every capitalised word counts
     found: dict[str, None] = {}
     for match in _NAME.finditer(text):
         word = re.split(r"['’]", match.group(0))[0].casefold()
         if len(word) < 3 or word in STOP_WORDS or word in known or word in found:
             continue
         opens = text[: match.start()].rstrip()
-        if (not opens or opens[-1] in ".!?:;") and getAllLemmas is not None and getAllLemmas(word):
+        if (not opens or opens[-1] in ".!?:;") and english_words.known(word):
             continue  # a capital that only opens a sentence: a word, not a name
         found[word] = None
     return list(found)
