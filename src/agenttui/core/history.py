@@ -291,7 +291,12 @@ def _insert_messages(db: sqlite3.Connection, cid: str, stored: Sequence[Message]
     row = db.execute("SELECT active_leaf_id FROM conversations WHERE id = ?", (cid,)).fetchone()
     previous: int | None = row[0] if row else None
     branched = False  # a message got a sibling (schema v7's flag)
+    renumbered: dict[int, int] = {}  # ids the messages had where they came from -> their new ones
     for index, message in enumerate(stored):
+        if message.summary_of is not None and message.id is not None:  # a /compact summary copied
+            first, last = message.summary_of  # (import, fork, saved incognito): its range follows
+            message.summary_of = ((renumbered[first], renumbered[last])
+                                  if first in renumbered and last in renumbered else None)
         if parents is not None:
             up = parents[index]
             parent = stored[up].id if up is not None else None
@@ -322,6 +327,8 @@ def _insert_messages(db: sqlite3.Connection, cid: str, stored: Sequence[Message]
                 int(message.tokens), int(message.incomplete), message_meta(message), parent,
             ),
         )
+        if message.id is not None:
+            renumbered[message.id] = cursor.lastrowid
         message.id = cursor.lastrowid
         message.parent_id = parent
         previous = message.id
