@@ -232,6 +232,21 @@ class MemoryStore:
             return WriteResult("rejected", reason="That proposal is no longer pending.")
         return self._submit(item, confirmed=True)
 
+    def accept_proposal(self, item: MemoryItem) -> WriteResult:
+        """The user said yes to a proposal shown to them: store it.
+
+        The one rule for an offer's "Remember" (the agent's hook and the Memory
+        pane both call it): that yes *is* the consent the gate waits for, so
+        the write is ``confirmed`` whatever the source. A proposal still held
+        here is confirmed by id; one that is not (an offered correction, which
+        is never held; a model proposal whose store was replaced by a profile
+        switch) is submitted again as a copy. The gate runs again either way:
+        a yes never lets through what the gate refuses.
+        """
+        if item.id in self._pending:
+            return self.confirm_pending(item.id)
+        return self._submit(replace(item), confirmed=True)
+
     def discard_pending(self, item_id: str) -> MemoryItem | None:
         return self._pending.pop(item_id, None)
 

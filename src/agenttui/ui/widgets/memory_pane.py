@@ -355,8 +355,8 @@ class MemoryPane(Vertical):
     def _offer_chosen(self, event: MemoryOffer.Chosen) -> None:
         event.stop()
         memory, item = self.services.memory, event.result.item
-        if event.choice == "remember":
-            self._write("add", _store_offer, memory, event.text, item)
+        if event.choice == "remember" and item is not None:
+            self._write("add", memory.accept_proposal, item)
         elif event.choice == "undo" and item is not None:
             self._write("undo", memory.remove, [item.id])
         elif event.choice == "dismiss" and item is not None:
@@ -371,15 +371,3 @@ def _readd(memory, items: list[MemoryItem]) -> WriteResult:
         else:
             result = memory.add_note(item.text, scope=item.scope, source=item.source, pinned=item.pinned)
     return result
-
-
-def _store_offer(memory, text: str, item: MemoryItem | None) -> WriteResult:
-    """The user said yes: that yes is the consent M7 asks for (``confirmed=True``)."""
-    if item is not None and any(p.id == item.id for p in memory.pending()):
-        return memory.confirm_pending(item.id)
-    if item is not None and item.kind == "fact":
-        return memory.set_fact(item.key, item.value, scope=item.scope, source=item.source,
-                               origin=item.origin, confirmed=True)
-    return memory.add_note(item.text if item else text, scope=item.scope if item else "user",
-                           source=item.source if item else "correction",
-                           origin=item.origin if item else None, confirmed=True)
