@@ -10,6 +10,13 @@ from __future__ import annotations
 import argparse
 import sys
 
+# Model/tool text may carry terminal escapes: shown, never run. One policy for the
+# CLI and the UI (agenttui.ui.inert re-exports the same functions); fail/warn apply
+# it too, so an endpoint's error text or a model's tool name cannot act on the
+# terminal. ``exact`` is for what will run (a shell command in an approval line).
+from agenttui.core.visible_text import exact
+from agenttui.core.visible_text import inert_text as inert
+
 PROG = "agenttui"
 
 
@@ -20,26 +27,6 @@ def fail(message: str, code: int = 1) -> int:
 
 def warn(message: str) -> None:
     print(f"{PROG}: warning: {inert(message)}", file=sys.stderr)
-
-
-def inert(text: str | None) -> str:
-    """Model/tool text may carry terminal escapes (A5): show them, never run them.
-
-    The shared policy of :func:`agenttui.core.visible_text.inert_text`: newlines
-    and tabs kept, every other control, escape, bidi or invisible character
-    shown as a ``\\x1b``/``\\u202e`` escape. ``fail``/``warn`` apply it too, so
-    an endpoint's error text or a model's tool name cannot act on the terminal.
-    """
-    from agenttui.core.visible_text import inert_text
-
-    return inert_text(text)
-
-
-def exact(text: str | None, keep: str = "\n") -> str:
-    """What will run, exactly and visibly (:func:`agenttui.core.visible_text.exact`)."""
-    from agenttui.core.visible_text import exact as shown
-
-    return shown(text, keep)
 
 
 def json_text(value: object, **kwargs: object) -> str:
