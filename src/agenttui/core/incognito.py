@@ -197,7 +197,8 @@ class ReadOnlyMemory:
     """The memory store, read only: use counts are not kept, writes are refused."""
 
     _WRITES = frozenset({"add_note", "set_fact", "confirm_pending", "discard_pending", "edit",
-                         "set_pinned", "restore_archived", "remove", "reset", "merge"})
+                         "set_pinned", "restore_archived", "remove", "reset", "merge",
+                         "accept_proposal"})
 
     def __init__(self, memory: Any) -> None:
         self._memory = memory
@@ -217,7 +218,8 @@ class ReadOnlyMemory:
 class ReadOnlyProject:
     """Project memory, read only (its prompt section and recall entries are read as always)."""
 
-    _WRITES = frozenset({"append_decision", "append_learning", "write_context", "archive_session"})
+    _WRITES = frozenset({"append_decision", "append_learning", "write_context", "rewrite",
+                         "archive_session"})
 
     def __init__(self, project: Any) -> None:
         self._project = project
