@@ -1,4 +1,4 @@
-"""Audit screen (U7, M9): flags shown, filter, sort, pin, merge duplicates, bulk delete."""
+"""Audit screen: flags shown, filter, sort, pin, merge duplicates, bulk delete."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from tests.ui.helpers import wait_until
 
 
 def seed(services):
-    """Deterministic items written straight to the user file (hand-edit style, S6)."""
+    """Deterministic items written straight to the user file (hand-edit style)."""
     now = utcnow()
     old = now - timedelta(days=400)
     items = [

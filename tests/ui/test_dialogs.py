@@ -1,4 +1,4 @@
-"""The confirm dialog (D1, D2) alone and in the reset-memory flow."""
+"""The confirm dialog alone and in the reset-memory flow."""
 
 from __future__ import annotations
 

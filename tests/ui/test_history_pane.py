@@ -1,4 +1,4 @@
-"""History pane (U4, H6): paging at 10,000, search -> ConversationSelected,
+"""History pane: paging at 10,000, search -> ConversationSelected,
 rename / archive / restore / delete (confirm, Cancel first, backup first)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A5: control sequences from the model or tools never reach the terminal."""
+"""Control sequences from the model or tools never reach the terminal."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Memory pane (U3): add / edit / pin / delete save to disk through the gate."""
+"""Memory pane: add / edit / pin / delete save to disk through the gate."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ async def test_gate_rejection_is_an_error_toast_and_nothing_is_written(tmp_path)
     async with app.run_test(size=(120, 36)) as pilot:
         pane = app.query_one(MemoryPane)
         await _type_into(pilot, pane.query_one("#memory-add", Input),
-                         "password = hunter2")  # blocked key: the runtime boundary (M3)
+                         "password = hunter2")  # blocked key: the runtime boundary
         await settle(pilot, app)
         assert services.memory.items() == []
         errors = [n for n in app._notifications if n.severity == "error"]

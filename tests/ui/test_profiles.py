@@ -1,4 +1,4 @@
-"""Profiles (U5): create (bound to cwd), switch (memory/history swap), delete (typed name, backup)."""
+"""Profiles: create (bound to cwd), switch (memory/history swap), delete (typed name, backup)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Project memory screen (P3): edit + ctrl+s saves each file; $EDITOR round trip reloads."""
+"""Project memory screen: edit + ctrl+s saves each file; $EDITOR round trip reloads."""
 
 from __future__ import annotations
 
@@ -23,13 +23,13 @@ async def test_edit_and_save_each_file(services):
         screen = app.screen
         assert isinstance(screen, ProjectMemoryScreen)
         area = screen.query_one("#edit-context", TextArea)
-        assert app.focused is area and area.text == ""  # a missing file is fine (P1)
+        assert app.focused is area and area.text == ""  # a missing file is fine
         area.load_text("# Context\n\nActive focus: the audit screen\n")
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert "Active focus: the audit screen" in files["context"].read_text()
         assert services.project.context().startswith("# Context")
-        # decisions tab: secrets are redacted on the way to disk (H3)
+        # decisions tab: secrets are redacted on the way to disk
         screen.query_one(TabbedContent).active = "tab-decisions"
         await pilot.pause()
         decisions = screen.query_one("#edit-decisions", TextArea)

@@ -1,4 +1,4 @@
-"""Settings dialog (U6): saved to config.toml, key to the keyring (never the file), applied live."""
+"""Settings dialog: saved to config.toml, key to the keyring (never the file), applied live."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Themes (U8): built-ins load, the choice persists, a bad file toasts and falls back."""
+"""Themes: built-ins load, the choice persists, a bad file toasts and falls back."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Per-message memory hooks (M6, M7): corrections, and write results as events.
+"""Per-message memory hooks (docs/memory.md): corrections, and write results as events.
 
 ``after_user_message(services, message)`` runs the correction detector on
 the user's text and acts per ``settings.memory.corrections``:

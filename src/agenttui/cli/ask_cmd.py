@@ -1,6 +1,6 @@
-"""``agenttui ask TEXT``: one agent turn from the command line (SPEC §9).
+"""``agenttui ask TEXT``: one agent turn from the command line (docs/cli.md).
 
-The reply streams to stdout (control sequences made inert, A5:
+The reply streams to stdout (control sequences made inert,
 :func:`agenttui.core.visible_text.inert_text`, newlines and tabs kept, every
 other control/escape/bidi character shown as an escape); everything
 else -- tool calls, approvals, memory changes, warnings -- goes to stderr so

@@ -66,7 +66,7 @@ def run_dry_run(args: argparse.Namespace, text: str) -> int:
         return fail(str(exc))
     finally:
         services.close()
-    # A5: the prompt carries model-written history and notes. JSON: the same value with
+    # The prompt carries model-written history and notes. JSON: the same value with
     # C1/bidi/format characters as \\u escapes (json_text); the readable form: inert.
     out = json_text(request, indent=2) if args.json else inert(_readable(request))
     sys.stdout.write(out + "\n")

@@ -1,4 +1,4 @@
-"""Helpers shared by the headless commands (SPEC §9, D3).
+"""Helpers shared by the headless commands (docs/cli.md).
 
 Exit codes: 0 ok, 1 refused/failed (message on stderr), 2 usage. Problems the
 core found while loading (a broken config, a corrupt memory file moved
@@ -67,7 +67,7 @@ def add_yes(parser: argparse.ArgumentParser) -> None:
 
 
 def confirm_destructive(args: argparse.Namespace, action: str, word: str | None = None) -> bool:
-    """D3: ``--yes`` proceeds; no terminal and no ``--yes`` refuses; a terminal asks.
+    """``--yes`` proceeds; no terminal and no ``--yes`` refuses; a terminal asks.
 
     ``action`` completes "refusing to …" / "… ?" (e.g. "delete profile 'work'").
     With ``word`` the user must type it exactly (the most destructive actions).
@@ -167,7 +167,7 @@ def report_failure(exc: BaseException, argv: list[str]) -> int:
 
 
 def backup_first(what: str) -> str | None:
-    """D2: a full backup before a destructive command; prints where it went."""
+    """A full backup before a destructive command; prints where it went."""
     from agenttui.core.backup import create_backup
 
     try:

@@ -13,7 +13,7 @@ conversations -- and nothing is written under the data dir:
   Its message ids start after the real file's highest, so recall's "before
   this message" bounds still hold. Writes to a real conversation are refused.
 * **Memory**: :class:`ReadOnlyMemory` reads through; ``mark_used`` (use counts,
-  M5) does nothing; every other write raises :class:`IncognitoRefused`. The
+  memory use) does nothing; every other write raises :class:`IncognitoRefused`. The
   ``remember``/``forget`` tools are not offered, corrections are not detected
   (``memory.corrections = "off"``) and extraction is off, so the model is
   never told it can remember something it cannot.
@@ -204,7 +204,7 @@ class ReadOnlyMemory:
         self._memory = memory
 
     def mark_used(self, ids: Iterable[str]) -> None:
-        """Incognito leaves use counts as they were (M5 bookkeeping is a write)."""
+        """Incognito leaves use counts as they were (that bookkeeping is a write)."""
 
     def __getattr__(self, name: str) -> Any:
         if name in self._WRITES:

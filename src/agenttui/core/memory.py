@@ -1,4 +1,4 @@
-"""Long-term memory (M1-M4, M7, M8, M10): :class:`MemoryStore`.
+"""Long-term memory (docs/memory.md, docs/storage.md#backups): :class:`MemoryStore`.
 
 Two scopes, one JSON file each (:mod:`agenttui.core.memory_file`): ``user``
 at ``paths.user_memory_file`` and ``profile`` at
@@ -17,13 +17,13 @@ Decisions:
   the directory fsync: a power loss may drop a use count, never an item.)
 * **One gate** -- every write goes through
   :func:`agenttui.core.memory_gate.check_write`.
-* **Consent** (M7) -- a write the gate marks ``pending`` is kept in this
+* **Consent** -- a write the gate marks ``pending`` is kept in this
   process only (:meth:`pending`) and returned with ``status="pending"``; the
   UI asks, then :meth:`confirm_pending` (re-checks the gate against the
   current file, with ``confirmed=True``) or :meth:`discard_pending`. A caller
   that asked the user itself may instead re-submit with ``confirmed=True``.
   Pending proposals die with the process: the model can propose again.
-* **Caps without loss** (M4) -- no cap by default (``max_notes = 0``): the
+* **Caps without loss** -- no cap by default (``max_notes = 0``): the
   prompt picks notes by relevance (core/retrieval.py), so a month of use
   never pushes a note out. With a cap set, over ``max_notes`` notes in a scope, the least
   recently touched (max of updated / last_used) unpinned note moves to the
@@ -32,7 +32,7 @@ Decisions:
   exceeded rather than anything dropped.
 * **Copies out** -- items returned to callers are copies; change memory
   only through the methods, never by mutating a returned item.
-* **Backups** (M10) -- the first write of each day makes the daily backup
+* **Backups** -- the first write of each day makes the daily backup
   (rotation ``backup_keep``); :meth:`remove`, :meth:`reset` and :meth:`merge`
   take a timestamped snapshot first and record it in :attr:`last_backup`.
 """

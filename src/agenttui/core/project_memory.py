@@ -1,4 +1,4 @@
-"""Project memory (P1-P3, seed 003): plain Markdown files per profile.
+"""Project memory (docs/memory.md#project-memory): plain Markdown files per profile.
 
 ``context.md`` (current state, rewritten whole), ``decisions.md`` and
 ``learnings.md`` (dated logs, appended), ``sessions/YYYY-MM-DD.md`` (archives,
@@ -8,7 +8,7 @@ Log entries are ``## YYYY-MM-DD: Title`` followed by the body. Only headings
 of exactly that dated form start an entry, so a body may contain its own
 ``##`` headings; a body line that *would* look like a dated heading is
 escaped with a backslash. Everything written passes
-:func:`agenttui.security.redact_secrets` first (H3).
+:func:`agenttui.security.redact_secrets` first.
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ class ProjectMemory:
         return self.read("learnings")
 
     def prompt_section(self) -> str:
-        """context.md whole + the last 10 decisions, under headings (P2)."""
+        """context.md whole + the last 10 decisions, under headings."""
         parts = []
         context = self.context().strip()
         if context:

@@ -27,7 +27,7 @@ def test_ask_streams_the_reply_and_keeps_no_secret_on_disk(fake_openai, isolated
     proc = ask(f"my github token is {GITHUB_TOKEN}, keep it", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "Stored safely" in proc.stdout
-    assert "\x1b" not in proc.stdout  # A5: escapes made inert
+    assert "\x1b" not in proc.stdout  # escapes made inert
     files = all_files(isolated_home)
     assert any(p.name.startswith("history") for p in files)
     for path in files:  # the database, its WAL, memory, backups: every byte

@@ -1,4 +1,4 @@
-"""A4: every fault has its own clear outcome; the user message and partial reply survive."""
+"""Every fault has its own clear outcome; the user message and partial reply survive."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``agenttui backup`` / ``restore`` (M10, D3)."""
+"""``agenttui backup`` / ``restore``."""
 
 from __future__ import annotations
 

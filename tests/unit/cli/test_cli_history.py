@@ -1,4 +1,4 @@
-"""``agenttui history …`` (H2, H6) over a database written by the real HistoryStore."""
+"""``agenttui history …`` over a database written by the real HistoryStore."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``agenttui key set|delete`` (S3): stdin, never argv; plain advice without a backend."""
+"""``agenttui key set|delete``: stdin, never argv; plain advice without a backend."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``agenttui memory …`` (M2, M3, M9, D3) through the real MemoryStore."""
+"""``agenttui memory …`` through the real MemoryStore."""
 
 from __future__ import annotations
 
@@ -67,7 +67,7 @@ def test_forget_single_match_still_needs_yes_off_a_terminal(cli):
 
 def test_audit_json_flags_a_hand_edited_secret(cli, paths):
     cli("memory", "add", "prefers short answers")
-    # a hand edit while the app was closed (S6) can smuggle in what the gate refuses
+    # a hand edit while the app was closed can smuggle in what the gate refuses
     data = json.loads(paths.user_memory_file.read_text())
     leaked = dict(data["items"][0], id="leaked",
                   text="my key is sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD")

@@ -1,4 +1,4 @@
-"""``agenttui profile …`` as a subprocess (§1, §9, D2, D3)."""
+"""``agenttui profile …`` as a subprocess."""
 
 from __future__ import annotations
 
@@ -111,7 +111,7 @@ def test_on_a_terminal_the_profile_name_must_be_typed(cli):
 
 
 def test_help_texts_name_no_internal_ids(cli):
-    """Issue 12 item 21: `agenttui memory --help` showed '(M9)', an id of the design document."""
+    """Issue 12 item 21: `agenttui memory --help` showed 'M9' in parentheses, an id of the old design document."""
     import re
 
     for command in (("--help",), ("memory", "--help"), ("history", "--help"), ("profile", "--help"),

@@ -1,4 +1,4 @@
-"""Project memory files (P1, P2)."""
+"""Project memory files."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The message window (H4, H5): whole tool groups, count/token limits, collapsing."""
+"""The message window: whole tool groups, count/token limits, collapsing."""
 
 from __future__ import annotations
 
@@ -104,7 +104,7 @@ def test_token_budget_uses_stored_estimates():
     assert len(select_window(history, count=0, token_budget=350)) == 3
 
 
-# ----------------------------------------------------------------- collapsing (H5)
+# ----------------------------------------------------------------- collapsing
 def test_older_turns_tool_steps_are_collapsed_final_text_kept():
     history = turn(1, tools=2) + turn(2, tools=1)
     window = select_window(history, count=30, collapse_tool_steps=True, current_turn_id="t3")

@@ -1,4 +1,4 @@
-"""H6: ranked full-text search; arbitrary user text never breaks it."""
+"""Ranked full-text search; arbitrary user text never breaks it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""M9 at scale, on the corpus of bench/bench_audit.py: planted trouble is found,
+"""The audit at scale, on the corpus of bench/bench_audit.py: planted trouble is found,
 and the audit grows linearly (a ratio, never an absolute time)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""MemoryStore (M1-M4, M7, M8, S6): files, gate wiring, caps, TTL, consent, bad files."""
+"""MemoryStore: files, gate wiring, caps, TTL, consent, bad files."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Prompt-injection screening (M3): corpus recall/FP and the named cases."""
+"""Prompt-injection screening: corpus recall/FP and the named cases."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
-"""Project memory editor (P3): context.md, decisions.md, learnings.md.
+"""Project memory editor (docs/memory.md#project-memory): context.md, decisions.md, learnings.md.
 
 One tab per file with a ``TextArea``; ``ctrl+s`` saves the visible tab, and
 ``ctrl+o`` opens it in ``$EDITOR`` (``App.suspend()`` hands the terminal
-over; the tab is reloaded afterwards). Missing files are fine (P1): they
+over; the tab is reloaded afterwards). Missing files are fine: they
 show empty and are created on the first save.
 
 Reads and writes are the core's (``ProjectMemory.read`` / ``rewrite``):

@@ -1,4 +1,4 @@
-"""The Chat pane (U2): the message log, slash-command suggestions and the prompt.
+"""The Chat pane: the message log, slash-command suggestions and the prompt.
 
 Workers compute, messages carry, handlers mutate: the turn worker iterates
 ``agent.loop.run_turn`` and posts each event as ``AgentEventReceived``; the
