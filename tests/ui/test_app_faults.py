@@ -12,7 +12,7 @@ import pytest
 
 from agenttui.core.history import HistoryStore
 from agenttui.ui.app import make_app
-from tests.ui.helpers import notifications, wait_until
+from tests.ui.helpers import notifications, wait_until, workers_done
 
 
 def _db(services):
@@ -45,7 +45,9 @@ async def test_a_history_from_a_newer_version_is_a_notice_not_a_crash(services):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=(120, 36)) as pilot:
         await wait_until(pilot, lambda: any("newer agenttui" in m for _, _, m in notifications(app)))
-        await pilot.pause(0.3)  # other loads (chat, recall warm-up) meet the same database ...
+        # other loads (the chat, the first turn's preparation) meet the same database ...
+        await wait_until(pilot, lambda: app._turn_ready is not None and app._turn_ready.is_set())
+        await workers_done(pilot)
         said = [n for n in notifications(app) if "newer agenttui" in n[2]]
         assert len(said) == 1  # ... and it is said once
         severity, _, text = said[0]

@@ -9,7 +9,7 @@ from agenttui.ui.screens.main import MainScreen
 from agenttui.ui.screens.prompt_inspector import PromptInspectorScreen
 from agenttui.ui.widgets.chat_log import PAGE, ChatLog
 from agenttui.ui.widgets.message_view import UserMessage
-from tests.ui.helpers import chat, replies, send, wait_until
+from tests.ui.helpers import chat, replies, send, wait_until, workers_done
 
 
 def pane_titles(app) -> dict[str, bool]:
@@ -109,7 +109,10 @@ async def test_palette_runs_an_action(services):
         await pilot.press("ctrl+p")
         await pilot.pause()
         await pilot.press(*"History")
-        await pilot.pause(0.3)
+        from textual.command import CommandList
+
+        await workers_done(pilot)  # the palette's search for the whole word is over
+        await wait_until(pilot, lambda: app.screen.query_one(CommandList).highlighted is not None)
         await pilot.press("enter")
         await pilot.pause()
         # "History" goes to the pane (issue 12 item 12: F3 and the palette entry focus it)

@@ -110,8 +110,9 @@ async def test_a_long_run_of_spaces_does_not_hide_the_payload(chat_services, fak
     app = make_app(chat_services)
     async with app.run_test(size=SIZE) as pilot:
         screen = await _dialog_for(pilot, app, "")
-        await pilot.pause(0.3)
         box = screen.query_one("#approval-command-box")
+        await wait_until(pilot, lambda: box.size.height > 0 and box.virtual_size.height > 0)  # laid out
+        await pilot.pause()
         assert box.max_scroll_y == 0  # wrapped, whitespace folded: all of it on screen
         assert str(screen.query_one("#approval-risk").render()) == "Risk: medium"
 

@@ -214,10 +214,7 @@ async def test_audit_deep_lists_proposals_and_applies_only_accepted_ones(chat_se
         await settle(pilot, app)
         screen = app.screen
         assert isinstance(screen, AuditScreen) and screen.deep
-        for _ in range(100):
-            await pilot.pause(0.02)
-            if screen.proposals:
-                break
+        await wait_until(pilot, lambda: screen.proposals)  # the model's review has arrived
         assert [p.action for p in screen.proposals] == ["delete", "correct"]
         listed = screen.query_one("#audit-proposals", OptionList)
         assert listed.option_count == 2 and "nobody uses it" in str(listed.get_option_at_index(0).prompt)

@@ -8,6 +8,7 @@ from textual.widgets import Button, Input
 from agenttui.ui.app import make_app
 from agenttui.ui.screens.confirm import ConfirmScreen
 from tests.ui.data_harness import settle
+from tests.ui.helpers import wait_until
 
 
 class _Host(App):
@@ -61,12 +62,8 @@ async def test_required_word_gates_confirm():
 
 
 async def _until_dialog(pilot, app) -> None:
-    for _ in range(100):
-        if isinstance(app.screen, ConfirmScreen) and app.screen.query("#cancel"):
-            await pilot.pause()
-            return
-        await pilot.pause(0.02)
-    raise AssertionError("the confirm dialog never appeared")
+    await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen) and app.screen.query("#cancel"))
+    await pilot.pause()
 
 
 async def test_reset_memory_states_counts_needs_word_and_backs_up(services):

@@ -9,7 +9,7 @@ from agenttui.ui.app import AgentTUI, make_app
 from agenttui.ui.widgets.memory_pane import counts_line, item_label
 from agenttui.ui.widgets.message_view import UserMessage
 from agenttui.ui.widgets.prompt_input import PromptInput
-from tests.ui.helpers import chat, replies, send, wait_until
+from tests.ui.helpers import chat, replies, send, wait_until, workers_done
 
 SIZE = (100, 30)
 
@@ -47,7 +47,7 @@ async def test_no_welcome_over_an_earlier_conversation(services):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: app.screen.query(UserMessage))
-        await pilot.pause(0.1)
+        await workers_done(pilot)
         assert not _welcome_shown(app)
 
 

@@ -13,7 +13,7 @@ from agenttui.ui.screens.confirm import ConfirmScreen
 from agenttui.ui.widgets.chat_log import Notice
 from agenttui.ui.widgets.conversation_list import ConversationList
 from agenttui.ui.widgets.message_view import UserMessage
-from tests.ui.helpers import chat, replies, send, wait_until
+from tests.ui.helpers import chat, replies, send, wait_until, workers_done
 
 SIZE = (120, 36)
 
@@ -103,7 +103,7 @@ async def test_deleting_the_conversation_while_its_reply_streams(chat_services, 
         await wait_until(pilot, lambda: pane.conversation_id is None and not pane.streaming)
         await send(pilot, "a new question")
         await wait_until(pilot, lambda: not pane.streaming and replies(app) == ["fresh answer"])
-        await pilot.pause(0.3)
+        await workers_done(pilot)
         shown = "\n".join(notices(app)) + "\n".join(n[2] for n in app.notices)
         assert "Cancelled" not in shown and "not saved" not in shown.lower() and "no conversation" not in shown
     assert [m.content for m in history.messages(pane.conversation_id)] == ["a new question", "fresh answer"]
@@ -224,7 +224,7 @@ async def test_a_queued_message_goes_back_to_the_prompt_when_another_conversatio
         await pilot.pause()
         await pane.new_conversation()
         await wait_until(pilot, lambda: not pane.streaming)
-        await pilot.pause(0.3)
+        await workers_done(pilot)
         assert pane.prompt.text == "never mind this" and not app.screen.query_one("#chat-queued").display
         assert sent(app) == []
 
@@ -348,7 +348,7 @@ async def test_escape_shows_one_cancel_marker_at_once_and_drops_esc_from_the_foo
         escape = app.active_bindings.get("escape")
         assert escape is None or not escape.enabled
         await wait_until(pilot, lambda: not pane.streaming)
-        await pilot.pause(0.2)
+        await workers_done(pilot)  # the turn has wound down: a second marker would be here
         markers = _cancel_markers(app)
         assert len(markers) == 1 and "ctrl+r" in markers[0], markers
 

@@ -12,7 +12,7 @@ import socket
 from agenttui.agent.loop import CLIENT_ATTR
 from agenttui.ui.app import make_app
 from agenttui.ui.screens.main import MainScreen
-from tests.ui.helpers import chat, replies, send, wait_until
+from tests.ui.helpers import chat, replies, send, wait_until, workers_done
 
 SIZE = (120, 36)
 
@@ -51,7 +51,7 @@ async def test_warm_up_off_prepares_but_sends_nothing(chat_services, fake_openai
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: ready(app), timeout=30)
         assert app._prepared_client is not None
-        await pilot.pause(0.2)
+        await workers_done(pilot)  # a warm-up, had one started, has been sent
         assert fake_openai.requests == []
 
 
@@ -61,7 +61,7 @@ async def test_typing_after_an_idle_spell_opens_the_connection_again(chat_servic
         await wait_until(pilot, lambda: ready(app) and warm_ups(fake_openai), timeout=30)
         chat(app).prompt.focus()
         await pilot.press("h")
-        await pilot.pause(0.2)
+        await workers_done(pilot)  # a second warm-up, had one started, has been sent
         assert len(warm_ups(fake_openai)) == 1  # warmed a moment ago: nothing more
         app._warmed_at -= 60  # as if the user had been reading for a minute (httpx dropped it)
         await pilot.press("i")
@@ -99,7 +99,7 @@ async def test_an_unreachable_endpoint_stays_silent(make_services):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: ready(app), timeout=30)
-        await pilot.pause(0.3)  # the failed warm-up has come and gone
+        await workers_done(pilot)  # the failed warm-up has come and gone
         assert app._prepared_client is not None
         assert errors(app) == [] and isinstance(app.screen, MainScreen)
 

@@ -12,6 +12,7 @@ from agenttui.ui.screens.confirm import ConfirmScreen
 from agenttui.ui.widgets.conversation_list import PAGE, ConversationList, SearchResults
 from agenttui.ui.widgets.history_pane import HistoryPane
 from tests.ui.data_harness import Harness, services_for, settle
+from tests.ui.helpers import wait_until
 
 
 def _many(history, n: int) -> None:
@@ -61,9 +62,9 @@ async def test_search_hit_opens_conversation_at_message(tmp_path):
         search = app.query_one("#history-search", Input)
         search.focus()
         await pilot.press(*"kubeadm")
-        await pilot.pause(0.4)  # debounce
-        await settle(pilot, app)
         results = app.query_one(SearchResults)
+        await wait_until(pilot, lambda: results.display and results.option_count)  # after the debounce
+        await settle(pilot, app)
         assert results.display and results.option_count == 1
         results.focus()
         await pilot.press("enter")

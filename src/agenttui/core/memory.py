@@ -117,11 +117,12 @@ class MemoryStore:
         return result.data
 
     def items(self, scope: ScopeArg = "all", include_expired: bool = True, *,
-              copies: bool = True) -> list[MemoryItem]:
+              copies: bool = True, now: datetime | None = None) -> list[MemoryItem]:
         """The items of ``scope``. ``copies=False`` hands out the cached objects
         themselves, for readers that never change them (prompt assembly: copying
-        2,000 items on every turn cost more than ranking them)."""
-        now = utcnow()
+        2,000 items on every turn cost more than ranking them). ``now`` decides
+        what has expired (default: the clock)."""
+        now = now or utcnow()
         out: list[MemoryItem] = []
         for s in self._scopes(scope):
             live = (i for i in self._data(s).items if include_expired or not i.is_expired(now))

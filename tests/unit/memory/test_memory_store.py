@@ -135,13 +135,12 @@ def test_cap_never_drops_pinned_items(paths):
 
 
 def test_ttl_expired_items_are_hidden_from_prompt_selection_only(store):
-    store.add_note("temporary focus: release 1.2", ttl_days=1e-7)  # 8.6 ms
+    store.add_note("temporary focus: release 1.2", ttl_days=1)
     keep = store.add_note("long-lived preference").item
-    import time
-
-    time.sleep(0.05)
-    assert [i.id for i in store.items(include_expired=False)] == [keep.id]
-    assert len(store.items()) == 2  # still listed (and flagged by the audit)
+    assert len(store.items(include_expired=False)) == 2  # not expired yet
+    later = utcnow() + timedelta(days=1, minutes=1)  # an injected clock, no sleeping
+    assert [i.id for i in store.items(include_expired=False, now=later)] == [keep.id]
+    assert len(store.items(now=later)) == 2  # still listed (and flagged by the audit)
     item = store.add_note("week focus", ttl_days=7).item
     assert timedelta(days=6.9) < item.expires - utcnow() <= timedelta(days=7)
 

@@ -25,6 +25,16 @@ def alive(pid: int) -> bool:
         return False
 
 
+async def gone(pid: int, timeout: float = 10.0) -> bool:
+    """True once ``pid`` is dead (the kill signal takes a moment to land); False if it lingers."""
+    deadline = time.monotonic() + timeout
+    while alive(pid):
+        if time.monotonic() > deadline:
+            return False
+        await asyncio.sleep(0.02)
+    return True
+
+
 def test_every_shell_call_needs_approval_with_the_exact_command(services):
     registry = ToolRegistry(services)
     command = "ls -la   src  # look"
@@ -69,8 +79,7 @@ async def test_timeout_kills_the_whole_process_group(services, tmp_path):
     assert "started" in outcome.output
     assert "[timed out after 1 s; the command was killed]" in outcome.output
     child = int(pidfile.read_text())
-    await asyncio.sleep(0.2)
-    assert not alive(child)
+    assert await gone(child)
 
 
 async def test_timeout_never_exceeds_max_seconds(services):
@@ -111,5 +120,4 @@ async def test_cancellation_kills_the_command(services, tmp_path):
     with pytest.raises(asyncio.CancelledError):
         await task
     shell = int(pidfile.read_text())
-    await asyncio.sleep(0.2)
-    assert not alive(shell)
+    assert await gone(shell)
