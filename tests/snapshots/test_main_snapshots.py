@@ -43,6 +43,7 @@ def _app(services, theme: str):
     return app
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("theme", ["agenttui-dark", "agenttui-light"])
 def test_main_screen(snap_compare, snapshot_services, theme):
     assert snap_compare(_app(snapshot_services, theme), terminal_size=(120, 36), run_before=_settle)

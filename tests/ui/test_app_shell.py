@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from agenttui.core.models import Message
 from agenttui.ui.app import make_app
 from agenttui.ui.screens.first_run import FirstRunScreen
@@ -25,6 +27,7 @@ async def test_three_titled_panes_and_header(services):
         assert "profile: default" in app.sub_title and services.model in app.sub_title
 
 
+@pytest.mark.slow
 async def test_narrow_terminal_collapses_sidebars_and_keys_bring_them_back(services):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -43,6 +46,7 @@ async def test_narrow_terminal_collapses_sidebars_and_keys_bring_them_back(servi
         assert app.screen.query_one("#history-pane").has_focus_within
 
 
+@pytest.mark.slow
 async def test_toggle_hides_a_sidebar_on_a_wide_terminal(services):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=(160, 50)) as pilot:
@@ -52,6 +56,7 @@ async def test_toggle_hides_a_sidebar_on_a_wide_terminal(services):
         assert pane_titles(app) == {"Memory": True, "Chat": True, "History": False}
 
 
+@pytest.mark.slow
 async def test_first_run_screen_without_api_key_and_panes_stay_usable(services):
     services.memory.add_note("likes tea")
     app = make_app(services)  # no OPENAI_API_KEY, empty in-memory keyring
@@ -75,6 +80,7 @@ async def test_first_run_not_shown_with_a_key(chat_services, fake_openai):
         assert isinstance(app.screen, MainScreen)
 
 
+@pytest.mark.slow
 async def test_keys_are_remappable_from_config(paths, make_services):
     paths.config_dir.mkdir(parents=True)
     paths.config_file.write_text('[keys]\n"app.toggle_memory" = "f12"\n"no.such" = "f11"\n')
@@ -103,6 +109,7 @@ async def test_palette_lists_every_action():
     assert AgentCommands in AgentTUI.COMMANDS
 
 
+@pytest.mark.slow
 async def test_palette_runs_an_action(services):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=(120, 36)) as pilot:
@@ -120,6 +127,7 @@ async def test_palette_runs_an_action(services):
         assert pane_titles(app)["History"] is True
 
 
+@pytest.mark.slow
 async def test_prompt_inspector_shows_the_system_prompt_with_memory(chat_services, fake_openai):
     chat_services.memory.add_note("my cat is called Mochi")
     fake_openai.reply("meow")
@@ -135,6 +143,7 @@ async def test_prompt_inspector_shows_the_system_prompt_with_memory(chat_service
         assert fake_openai.last_system_prompt().splitlines()[0] in body
 
 
+@pytest.mark.slow
 async def test_long_conversation_mounts_one_page_and_pages_older_in(services):
     conversation = services.history.create_conversation("long")
     for i in range(3 * PAGE):
@@ -202,6 +211,7 @@ async def test_deferred_panes_keep_a_toggle_made_before_they_mount(services):
         await wait_until(pilot, lambda: pane_titles(app) == {"Memory": True, "Chat": True, "History": False})
 
 
+@pytest.mark.slow
 async def test_first_run_open_settings_button_opens_the_settings_dialog(services, memory_keyring):
     """Issue 11 item 11: the button's choice was handed to an un-awaited run_action."""
     from agenttui.ui.screens.settings import SettingsScreen

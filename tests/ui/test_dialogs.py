@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.app import App
 from textual.widgets import Button, Input
 
@@ -42,6 +43,7 @@ async def test_confirm_button_answers_true():
     assert app.answers == [True]
 
 
+@pytest.mark.slow
 async def test_required_word_gates_confirm():
     app = _Host(ConfirmScreen("Delete profile?", "x", require_word="work"))
     async with app.run_test(size=(120, 36)) as pilot:
@@ -66,6 +68,7 @@ async def _until_dialog(pilot, app) -> None:
     await pilot.pause()
 
 
+@pytest.mark.slow
 async def test_reset_memory_states_counts_needs_word_and_backs_up(services):
     memory = services.memory
     memory.add_note("note one")

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import socket
 
+import pytest
+
 from agenttui.agent.loop import CLIENT_ATTR
 from agenttui.ui.app import make_app
 from agenttui.ui.screens.main import MainScreen
@@ -29,6 +31,7 @@ def errors(app) -> list:
     return [n for n in app.notices if n[0] == "error"]
 
 
+@pytest.mark.slow
 async def test_the_first_turn_uses_the_prepared_client_and_connection(chat_services, fake_openai):
     fake_openai.reply("prepared answer")
     app = make_app(chat_services)
@@ -45,6 +48,7 @@ async def test_the_first_turn_uses_the_prepared_client_and_connection(chat_servi
         assert len(fake_openai.chat_requests) == 1 and errors(app) == []
 
 
+@pytest.mark.slow
 async def test_warm_up_off_prepares_but_sends_nothing(chat_services, fake_openai):
     chat_services.settings.agent.warm_up = False
     app = make_app(chat_services)
@@ -55,6 +59,7 @@ async def test_warm_up_off_prepares_but_sends_nothing(chat_services, fake_openai
         assert fake_openai.requests == []
 
 
+@pytest.mark.slow
 async def test_typing_after_an_idle_spell_opens_the_connection_again(chat_services, fake_openai):
     app = make_app(chat_services)
     async with app.run_test(size=SIZE) as pilot:
@@ -82,6 +87,7 @@ async def test_sending_after_an_idle_spell_leaves_the_connection_to_the_turn(cha
         assert len(warm_ups(fake_openai)) == 1
 
 
+@pytest.mark.slow
 async def test_no_key_prepares_without_a_client_or_a_word(services):
     app = make_app(services, check_api_key=False)  # no key anywhere
     async with app.run_test(size=SIZE) as pilot:
@@ -90,6 +96,7 @@ async def test_no_key_prepares_without_a_client_or_a_word(services):
         await app.first_turn_ready()  # over: returns at once
 
 
+@pytest.mark.slow
 async def test_an_unreachable_endpoint_stays_silent(make_services):
     with socket.socket() as sock:  # a port nobody listens on
         sock.bind(("127.0.0.1", 0))
@@ -104,6 +111,7 @@ async def test_an_unreachable_endpoint_stays_silent(make_services):
         assert errors(app) == [] and isinstance(app.screen, MainScreen)
 
 
+@pytest.mark.slow
 async def test_saved_settings_prepare_the_turn_again(chat_services, fake_openai):
     app = make_app(chat_services)
     async with app.run_test(size=SIZE) as pilot:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from textual.widgets import Button, Input
 
 from agenttui.core.models import Message
@@ -20,6 +21,7 @@ def _many(history, n: int) -> None:
         history.create_conversation(title=f"conversation {i:05d}")
 
 
+@pytest.mark.slow
 async def test_pages_10000_conversations_newest_first(tmp_path):
     services = services_for(tmp_path)
     _many(services.history, 10_000)
@@ -48,6 +50,7 @@ async def test_pages_10000_conversations_newest_first(tmp_path):
         assert "10000 conversations" in str(app.query_one("#history-mode").render())
 
 
+@pytest.mark.slow
 async def test_search_hit_opens_conversation_at_message(tmp_path):
     services = services_for(tmp_path)
     history = services.history
@@ -78,6 +81,7 @@ async def test_search_hit_opens_conversation_at_message(tmp_path):
         assert not results.display and app.query_one(ConversationList).display
 
 
+@pytest.mark.slow
 async def test_rename_archive_restore(tmp_path):
     services = services_for(tmp_path)
     convo = services.history.create_conversation(title="old title")
@@ -107,6 +111,7 @@ async def test_rename_archive_restore(tmp_path):
         assert not services.history.get_conversation(convo.id).archived
 
 
+@pytest.mark.slow
 async def test_delete_needs_confirm_starting_on_cancel_and_backs_up_first(tmp_path):
     services = services_for(tmp_path)
     keep = services.history.create_conversation(title="keep me")
@@ -137,6 +142,7 @@ async def test_delete_needs_confirm_starting_on_cancel_and_backs_up_first(tmp_pa
         assert len(backups) == 1
 
 
+@pytest.mark.slow
 async def test_clear_history_requires_typed_word(tmp_path):
     services = services_for(tmp_path)
     _many(services.history, 3)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
 from textual.widgets import Input
 
 from agenttui.core.history_search import group_by_conversation
@@ -40,6 +41,7 @@ def _fill(history):
     return talk, old, twin
 
 
+@pytest.mark.slow
 async def test_one_row_per_conversation_with_dates_and_a_header_that_fits(services):
     talk, old, twin = _fill(services.history)
     app = make_app(services, check_api_key=False)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from textual.widgets import Markdown
 
 from agenttui.core.models import Message
@@ -35,6 +36,7 @@ def _unrendered(log: ChatLog) -> list[AssistantMessage]:
     return [reply for reply in log.query(AssistantMessage) if not rendered(reply)]
 
 
+@pytest.mark.slow
 async def test_an_old_conversation_shows_whole_and_at_its_end(services):
     cid = _seed(services)
     other = services.history.create_conversation("Newer, empty")  # the app opens the latest: this one

@@ -6,6 +6,7 @@ import contextlib
 import stat
 import sys
 
+import pytest
 from textual.widgets import TabbedContent, TextArea
 
 from agenttui.ui.app import make_app
@@ -13,6 +14,7 @@ from agenttui.ui.screens.project_memory import ProjectMemoryScreen
 from tests.ui.data_harness import Harness, settle
 
 
+@pytest.mark.slow
 async def test_edit_and_save_each_file(services):
     files = services.project.files()
     app = make_app(services, check_api_key=False)
@@ -52,6 +54,7 @@ class _SuspendingHost(Harness):
         yield
 
 
+@pytest.mark.slow
 async def test_open_in_editor_runs_editor_and_reloads(services, tmp_path, monkeypatch):
     editor = tmp_path / "fake-editor"
     editor.write_text(f"#!{sys.executable}\nimport sys\nopen(sys.argv[1], 'a').write('- added in the editor\\n')\n")

@@ -48,6 +48,7 @@ def _draft_workers(app) -> list:
     return [w for w in app.workers if w.group == "semantic-draft"]
 
 
+@pytest.mark.slow
 async def test_a_paused_draft_is_embedded_before_enter_and_the_turn_uses_it(chat_services, fake_openai):
     _seed(chat_services, fake_openai)
     chat_services.settings.recall.semantic = True
@@ -66,6 +67,7 @@ async def test_a_paused_draft_is_embedded_before_enter_and_the_turn_uses_it(chat
     assert _queries(fake_openai, PUPPY) == 1  # the turn asked nothing again
 
 
+@pytest.mark.slow
 async def test_short_drafts_and_slash_commands_are_not_embedded(chat_services, fake_openai):
     _seed(chat_services, fake_openai)
     chat_services.settings.recall.semantic = True
@@ -83,6 +85,7 @@ async def test_short_drafts_and_slash_commands_are_not_embedded(chat_services, f
         assert chat(app).draft_prepared == "" and len(fake_openai.embedding_requests) == sent
 
 
+@pytest.mark.slow
 async def test_nothing_is_sent_while_semantic_is_off(chat_services, fake_openai):
     _seed(chat_services, fake_openai)
     sent = len(fake_openai.embedding_requests)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import tomllib
 
+import pytest
+
 from agenttui.ui.app import make_app
 from agenttui.ui.themes import builtin_themes_dir, load_themes
 from tests.ui.helpers import notifications
@@ -17,6 +19,7 @@ def test_four_builtin_themes_with_dark_and_light():
     assert (builtin_themes_dir() / "agenttui-dark.toml").is_file()
 
 
+@pytest.mark.slow
 async def test_theme_choice_persists_to_config(services, make_services):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=(100, 30)) as pilot:

@@ -106,6 +106,7 @@ async def test_keys_typed_while_the_panes_mount_reach_the_prompt_in_order(chat_s
     assert fake_openai.last_messages()[-1] == {"role": "user", "content": "hello agent"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("defer_panes", [True, False], ids=["first-frame-slots", "panes-in-compose"])
 async def test_keys_posted_as_the_app_mounts_reach_the_prompt(chat_services, fake_openai, defer_panes):
     fake_openai.reply("first reply")

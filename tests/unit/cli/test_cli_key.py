@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 
 def test_key_set_reads_stdin_into_the_keyring(cli, file_keyring):
     store, env = file_keyring
@@ -35,6 +37,7 @@ def test_no_backend_exit_1_with_plain_advice(cli):
     assert "OPENAI_API_KEY" in result.err and "keyrings.alt" in result.err
 
 
+@pytest.mark.slow
 def test_key_delete_needs_yes_off_a_terminal(cli, file_keyring):
     store, env = file_keyring
     cli("key", "set", input="sk-x\n", env=env)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -156,6 +157,7 @@ def histories(draw):
     return messages[cut:]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(
     history=histories(),

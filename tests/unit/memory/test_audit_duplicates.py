@@ -213,6 +213,7 @@ def test_vector_pairs_skip_items_without_vectors():
     assert vector_pairs([None, [1.0, 0.0], None], ["a", "b", "c"]) == []
 
 
+@pytest.mark.slow
 def test_vector_search_compares_a_small_fraction_of_all_pairs():
     """Counts, not seconds: 3,000 notes in 30 topics (vectors clustered as real ones are)."""
     from agenttui.core import audit_duplicates

@@ -20,6 +20,7 @@ def _bench():
     return module
 
 
+@pytest.mark.slow
 def test_planted_duplicates_conflicts_secrets_and_injections_are_found():
     bench = _bench()
     items, planted = bench.make_corpus(2500, seed=5)

@@ -67,6 +67,7 @@ async def test_our_api_key_is_not_passed_to_commands(services, monkeypatch):
     assert "key=[unset]" in outcome.output
 
 
+@pytest.mark.slow
 async def test_timeout_kills_the_whole_process_group(services, tmp_path):
     pidfile = tmp_path / "child.pid"
     started = time.monotonic()
@@ -82,6 +83,7 @@ async def test_timeout_kills_the_whole_process_group(services, tmp_path):
     assert await gone(child)
 
 
+@pytest.mark.slow
 async def test_timeout_never_exceeds_max_seconds(services):
     services.settings.agent.max_seconds = 1
     outcome = await run(ToolRegistry(services), "run_shell",
