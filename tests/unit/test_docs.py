@@ -57,9 +57,7 @@ def test_every_relative_link_resolves(path):
             continue  # http(s), mailto
         file, _, anchor = target.partition("#")
         linked = (path.parent / file).resolve() if file else path
-        if not linked.exists():
-            broken.append(target)
-        elif anchor and linked.suffix == ".md" and anchor not in anchors(linked):
+        if not linked.exists() or (anchor and linked.suffix == ".md" and anchor not in anchors(linked)):
             broken.append(target)
     assert not broken, f"{path.name}: {broken}"
 
@@ -75,8 +73,7 @@ def test_readme_links_the_design_pages():
 
 def _code_files():
     for folder in ("src", "tests", "bench", "scripts"):
-        for path in (ROOT / folder).rglob("*.py"):
-            yield path
+        yield from (ROOT / folder).rglob("*.py")
 
 
 def test_references_from_the_code_resolve():

@@ -7,14 +7,18 @@ unless --new" themselves, so a flag added to one could be missed by the other.
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
+    from agenttui.core.models import Conversation
 
 
 class ConversationNotFound(Exception):
     """``--conversation`` named no single conversation (the reason is already on stderr)."""
 
 
-def continued_conversation(services: Any, args: argparse.Namespace) -> Any:
+def continued_conversation(services: Services, args: argparse.Namespace) -> Conversation | None:
     """The conversation to continue, or ``None`` to start a new one.
 
     ``--conversation ID`` (an id or a unique prefix, archived ones too) wins;
@@ -25,7 +29,7 @@ def continued_conversation(services: Any, args: argparse.Namespace) -> Any:
     if ident is not None:
         from agenttui.cli.history_cmd import _find
 
-        found = _find(services, ident)  # prints why when it is None
+        found: Conversation | None = _find(services, ident)  # prints why when it is None
         if found is None:
             raise ConversationNotFound(ident)
         return found

@@ -36,8 +36,8 @@ from agenttui.cli.common import fail, inert, json_text, open_services, warn
 def run_dry_run(args: argparse.Namespace, text: str) -> int:
     from agenttui.agent.dry_run import preview_request
     from agenttui.agent.images import ImageError
-    from agenttui.core.history import HistoryError
     from agenttui.cli.ask_conversation import ConversationNotFound, continued_conversation
+    from agenttui.core.history import HistoryError
     from agenttui.core.history_readonly import ReadOnlyHistoryStore
     from agenttui.core.models import new_id
 

@@ -14,7 +14,7 @@ import sys
 # CLI and the UI (agenttui.ui.inert re-exports the same functions); fail/warn apply
 # it too, so an endpoint's error text or a model's tool name cannot act on the
 # terminal. ``exact`` is for what will run (a shell command in an approval line).
-from agenttui.core.visible_text import exact
+from agenttui.core.visible_text import exact as exact  # re-exported for the commands
 from agenttui.core.visible_text import inert_text as inert
 
 PROG = "agenttui"
