@@ -10,7 +10,7 @@ from agenttui.ui.app import make_app
 from agenttui.ui.widgets.branch_nav import BranchNav
 from agenttui.ui.widgets.conversation_list import SearchResults
 from agenttui.ui.widgets.message_view import UserMessage
-from tests.ui.helpers import chat, replies, send, wait_until
+from tests.ui.helpers import chat, replies, send, wait_until, workers_done
 
 SIZE = (120, 36)
 
@@ -25,9 +25,7 @@ def _questions(app) -> list[str]:
 
 async def _settled(pilot, app) -> None:
     await wait_until(pilot, lambda: not chat(app).streaming)
-    await pilot.pause(0.1)
-    await chat(app).log.workers.wait_for_complete()
-    await pilot.pause()
+    await workers_done(pilot)
 
 
 async def _nav_in_view(pilot, app) -> None:

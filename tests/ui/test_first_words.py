@@ -14,7 +14,7 @@ from textual.containers import VerticalScroll
 from agenttui.ui.app import make_app
 from agenttui.ui.widgets.app_footer import AppFooter
 from agenttui.ui.widgets.message_view import AssistantMessage
-from tests.ui.helpers import chat, send, wait_until
+from tests.ui.helpers import chat, send, wait_until, workers_done
 
 SIZE = (120, 36)
 CHUNKS = ["Hello\r", "\nworld, a *second* line\r", "\n\n- and a list item"]
@@ -73,7 +73,7 @@ async def test_footer_keys_start_compact_as_the_footer_and_a_binding_refresh_wit
                        for key in _footer_keys(app))
             before = _footer_keys(app)
             app.screen.refresh_bindings()  # nothing changed: nothing is rebuilt
-            await pilot.pause(0.1)
+            await workers_done(pilot)  # the refresh has been handled
             assert _footer_keys(app) == before
 
 
