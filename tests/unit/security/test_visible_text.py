@@ -144,3 +144,14 @@ def test_json_output_is_the_same_value_with_no_raw_control():
     assert json.loads(out) == value
     assert all(c == "\n" or is_visible(c) for c in out)
     assert "\u00e9" in out  # ordinary non-ASCII stays readable
+
+
+def test_a_cr_left_before_a_lf_is_still_escaped():
+    """Found by Hypothesis (tests/ui/test_inert.py): "\\r\\r\\n" kept a raw CR, which a
+    terminal runs (the cursor back to the line's start, hiding what came before it)."""
+    from agenttui.core.visible_text import InertStream, inert_text
+
+    assert inert_text("a\r\r\nb") == "a\\x0d\nb"
+    assert inert_text("a\r\nb") == "a\nb" and inert_text("a\rb") == "a\\x0db"
+    stream = InertStream()
+    assert stream.feed("a\r\r") + stream.feed("\nb") + stream.flush() == inert_text("a\r\r\nb")
