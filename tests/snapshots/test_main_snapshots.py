@@ -49,5 +49,6 @@ def test_main_screen(snap_compare, snapshot_services, theme):
     assert snap_compare(_app(snapshot_services, theme), terminal_size=(120, 36), run_before=_settle)
 
 
+@pytest.mark.slow
 def test_main_screen_narrow(snap_compare, snapshot_services):
     assert snap_compare(_app(snapshot_services, "agenttui-dark"), terminal_size=(80, 24), run_before=_settle)

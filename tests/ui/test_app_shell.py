@@ -172,6 +172,7 @@ def _held_app(services, **kwargs):
     return Held(services, check_api_key=False, defer_panes=True, **kwargs)
 
 
+@pytest.mark.slow
 async def test_deferred_panes_show_titled_slots_then_the_real_panes(services):
     from agenttui.ui.screens.main import PaneSlot
     from agenttui.ui.widgets.chat_pane import ChatPane
@@ -199,6 +200,7 @@ async def test_deferred_panes_show_titled_slots_then_the_real_panes(services):
         await wait_until(pilot, lambda: "likes tea" in {i.text for i in main.pane("memory").items.values()})
 
 
+@pytest.mark.slow
 async def test_deferred_panes_keep_a_toggle_made_before_they_mount(services):
     app = _held_app(services)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -82,6 +82,7 @@ async def test_what_the_dialog_showed_is_what_ran(chat_services, fake_openai, tm
     assert marker.read_text() == "ab\tc"
 
 
+@pytest.mark.slow
 async def test_a_hostile_tool_name_cannot_act_on_the_terminal(chat_services, fake_openai):
     fake_openai.tool_call("evil\x1b]52;c;cm0gLXJmIH4=\x07", {"x": 1})
     fake_openai.reply("ok")

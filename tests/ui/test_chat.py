@@ -13,6 +13,7 @@ from tests.ui.helpers import chat, replies, send, wait_until
 SIZE = (120, 36)
 
 
+@pytest.mark.slow
 async def test_reply_is_streamed_shown_and_persisted(chat_services, fake_openai):
     fake_openai.reply("Hello **there**, here is code:\n\n```python\nprint('hi')\n```\n", words_per_second=200)
     app = make_app(chat_services)

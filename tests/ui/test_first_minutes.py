@@ -71,6 +71,7 @@ async def test_keys_typed_before_the_prompt_mounts_reach_it_in_order(chat_servic
         await wait_until(pilot, lambda: not chat(app).streaming and replies(app) == ["got it"])
 
 
+@pytest.mark.slow
 async def test_a_message_sent_before_the_lookup_continues_the_latest_conversation(chat_services, fake_openai):
     history = chat_services.history
     earlier = history.create_conversation("earlier", chat_services.model)
@@ -155,6 +156,7 @@ def test_memory_subtitle_counts_pinned_items():
     assert counts_line([_item()]) == "1 item"
 
 
+@pytest.mark.slow
 async def test_first_run_without_a_keyring_offers_only_what_works(services):
     from agenttui.core.secrets import ADVICE
     from agenttui.ui.screens.first_run import FirstRunScreen

@@ -8,6 +8,7 @@ frame. Against the fake OpenAI server (tests/fakes/openai_server.py) with Pilot.
 
 from __future__ import annotations
 
+import pytest
 from textual.app import App, ComposeResult
 from textual.containers import VerticalScroll
 
@@ -62,6 +63,7 @@ def _footer_keys(app) -> list[object]:
     return list(app.screen.query_one(AppFooter).query("FooterKey"))
 
 
+@pytest.mark.slow
 async def test_footer_keys_start_compact_as_the_footer_and_a_binding_refresh_without_change_keeps_them(services):
     for size, compact in (((120, 36), False), ((80, 30), True)):
         app = make_app(services, check_api_key=False)
@@ -77,6 +79,7 @@ async def test_footer_keys_start_compact_as_the_footer_and_a_binding_refresh_wit
             assert _footer_keys(app) == before
 
 
+@pytest.mark.slow
 async def test_esc_works_at_once_shows_in_the_footer_while_streaming_and_goes_with_the_reply(chat_services, fake_openai):
     fake_openai.reply(" ".join(f"word{i}" for i in range(200)), words_per_second=40)
     app = make_app(chat_services, check_api_key=False)
@@ -92,6 +95,7 @@ async def test_esc_works_at_once_shows_in_the_footer_while_streaming_and_goes_wi
         await wait_until(pilot, lambda: not any(key.key == "escape" for key in _footer_keys(app)))
 
 
+@pytest.mark.slow
 async def test_a_short_replys_end_is_handled_after_its_first_words_are_drawn(chat_services, fake_openai):
     fake_openai.reply("Quokka says hello and the rest of this reply follows word by word.")
     app = make_app(chat_services, check_api_key=False)

@@ -60,6 +60,7 @@ async def test_history_escape_clears_the_search_first_then_returns_to_the_chat(s
         await wait_until(pilot, lambda: chat(app).prompt.has_focus)
 
 
+@pytest.mark.slow
 async def test_the_keys_are_shown(services):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=(120, 40)) as pilot:

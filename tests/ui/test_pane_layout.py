@@ -30,6 +30,7 @@ async def test_the_chat_gets_most_of_the_width_with_both_side_panes(services, si
         assert _width(app, "chat-pane") >= size[0] // 2, (sides, _width(app, "chat-pane"))
 
 
+@pytest.mark.slow
 async def test_a_pane_shown_at_80_columns_leaves_the_chat_most_of_the_width(services):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=(80, 24)) as pilot:

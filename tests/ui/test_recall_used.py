@@ -145,6 +145,7 @@ async def test_enter_on_a_past_message_opens_its_conversation_there(chat_service
         assert _reply_line(app).text.startswith("used: 1 note · 2 past messages")
 
 
+@pytest.mark.slow
 async def test_nothing_used_shows_no_line(chat_services, fake_openai):
     fake_openai.reply("Hello!")
     app = make_app(chat_services)
@@ -155,6 +156,7 @@ async def test_nothing_used_shows_no_line(chat_services, fake_openai):
         assert not app.screen.query(UsedLine)
 
 
+@pytest.mark.slow
 async def test_the_line_stays_on_one_row_in_a_narrow_chat(chat_services, fake_openai):
     _seed(chat_services)
     chat_services.memory.set_fact("home_city", "Porto")

@@ -62,6 +62,7 @@ async def test_an_endpoint_without_embeddings_gives_one_toast(chat_services, fak
     assert _embedded(chat_services) == 0
 
 
+@pytest.mark.slow
 async def test_no_background_work_while_semantic_is_off(chat_services, fake_openai):
     _seed(chat_services, 3)
     app = make_app(chat_services, check_api_key=False)

@@ -67,6 +67,7 @@ async def test_empty_argument_shows_usage(services):
         assert "Example: /remember" in notifications(app)[-1][2]
 
 
+@pytest.mark.slow
 async def test_forget_removes_a_single_match(services):
     services.memory.add_note("likes green tea")
     services.memory.add_note("works in Jakarta")

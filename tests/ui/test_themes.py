@@ -50,6 +50,7 @@ async def test_bad_user_theme_gives_an_error_toast_and_a_fallback(paths, make_se
     assert 'theme = "broken"' in paths.config_file.read_text()  # not rewritten by the fallback
 
 
+@pytest.mark.slow
 async def test_next_theme_cycles_through_the_agenttui_themes(services):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=(100, 30)) as pilot:

@@ -136,6 +136,7 @@ def test_the_readme_has_commands_to_check():
 # --------------------------------------------------------------------------
 # Parsing
 # --------------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("command", COMMANDS, ids=[c.line for c in COMMANDS])
 def test_readme_command_parses(command):
     parser = build_parser()

@@ -24,6 +24,7 @@ def conversation(paths):
     return conv
 
 
+@pytest.mark.slow
 def test_list_and_archived(cli, conversation):
     rows = json.loads(cli("history", "list", "--json").out)
     assert [r["title"] for r in rows] == ["Deploy plan"]

@@ -50,6 +50,7 @@ def test_key_delete_needs_yes_off_a_terminal(cli, file_keyring):
     assert cli("key", "delete", "--yes", env=env).code == 1  # nothing left to delete
 
 
+@pytest.mark.slow
 def test_key_for_one_profile_wins_for_that_profile_only(cli, file_keyring, monkeypatch, isolated_home):
     store, env = file_keyring
     assert cli("profile", "create", "work", env=env).code == 0

@@ -150,6 +150,7 @@ def test_known_duplicates_are_one_member_of_a_crowd():
     assert {(p.a, p.b) for p in pairs} == {(0, 2), (1, 2)}
 
 
+@pytest.mark.slow
 def test_a_big_group_without_anchors_is_searched_by_bands_not_all_pairs():
     """Counts, not seconds: 1,500 notes with no number, name or class (one anchor group)."""
     rng = random.Random(8)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import unicodedata
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -56,6 +57,7 @@ ANY_TEXT = st.text(alphabet=st.characters(blacklist_categories=()), max_size=60)
 TRICKY_TEXT = st.text(alphabet=HOSTILE_ALPHABET, max_size=40)
 
 
+@pytest.mark.slow
 @settings(max_examples=400)
 @given(st.one_of(ANY_TEXT, TRICKY_TEXT))
 @example("echo hello \x1b]0; rm -f FILE; #\x07")
