@@ -259,5 +259,5 @@ async def test_after_a_branch_switch_opening_another_conversation_leaves_the_foc
         await chat(app).open_conversation(other)
         chat(app).prompt.focus()
         await wait_until(pilot, lambda: replies(app) == ["other answer"] and chat(app).log.visible)
-        await pilot.pause(0.3)
+        await workers_done(pilot)  # the conversation has loaded: a late focus move would have happened
         assert app.focused is chat(app).prompt

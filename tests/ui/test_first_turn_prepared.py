@@ -79,11 +79,11 @@ async def test_sending_after_an_idle_spell_leaves_the_connection_to_the_turn(cha
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: ready(app) and warm_ups(fake_openai), timeout=30)
         chat(app).prompt.load_text("a question typed a while ago")
-        await pilot.pause(0.2)
+        await workers_done(pilot)  # a warm-up the typing started, if any, is over
         app._warmed_at -= 60  # the user read it over for a minute before pressing Enter
         await pilot.press("enter")  # the prompt empties: no warm-up racing the turn's own request
         await wait_until(pilot, lambda: not chat(app).streaming and replies(app) == ["answered"])
-        await pilot.pause(0.2)
+        await workers_done(pilot)  # a warm-up racing the turn would have been sent by now
         assert len(warm_ups(fake_openai)) == 1
 
 
