@@ -1,4 +1,4 @@
-"""Memory audit (M9) at scale: 10,000 realistic items, vs a plain linear pass.
+"""Memory audit at scale: 10,000 realistic items, vs a plain linear pass.
 
 The corpus (seeded) mixes varied notes from several templates and a few
 hundred words of vocabulary, facts over ~40 keys in both scopes, and planted

@@ -1,4 +1,4 @@
-"""Time to first paint of the installed ``agenttui`` in a pseudo-terminal (§10, issue 4 a/d).
+"""Time to first paint of the installed ``agenttui`` in a pseudo-terminal (README "Performance"; issue 4 a/d).
 
     .venv/bin/python bench/bench_first_paint.py [--runs 7] [--messages 200000]
 

@@ -1,4 +1,4 @@
-"""History at scale (S5, §10): append cost vs size, search latency, open time.
+"""History at scale (README "Performance"): append cost vs size, search latency, open time.
 
     .venv/bin/python bench/bench_history.py [--messages 200000] [--appends 300]
 

@@ -1,4 +1,4 @@
-"""Redaction throughput (H3 quality bar: tens of MB/s) against baselines.
+"""Redaction throughput (goal: tens of MB/s, docs/security.md#secret-redaction) against baselines.
 
 Prints MB/s of `redact_secrets` on prose, code, logs and chat (~2 MB each,
 no or few secrets, which is the common case on the save path; chat has

@@ -1,4 +1,4 @@
-"""Streaming a long reply into the installed ``agenttui`` (§10, issue 4 b/c).
+"""Streaming a long reply into the installed ``agenttui`` (README "Performance"; issue 4 b/c).
 
     .venv/bin/python bench/bench_streaming.py [--runs 5] [--words 2000]
 

@@ -115,7 +115,7 @@ class Services:
         return ranker_for(self)
 
     def switch_profile(self, name: str) -> None:
-        """Swap history, profile memory and project memory without a restart (U5)."""
+        """Swap history, profile memory and project memory without a restart."""
         profile = self.profiles.get(name)
         if profile is None:
             raise KeyError(f"no profile named {name!r}")

@@ -35,6 +35,7 @@ def mcp_services(fake_openai, paths, tmp_path):
     services.close()
 
 
+@pytest.mark.slow
 async def test_tool_call_in_the_tui_and_no_server_after_quit(mcp_services, fake_openai):
     from agenttui.mcp.manager import attached
     from agenttui.ui.app import make_app
@@ -62,6 +63,7 @@ async def test_tool_call_in_the_tui_and_no_server_after_quit(mcp_services, fake_
     assert not alive(pid), "the MCP server outlived the app"
 
 
+@pytest.mark.slow
 async def test_mcp_screen_shows_state_tools_stderr_and_inserts_a_prompt(mcp_services, paths):
     from agenttui.mcp.config import load
     from agenttui.mcp.manager import attached
@@ -99,6 +101,7 @@ async def test_mcp_screen_shows_state_tools_stderr_and_inserts_a_prompt(mcp_serv
         assert load(paths, "default").servers["bad"].enabled is True
 
 
+@pytest.mark.slow
 async def test_a_profile_switch_starts_that_profiles_servers(mcp_services, paths):
     from agenttui.mcp.config import servers_table, update
     from agenttui.mcp.manager import attached
@@ -119,6 +122,7 @@ async def test_a_profile_switch_starts_that_profiles_servers(mcp_services, paths
         assert old.state == "stopped" and set(attached(mcp_services).connections) == {"bad", "worktime"}
 
 
+@pytest.mark.slow
 async def test_tui_runs_a_real_pypi_server_tool(fake_openai, paths, tmp_path):
     """mcp-server-time (PyPI) end to end in the TUI: listed, approved, its answer in the next request."""
     from agenttui.bootstrap import build_services
@@ -150,6 +154,7 @@ async def test_tui_runs_a_real_pypi_server_tool(fake_openai, paths, tmp_path):
         services.close()
 
 
+@pytest.mark.slow
 async def test_bad_entries_and_a_failing_server_are_said(fake_openai, paths, tmp_path, monkeypatch):
     from agenttui.bootstrap import build_services
     from agenttui.mcp import connection as connection_module

@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 import sys
 
+import pytest
+
 from tests.mcp.conftest import HOSTILE, processes_with, server_bin, wait_until
 
 
+@pytest.mark.slow
 def test_ask_yes_runs_a_real_server_tool(cli, fake_openai):
     env = {"OPENAI_BASE_URL": fake_openai.base_url, "OPENAI_API_KEY": "sk-test-fake"}
     assert cli("mcp", "add", "time", "--", server_bin("mcp-server-time"), "--local-timezone", "UTC").code == 0
@@ -25,6 +28,7 @@ def test_ask_yes_runs_a_real_server_tool(cli, fake_openai):
     assert json.loads(tool_message["content"].split("\n", 1)[1].rsplit("\n", 1)[0])["timezone"] == "Asia/Tokyo"
 
 
+@pytest.mark.slow
 def test_ask_without_yes_denies_and_leaves_no_server_running(cli, fake_openai, tmp_path):
     env = {"OPENAI_BASE_URL": fake_openai.base_url, "OPENAI_API_KEY": "sk-test-fake"}
     marker = str(tmp_path / "marker-ask")  # in the server's argv: found among processes by it
@@ -38,6 +42,7 @@ def test_ask_without_yes_denies_and_leaves_no_server_running(cli, fake_openai, t
     assert wait_until(lambda: not processes_with(marker), 10), "the MCP server outlived ask"
 
 
+@pytest.mark.slow
 def test_ask_warns_about_a_server_that_does_not_start(cli, fake_openai):
     env = {"OPENAI_BASE_URL": fake_openai.base_url, "OPENAI_API_KEY": "sk-test-fake"}
     assert cli("mcp", "add", "gone", "--no-check", "--", "/nonexistent/server").code == 0
@@ -48,6 +53,7 @@ def test_ask_warns_about_a_server_that_does_not_start(cli, fake_openai):
     assert not any(t["function"]["name"].startswith("mcp__") for t in fake_openai.chat_requests[0]["tools"])
 
 
+@pytest.mark.slow
 def test_dry_run_shows_the_cached_mcp_tools_and_starts_nothing(cli, tmp_path):
     marker = str(tmp_path / "marker-dry")
     assert cli("mcp", "add", "bad", "--", sys.executable, HOSTILE, marker).code == 0
@@ -59,6 +65,7 @@ def test_dry_run_shows_the_cached_mcp_tools_and_starts_nothing(cli, tmp_path):
     assert not processes_with(marker)
 
 
+@pytest.mark.slow
 def test_ask_incognito_uses_mcp_tools_and_writes_nothing(cli, fake_openai, isolated_home):
     env = {"OPENAI_BASE_URL": fake_openai.base_url, "OPENAI_API_KEY": "sk-test-fake"}
     assert cli("mcp", "add", "time", "--", server_bin("mcp-server-time")).code == 0

@@ -43,6 +43,7 @@ async def hostile(paths):
     services.close()
 
 
+@pytest.mark.slow
 async def test_tools_are_named_and_schemas_made_safe(hostile):
     from agenttui.agent.tools import ToolRegistry
 
@@ -60,6 +61,7 @@ async def test_tools_are_named_and_schemas_made_safe(hostile):
     assert outcome.ok and outcome.output == "count=4"
 
 
+@pytest.mark.slow
 async def test_approval_is_asked_unless_allowed_per_server(hostile):
     from agenttui.agent.tools import ToolRegistry
     from agenttui.mcp.manager import attached
@@ -79,6 +81,7 @@ async def test_approval_is_asked_unless_allowed_per_server(hostile):
     assert not ToolRegistry(hostile).needs_approval(call("mcp__bad__crash", {}))[0]
 
 
+@pytest.mark.slow
 async def test_output_is_bounded_redacted_and_untrusted(hostile):
     from agenttui.agent.tools import ToolRegistry
 
@@ -94,6 +97,7 @@ async def test_output_is_bounded_redacted_and_untrusted(hostile):
     assert noted.memory and noted.memory[0].pending
 
 
+@pytest.mark.slow
 async def test_escape_sequences_reach_the_model_as_text_and_the_screen_inert(hostile):
     from agenttui.agent.tools import ToolRegistry
     from agenttui.core.context import delimit_tool_output
@@ -107,6 +111,7 @@ async def test_escape_sequences_reach_the_model_as_text_and_the_screen_inert(hos
     assert "\x1b" not in shown and "\u202e" not in shown and "\\x1b]0;pwned" in shown
 
 
+@pytest.mark.slow
 async def test_a_slow_tool_times_out_and_the_server_stays_usable(hostile):
     from agenttui.agent.tools import ToolRegistry
 
@@ -116,6 +121,7 @@ async def test_a_slow_tool_times_out_and_the_server_stays_usable(hostile):
     assert (await registry.execute(call("mcp__bad__lying", {"count": 1}))).ok
 
 
+@pytest.mark.slow
 async def test_a_crash_mid_call_is_reported_and_the_server_restarted(hostile):
     from agenttui.agent.tools import ToolRegistry
     from agenttui.mcp.manager import attached
@@ -139,6 +145,7 @@ async def _ready_soon(connection) -> bool:
     return False
 
 
+@pytest.mark.slow
 async def test_stop_leaves_no_process(paths):
     from agenttui.agent.tools import ToolRegistry
     from agenttui.mcp.manager import attach, detach
@@ -168,6 +175,7 @@ def make_repo(repo) -> None:
     subprocess.run(["git", "commit", "-qm", "add notes"], cwd=repo, check=True)
 
 
+@pytest.mark.slow
 async def test_real_git_server_on_a_temporary_repository(paths, tmp_path):
     from agenttui.agent.tools import ToolRegistry
     from agenttui.mcp.manager import attach, detach
@@ -214,6 +222,7 @@ def test_names_and_schemas_of_odd_tools():
     assert ok and "$schema" not in schema and schema["properties"]["n"]["type"] == ["integer", "null"]
 
 
+@pytest.mark.slow
 async def test_a_server_that_keeps_dying_is_given_up_after_the_restarts(paths, monkeypatch):
     from agenttui.agent.tools import ToolRegistry
     from agenttui.mcp import connection as connection_module

@@ -8,6 +8,8 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
+
 from tests.mcp.conftest import HOSTILE, server_bin
 
 REPO = Path(__file__).resolve().parents[2]
@@ -25,6 +27,7 @@ def listing(cli, *extra) -> list[dict]:
     return json.loads(result.out)
 
 
+@pytest.mark.slow
 def test_add_checks_a_real_server_and_list_shows_its_tools(cli, isolated_home):
     time_server = server_bin("mcp-server-time")
     added = cli("mcp", "add", "time", "--", time_server, "--local-timezone", "UTC")
@@ -39,6 +42,7 @@ def test_add_checks_a_real_server_and_list_shows_its_tools(cli, isolated_home):
     assert "get_current_time, convert_time" in text.out
 
 
+@pytest.mark.slow
 def test_scopes_profile_entries_stay_in_their_profile(cli, isolated_home):
     assert cli("profile", "create", "work").code == 0
     assert cli("mcp", "add", "h", "--scope", "user", "--no-check", "--", sys.executable, HOSTILE).code == 0
@@ -49,6 +53,7 @@ def test_scopes_profile_entries_stay_in_their_profile(cli, isolated_home):
     assert [r["state"] for r in listing(cli)] == ["not checked"]
 
 
+@pytest.mark.slow
 def test_a_secret_goes_to_the_keyring_and_is_never_printed(cli, isolated_home, file_keyring):
     keyring_file, env = file_keyring
     added = cli("mcp", "add", "gh", "--env", f"GITHUB_PERSONAL_ACCESS_TOKEN={SECRET}", "--env", "LOG=debug",
@@ -69,6 +74,7 @@ def test_a_secret_goes_to_the_keyring_and_is_never_printed(cli, isolated_home, f
     assert "gh" not in config(isolated_home).get("mcp", {}).get("profiles", {}).get("default", {}).get("servers", {})
 
 
+@pytest.mark.slow
 def test_without_a_keyring_a_secret_is_refused_and_nothing_written(cli, isolated_home):
     refused = cli("mcp", "add", "gh", "--header", f"Authorization=Bearer {SECRET}",
                   "--url", "http://127.0.0.1:9/mcp")
@@ -84,6 +90,7 @@ def test_without_a_keyring_a_secret_is_refused_and_nothing_written(cli, isolated
         "Authorization": "${AUTHORIZATION}"}
 
 
+@pytest.mark.slow
 def test_http_server_with_headers(cli, http_server, file_keyring):
     _, env = file_keyring
     added = cli("mcp", "add", "web", "--scope", "user", "--url", http_server,
@@ -93,6 +100,7 @@ def test_http_server_with_headers(cli, http_server, file_keyring):
     assert row["transport"] == "http" and "header" in row["tools"]
 
 
+@pytest.mark.slow
 def test_a_failing_server_is_kept_with_its_error(cli):
     broken = cli("mcp", "add", "broken", "--", "/nonexistent/server")
     assert broken.code == 1
@@ -104,6 +112,7 @@ def test_a_failing_server_is_kept_with_its_error(cli):
     assert rows["broken"]["state"] == "error" and "command not found" in rows["broken"]["last_error"]
 
 
+@pytest.mark.slow
 def test_usage_errors_and_duplicates(cli):
     assert cli("mcp", "add", "x").code == 2
     assert cli("mcp", "add", "bad__name", "--", "true").code == 2
@@ -145,6 +154,7 @@ def test_bad_entries_warn_and_are_skipped(paths):
     assert "needs `command`" in joined and "invalid MCP server name" in joined and "timeout" in joined
 
 
+@pytest.mark.slow
 def test_commands_that_need_no_server_do_not_start_or_import_one(cli, isolated_home, tmp_path):
     marker = str(tmp_path / "never-started")
     assert cli("mcp", "add", "h", "--no-check", "--", sys.executable, HOSTILE, marker).code == 0
@@ -162,6 +172,7 @@ def test_commands_that_need_no_server_do_not_start_or_import_one(cli, isolated_h
     assert not processes_with(marker)
 
 
+@pytest.mark.slow
 async def test_http_headers_from_the_keyring_reach_the_server(paths, http_server, monkeypatch):
     import keyring
 
@@ -195,6 +206,7 @@ async def test_http_headers_from_the_keyring_reach_the_server(paths, http_server
         keyring.set_keyring(previous)
 
 
+@pytest.mark.slow
 def test_a_secret_in_the_arguments_or_url_is_refused_and_var_references_work(cli, isolated_home, monkeypatch):
     refused = cli("mcp", "add", "gh", "--", sys.executable, HOSTILE, "--token", SECRET)
     assert refused.code == 1 and "argument 3 looks like a secret" in refused.err and SECRET not in refused.err

@@ -38,6 +38,7 @@ def text_of(result) -> str:
     return "\n".join(block.text for block in result.content if block.type == "text")
 
 
+@pytest.mark.slow
 async def test_sdk_client_searches_lists_and_adds(seeded, isolated_home):
     from mcp import Client
     from mcp_types import Implementation
@@ -72,6 +73,7 @@ async def test_sdk_client_searches_lists_and_adds(seeded, isolated_home):
         services.close()
 
 
+@pytest.mark.slow
 async def test_read_only_offers_only_reading_tools(seeded, isolated_home):
     from mcp import Client
 

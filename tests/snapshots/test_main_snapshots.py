@@ -43,10 +43,12 @@ def _app(services, theme: str):
     return app
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("theme", ["agenttui-dark", "agenttui-light"])
 def test_main_screen(snap_compare, snapshot_services, theme):
     assert snap_compare(_app(snapshot_services, theme), terminal_size=(120, 36), run_before=_settle)
 
 
+@pytest.mark.slow
 def test_main_screen_narrow(snap_compare, snapshot_services):
     assert snap_compare(_app(snapshot_services, "agenttui-dark"), terminal_size=(80, 24), run_before=_settle)

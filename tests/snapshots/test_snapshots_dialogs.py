@@ -99,6 +99,7 @@ async def _settled(pilot) -> None:
 # the snapshot, although every row was added and measured before it; the cause is in
 # DataTable's idle-time sizing and is not ours to fix here. A real change of the
 # screen fails every rerun.
+@pytest.mark.slow
 @pytest.mark.flaky(reruns=3)
 def test_audit_screen(snap_compare, tmp_path):
     services = build_services(cwd=tmp_path)

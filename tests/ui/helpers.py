@@ -19,6 +19,19 @@ async def wait_until(pilot, predicate: Callable[[], object], timeout: float = 30
         await pilot.pause(0.02)
 
 
+async def workers_done(pilot, timeout: float = 30.0) -> None:
+    """Wait until no worker runs, and the messages they posted have been handled.
+
+    For assertions that something did *not* happen ("said once", "nothing sent",
+    "no late row"): the work that could make them fail has run by then, so they can
+    fail, and a passing test waits only as long as that work takes, not a fixed time.
+    """
+    app = pilot.app
+    for _ in range(2):  # a handler of a worker's message may start another worker
+        await wait_until(pilot, lambda: all(w.is_finished for w in app.workers), timeout)
+        await pilot.pause()
+
+
 def chat(app):
     from agenttui.ui.widgets.chat_pane import ChatPane
 

@@ -12,7 +12,7 @@ import pytest
 
 from agenttui.core.history import HistoryStore
 from agenttui.ui.app import make_app
-from tests.ui.helpers import notifications, wait_until
+from tests.ui.helpers import notifications, wait_until, workers_done
 
 
 def _db(services):
@@ -34,6 +34,7 @@ async def test_a_corrupt_history_moved_aside_is_a_notice(services):
     assert any(p.read_bytes() == b"not a database at all" * 50 for p in moved)
 
 
+@pytest.mark.slow
 async def test_a_history_from_a_newer_version_is_a_notice_not_a_crash(services):
     db = _db(services)
     with HistoryStore(db) as store:
@@ -45,7 +46,9 @@ async def test_a_history_from_a_newer_version_is_a_notice_not_a_crash(services):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=(120, 36)) as pilot:
         await wait_until(pilot, lambda: any("newer agenttui" in m for _, _, m in notifications(app)))
-        await pilot.pause(0.3)  # other loads (chat, recall warm-up) meet the same database ...
+        # other loads (the chat, the first turn's preparation) meet the same database ...
+        await wait_until(pilot, lambda: app._turn_ready is not None and app._turn_ready.is_set())
+        await workers_done(pilot)
         said = [n for n in notifications(app) if "newer agenttui" in n[2]]
         assert len(said) == 1  # ... and it is said once
         severity, _, text = said[0]
@@ -76,6 +79,7 @@ async def test_a_bug_ends_the_app_with_one_line_and_a_crash_log(services, monkey
                     "(secrets redacted). Please report it with that file.")
 
 
+@pytest.mark.slow
 async def test_messages_the_history_refused_show_as_unsaved_until_saved(chat_services, fake_openai):
     """A database that cannot grow (real SQLite FULL: ``max_page_count``): the chat says
     what is unsaved, keeps retrying, and clears the mark once the messages are in."""
@@ -102,6 +106,7 @@ async def test_messages_the_history_refused_show_as_unsaved_until_saved(chat_ser
     assert [m.content for m in history.messages(cid)][-1] == "Noted."
 
 
+@pytest.mark.slow
 async def test_remember_on_a_full_disk_is_a_notice_and_the_app_carries_on(services, isolated_home,
                                                                            monkeypatch):
     import errno

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from agenttui.core.models import Message
 from agenttui.ui.app import make_app
 from agenttui.ui.screens.first_run import FirstRunScreen
@@ -9,7 +11,7 @@ from agenttui.ui.screens.main import MainScreen
 from agenttui.ui.screens.prompt_inspector import PromptInspectorScreen
 from agenttui.ui.widgets.chat_log import PAGE, ChatLog
 from agenttui.ui.widgets.message_view import UserMessage
-from tests.ui.helpers import chat, replies, send, wait_until
+from tests.ui.helpers import chat, replies, send, wait_until, workers_done
 
 
 def pane_titles(app) -> dict[str, bool]:
@@ -25,6 +27,7 @@ async def test_three_titled_panes_and_header(services):
         assert "profile: default" in app.sub_title and services.model in app.sub_title
 
 
+@pytest.mark.slow
 async def test_narrow_terminal_collapses_sidebars_and_keys_bring_them_back(services):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -43,6 +46,7 @@ async def test_narrow_terminal_collapses_sidebars_and_keys_bring_them_back(servi
         assert app.screen.query_one("#history-pane").has_focus_within
 
 
+@pytest.mark.slow
 async def test_toggle_hides_a_sidebar_on_a_wide_terminal(services):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=(160, 50)) as pilot:
@@ -52,6 +56,7 @@ async def test_toggle_hides_a_sidebar_on_a_wide_terminal(services):
         assert pane_titles(app) == {"Memory": True, "Chat": True, "History": False}
 
 
+@pytest.mark.slow
 async def test_first_run_screen_without_api_key_and_panes_stay_usable(services):
     services.memory.add_note("likes tea")
     app = make_app(services)  # no OPENAI_API_KEY, empty in-memory keyring
@@ -75,6 +80,7 @@ async def test_first_run_not_shown_with_a_key(chat_services, fake_openai):
         assert isinstance(app.screen, MainScreen)
 
 
+@pytest.mark.slow
 async def test_keys_are_remappable_from_config(paths, make_services):
     paths.config_dir.mkdir(parents=True)
     paths.config_file.write_text('[keys]\n"app.toggle_memory" = "f12"\n"no.such" = "f11"\n')
@@ -103,13 +109,17 @@ async def test_palette_lists_every_action():
     assert AgentCommands in AgentTUI.COMMANDS
 
 
+@pytest.mark.slow
 async def test_palette_runs_an_action(services):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.press("ctrl+p")
         await pilot.pause()
         await pilot.press(*"History")
-        await pilot.pause(0.3)
+        from textual.command import CommandList
+
+        await workers_done(pilot)  # the palette's search for the whole word is over
+        await wait_until(pilot, lambda: app.screen.query_one(CommandList).highlighted is not None)
         await pilot.press("enter")
         await pilot.pause()
         # "History" goes to the pane (issue 12 item 12: F3 and the palette entry focus it)
@@ -117,6 +127,7 @@ async def test_palette_runs_an_action(services):
         assert pane_titles(app)["History"] is True
 
 
+@pytest.mark.slow
 async def test_prompt_inspector_shows_the_system_prompt_with_memory(chat_services, fake_openai):
     chat_services.memory.add_note("my cat is called Mochi")
     fake_openai.reply("meow")
@@ -132,6 +143,7 @@ async def test_prompt_inspector_shows_the_system_prompt_with_memory(chat_service
         assert fake_openai.last_system_prompt().splitlines()[0] in body
 
 
+@pytest.mark.slow
 async def test_long_conversation_mounts_one_page_and_pages_older_in(services):
     conversation = services.history.create_conversation("long")
     for i in range(3 * PAGE):
@@ -160,6 +172,7 @@ def _held_app(services, **kwargs):
     return Held(services, check_api_key=False, defer_panes=True, **kwargs)
 
 
+@pytest.mark.slow
 async def test_deferred_panes_show_titled_slots_then_the_real_panes(services):
     from agenttui.ui.screens.main import PaneSlot
     from agenttui.ui.widgets.chat_pane import ChatPane
@@ -187,6 +200,7 @@ async def test_deferred_panes_show_titled_slots_then_the_real_panes(services):
         await wait_until(pilot, lambda: "likes tea" in {i.text for i in main.pane("memory").items.values()})
 
 
+@pytest.mark.slow
 async def test_deferred_panes_keep_a_toggle_made_before_they_mount(services):
     app = _held_app(services)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -199,6 +213,7 @@ async def test_deferred_panes_keep_a_toggle_made_before_they_mount(services):
         await wait_until(pilot, lambda: pane_titles(app) == {"Memory": True, "Chat": True, "History": False})
 
 
+@pytest.mark.slow
 async def test_first_run_open_settings_button_opens_the_settings_dialog(services, memory_keyring):
     """Issue 11 item 11: the button's choice was handed to an un-awaited run_action."""
     from agenttui.ui.screens.settings import SettingsScreen

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import unicodedata
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -36,6 +37,7 @@ async def _dialog_for(pilot, app, command: str) -> ApprovalScreen:
     return app.screen
 
 
+@pytest.mark.slow
 async def test_osc_payload_is_shown_in_full_and_deny_keeps_the_file(chat_services, fake_openai, tmp_path):
     victim = tmp_path / "FILE"
     victim.write_text("keep me")
@@ -59,6 +61,7 @@ async def test_osc_payload_is_shown_in_full_and_deny_keeps_the_file(chat_service
     assert victim.read_text() == "keep me"
 
 
+@pytest.mark.slow
 async def test_what_the_dialog_showed_is_what_ran(chat_services, fake_openai, tmp_path):
     marker = tmp_path / "ran.txt"
     command = f"printf 'ab\\tc' > {marker} \u202e; : \u2066x\u2069"
@@ -79,6 +82,7 @@ async def test_what_the_dialog_showed_is_what_ran(chat_services, fake_openai, tm
     assert marker.read_text() == "ab\tc"
 
 
+@pytest.mark.slow
 async def test_a_hostile_tool_name_cannot_act_on_the_terminal(chat_services, fake_openai):
     fake_openai.tool_call("evil\x1b]52;c;cm0gLXJmIH4=\x07", {"x": 1})
     fake_openai.reply("ok")
@@ -91,6 +95,7 @@ async def test_a_hostile_tool_name_cannot_act_on_the_terminal(chat_services, fak
         assert "\\x1b]52;c;cm0gLXJmIH4=\\x07" in heading
 
 
+@pytest.mark.slow
 async def test_a_payload_below_the_fold_is_announced(chat_services, fake_openai, tmp_path):
     fake_openai.tool_call("run_shell", {"command": "echo hi" + "\n" * 60 + f"; touch {tmp_path / 'x'}"})
     fake_openai.reply("ok")
@@ -104,14 +109,16 @@ async def test_a_payload_below_the_fold_is_announced(chat_services, fake_openai,
         assert box.max_scroll_y > 0  # it scrolls: the end can be read, not cut off
 
 
+@pytest.mark.slow
 async def test_a_long_run_of_spaces_does_not_hide_the_payload(chat_services, fake_openai, tmp_path):
     fake_openai.tool_call("run_shell", {"command": "echo hi" + " " * 4_000 + f"; touch {tmp_path / 'x'}"})
     fake_openai.reply("ok")
     app = make_app(chat_services)
     async with app.run_test(size=SIZE) as pilot:
         screen = await _dialog_for(pilot, app, "")
-        await pilot.pause(0.3)
         box = screen.query_one("#approval-command-box")
+        await wait_until(pilot, lambda: box.size.height > 0 and box.virtual_size.height > 0)  # laid out
+        await pilot.pause()
         assert box.max_scroll_y == 0  # wrapped, whitespace folded: all of it on screen
         assert str(screen.query_one("#approval-risk").render()) == "Risk: medium"
 

@@ -1,4 +1,4 @@
-"""Audit screen (U7, M9): flags shown, filter, sort, pin, merge duplicates, bulk delete."""
+"""Audit screen: flags shown, filter, sort, pin, merge duplicates, bulk delete."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import json
 from contextlib import asynccontextmanager
 from datetime import timedelta
 
+import pytest
 from textual.widgets import Button, Input, OptionList
 
 from agenttui.core.models import MemoryItem, utcnow
@@ -20,7 +21,7 @@ from tests.ui.helpers import wait_until
 
 
 def seed(services):
-    """Deterministic items written straight to the user file (hand-edit style, S6)."""
+    """Deterministic items written straight to the user file (hand-edit style)."""
     now = utcnow()
     old = now - timedelta(days=400)
     items = [
@@ -63,6 +64,7 @@ async def audit_open(services):
         yield items, app, pilot, app.screen
 
 
+@pytest.mark.slow
 async def test_flags_filter_sort_and_pin(services):
     async with audit_open(services) as (items, app, pilot, screen):
         table = screen.query_one(AuditTable)
@@ -96,6 +98,7 @@ async def test_flags_filter_sort_and_pin(services):
         assert services.memory.get(items[3].id).pinned
 
 
+@pytest.mark.slow
 async def test_merge_asks_which_wording_to_keep(services):
     async with audit_open(services) as (items, app, pilot, screen):
         table = screen.query_one(AuditTable)
@@ -120,6 +123,7 @@ async def test_merge_asks_which_wording_to_keep(services):
         assert not any("duplicate" in row.flags for row in screen.rows)
 
 
+@pytest.mark.slow
 async def test_merge_cancelled_changes_nothing(services):
     async with audit_open(services) as (items, app, pilot, screen):
         table = screen.query_one(AuditTable)
@@ -132,6 +136,7 @@ async def test_merge_cancelled_changes_nothing(services):
         assert {items[0].id, items[1].id} <= {i.id for i in services.memory.items()}
 
 
+@pytest.mark.slow
 async def test_an_override_is_shown_not_flagged(services):
     items = seed(services)
     services.memory.set_fact("language", "en", scope="profile", source="explicit")
@@ -151,6 +156,7 @@ async def test_an_override_is_shown_not_flagged(services):
         assert "overrides 'id'" in panel_text(screen)
 
 
+@pytest.mark.slow
 async def test_bulk_delete_flagged_with_confirm(services):
     async with audit_open(services) as (items, app, pilot, screen):
         flagged = {row.item.id for row in screen.rows if row.flags}
@@ -174,6 +180,7 @@ async def test_bulk_delete_flagged_with_confirm(services):
         assert set(pane.items) == left
 
 
+@pytest.mark.slow
 async def test_edit_from_audit_goes_through_the_gate(services):
     async with audit_open(services) as (items, app, pilot, screen):
         table = screen.query_one(AuditTable)
@@ -194,6 +201,7 @@ async def test_edit_from_audit_goes_through_the_gate(services):
         assert any(n.severity == "error" for n in app._notifications)
 
 
+@pytest.mark.slow
 async def test_audit_deep_lists_proposals_and_applies_only_accepted_ones(chat_services, fake_openai):
     services = chat_services
     items = seed(services)
@@ -214,10 +222,7 @@ async def test_audit_deep_lists_proposals_and_applies_only_accepted_ones(chat_se
         await settle(pilot, app)
         screen = app.screen
         assert isinstance(screen, AuditScreen) and screen.deep
-        for _ in range(100):
-            await pilot.pause(0.02)
-            if screen.proposals:
-                break
+        await wait_until(pilot, lambda: screen.proposals)  # the model's review has arrived
         assert [p.action for p in screen.proposals] == ["delete", "correct"]
         listed = screen.query_one("#audit-proposals", OptionList)
         assert listed.option_count == 2 and "nobody uses it" in str(listed.get_option_at_index(0).prompt)
@@ -233,6 +238,7 @@ async def test_audit_deep_lists_proposals_and_applies_only_accepted_ones(chat_se
         assert "<memory>" in sent[1]["content"]
 
 
+@pytest.mark.slow
 async def test_semantic_audit_finds_a_paraphrase_and_warns_once_when_embeddings_fail(chat_services, fake_openai):
     """With [recall] semantic on (the app's embedding backfill runs beside, so no settle())."""
     from agenttui.core import audit_vectors

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from textual.widgets import Select
 
 from tests.ui.helpers import wait_until
@@ -18,6 +19,7 @@ def _shown(select: Select) -> str:
     return str(select.query_one(SelectCurrent).query_one("#label").render())
 
 
+@pytest.mark.slow
 async def test_filter_labels_say_key_not_count(services):
     async with audit_open(services) as (_items, _app, pilot, screen):
         select = screen.query_one("#audit-filter", Select)

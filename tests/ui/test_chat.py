@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from agenttui.ui.app import make_app
 from agenttui.ui.screens.approval import ApprovalScreen
 from agenttui.ui.widgets.message_view import AssistantMessage, Notice, UserMessage
@@ -11,6 +13,7 @@ from tests.ui.helpers import chat, replies, send, wait_until
 SIZE = (120, 36)
 
 
+@pytest.mark.slow
 async def test_reply_is_streamed_shown_and_persisted(chat_services, fake_openai):
     fake_openai.reply("Hello **there**, here is code:\n\n```python\nprint('hi')\n```\n", words_per_second=200)
     app = make_app(chat_services)
@@ -28,6 +31,7 @@ async def test_reply_is_streamed_shown_and_persisted(chat_services, fake_openai)
     assert fake_openai.last_messages()[-1]["content"] == "hi there"
 
 
+@pytest.mark.slow
 async def test_escape_cancels_a_streaming_reply(chat_services, fake_openai):
     fake_openai.reply(" ".join(f"word{i}" for i in range(400)), words_per_second=40)
     app = make_app(chat_services)
@@ -45,6 +49,7 @@ async def test_escape_cancels_a_streaming_reply(chat_services, fake_openai):
     assert last.role == "assistant" and last.incomplete
 
 
+@pytest.mark.slow
 async def test_retry_after_a_server_error_does_not_duplicate_the_user_message(chat_services, fake_openai):
     chat_services.settings.agent.max_retries = 0  # fail at once instead of retrying quietly
     fake_openai.status(500)
@@ -66,6 +71,7 @@ async def test_retry_after_a_server_error_does_not_duplicate_the_user_message(ch
     assert fake_openai.chat_requests[1]["messages"][-1]["content"] == "please answer"
 
 
+@pytest.mark.slow
 async def test_high_risk_command_asks_with_deny_focused_and_deny_blocks_it(chat_services, fake_openai, tmp_path):
     target = tmp_path / "precious"
     target.mkdir()
@@ -87,6 +93,7 @@ async def test_high_risk_command_asks_with_deny_focused_and_deny_blocks_it(chat_
     assert target.exists()
 
 
+@pytest.mark.slow
 async def test_approving_runs_the_command_once(chat_services, fake_openai, tmp_path):
     marker = tmp_path / "ran.txt"
     fake_openai.tool_call("run_shell", {"command": f"echo done > {marker}", "timeout_seconds": 5})

@@ -3,6 +3,7 @@ right branch -- the real app against the fake OpenAI server, real SQLite, Pilot 
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Input, Static
 
 from agenttui.core.models import Message
@@ -10,7 +11,7 @@ from agenttui.ui.app import make_app
 from agenttui.ui.widgets.branch_nav import BranchNav
 from agenttui.ui.widgets.conversation_list import SearchResults
 from agenttui.ui.widgets.message_view import UserMessage
-from tests.ui.helpers import chat, replies, send, wait_until
+from tests.ui.helpers import chat, replies, send, wait_until, workers_done
 
 SIZE = (120, 36)
 
@@ -25,9 +26,7 @@ def _questions(app) -> list[str]:
 
 async def _settled(pilot, app) -> None:
     await wait_until(pilot, lambda: not chat(app).streaming)
-    await pilot.pause(0.1)
-    await chat(app).log.workers.wait_for_complete()
-    await pilot.pause()
+    await workers_done(pilot)
 
 
 async def _nav_in_view(pilot, app) -> None:
@@ -50,6 +49,7 @@ async def _focus_log(pilot, app) -> None:
     await pilot.pause()
 
 
+@pytest.mark.slow
 async def test_ctrl_r_regenerates_a_finished_reply_and_arrows_switch_versions(chat_services, fake_openai):
     fake_openai.reply("Canberra is the capital.")
     fake_openai.reply("It is Canberra, not Sydney.")
@@ -92,6 +92,7 @@ async def test_ctrl_r_regenerates_a_finished_reply_and_arrows_switch_versions(ch
     assert [m.content for m in chat_services.history.messages(cid)][-1] == "It is Canberra, not Sydney."
 
 
+@pytest.mark.slow
 async def test_editing_an_earlier_question_makes_a_new_branch_and_keeps_the_old(chat_services, fake_openai):
     for text in ("Lisbon in spring is mild.", "Pack a rain jacket.", "Porto is rainier; pack boots."):
         fake_openai.reply(text)
@@ -132,6 +133,7 @@ async def test_editing_an_earlier_question_makes_a_new_branch_and_keeps_the_old(
         assert chat_services.history.get_message(a2.id).content == "Pack a rain jacket."
 
 
+@pytest.mark.slow
 async def test_escape_gives_up_an_edit_and_sends_nothing(chat_services, fake_openai):
     fake_openai.reply("one answer")
     app = make_app(chat_services, check_api_key=False)
@@ -155,6 +157,7 @@ async def test_escape_gives_up_an_edit_and_sends_nothing(chat_services, fake_ope
         assert app.focused is chat(app).prompt
 
 
+@pytest.mark.slow
 async def test_f_on_a_message_forks_the_conversation_up_to_it(chat_services, fake_openai):
     fake_openai.reply("first answer")
     fake_openai.reply("second answer")
@@ -179,6 +182,7 @@ async def test_f_on_a_message_forks_the_conversation_up_to_it(chat_services, fak
     assert [m.content for m in chat_services.history.messages(original)] == before
 
 
+@pytest.mark.slow
 async def test_a_search_hit_on_another_branch_opens_that_branch(chat_services, fake_openai):
     history = chat_services.history
     cid = history.create_conversation("birds").id
@@ -202,6 +206,7 @@ async def test_a_search_hit_on_another_branch_opens_that_branch(chat_services, f
         assert [text for _id, text in _navs(app)] == ["‹ 1/2 ›"]
 
 
+@pytest.mark.slow
 async def test_retry_after_a_cut_reply_keeps_it_as_a_branch_not_in_the_log(chat_services, fake_openai):
     chat_services.settings.agent.max_retries = 0
     fake_openai.drop(after="Half a")
@@ -222,6 +227,7 @@ async def test_retry_after_a_cut_reply_keeps_it_as_a_branch_not_in_the_log(chat_
         assert cut.incomplete and cut.content.startswith("Half a")
 
 
+@pytest.mark.slow
 async def test_help_lists_the_message_keys(chat_services):
     app = make_app(chat_services, check_api_key=False)
     async with app.run_test(size=SIZE) as pilot:
@@ -253,5 +259,5 @@ async def test_after_a_branch_switch_opening_another_conversation_leaves_the_foc
         await chat(app).open_conversation(other)
         chat(app).prompt.focus()
         await wait_until(pilot, lambda: replies(app) == ["other answer"] and chat(app).log.visible)
-        await pilot.pause(0.3)
+        await workers_done(pilot)  # the conversation has loaded: a late focus move would have happened
         assert app.focused is chat(app).prompt

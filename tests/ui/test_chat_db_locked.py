@@ -12,6 +12,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from agenttui.agent.loop import pending_count
 from agenttui.core.history import HistoryStore
 from agenttui.core.models import Message
@@ -39,6 +41,7 @@ def _warned(app) -> list[str]:
     return [message for _, title, message in app.notices if title == "History not saved yet"]
 
 
+@pytest.mark.slow
 async def test_keys_work_while_another_process_holds_the_history_lock(chat_services, fake_openai):
     db = chat_services.paths.history_db(chat_services.profile_name)
     chat_services.history.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Static
 
 from agenttui.ui.app import make_app
@@ -13,6 +14,7 @@ from tests.unit.providers import formats
 SIZE = (120, 36)
 
 
+@pytest.mark.slow
 async def test_thinking_streams_into_a_collapsed_block_above_the_reply(chat_services, fake_openai):
     thinking = [f" step{i}" for i in range(30)]
     frames = formats.groq_reasoning_reply(thinking, ["The", " answer."])
@@ -35,6 +37,7 @@ async def test_thinking_streams_into_a_collapsed_block_above_the_reply(chat_serv
         assert "step29" in str(block.body.render())
 
 
+@pytest.mark.slow
 async def test_a_cut_reply_says_why_on_the_message_and_again_after_reopening(chat_services, fake_openai):
     fake_openai.raw(formats.azure_content_filtered(["Here", " is"], category="violence"))
     app = make_app(chat_services)

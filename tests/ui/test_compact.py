@@ -6,6 +6,8 @@ Real services and SQLite, the real openai client against the fake server
 
 from __future__ import annotations
 
+import pytest
+
 from agenttui.core.compaction import SUMMARY_INTRO
 from agenttui.core.models import Message
 from agenttui.ui.app import make_app
@@ -33,6 +35,7 @@ def marker_position(app) -> tuple[int, object]:
     return index, children[index + 1]
 
 
+@pytest.mark.slow
 async def test_meter_marker_and_compact(chat_services, fake_openai):
     chat_services.settings.history.window_messages = 4
     chat_services.memory.add_note("I deploy on Fridays")
@@ -88,6 +91,7 @@ async def test_meter_marker_and_compact(chat_services, fake_openai):
     assert "Steps 0-3 are done; the user deploys on Fridays." in stored_now
 
 
+@pytest.mark.slow
 async def test_compact_cancelled_stores_nothing(chat_services, fake_openai):
     cid, _ = seed(chat_services, 4)
     fake_openai.reply("a summary")
@@ -102,6 +106,7 @@ async def test_compact_cancelled_stores_nothing(chat_services, fake_openai):
     assert chat_services.history.count_messages(cid) == 8
 
 
+@pytest.mark.slow
 async def test_compact_failure_is_a_notice(chat_services, fake_openai):
     chat_services.settings.agent.max_retries = 0
     cid, _ = seed(chat_services, 4)

@@ -3,6 +3,8 @@ runs -- another process's memory write, another process's conversation, a restor
 
 from __future__ import annotations
 
+import pytest
+
 from agenttui.core.backup import create_backup, restore_backup
 from agenttui.core.history import HistoryStore
 from agenttui.core.memory import MemoryStore
@@ -31,6 +33,7 @@ def _titles(app) -> list[str]:
     return [c.title for c in listing.conversations.values()]
 
 
+@pytest.mark.slow
 async def test_memory_written_by_another_process_appears(services, paths):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=SIZE) as pilot:
@@ -41,6 +44,7 @@ async def test_memory_written_by_another_process_appears(services, paths):
         await wait_until(pilot, lambda: "prefers metric units in answers" in _shown_memory(app), timeout=30)
 
 
+@pytest.mark.slow
 async def test_a_conversation_from_another_process_appears(services):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=SIZE) as pilot:
@@ -51,6 +55,7 @@ async def test_a_conversation_from_another_process_appears(services):
         await wait_until(pilot, lambda: "asked from another terminal" in _titles(app), timeout=30)
 
 
+@pytest.mark.slow
 async def test_restore_while_running_is_noticed(services, paths, tmp_path):
     from agenttui.core.config import save_settings
 

@@ -1,13 +1,15 @@
-"""The confirm dialog (D1, D2) alone and in the reset-memory flow."""
+"""The confirm dialog alone and in the reset-memory flow."""
 
 from __future__ import annotations
 
+import pytest
 from textual.app import App
 from textual.widgets import Button, Input
 
 from agenttui.ui.app import make_app
 from agenttui.ui.screens.confirm import ConfirmScreen
 from tests.ui.data_harness import settle
+from tests.ui.helpers import wait_until
 
 
 class _Host(App):
@@ -41,6 +43,7 @@ async def test_confirm_button_answers_true():
     assert app.answers == [True]
 
 
+@pytest.mark.slow
 async def test_required_word_gates_confirm():
     app = _Host(ConfirmScreen("Delete profile?", "x", require_word="work"))
     async with app.run_test(size=(120, 36)) as pilot:
@@ -61,14 +64,11 @@ async def test_required_word_gates_confirm():
 
 
 async def _until_dialog(pilot, app) -> None:
-    for _ in range(100):
-        if isinstance(app.screen, ConfirmScreen) and app.screen.query("#cancel"):
-            await pilot.pause()
-            return
-        await pilot.pause(0.02)
-    raise AssertionError("the confirm dialog never appeared")
+    await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen) and app.screen.query("#cancel"))
+    await pilot.pause()
 
 
+@pytest.mark.slow
 async def test_reset_memory_states_counts_needs_word_and_backs_up(services):
     memory = services.memory
     memory.add_note("note one")

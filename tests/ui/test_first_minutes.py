@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
+import pytest
+
 from agenttui.core.models import MemoryItem, Message
 from agenttui.ui.app import AgentTUI, make_app
 from agenttui.ui.widgets.memory_pane import counts_line, item_label
 from agenttui.ui.widgets.message_view import UserMessage
 from agenttui.ui.widgets.prompt_input import PromptInput
-from tests.ui.helpers import chat, replies, send, wait_until
+from tests.ui.helpers import chat, replies, send, wait_until, workers_done
 
 SIZE = (100, 30)
 
@@ -28,6 +30,7 @@ def _welcome_shown(app) -> bool:
     return chat(app).has_class("-welcome") and app.screen.query_one("#chat-welcome").display
 
 
+@pytest.mark.slow
 async def test_empty_chat_shows_a_welcome_that_goes_once_a_message_is_sent(chat_services, fake_openai):
     fake_openai.reply("hello")
     app = make_app(chat_services, check_api_key=False)
@@ -41,16 +44,18 @@ async def test_empty_chat_shows_a_welcome_that_goes_once_a_message_is_sent(chat_
         assert not _welcome_shown(app)
 
 
+@pytest.mark.slow
 async def test_no_welcome_over_an_earlier_conversation(services):
     conversation = services.history.create_conversation("earlier", services.model)
     services.history.append(conversation.id, Message(role="user", content="from yesterday"))
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: app.screen.query(UserMessage))
-        await pilot.pause(0.1)
+        await workers_done(pilot)
         assert not _welcome_shown(app)
 
 
+@pytest.mark.slow
 async def test_keys_typed_before_the_prompt_mounts_reach_it_in_order(chat_services, fake_openai):
     fake_openai.reply("got it")
     app = _held_app(chat_services)
@@ -66,6 +71,7 @@ async def test_keys_typed_before_the_prompt_mounts_reach_it_in_order(chat_servic
         await wait_until(pilot, lambda: not chat(app).streaming and replies(app) == ["got it"])
 
 
+@pytest.mark.slow
 async def test_a_message_sent_before_the_lookup_continues_the_latest_conversation(chat_services, fake_openai):
     history = chat_services.history
     earlier = history.create_conversation("earlier", chat_services.model)
@@ -93,6 +99,7 @@ async def test_a_message_sent_before_the_lookup_continues_the_latest_conversatio
     assert sent == ["first question", "first answer", "second question"]
 
 
+@pytest.mark.slow
 async def test_help_shown_before_the_lookup_stays_and_the_next_message_continues(chat_services, fake_openai):
     history = chat_services.history
     earlier = history.create_conversation("earlier", chat_services.model)
@@ -112,6 +119,7 @@ async def test_help_shown_before_the_lookup_stays_and_the_next_message_continues
     assert history.count_conversations() == 1
 
 
+@pytest.mark.slow
 async def test_history_pane_count_and_key_hint_fit_the_default_width(services):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=SIZE) as pilot:
@@ -148,6 +156,7 @@ def test_memory_subtitle_counts_pinned_items():
     assert counts_line([_item()]) == "1 item"
 
 
+@pytest.mark.slow
 async def test_first_run_without_a_keyring_offers_only_what_works(services):
     from agenttui.core.secrets import ADVICE
     from agenttui.ui.screens.first_run import FirstRunScreen
@@ -169,6 +178,7 @@ async def test_first_run_without_a_keyring_offers_only_what_works(services):
         assert not isinstance(app.screen, FirstRunScreen)
 
 
+@pytest.mark.slow
 async def test_help_opens_at_its_first_line(services):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=SIZE) as pilot:

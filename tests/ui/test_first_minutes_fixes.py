@@ -5,6 +5,7 @@ Item 1 (type-ahead) has its own file, test_type_ahead.py.
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Button
 
 from agenttui.ui import messages
@@ -13,7 +14,7 @@ from agenttui.ui.screens.confirm import ConfirmScreen
 from agenttui.ui.widgets.chat_log import Notice
 from agenttui.ui.widgets.conversation_list import ConversationList
 from agenttui.ui.widgets.message_view import UserMessage
-from tests.ui.helpers import chat, replies, send, wait_until
+from tests.ui.helpers import chat, replies, send, wait_until, workers_done
 
 SIZE = (120, 36)
 
@@ -27,6 +28,7 @@ def sent(app) -> list[str]:
 
 
 # -- item 2: deleting the conversation open in Chat -----------------------------
+@pytest.mark.slow
 async def test_deleting_the_open_conversation_moves_the_chat_to_a_new_one(chat_services, fake_openai):
     fake_openai.reply("first answer").reply("second answer")
     history = chat_services.history
@@ -55,6 +57,7 @@ async def test_deleting_the_open_conversation_moves_the_chat_to_a_new_one(chat_s
     assert [m.content for m in history.messages(pane.conversation_id)] == ["second question", "second answer"]
 
 
+@pytest.mark.slow
 async def test_clearing_history_moves_the_chat_to_a_new_conversation(chat_services, fake_openai):
     fake_openai.reply("an answer")
     app = make_app(chat_services, check_api_key=False)
@@ -68,6 +71,7 @@ async def test_clearing_history_moves_the_chat_to_a_new_conversation(chat_servic
         await wait_until(pilot, lambda: any("deleted" in text for text in notices(app)))
 
 
+@pytest.mark.slow
 async def test_a_conversation_deleted_elsewhere_gets_a_clear_message_and_a_new_one(chat_services, fake_openai):
     """Deleted by another process (``agenttui history delete``): the pane was not told."""
     fake_openai.reply("first answer").reply("second answer")
@@ -89,6 +93,7 @@ async def test_a_conversation_deleted_elsewhere_gets_a_clear_message_and_a_new_o
     assert [m.content for m in history.messages(pane.conversation_id)] == ["second question", "second answer"]
 
 
+@pytest.mark.slow
 async def test_deleting_the_conversation_while_its_reply_streams(chat_services, fake_openai):
     fake_openai.reply(" ".join(["word"] * 200), words_per_second=40).reply("fresh answer")
     history = chat_services.history
@@ -103,7 +108,7 @@ async def test_deleting_the_conversation_while_its_reply_streams(chat_services, 
         await wait_until(pilot, lambda: pane.conversation_id is None and not pane.streaming)
         await send(pilot, "a new question")
         await wait_until(pilot, lambda: not pane.streaming and replies(app) == ["fresh answer"])
-        await pilot.pause(0.3)
+        await workers_done(pilot)
         shown = "\n".join(notices(app)) + "\n".join(n[2] for n in app.notices)
         assert "Cancelled" not in shown and "not saved" not in shown.lower() and "no conversation" not in shown
     assert [m.content for m in history.messages(pane.conversation_id)] == ["a new question", "fresh answer"]
@@ -111,6 +116,7 @@ async def test_deleting_the_conversation_while_its_reply_streams(chat_services, 
 
 
 # -- item 3: /memory keeps the focus in the prompt --------------------------------
+@pytest.mark.slow
 async def test_memory_command_shows_the_pane_and_keeps_typing_in_the_prompt(services):
     services.memory.add_note("likes green tea", "user", "explicit")
     app = make_app(services, check_api_key=False)
@@ -129,6 +135,7 @@ async def test_memory_command_shows_the_pane_and_keeps_typing_in_the_prompt(serv
 
 
 # -- item 5: ctrl+r after a cancelled or a finished reply -------------------------
+@pytest.mark.slow
 async def test_ctrl_r_after_escape_asks_again_without_the_cut_reply(chat_services, fake_openai):
     fake_openai.reply(" ".join(f"word{i}" for i in range(400)), words_per_second=40)
     fake_openai.reply("the whole answer")
@@ -150,6 +157,7 @@ async def test_ctrl_r_after_escape_asks_again_without_the_cut_reply(chat_service
     assert users == ["tell me a long story"]
 
 
+@pytest.mark.slow
 async def test_ctrl_r_after_a_finished_reply_says_what_it_can_do(chat_services, fake_openai):
     fake_openai.reply("done and dusted")
     fake_openai.reply("done again")
@@ -166,6 +174,7 @@ async def test_ctrl_r_after_a_finished_reply_says_what_it_can_do(chat_services, 
 
 
 # -- item 6: the typed-confirmation dialog starts in its field --------------------
+@pytest.mark.slow
 async def test_reset_memory_dialog_takes_the_typed_word_at_once(services):
     memory = services.memory
     memory.add_note("one note")
@@ -190,6 +199,7 @@ async def test_reset_memory_dialog_takes_the_typed_word_at_once(services):
 
 
 # -- item 9: Enter while a reply streams queues the message -------------------------
+@pytest.mark.slow
 async def test_a_message_sent_while_a_reply_streams_is_queued_and_sent_after_it(chat_services, fake_openai):
     fake_openai.reply(" ".join(f"word{i}" for i in range(60)), words_per_second=40)
     fake_openai.reply("answer to the follow-up")
@@ -212,6 +222,7 @@ async def test_a_message_sent_while_a_reply_streams_is_queued_and_sent_after_it(
         "first question", "follow-up question"]
 
 
+@pytest.mark.slow
 async def test_a_queued_message_goes_back_to_the_prompt_when_another_conversation_opens(chat_services,
                                                                                           fake_openai):
     fake_openai.reply(" ".join(f"word{i}" for i in range(400)), words_per_second=40)
@@ -224,7 +235,7 @@ async def test_a_queued_message_goes_back_to_the_prompt_when_another_conversatio
         await pilot.pause()
         await pane.new_conversation()
         await wait_until(pilot, lambda: not pane.streaming)
-        await pilot.pause(0.3)
+        await workers_done(pilot)
         assert pane.prompt.text == "never mind this" and not app.screen.query_one("#chat-queued").display
         assert sent(app) == []
 
@@ -246,6 +257,7 @@ async def _reset_dialog(pilot, app) -> ConfirmScreen:
     return app.screen
 
 
+@pytest.mark.slow
 async def test_reset_memory_dialog_offers_the_scopes_and_resets_the_chosen_one(services):
     from textual.widgets import RadioButton
 
@@ -267,6 +279,7 @@ async def test_reset_memory_dialog_offers_the_scopes_and_resets_the_chosen_one(s
         assert _texts(memory, "user") == ["user note one", "user note two"]
 
 
+@pytest.mark.slow
 async def test_reset_memory_command_takes_a_scope(chat_services, fake_openai):
     memory = chat_services.memory
     _two_scopes(memory)
@@ -295,6 +308,7 @@ def services_backups(services) -> list[str]:
 
 
 # -- item 21: /export without a path, /reset on an empty conversation ----------------
+@pytest.mark.slow
 async def test_export_without_a_path_goes_to_the_exports_folder_not_the_current_one(
         chat_services, fake_openai, tmp_path, monkeypatch):
     fake_openai.reply("an answer")
@@ -315,6 +329,7 @@ async def test_export_without_a_path_goes_to_the_exports_folder_not_the_current_
         assert any(str(exports) in n[2] for n in app.notices if n[1] == "Exported")
 
 
+@pytest.mark.slow
 async def test_reset_on_an_empty_conversation_does_nothing_and_says_so(chat_services, fake_openai):
     app = make_app(chat_services, check_api_key=False)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
@@ -334,6 +349,7 @@ def _cancel_markers(app) -> list[str]:
     return marks + [text for text in notices(app) if "Cancelled" in text]
 
 
+@pytest.mark.slow
 async def test_escape_shows_one_cancel_marker_at_once_and_drops_esc_from_the_footer(chat_services, fake_openai):
     fake_openai.reply(" ".join(f"word{i}" for i in range(400)), words_per_second=40)
     app = make_app(chat_services, check_api_key=False)
@@ -348,11 +364,12 @@ async def test_escape_shows_one_cancel_marker_at_once_and_drops_esc_from_the_foo
         escape = app.active_bindings.get("escape")
         assert escape is None or not escape.enabled
         await wait_until(pilot, lambda: not pane.streaming)
-        await pilot.pause(0.2)
+        await workers_done(pilot)  # the turn has wound down: a second marker would be here
         markers = _cancel_markers(app)
         assert len(markers) == 1 and "ctrl+r" in markers[0], markers
 
 
+@pytest.mark.slow
 async def test_ctrl_r_right_after_escape_asks_again_once_the_reply_has_stopped(chat_services, fake_openai):
     fake_openai.reply(" ".join(f"word{i}" for i in range(400)), words_per_second=40)
     fake_openai.reply("asked again")

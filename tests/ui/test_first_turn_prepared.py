@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import socket
 
+import pytest
+
 from agenttui.agent.loop import CLIENT_ATTR
 from agenttui.ui.app import make_app
 from agenttui.ui.screens.main import MainScreen
-from tests.ui.helpers import chat, replies, send, wait_until
+from tests.ui.helpers import chat, replies, send, wait_until, workers_done
 
 SIZE = (120, 36)
 
@@ -29,6 +31,7 @@ def errors(app) -> list:
     return [n for n in app.notices if n[0] == "error"]
 
 
+@pytest.mark.slow
 async def test_the_first_turn_uses_the_prepared_client_and_connection(chat_services, fake_openai):
     fake_openai.reply("prepared answer")
     app = make_app(chat_services)
@@ -45,23 +48,25 @@ async def test_the_first_turn_uses_the_prepared_client_and_connection(chat_servi
         assert len(fake_openai.chat_requests) == 1 and errors(app) == []
 
 
+@pytest.mark.slow
 async def test_warm_up_off_prepares_but_sends_nothing(chat_services, fake_openai):
     chat_services.settings.agent.warm_up = False
     app = make_app(chat_services)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: ready(app), timeout=30)
         assert app._prepared_client is not None
-        await pilot.pause(0.2)
+        await workers_done(pilot)  # a warm-up, had one started, has been sent
         assert fake_openai.requests == []
 
 
+@pytest.mark.slow
 async def test_typing_after_an_idle_spell_opens_the_connection_again(chat_services, fake_openai):
     app = make_app(chat_services)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: ready(app) and warm_ups(fake_openai), timeout=30)
         chat(app).prompt.focus()
         await pilot.press("h")
-        await pilot.pause(0.2)
+        await workers_done(pilot)  # a second warm-up, had one started, has been sent
         assert len(warm_ups(fake_openai)) == 1  # warmed a moment ago: nothing more
         app._warmed_at -= 60  # as if the user had been reading for a minute (httpx dropped it)
         await pilot.press("i")
@@ -74,14 +79,15 @@ async def test_sending_after_an_idle_spell_leaves_the_connection_to_the_turn(cha
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: ready(app) and warm_ups(fake_openai), timeout=30)
         chat(app).prompt.load_text("a question typed a while ago")
-        await pilot.pause(0.2)
+        await workers_done(pilot)  # a warm-up the typing started, if any, is over
         app._warmed_at -= 60  # the user read it over for a minute before pressing Enter
         await pilot.press("enter")  # the prompt empties: no warm-up racing the turn's own request
         await wait_until(pilot, lambda: not chat(app).streaming and replies(app) == ["answered"])
-        await pilot.pause(0.2)
+        await workers_done(pilot)  # a warm-up racing the turn would have been sent by now
         assert len(warm_ups(fake_openai)) == 1
 
 
+@pytest.mark.slow
 async def test_no_key_prepares_without_a_client_or_a_word(services):
     app = make_app(services, check_api_key=False)  # no key anywhere
     async with app.run_test(size=SIZE) as pilot:
@@ -90,6 +96,7 @@ async def test_no_key_prepares_without_a_client_or_a_word(services):
         await app.first_turn_ready()  # over: returns at once
 
 
+@pytest.mark.slow
 async def test_an_unreachable_endpoint_stays_silent(make_services):
     with socket.socket() as sock:  # a port nobody listens on
         sock.bind(("127.0.0.1", 0))
@@ -99,11 +106,12 @@ async def test_an_unreachable_endpoint_stays_silent(make_services):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: ready(app), timeout=30)
-        await pilot.pause(0.3)  # the failed warm-up has come and gone
+        await workers_done(pilot)  # the failed warm-up has come and gone
         assert app._prepared_client is not None
         assert errors(app) == [] and isinstance(app.screen, MainScreen)
 
 
+@pytest.mark.slow
 async def test_saved_settings_prepare_the_turn_again(chat_services, fake_openai):
     app = make_app(chat_services)
     async with app.run_test(size=SIZE) as pilot:

@@ -8,13 +8,14 @@ frame. Against the fake OpenAI server (tests/fakes/openai_server.py) with Pilot.
 
 from __future__ import annotations
 
+import pytest
 from textual.app import App, ComposeResult
 from textual.containers import VerticalScroll
 
 from agenttui.ui.app import make_app
 from agenttui.ui.widgets.app_footer import AppFooter
 from agenttui.ui.widgets.message_view import AssistantMessage
-from tests.ui.helpers import chat, send, wait_until
+from tests.ui.helpers import chat, send, wait_until, workers_done
 
 SIZE = (120, 36)
 CHUNKS = ["Hello\r", "\nworld, a *second* line\r", "\n\n- and a list item"]
@@ -62,6 +63,7 @@ def _footer_keys(app) -> list[object]:
     return list(app.screen.query_one(AppFooter).query("FooterKey"))
 
 
+@pytest.mark.slow
 async def test_footer_keys_start_compact_as_the_footer_and_a_binding_refresh_without_change_keeps_them(services):
     for size, compact in (((120, 36), False), ((80, 30), True)):
         app = make_app(services, check_api_key=False)
@@ -73,10 +75,11 @@ async def test_footer_keys_start_compact_as_the_footer_and_a_binding_refresh_wit
                        for key in _footer_keys(app))
             before = _footer_keys(app)
             app.screen.refresh_bindings()  # nothing changed: nothing is rebuilt
-            await pilot.pause(0.1)
+            await workers_done(pilot)  # the refresh has been handled
             assert _footer_keys(app) == before
 
 
+@pytest.mark.slow
 async def test_esc_works_at_once_shows_in_the_footer_while_streaming_and_goes_with_the_reply(chat_services, fake_openai):
     fake_openai.reply(" ".join(f"word{i}" for i in range(200)), words_per_second=40)
     app = make_app(chat_services, check_api_key=False)
@@ -92,6 +95,7 @@ async def test_esc_works_at_once_shows_in_the_footer_while_streaming_and_goes_wi
         await wait_until(pilot, lambda: not any(key.key == "escape" for key in _footer_keys(app)))
 
 
+@pytest.mark.slow
 async def test_a_short_replys_end_is_handled_after_its_first_words_are_drawn(chat_services, fake_openai):
     fake_openai.reply("Quokka says hello and the rest of this reply follows word by word.")
     app = make_app(chat_services, check_api_key=False)

@@ -5,6 +5,7 @@ The Memory pane's list keys follow the same rule in its Add field."""
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Footer, Input
 
 from agenttui.core.models import Message
@@ -20,6 +21,7 @@ def _footer(app) -> str:
     return " | ".join(f"{k.key} {k.description}" for k in footer.query("FooterKey"))
 
 
+@pytest.mark.slow
 async def test_f3_lands_on_the_list_whose_keys_are_shown_and_work(services):
     conversation = services.history.create_conversation("Deploy notes")
     services.history.append(conversation.id, Message(role="user", content="how do we deploy?"))
@@ -39,6 +41,7 @@ async def test_f3_lands_on_the_list_whose_keys_are_shown_and_work(services):
         assert pane.query_one("#history-search", Input).value == ""
 
 
+@pytest.mark.slow
 async def test_in_the_search_box_list_keys_are_hidden_and_down_goes_to_the_list(services):
     services.history.create_conversation("Deploy notes")
     app = make_app(services, check_api_key=False)
@@ -65,6 +68,7 @@ async def test_in_the_search_box_list_keys_are_hidden_and_down_goes_to_the_list(
         await wait_until(pilot, lambda: "Rename" in _footer(app))
 
 
+@pytest.mark.slow
 async def test_memory_list_keys_show_only_on_the_list(services):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=SIZE) as pilot:

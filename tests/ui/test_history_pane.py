@@ -1,10 +1,11 @@
-"""History pane (U4, H6): paging at 10,000, search -> ConversationSelected,
+"""History pane: paging at 10,000, search -> ConversationSelected,
 rename / archive / restore / delete (confirm, Cancel first, backup first)."""
 
 from __future__ import annotations
 
 import time
 
+import pytest
 from textual.widgets import Button, Input
 
 from agenttui.core.models import Message
@@ -12,6 +13,7 @@ from agenttui.ui.screens.confirm import ConfirmScreen
 from agenttui.ui.widgets.conversation_list import PAGE, ConversationList, SearchResults
 from agenttui.ui.widgets.history_pane import HistoryPane
 from tests.ui.data_harness import Harness, services_for, settle
+from tests.ui.helpers import wait_until
 
 
 def _many(history, n: int) -> None:
@@ -19,6 +21,7 @@ def _many(history, n: int) -> None:
         history.create_conversation(title=f"conversation {i:05d}")
 
 
+@pytest.mark.slow
 async def test_pages_10000_conversations_newest_first(tmp_path):
     services = services_for(tmp_path)
     _many(services.history, 10_000)
@@ -47,6 +50,7 @@ async def test_pages_10000_conversations_newest_first(tmp_path):
         assert "10000 conversations" in str(app.query_one("#history-mode").render())
 
 
+@pytest.mark.slow
 async def test_search_hit_opens_conversation_at_message(tmp_path):
     services = services_for(tmp_path)
     history = services.history
@@ -61,9 +65,9 @@ async def test_search_hit_opens_conversation_at_message(tmp_path):
         search = app.query_one("#history-search", Input)
         search.focus()
         await pilot.press(*"kubeadm")
-        await pilot.pause(0.4)  # debounce
-        await settle(pilot, app)
         results = app.query_one(SearchResults)
+        await wait_until(pilot, lambda: results.display and results.option_count)  # after the debounce
+        await settle(pilot, app)
         assert results.display and results.option_count == 1
         results.focus()
         await pilot.press("enter")
@@ -77,6 +81,7 @@ async def test_search_hit_opens_conversation_at_message(tmp_path):
         assert not results.display and app.query_one(ConversationList).display
 
 
+@pytest.mark.slow
 async def test_rename_archive_restore(tmp_path):
     services = services_for(tmp_path)
     convo = services.history.create_conversation(title="old title")
@@ -106,6 +111,7 @@ async def test_rename_archive_restore(tmp_path):
         assert not services.history.get_conversation(convo.id).archived
 
 
+@pytest.mark.slow
 async def test_delete_needs_confirm_starting_on_cancel_and_backs_up_first(tmp_path):
     services = services_for(tmp_path)
     keep = services.history.create_conversation(title="keep me")
@@ -136,6 +142,7 @@ async def test_delete_needs_confirm_starting_on_cancel_and_backs_up_first(tmp_pa
         assert len(backups) == 1
 
 
+@pytest.mark.slow
 async def test_clear_history_requires_typed_word(tmp_path):
     services = services_for(tmp_path)
     _many(services.history, 3)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
 from textual.widgets import Input
 
 from agenttui.core.history_search import group_by_conversation
@@ -12,7 +13,7 @@ from agenttui.core.models import Message
 from agenttui.ui.app import make_app
 from agenttui.ui.widgets.conversation_list import SearchResults
 from agenttui.ui.widgets.history_pane import HistoryPane
-from tests.ui.helpers import wait_until
+from tests.ui.helpers import wait_until, workers_done
 
 # Everyday sysadmin questions, worded as in the Kubernetes docs' kubeadm certificate page
 # (kubernetes.io/docs/tasks/administer-cluster/kubeadm/kubeadm-certs/).
@@ -40,6 +41,7 @@ def _fill(history):
     return talk, old, twin
 
 
+@pytest.mark.slow
 async def test_one_row_per_conversation_with_dates_and_a_header_that_fits(services):
     talk, old, twin = _fill(services.history)
     app = make_app(services, check_api_key=False)
@@ -51,7 +53,7 @@ async def test_one_row_per_conversation_with_dates_and_a_header_that_fits(servic
         await pilot.press(*"kubeadm")
         results = pane.query_one(SearchResults)
         await wait_until(pilot, lambda: results.display and results.option_count >= 3)
-        await pilot.pause(0.3)  # a late duplicate row would have arrived by now
+        await workers_done(pilot)  # the search is over: a late duplicate row would be here
         rows = [str(results.get_option_at_index(i).prompt) for i in range(results.option_count)]
         titles = [row.splitlines()[0] for row in rows]
         assert sorted(titles) == sorted([talk.title, old.title, twin.title])  # each once, none lost

@@ -47,6 +47,7 @@ async def _enter(pilot, app) -> None:
     await wait_until(pilot, lambda: chat(app).incognito)
 
 
+@pytest.mark.slow
 async def test_an_incognito_session_leaves_the_data_dir_byte_identical(
         chat_services, fake_openai, seeded, isolated_home):
     fake_openai.reply("Use make ship-kraken.")
@@ -74,6 +75,7 @@ async def test_an_incognito_session_leaves_the_data_dir_byte_identical(
     assert tree(isolated_home) == before
 
 
+@pytest.mark.slow
 async def test_saving_on_leave_puts_the_conversation_in_history(chat_services, fake_openai, seeded):
     fake_openai.reply("Take the train to Bandung.")
     app = make_app(chat_services)
@@ -93,6 +95,7 @@ async def test_saving_on_leave_puts_the_conversation_in_history(chat_services, f
     assert stored == [("user", "plan a trip"), ("assistant", "Take the train to Bandung.")]
 
 
+@pytest.mark.slow
 async def test_opening_a_saved_conversation_leaves_incognito_and_remember_is_refused(
         chat_services, fake_openai, seeded):
     from agenttui.ui import messages
@@ -107,6 +110,7 @@ async def test_opening_a_saved_conversation_leaves_incognito_and_remember_is_ref
         await wait_until(pilot, lambda: not chat(app).incognito and chat(app).conversation_id == seeded.id)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("save", [False, True])
 async def test_quitting_while_incognito_offers_to_save(chat_services, fake_openai, seeded, isolated_home,
                                                        save):

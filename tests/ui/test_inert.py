@@ -1,7 +1,8 @@
-"""A5: control sequences from the model or tools never reach the terminal."""
+"""Control sequences from the model or tools never reach the terminal."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -37,6 +38,7 @@ def test_crlf_split_across_chunks_is_one_newline():
     assert out == "x\ny\\x0dz"
 
 
+@pytest.mark.slow
 async def test_hostile_reply_is_shown_inert(chat_services, fake_openai):
     fake_openai.reply(HOSTILE)
     app = make_app(chat_services)

@@ -1,9 +1,10 @@
-"""Memory pane (U3): add / edit / pin / delete save to disk through the gate."""
+"""Memory pane: add / edit / pin / delete save to disk through the gate."""
 
 from __future__ import annotations
 
 import json
 
+import pytest
 from textual.widgets import Input, OptionList
 
 from agenttui.core.models import WriteResult
@@ -33,6 +34,7 @@ async def _type_into(pilot, widget, text):
     await pilot.press("enter")
 
 
+@pytest.mark.slow
 async def test_add_note_and_fact_save_to_disk_and_post_memory_changed(tmp_path):
     services = services_for(tmp_path)
     app = Harness(services, MemoryPane)
@@ -62,7 +64,7 @@ async def test_gate_rejection_is_an_error_toast_and_nothing_is_written(tmp_path)
     async with app.run_test(size=(120, 36)) as pilot:
         pane = app.query_one(MemoryPane)
         await _type_into(pilot, pane.query_one("#memory-add", Input),
-                         "password = hunter2")  # blocked key: the runtime boundary (M3)
+                         "password = hunter2")  # blocked key: the runtime boundary
         await settle(pilot, app)
         assert services.memory.items() == []
         errors = [n for n in app._notifications if n.severity == "error"]
@@ -71,6 +73,7 @@ async def test_gate_rejection_is_an_error_toast_and_nothing_is_written(tmp_path)
         assert not app.posted_of(MemoryPane.MemoryChanged)
 
 
+@pytest.mark.slow
 async def test_edit_pin_delete_and_undo(tmp_path):
     services = services_for(tmp_path)
     services.memory.add_note("prefer metric units")
@@ -119,6 +122,7 @@ async def test_edit_pin_delete_and_undo(tmp_path):
         assert [i.text for i in back] == ["prefer metric units, always"] and back[0].pinned
 
 
+@pytest.mark.slow
 async def test_offer_remember_and_dismiss(tmp_path):
     services = services_for(tmp_path)
     app = Harness(services, MemoryPane)
@@ -152,6 +156,7 @@ async def test_offer_remember_and_dismiss(tmp_path):
         assert services.memory.items() == []
 
 
+@pytest.mark.slow
 async def test_main_screen_routes_offers_to_the_pane(services):
     from agenttui.core.models import MemoryItem
     from agenttui.ui import messages

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from textual.widgets import Markdown
 
 from agenttui.core.models import Message
@@ -35,6 +36,7 @@ def _unrendered(log: ChatLog) -> list[AssistantMessage]:
     return [reply for reply in log.query(AssistantMessage) if not rendered(reply)]
 
 
+@pytest.mark.slow
 async def test_an_old_conversation_shows_whole_and_at_its_end(services):
     cid = _seed(services)
     other = services.history.create_conversation("Newer, empty")  # the app opens the latest: this one
@@ -63,6 +65,7 @@ async def test_an_old_conversation_shows_whole_and_at_its_end(services):
         assert "last words 8" in shown, shown  # at the end, not blank until scrolled
 
 
+@pytest.mark.slow
 async def test_opening_another_conversation_meanwhile_shows_that_one(services):
     first = _seed(services)
     second = services.history.create_conversation("Second")
@@ -82,6 +85,7 @@ async def test_opening_another_conversation_meanwhile_shows_that_one(services):
         assert [u.text for u in log.query(UserMessage)] == ["only in the second"] and log.visible
 
 
+@pytest.mark.slow
 async def test_an_older_page_paged_in_by_scrolling_up_shows_whole(services):
     """The page above, loaded by scrolling to the top, appeared in stages too: its questions at
     once, its replies once their Markdown was parsed. Every loop turn is watched again."""

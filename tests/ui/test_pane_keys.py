@@ -5,6 +5,8 @@ sent as a terminal sends them (tests/e2e/pty_terminal.py's table) where Pilot al
 
 from __future__ import annotations
 
+import pytest
+
 from agenttui.ui.app import make_app
 from tests.ui.helpers import chat, wait_until
 
@@ -20,6 +22,7 @@ def _footer_keys(app) -> str:
     return " ".join(f"{k.key} {k.description}" for k in footer.query("FooterKey"))
 
 
+@pytest.mark.slow
 async def test_f2_and_f3_go_to_their_pane_and_back(services):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -40,6 +43,7 @@ async def test_f2_and_f3_go_to_their_pane_and_back(services):
         assert not app.screen.query_one("#memory-pane").display
 
 
+@pytest.mark.slow
 async def test_history_escape_clears_the_search_first_then_returns_to_the_chat(services):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -56,6 +60,7 @@ async def test_history_escape_clears_the_search_first_then_returns_to_the_chat(s
         await wait_until(pilot, lambda: chat(app).prompt.has_focus)
 
 
+@pytest.mark.slow
 async def test_the_keys_are_shown(services):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -65,6 +70,7 @@ async def test_the_keys_are_shown(services):
         await wait_until(pilot, lambda: "Chat" in _footer_keys(app))  # the way back, in the pane
 
 
+@pytest.mark.slow
 async def test_tab_moves_the_focus_out_of_the_prompt_unless_completing(services):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -18,6 +18,7 @@ def _width(app, pane: str) -> int:
     return app.screen.query_one(f"#{pane}").region.width
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [(100, 30), (120, 40)])
 async def test_the_chat_gets_most_of_the_width_with_both_side_panes(services, size):
     app = make_app(services, check_api_key=False)
@@ -29,6 +30,7 @@ async def test_the_chat_gets_most_of_the_width_with_both_side_panes(services, si
         assert _width(app, "chat-pane") >= size[0] // 2, (sides, _width(app, "chat-pane"))
 
 
+@pytest.mark.slow
 async def test_a_pane_shown_at_80_columns_leaves_the_chat_most_of_the_width(services):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -53,6 +55,7 @@ def _marker_rows(rows: list[str], marker: str) -> list[str]:
     return [row.rstrip("".join(THUMB)).rstrip() for row in rows[start:end + 1]]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [(100, 30), (80, 24)])
 async def test_memory_rows_keep_their_lines_and_the_scrollbar_stays_off_the_text(services, size):
     # Unbroken runs wrap by folding, so every row is full up to the text's right edge: a bar

@@ -1,7 +1,8 @@
-"""Profiles (U5): create (bound to cwd), switch (memory/history swap), delete (typed name, backup)."""
+"""Profiles: create (bound to cwd), switch (memory/history swap), delete (typed name, backup)."""
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Button, Checkbox, Input, OptionList
 
 from agenttui.ui.app import make_app
@@ -18,6 +19,7 @@ async def _open_profiles(app, pilot, cwd):
     return app.screen
 
 
+@pytest.mark.slow
 async def test_create_bound_switch_swaps_memory_and_history(services, tmp_path):
     services.memory.add_note("shared preference", scope="user")
     services.memory.add_note("default-only note", scope="profile")
@@ -48,6 +50,7 @@ async def test_create_bound_switch_swaps_memory_and_history(services, tmp_path):
         assert app.screen.query_one(ConversationList).total == 0
 
 
+@pytest.mark.slow
 async def test_delete_profile_needs_typed_name_and_backs_up(services, tmp_path):
     services.profiles.create("scratch")
     app = make_app(services, check_api_key=False)
@@ -77,6 +80,7 @@ async def test_delete_profile_needs_typed_name_and_backs_up(services, tmp_path):
         assert [o.id for o in screen.query_one("#profiles-list", OptionList).options] == ["default"]
 
 
+@pytest.mark.slow
 async def test_bind_is_ticked_in_an_unbound_project_folder_and_not_in_a_bound_one(services, tmp_path):
     project = tmp_path / "project"
     project.mkdir()

@@ -1,4 +1,4 @@
-"""Project memory screen (P3): edit + ctrl+s saves each file; $EDITOR round trip reloads."""
+"""Project memory screen: edit + ctrl+s saves each file; $EDITOR round trip reloads."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import contextlib
 import stat
 import sys
 
+import pytest
 from textual.widgets import TabbedContent, TextArea
 
 from agenttui.ui.app import make_app
@@ -13,6 +14,7 @@ from agenttui.ui.screens.project_memory import ProjectMemoryScreen
 from tests.ui.data_harness import Harness, settle
 
 
+@pytest.mark.slow
 async def test_edit_and_save_each_file(services):
     files = services.project.files()
     app = make_app(services, check_api_key=False)
@@ -23,13 +25,13 @@ async def test_edit_and_save_each_file(services):
         screen = app.screen
         assert isinstance(screen, ProjectMemoryScreen)
         area = screen.query_one("#edit-context", TextArea)
-        assert app.focused is area and area.text == ""  # a missing file is fine (P1)
+        assert app.focused is area and area.text == ""  # a missing file is fine
         area.load_text("# Context\n\nActive focus: the audit screen\n")
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert "Active focus: the audit screen" in files["context"].read_text()
         assert services.project.context().startswith("# Context")
-        # decisions tab: secrets are redacted on the way to disk (H3)
+        # decisions tab: secrets are redacted on the way to disk
         screen.query_one(TabbedContent).active = "tab-decisions"
         await pilot.pause()
         decisions = screen.query_one("#edit-decisions", TextArea)
@@ -52,6 +54,7 @@ class _SuspendingHost(Harness):
         yield
 
 
+@pytest.mark.slow
 async def test_open_in_editor_runs_editor_and_reloads(services, tmp_path, monkeypatch):
     editor = tmp_path / "fake-editor"
     editor.write_text(f"#!{sys.executable}\nimport sys\nopen(sys.argv[1], 'a').write('- added in the editor\\n')\n")

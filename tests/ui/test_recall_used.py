@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from datetime import date
 
+import pytest
+
 from agenttui.core.models import Message
 from agenttui.ui import messages as app_messages
 from agenttui.ui.app import make_app
@@ -52,6 +54,7 @@ async def _turn(pilot, app, question: str = QUESTION) -> UsedLine:
     return _reply_line(app)
 
 
+@pytest.mark.slow
 async def test_reply_shows_what_it_used_and_the_inspector_lists_it(chat_services, fake_openai):
     lisbon = _seed(chat_services)
     fake_openai.reply("It was the Alfama Garden.")
@@ -77,6 +80,7 @@ async def test_reply_shows_what_it_used_and_the_inspector_lists_it(chat_services
         assert QUESTION in str(app.screen.query_one("#inspector-body").render())
 
 
+@pytest.mark.slow
 async def test_edit_and_forget_a_note_from_the_inspector(chat_services, fake_openai):
     _seed(chat_services)
     fake_openai.reply("It was the Alfama Garden.")
@@ -113,6 +117,7 @@ async def test_edit_and_forget_a_note_from_the_inspector(chat_services, fake_ope
         await wait_until(pilot, lambda: memory_pane.items == {})  # the pane reloaded from disk
 
 
+@pytest.mark.slow
 async def test_enter_on_a_past_message_opens_its_conversation_there(chat_services, fake_openai):
     lisbon = _seed(chat_services)
     fake_openai.reply("It was the Alfama Garden.")
@@ -140,6 +145,7 @@ async def test_enter_on_a_past_message_opens_its_conversation_there(chat_service
         assert _reply_line(app).text.startswith("used: 1 note · 2 past messages")
 
 
+@pytest.mark.slow
 async def test_nothing_used_shows_no_line(chat_services, fake_openai):
     fake_openai.reply("Hello!")
     app = make_app(chat_services)
@@ -150,6 +156,7 @@ async def test_nothing_used_shows_no_line(chat_services, fake_openai):
         assert not app.screen.query(UsedLine)
 
 
+@pytest.mark.slow
 async def test_the_line_stays_on_one_row_in_a_narrow_chat(chat_services, fake_openai):
     _seed(chat_services)
     chat_services.memory.set_fact("home_city", "Porto")
@@ -171,6 +178,7 @@ async def test_the_line_stays_on_one_row_in_a_narrow_chat(chat_services, fake_op
         assert shown == "used 2 mem · 2 msgs", shown
 
 
+@pytest.mark.slow
 async def test_an_earlier_reply_lists_its_own_items_not_the_last_request(chat_services, fake_openai):
     _seed(chat_services)
     fake_openai.reply("It was the Alfama Garden.")

@@ -3,6 +3,8 @@ the reason, nothing is stored; with something useful left, that is kept and the 
 
 from __future__ import annotations
 
+import pytest
+
 from agenttui.ui.app import make_app
 from tests.ui.helpers import chat, send, wait_until
 
@@ -10,6 +12,7 @@ from tests.ui.helpers import chat, send, wait_until
 KEY = "sk-proj-" + "Ab3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5bC7dE9"
 
 
+@pytest.mark.slow
 async def test_remember_refuses_a_note_that_is_mostly_a_secret(services):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=(120, 36)) as pilot:

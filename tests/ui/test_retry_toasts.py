@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets._toast import Toast
 
 from agenttui.ui.app import make_app
@@ -10,6 +11,7 @@ from tests.ui.helpers import replies, send, wait_until
 TITLE = "Model call failed"
 
 
+@pytest.mark.slow
 async def test_three_retries_leave_one_toast(chat_services, fake_openai):
     for _ in range(3):  # Retry-After keeps the waits short; the policy honours it
         fake_openai.status(429, retry_after=0.3)

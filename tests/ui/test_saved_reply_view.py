@@ -3,6 +3,8 @@ the stream showed is marked [REDACTED:…] -- so a copy now matches the reopened
 
 from __future__ import annotations
 
+import pytest
+
 from agenttui.ui.app import make_app
 from agenttui.ui.widgets.message_view import AssistantMessage
 from tests.ui.helpers import chat, replies, send, wait_until
@@ -12,6 +14,7 @@ from tests.ui.helpers import chat, replies, send, wait_until
 TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
 
 
+@pytest.mark.slow
 async def test_a_streamed_key_is_marked_once_the_reply_is_saved(chat_services, fake_openai):
     fake_openai.reply(f"Set it with: export GITHUB_TOKEN={TOKEN} and run the deploy again.",
                       words_per_second=200)
@@ -29,6 +32,7 @@ async def test_a_streamed_key_is_marked_once_the_reply_is_saved(chat_services, f
     assert stored.role == "assistant" and stored.content == view.text  # the view is what history keeps
 
 
+@pytest.mark.slow
 async def test_a_reply_without_secrets_is_left_as_streamed(chat_services, fake_openai):
     text = "Use kubeadm certs renew all, then restart the control plane pods."
     fake_openai.reply(text, words_per_second=200)

@@ -12,7 +12,7 @@ from agenttui.core.models import Message
 from agenttui.core.semantic import backfill
 from agenttui.ui import app as app_module
 from agenttui.ui.app import make_app
-from tests.ui.helpers import chat, wait_until
+from tests.ui.helpers import chat, wait_until, workers_done
 
 REX = "I adopted a small dog named Rex"
 PUPPY = "what is my puppy called?"  # no word in common with REX
@@ -48,6 +48,7 @@ def _draft_workers(app) -> list:
     return [w for w in app.workers if w.group == "semantic-draft"]
 
 
+@pytest.mark.slow
 async def test_a_paused_draft_is_embedded_before_enter_and_the_turn_uses_it(chat_services, fake_openai):
     _seed(chat_services, fake_openai)
     chat_services.settings.recall.semantic = True
@@ -66,6 +67,7 @@ async def test_a_paused_draft_is_embedded_before_enter_and_the_turn_uses_it(chat
     assert _queries(fake_openai, PUPPY) == 1  # the turn asked nothing again
 
 
+@pytest.mark.slow
 async def test_short_drafts_and_slash_commands_are_not_embedded(chat_services, fake_openai):
     _seed(chat_services, fake_openai)
     chat_services.settings.recall.semantic = True
@@ -73,18 +75,23 @@ async def test_short_drafts_and_slash_commands_are_not_embedded(chat_services, f
     app = make_app(chat_services, check_api_key=False)
     async with app.run_test(size=SIZE) as pilot:
         await _type(pilot, "/remember my puppy is called Rex")
-        await pilot.pause(0.8)
+        await pilot.pause()  # the edits are handled: a debounce would be running now
+        assert chat(app)._prepare_timer is None  # nothing waits for a pause in typing
         chat(app).prompt.clear()
         await _type(pilot, "ok thanks")
-        await pilot.pause(0.8)
-        assert _draft_workers(app) == [] and len(fake_openai.embedding_requests) == sent
+        await pilot.pause()
+        assert chat(app)._prepare_timer is None
+        await workers_done(pilot)
+        assert chat(app).draft_prepared == "" and len(fake_openai.embedding_requests) == sent
 
 
+@pytest.mark.slow
 async def test_nothing_is_sent_while_semantic_is_off(chat_services, fake_openai):
     _seed(chat_services, fake_openai)
     sent = len(fake_openai.embedding_requests)
     app = make_app(chat_services, check_api_key=False)
     async with app.run_test(size=SIZE) as pilot:
         await _type(pilot, PUPPY)
-        await pilot.pause(0.8)
+        await wait_until(pilot, lambda: chat(app).draft_prepared == PUPPY)  # the pause ran out
+        await workers_done(pilot)  # and its recall was worked out, by words only
         assert _draft_workers(app) == [] and len(fake_openai.embedding_requests) == sent

@@ -12,7 +12,7 @@ import pytest
 from agenttui.core.models import Message
 from agenttui.ui import app as app_module
 from agenttui.ui.app import make_app
-from tests.ui.helpers import notifications, wait_until
+from tests.ui.helpers import notifications, wait_until, workers_done
 
 
 @pytest.fixture(autouse=True)
@@ -62,9 +62,11 @@ async def test_an_endpoint_without_embeddings_gives_one_toast(chat_services, fak
     assert _embedded(chat_services) == 0
 
 
+@pytest.mark.slow
 async def test_no_background_work_while_semantic_is_off(chat_services, fake_openai):
     _seed(chat_services, 3)
     app = make_app(chat_services, check_api_key=False)
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause(0.3)
+        await wait_until(pilot, lambda: app._turn_ready is not None and app._turn_ready.is_set())
+        await workers_done(pilot)  # start-up's background work is over
         assert _embedding_workers(app) == [] and fake_openai.embedding_requests == []

@@ -1,9 +1,10 @@
-"""Settings dialog (U6): saved to config.toml, key to the keyring (never the file), applied live."""
+"""Settings dialog: saved to config.toml, key to the keyring (never the file), applied live."""
 
 from __future__ import annotations
 
 import tomllib
 
+import pytest
 from textual.widgets import Input, Select, Switch
 
 from agenttui.ui.app import make_app
@@ -20,6 +21,7 @@ async def _open(app, pilot) -> SettingsScreen:
     return app.screen
 
 
+@pytest.mark.slow
 async def test_save_writes_config_and_keyring_not_the_key(services, memory_keyring):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=(120, 36)) as pilot:
@@ -57,6 +59,7 @@ async def test_save_writes_config_and_keyring_not_the_key(services, memory_keyri
         assert app.theme == other
 
 
+@pytest.mark.slow
 async def test_no_keyring_backend_shows_advice_and_still_saves(services):
     import keyring
     from keyring.backends import fail
@@ -78,6 +81,7 @@ async def test_no_keyring_backend_shows_advice_and_still_saves(services):
         assert "gpt-4.1-mini" in raw and KEY not in raw
 
 
+@pytest.mark.slow
 async def test_enter_in_the_key_field_saves_and_env_overrides_are_named(make_services, memory_keyring):
     services = make_services(environ={"AGENTTUI_MODEL": "fake-model"})
     app = make_app(services, check_api_key=False)
@@ -95,6 +99,7 @@ async def test_enter_in_the_key_field_saves_and_env_overrides_are_named(make_ser
         assert get_api_key({}).value == KEY
 
 
+@pytest.mark.slow
 async def test_every_simple_key_of_the_schema_has_a_field_with_its_meaning(services):
     """The form is built from the config schema (issue 11): a new key is one entry there."""
     from agenttui.core.config_schema import schema_keys
@@ -116,6 +121,7 @@ async def test_every_simple_key_of_the_schema_has_a_field_with_its_meaning(servi
         assert "history.window_messages" in labels and "recent messages sent with each request" in labels
 
 
+@pytest.mark.slow
 async def test_out_of_range_values_are_refused_with_key_value_and_range(services):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=(120, 36)) as pilot:

@@ -42,6 +42,7 @@ def _key_notes(app) -> list[str]:
     return [n.message for n in app._notifications if n.title == "API key"]
 
 
+@pytest.mark.slow
 async def test_a_typed_key_is_used_for_the_session_without_a_keyring(make_services, fake_openai, no_keyring):
     services = make_services(environ={"OPENAI_BASE_URL": fake_openai.base_url})  # no OPENAI_API_KEY
     fake_openai.reply("hello with the typed key")
@@ -67,6 +68,7 @@ async def test_a_typed_key_is_used_for_the_session_without_a_keyring(make_servic
     assert KEY not in services.paths.config_file.read_text()
 
 
+@pytest.mark.slow
 async def test_opt_in_stores_a_0600_file_found_after_a_restart_and_off_removes_it(make_services, no_keyring):
     services = make_services(environ={})
     path = key_file_path(services.paths.config_dir)
@@ -96,6 +98,7 @@ async def test_opt_in_stores_a_0600_file_found_after_a_restart_and_off_removes_i
     assert not path.exists()
 
 
+@pytest.mark.slow
 async def test_with_a_keyring_the_file_is_not_offered(services):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=SIZE) as pilot:

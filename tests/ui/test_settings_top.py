@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import tomllib
 
+import pytest
 from textual.widgets import Button, Input, Select, TextArea
 
 from agenttui.ui.app import make_app
@@ -27,6 +28,7 @@ def _status(screen) -> str:
     return str(screen.query_one("#model-list-status").render())
 
 
+@pytest.mark.slow
 async def test_pick_a_listed_model_and_set_name_temperature_and_soul(chat_services, fake_openai):
     app = make_app(chat_services, check_api_key=False)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -47,6 +49,7 @@ async def test_pick_a_listed_model_and_set_name_temperature_and_soul(chat_servic
     assert chat_services.base_settings.soul == SOUL  # applied live
 
 
+@pytest.mark.slow
 async def test_a_gateway_without_the_list_says_so(chat_services, fake_openai):
     fake_openai.no_models(404)
     app = make_app(chat_services, check_api_key=False)
@@ -57,6 +60,7 @@ async def test_a_gateway_without_the_list_says_so(chat_services, fake_openai):
         assert screen.query_one("#set-model", Input).value  # still editable by hand
 
 
+@pytest.mark.slow
 async def test_an_empty_soul_restores_the_default(services):
     from agenttui.core.settings import DEFAULT_SOUL
 
@@ -71,6 +75,7 @@ async def test_an_empty_soul_restores_the_default(services):
     assert services.base_settings.soul == DEFAULT_SOUL
 
 
+@pytest.mark.slow
 async def test_save_is_on_screen_at_every_size(services):
     for size in ((80, 24), (100, 30), (120, 40)):
         app = make_app(services, check_api_key=False)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from agenttui.ui.app import make_app
 from agenttui.ui.widgets.message_view import Notice
 from agenttui.ui.widgets.slash_commands import SlashSuggestions, completions, parse
@@ -19,6 +21,7 @@ def test_parse_and_completions():
     assert completions("/remember x") == []
 
 
+@pytest.mark.slow
 async def test_typing_a_prefix_shows_suggestions_and_tab_completes(services):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=SIZE) as pilot:
@@ -32,6 +35,7 @@ async def test_typing_a_prefix_shows_suggestions_and_tab_completes(services):
         assert not suggestions.has_class("-visible")
 
 
+@pytest.mark.slow
 async def test_remember_saves_to_the_memory_file_and_reaches_the_next_prompt(chat_services, fake_openai):
     fake_openai.reply("noted")
     app = make_app(chat_services)
@@ -63,6 +67,7 @@ async def test_empty_argument_shows_usage(services):
         assert "Example: /remember" in notifications(app)[-1][2]
 
 
+@pytest.mark.slow
 async def test_forget_removes_a_single_match(services):
     services.memory.add_note("likes green tea")
     services.memory.add_note("works in Jakarta")
@@ -73,6 +78,7 @@ async def test_forget_removes_a_single_match(services):
     assert [item.text for item in services.memory.items()] == ["works in Jakarta"]
 
 
+@pytest.mark.slow
 async def test_reset_archives_the_conversation_and_new_starts_fresh(chat_services, fake_openai):
     fake_openai.reply("first")
     app = make_app(chat_services)
@@ -86,6 +92,7 @@ async def test_reset_archives_the_conversation_and_new_starts_fresh(chat_service
     assert chat_services.history.get_conversation(cid).archived
 
 
+@pytest.mark.slow
 async def test_help_lists_commands_and_keys(services):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=SIZE) as pilot:
@@ -96,6 +103,7 @@ async def test_help_lists_commands_and_keys(services):
             assert needle in text
 
 
+@pytest.mark.slow
 async def test_up_and_down_browse_input_history(services):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=SIZE) as pilot:

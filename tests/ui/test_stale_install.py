@@ -31,6 +31,7 @@ def vanished(monkeypatch):
     monkeypatch.setattr(sys, "meta_path", [_Vanished(), *sys.meta_path])
 
 
+@pytest.mark.slow
 async def test_a_screen_gone_after_an_upgrade_says_restart_and_the_app_carries_on(services, vanished,
                                                                                  monkeypatch):
     # the package directory counts as changed after start-up (as pip's rewrite leaves it)

@@ -1,8 +1,10 @@
-"""Themes (U8): built-ins load, the choice persists, a bad file toasts and falls back."""
+"""Themes: built-ins load, the choice persists, a bad file toasts and falls back."""
 
 from __future__ import annotations
 
 import tomllib
+
+import pytest
 
 from agenttui.ui.app import make_app
 from agenttui.ui.themes import builtin_themes_dir, load_themes
@@ -17,6 +19,7 @@ def test_four_builtin_themes_with_dark_and_light():
     assert (builtin_themes_dir() / "agenttui-dark.toml").is_file()
 
 
+@pytest.mark.slow
 async def test_theme_choice_persists_to_config(services, make_services):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -47,6 +50,7 @@ async def test_bad_user_theme_gives_an_error_toast_and_a_fallback(paths, make_se
     assert 'theme = "broken"' in paths.config_file.read_text()  # not rewritten by the fallback
 
 
+@pytest.mark.slow
 async def test_next_theme_cycles_through_the_agenttui_themes(services):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=(100, 30)) as pilot:

@@ -84,6 +84,7 @@ class GatedApp(AgentTUI):
         event.prevent_default()
 
 
+@pytest.mark.slow
 async def test_keys_typed_while_the_panes_mount_reach_the_prompt_in_order(chat_services, fake_openai):
     fake_openai.reply("got it")
     app = GatedApp(chat_services, check_api_key=False)
@@ -106,6 +107,7 @@ async def test_keys_typed_while_the_panes_mount_reach_the_prompt_in_order(chat_s
     assert fake_openai.last_messages()[-1] == {"role": "user", "content": "hello agent"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("defer_panes", [True, False], ids=["first-frame-slots", "panes-in-compose"])
 async def test_keys_posted_as_the_app_mounts_reach_the_prompt(chat_services, fake_openai, defer_panes):
     fake_openai.reply("first reply")
@@ -147,6 +149,7 @@ async def test_editing_keys_in_a_burst_act_in_turn_with_the_characters(services)
         await wait_until(pilot, lambda: chat(app).prompt.text == "next! ")
 
 
+@pytest.mark.slow
 async def test_the_first_frame_prompt_takes_typing_before_the_panes(chat_services, fake_openai):
     """Plain typing shows in the first frame's prompt at once (Backspace in turn with the characters);
     a key it does not take (here ←) and the keys after it wait; all of it lands in the real prompt."""
@@ -184,6 +187,7 @@ class RacingScreen(GatedScreen):
         await MainScreen._fill_panes(self)
 
 
+@pytest.mark.slow
 async def test_keys_queued_to_the_first_frame_prompt_as_it_goes_are_kept(chat_services):
     class RacingApp(GatedApp):
         def get_default_screen(self) -> MainScreen:

@@ -136,6 +136,7 @@ def test_the_readme_has_commands_to_check():
 # --------------------------------------------------------------------------
 # Parsing
 # --------------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("command", COMMANDS, ids=[c.line for c in COMMANDS])
 def test_readme_command_parses(command):
     parser = build_parser()
@@ -163,6 +164,7 @@ def test_inline_command_names_real_commands_and_options(span):
             pytest.fail(f"{span}: {word!r} is not a command")
 
 
+@pytest.mark.slow
 def test_every_command_and_long_option_is_in_the_readme():
     used_paths = set()
     for command in COMMANDS:
@@ -270,6 +272,7 @@ def test_readme_command_runs(command, seeded, fake_server, tmp_path):
         assert "Traceback" not in result.stderr
 
 
+@pytest.mark.slow
 def test_documented_failures_say_why(seeded, fake_server, tmp_path):
     """The `# exit 1` examples fail for the reason the README gives, not another one."""
     reasons = {"memory add": "not saved", "restore": "without --yes", "mcp remove": "no MCP server named",

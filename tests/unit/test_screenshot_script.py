@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "make_screenshot.py"
 COMMITTED = ROOT / "docs" / "screenshot.svg"
@@ -37,6 +39,7 @@ def test_committed_screenshot_shows_the_demo_main_screen():
     assert "agenttui-screenshot-" not in svg  # the temporary home never shows
 
 
+@pytest.mark.slow
 def test_script_renders_the_same_svg_twice(tmp_path):
     outputs = [tmp_path / "a.svg", tmp_path / "b.svg"]
     runs = [subprocess.Popen([sys.executable, str(SCRIPT), "--output", str(out)],

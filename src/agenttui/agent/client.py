@@ -1,4 +1,4 @@
-"""The OpenAI client, created lazily (A1).
+"""The OpenAI client, created lazily (docs/agent.md#the-loop).
 
 ``import openai`` costs ~0.3-0.4 s, so nothing imports it at module level: the
 UI draws its first frame without it and the client is built on the first turn.

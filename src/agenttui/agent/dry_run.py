@@ -14,7 +14,7 @@ What differs from a real turn, because a dry run writes nothing:
   page of history as older turns and the message as the current one, which
   is what it does with the stored copy (recall ``before_id`` is unset, which
   excludes nothing a real turn's own id would not);
-* the correction hook (M6), which in a real turn may save a note before the
+* the correction hook, which in a real turn may save a note before the
   model is called, does not run; a note it would have saved is not in the
   preview;
 * the request parameters besides model, messages and tools (``stream``,

@@ -32,7 +32,7 @@ class TraceStep:
 
 @dataclass
 class Trace:
-    """What happened in one turn (A2): for the UI, logs and tests."""
+    """What happened in one turn: for the UI, logs and tests."""
 
     turn_id: str
     steps: list[TraceStep] = field(default_factory=list)
@@ -92,7 +92,7 @@ class ApprovalRequested:
 
 @dataclass
 class MemoryChanged:
-    """The turn wrote, blocked, offered or queued a memory item (M6, M7)."""
+    """The turn wrote, blocked, offered or queued a memory item."""
 
     action: Literal["written", "blocked", "offered", "pending"]
     result: WriteResult
@@ -101,14 +101,14 @@ class MemoryChanged:
 
 @dataclass
 class PersistWarning:
-    """Writing history failed; the message is held and the write retried (A4)."""
+    """Writing history failed; the message is held and the write retried."""
 
     text: str
 
 
 @dataclass
 class RetryScheduled:
-    """The LLM call failed transiently; it is retried after ``delay`` seconds (A4)."""
+    """The LLM call failed transiently; it is retried after ``delay`` seconds."""
 
     attempt: int  # 1 = first retry
     delay: float

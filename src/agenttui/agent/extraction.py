@@ -1,4 +1,4 @@
-"""The memory extraction pass (M7, seed 002): off by default.
+"""The memory extraction pass (docs/memory.md#consent): off by default.
 
 After a successful reply, the model may be asked for memory *candidates* in a
 strict JSON contract::

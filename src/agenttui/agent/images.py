@@ -1,4 +1,4 @@
-"""Attach an image to a user message (H1): read, check, base64."""
+"""Attach an image to a user message (docs/storage.md#history-database): read, check, base64."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The agent loop (A1-A5): one user turn as an async generator of events.
+"""The agent loop (docs/agent.md, docs/security.md): one user turn as an async generator of events.
 
 ::
 
@@ -11,7 +11,7 @@ Signature::
              approver_timeout=None, cancel=None, retry_of=None, edit_of=None,
              registry=None, client=None, retry_policy=None)
 
-* ``image_path`` -- attach an image (H1): stored on the user message, sent as
+* ``image_path`` -- attach an image: stored on the user message, sent as
   an image content part.
 * ``model`` -- overrides ``services.model`` for this turn (``ask --model``).
 * ``approver_timeout`` -- seconds to wait for an approval answer; no answer
@@ -20,7 +20,7 @@ Signature::
   (or closing the generator) also stops it; the partial reply is kept either
   way, but only the event path yields a final ``TurnFinished``.
 * ``retry_of`` -- id of a user message already in history: answer it again
-  instead of appending ``text`` (the "one key retries" of A4, and regenerating
+  instead of appending ``text`` (one key retries a failed turn, and regenerating
   a finished reply). The window then ends at that message; the new reply is
   stored as a *sibling* of the replies it had (issue 15: a new branch, the old
   answers kept), and becomes the active branch once its first message is saved.
@@ -85,15 +85,15 @@ Decisions:
   exception escaping the registry (a bug) is recorded as the call's result
   and stops the turn with ``tool_error``.
 
-* **Memory use** (M5): the items ``assemble`` injected get ``mark_used`` once
+* **Memory use**: the items ``assemble`` injected get ``mark_used`` once
   per turn, in a thread (it rewrites and fsyncs the memory files). It starts
   once the first token has been handed out (or the first step ended without
   text), so it overlaps the rest of the stream instead of following it; the
   turn waits for it before its final event. The first token never waits.
 
-Hooks: ``_after_user_message`` runs M6 correction detection (offer, or save
+Hooks: ``_after_user_message`` runs correction detection (offer, or save
 with source ``correction``, per ``memory.corrections``); ``_after_reply`` is
-the M7 extraction point (calls ``agenttui.agent.extraction.extract_memory``
+the extraction point (calls ``agenttui.agent.extraction.extract_memory``
 when ``memory.extraction`` is on).
 
 The last request sent is kept for the prompt inspector:
@@ -299,7 +299,7 @@ class _Turn:
         self.usage: asyncio.Future | None = None  # the mark_used thread, once started
 
     def record_memory_use(self) -> None:
-        """Start M5's ``mark_used`` for the injected items in a thread (once per turn)."""
+        """Start ``mark_used`` for the injected items in a thread (once per turn)."""
         if self.usage is None and self.trace.memory_injected:
             self.usage = asyncio.ensure_future(asyncio.to_thread(
                 self.services.memory.mark_used, list(self.trace.memory_injected)))
@@ -648,7 +648,7 @@ class _Incomplete(Exception):
 
 # ---------------------------------------------------------------- hooks
 async def _after_user_message(services: Any, turn: _Turn, message: Message) -> AsyncIterator[AgentEvent]:
-    """M6: offer (or save, per setting) a correction the user just made.
+    """Offer (or save, per setting) a correction the user just made.
 
     The policy lives in :func:`agenttui.agent.memory_hooks.after_user_message`;
     here the outcome is only recorded in the turn's trace. It runs before the
@@ -665,7 +665,7 @@ async def _after_user_message(services: Any, turn: _Turn, message: Message) -> A
 
 
 async def _after_reply(services: Any, turn: _Turn, reply: Message | None) -> AsyncIterator[AgentEvent]:
-    """M7 extraction pass (off by default), after a successful reply."""
+    """The memory extraction pass (off by default), after a successful reply."""
     if not services.settings.memory.extraction or reply is None:
         return
     from agenttui.agent.extraction import extract_memory
@@ -835,7 +835,7 @@ async def _turn_events(services: Any, turn: _Turn, text: str,
 async def _end(services: Any, final: AgentEvent, turn: _Turn | None = None) -> AsyncIterator[AgentEvent]:
     """Finish background bookkeeping, retry writes that failed, then the final event."""
     if turn is not None:
-        # M5 usage stats, usually started mid-stream (see the module doc); a turn
+        # memory usage stats, usually started mid-stream (see the module doc); a turn
         # that failed or stopped before any output starts it here.
         turn.record_memory_use()
         if turn.usage is not None:

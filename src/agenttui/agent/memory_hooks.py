@@ -1,4 +1,4 @@
-"""Per-message memory hooks (M6, M7): corrections, and write results as events.
+"""Per-message memory hooks (docs/memory.md): corrections, and write results as events.
 
 ``after_user_message(services, message)`` runs the correction detector on
 the user's text and acts per ``settings.memory.corrections``:
@@ -107,17 +107,15 @@ def after_user_message(services: Any, message: Message) -> list[MemoryChanged]:
 
 
 def accept_offer(services: Any, event: MemoryChanged) -> WriteResult:
-    """The user said yes to an offered (or pending model) item: write it."""
+    """The user said yes to an offered (or pending model) item: write it.
+
+    The rule is :meth:`MemoryStore.accept_proposal` (the Memory pane's
+    "Remember" uses it too): the yes is the consent, the gate runs again.
+    """
     item = event.result.item
     if item is None:
         return WriteResult("rejected", reason="nothing to save")
-    if event.action == "pending" and item.source in ("model", "extraction"):
-        return services.memory.confirm_pending(item.id)
-    if item.kind == "fact":
-        return services.memory.set_fact(item.key or "", item.value or "", scope=item.scope,
-                                        source=item.source, origin=item.origin)
-    return services.memory.add_note(item.text, scope=item.scope, source=item.source,
-                                    origin=item.origin)
+    return services.memory.accept_proposal(item)
 
 
 def undo(services: Any, event: MemoryChanged) -> bool:

@@ -1,4 +1,4 @@
-"""The exact request of the last turn, for the prompt inspector (M5).
+"""The exact request of the last turn, for the prompt inspector (docs/memory.md).
 
 The loop records every completion request it sends (messages, tools, model,
 parameters) on the services object; :func:`last_prompt` returns the latest.

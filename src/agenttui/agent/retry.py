@@ -1,4 +1,4 @@
-"""Which LLM errors are retried, how long to wait, and how to say what failed (A4).
+"""Which LLM errors are retried, how long to wait, and how to say what failed (docs/agent.md).
 
 Decisions:
 

@@ -1,4 +1,4 @@
-"""Risk level of a shell command for the approval dialog (A3).
+"""Risk level of a shell command for the approval dialog (docs/agent.md#tools).
 
 ``shell_risk(command)`` is a classifier for a *human* decision, not a sandbox:
 every shell command needs approval anyway; the level tells the user how hard

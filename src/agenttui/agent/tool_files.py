@@ -1,4 +1,4 @@
-"""File tools (A3): read_file / list_directory inside the profile's project dir(s).
+"""File tools (docs/agent.md#tools): read_file / list_directory inside the profile's project dir(s).
 
 Confinement: the roots are the profile's bound directories (``Profile.paths``),
 resolved. A requested path is taken relative to the first root (or as an

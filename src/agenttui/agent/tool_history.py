@@ -1,4 +1,4 @@
-"""History search tool (A3, H6, recall): the profile's memory, searched like the prompt is.
+"""History search tool (docs/agent.md, recall): the profile's memory, searched like the prompt is.
 
 One ranking with context assembly (:mod:`agenttui.core.retrieval`): any of
 the words may match, best first, over every conversation (archived too),

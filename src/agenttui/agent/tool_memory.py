@@ -1,6 +1,6 @@
-"""Memory tools (M7): remember, forget, recall -- all through the MemoryStore.
+"""Memory tools (docs/memory.md#consent): remember, forget, recall -- all through the MemoryStore.
 
-``remember`` writes with ``source="model"``, so the one write gate (M3)
+``remember`` writes with ``source="model"``, so the one write gate
 decides: injection-like text, secrets, non-allowlisted fact keys or scopes
 are *blocked* and the tool answers ``blocked: <reason>`` (the model learns
 why; the loop turns ``ToolOutcome.memory`` into a ``MemoryChanged`` and the

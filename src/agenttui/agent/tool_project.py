@@ -1,6 +1,6 @@
-"""Project memory tools (P2, P3): read learnings, append decision/learning, update context.
+"""Project memory tools (docs/memory.md): read learnings, append decision/learning, update context.
 
-Learnings are loaded on demand (P2 keeps them out of the system prompt);
+Learnings are loaded on demand (they stay out of the system prompt);
 decisions and learnings are appended as dated entries; ``update_context``
 rewrites ``context.md`` whole (its previous text is in the prompt the model
 just saw, so it can carry over what still holds). ProjectMemory redacts

@@ -1,4 +1,4 @@
-"""The shell tool (A3): always asks; runs bounded; output captured and capped.
+"""The shell tool (docs/agent.md#tools): always asks; runs bounded; output captured and capped.
 
 * **Approval** -- every call needs it; the summary is the exact command text
   (never a paraphrase) and the risk comes from :func:`shell_risk`.

@@ -1,4 +1,4 @@
-"""The tool registry (A3, M7, P3): schemas, approval policy, execution.
+"""The tool registry (docs/agent.md#tools, docs/memory.md): schemas, approval policy, execution.
 
 ::
 

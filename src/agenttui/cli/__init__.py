@@ -9,7 +9,7 @@ otherwise sit in front of the UI's first frame. When the command is named
 (``agenttui ask …``), only its module is imported and registered: the others
 would only slow ``ask``'s first token; ``agenttui --help`` still lists all.
 
-Exit codes (SPEC §9): 0 ok, 1 refused/failed (message on stderr), 2 usage
+Exit codes: 0 ok, 1 refused/failed (message on stderr), 2 usage
 (also an argument that is not UTF-8), 130 interrupted. Expected failures (disk
 full, read-only, a lock held, a damaged file, ...) are one message from
 :func:`agenttui.core.errors.explain`; anything else is a bug: one line naming

@@ -1,6 +1,6 @@
-"""``agenttui ask TEXT``: one agent turn from the command line (SPEC §9).
+"""``agenttui ask TEXT``: one agent turn from the command line (docs/cli.md).
 
-The reply streams to stdout (control sequences made inert, A5:
+The reply streams to stdout (control sequences made inert,
 :func:`agenttui.core.visible_text.inert_text`, newlines and tabs kept, every
 other control/escape/bidi character shown as an escape); everything
 else -- tool calls, approvals, memory changes, warnings -- goes to stderr so
@@ -148,14 +148,12 @@ async def _ask(services, args: argparse.Namespace, text: str, api_key: str) -> i
     from agenttui.core.visible_text import InertStream, exact_line
 
     history = services.history
-    if args.conversation is not None:
-        from agenttui.cli.history_cmd import _find
+    from agenttui.cli.ask_conversation import ConversationNotFound, continued_conversation
 
-        conversation = _find(services, args.conversation)  # says why when it is None
-        if conversation is None:
-            return 1
-    else:
-        conversation = None if args.new or args.incognito else history.latest_conversation()
+    try:
+        conversation = continued_conversation(services, args)
+    except ConversationNotFound:
+        return 1
     if conversation is None:
         conversation = history.create_conversation(model=args.model or services.model)
     out = sys.stdout

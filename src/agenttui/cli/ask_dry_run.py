@@ -36,6 +36,7 @@ from agenttui.cli.common import fail, inert, json_text, open_services, warn
 def run_dry_run(args: argparse.Namespace, text: str) -> int:
     from agenttui.agent.dry_run import preview_request
     from agenttui.agent.images import ImageError
+    from agenttui.cli.ask_conversation import ConversationNotFound, continued_conversation
     from agenttui.core.history import HistoryError
     from agenttui.core.history_readonly import ReadOnlyHistoryStore
     from agenttui.core.models import new_id
@@ -51,14 +52,10 @@ def run_dry_run(args: argparse.Namespace, text: str) -> int:
         services.history = ReadOnlyHistoryStore(
             services.paths.history_db(services.profile_name),
             redact_patterns=services.settings.redaction.extra_patterns)
-        if getattr(args, "conversation", None) is not None:
-            from agenttui.cli.history_cmd import _find
-
-            latest = _find(services, args.conversation)  # says why when it is None
-            if latest is None:
-                return 1
-        else:
-            latest = None if args.new else services.history.latest_conversation()
+        try:
+            latest = continued_conversation(services, args)  # the real turn's rule
+        except ConversationNotFound:
+            return 1
         conversation_id = latest.id if latest is not None else new_id()  # never stored
         request = preview_request(services, conversation_id, text, model=args.model,
                                   image_path=args.image)
@@ -66,7 +63,7 @@ def run_dry_run(args: argparse.Namespace, text: str) -> int:
         return fail(str(exc))
     finally:
         services.close()
-    # A5: the prompt carries model-written history and notes. JSON: the same value with
+    # The prompt carries model-written history and notes. JSON: the same value with
     # C1/bidi/format characters as \\u escapes (json_text); the readable form: inert.
     out = json_text(request, indent=2) if args.json else inert(_readable(request))
     sys.stdout.write(out + "\n")

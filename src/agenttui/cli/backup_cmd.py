@@ -1,4 +1,4 @@
-"""``agenttui backup [--output FILE]`` and ``agenttui restore FILE`` (M10, D2)."""
+"""``agenttui backup [--output FILE]`` and ``agenttui restore FILE`` (docs/storage.md)."""
 
 from __future__ import annotations
 

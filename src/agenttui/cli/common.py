@@ -1,4 +1,4 @@
-"""Helpers shared by the headless commands (SPEC §9, D3).
+"""Helpers shared by the headless commands (docs/cli.md).
 
 Exit codes: 0 ok, 1 refused/failed (message on stderr), 2 usage. Problems the
 core found while loading (a broken config, a corrupt memory file moved
@@ -10,6 +10,13 @@ from __future__ import annotations
 import argparse
 import sys
 
+# Model/tool text may carry terminal escapes: shown, never run. One policy for the
+# CLI and the UI (agenttui.ui.inert re-exports the same functions); fail/warn apply
+# it too, so an endpoint's error text or a model's tool name cannot act on the
+# terminal. ``exact`` is for what will run (a shell command in an approval line).
+from agenttui.core.visible_text import exact as exact  # re-exported for the commands
+from agenttui.core.visible_text import inert_text as inert
+
 PROG = "agenttui"
 
 
@@ -20,26 +27,6 @@ def fail(message: str, code: int = 1) -> int:
 
 def warn(message: str) -> None:
     print(f"{PROG}: warning: {inert(message)}", file=sys.stderr)
-
-
-def inert(text: str | None) -> str:
-    """Model/tool text may carry terminal escapes (A5): show them, never run them.
-
-    The shared policy of :func:`agenttui.core.visible_text.inert_text`: newlines
-    and tabs kept, every other control, escape, bidi or invisible character
-    shown as a ``\\x1b``/``\\u202e`` escape. ``fail``/``warn`` apply it too, so
-    an endpoint's error text or a model's tool name cannot act on the terminal.
-    """
-    from agenttui.core.visible_text import inert_text
-
-    return inert_text(text)
-
-
-def exact(text: str | None, keep: str = "\n") -> str:
-    """What will run, exactly and visibly (:func:`agenttui.core.visible_text.exact`)."""
-    from agenttui.core.visible_text import exact as shown
-
-    return shown(text, keep)
 
 
 def json_text(value: object, **kwargs: object) -> str:
@@ -80,7 +67,7 @@ def add_yes(parser: argparse.ArgumentParser) -> None:
 
 
 def confirm_destructive(args: argparse.Namespace, action: str, word: str | None = None) -> bool:
-    """D3: ``--yes`` proceeds; no terminal and no ``--yes`` refuses; a terminal asks.
+    """``--yes`` proceeds; no terminal and no ``--yes`` refuses; a terminal asks.
 
     ``action`` completes "refusing to …" / "… ?" (e.g. "delete profile 'work'").
     With ``word`` the user must type it exactly (the most destructive actions).
@@ -180,7 +167,7 @@ def report_failure(exc: BaseException, argv: list[str]) -> int:
 
 
 def backup_first(what: str) -> str | None:
-    """D2: a full backup before a destructive command; prints where it went."""
+    """A full backup before a destructive command; prints where it went."""
     from agenttui.core.backup import create_backup
 
     try:

@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"ok": not failed, "checks": [asdict(c) for c in checks]}, indent=2))
         return 1 if failed else 0
-    from agenttui.cli.common import inert  # details quote the endpoint's answers (A5)
+    from agenttui.cli.common import inert  # details quote the endpoint's answers
 
     width = max(len(c.name) for c in checks)
     for check in checks:

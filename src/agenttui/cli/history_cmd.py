@@ -1,4 +1,4 @@
-"""``agenttui history list|search|show|fork|export|import|embed`` (H2, H6 headless; import:
+"""``agenttui history list|search|show|fork|export|import|embed`` (docs/storage.md; import:
 history_import_cmd, embed: history_embed_cmd).
 
 Conversations are trees (issue 15): ``show`` prints the active branch -- what the
@@ -8,7 +8,7 @@ path up to that message into a new conversation and prints its id.
 
 IDs may be given as a unique prefix (lists show the first 8 characters).
 Message text is printed inert: escape sequences from the model never reach
-the terminal (A5).
+the terminal.
 """
 
 from __future__ import annotations
@@ -219,7 +219,7 @@ def run_export(args: argparse.Namespace) -> int:
     history = services.history
     text = (history.export_markdown if args.format == "md" else history.export_json)(conversation.id)
     if args.output is None:
-        if sys.stdout.isatty():  # exact bytes for pipes; inert on a terminal (A5)
+        if sys.stdout.isatty():  # exact bytes for pipes; inert on a terminal
             text = inert(text)
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
         return 0

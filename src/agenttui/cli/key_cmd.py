@@ -1,4 +1,5 @@
-"""``agenttui key set|delete``: the API key in the OS keyring (S3), or opted in, a 0600 file.
+"""``agenttui key set|delete``: the API key in the OS keyring, or opted in, a 0600 file
+(docs/security.md#the-api-key).
 
 The key is read from a hidden prompt on a terminal, or from stdin when piped
 (``pass show openai | agenttui key set``) -- never from argv, where it would

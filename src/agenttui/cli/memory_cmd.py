@@ -1,9 +1,9 @@
-"""``agenttui memory list|add|set|forget|audit`` (M2, M3, M9 headless).
+"""``agenttui memory list|add|set|forget|audit`` (docs/memory.md).
 
-Writes go through the same M3 gate as the UI (``MemoryStore``); a rejection
+Writes go through the same write gate as the UI (``MemoryStore``); a rejection
 is exit 1 with the gate's reason on stderr. ``forget`` shows what matches,
 backs up first, and needs ``--yes`` when more than one item matches or stdin
-is not a terminal (M2, D3); on a terminal several matches are confirmed y/N.
+is not a terminal; on a terminal several matches are confirmed y/N.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``agenttui paths``: print every location agenttui uses (S1)."""
+"""``agenttui paths``: print every location agenttui uses (docs/storage.md#locations)."""
 
 from __future__ import annotations
 

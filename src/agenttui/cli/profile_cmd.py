@@ -1,4 +1,4 @@
-"""``agenttui profile list|create|delete`` (§1, U5 headless)."""
+"""``agenttui profile list|create|delete`` (docs/architecture.md#profiles)."""
 
 from __future__ import annotations
 

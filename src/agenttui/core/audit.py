@@ -1,4 +1,4 @@
-"""Memory audit (M9). Pure: items in, findings out; ~O(n) on real data.
+"""Memory audit (docs/memory.md#the-audit). Pure: items in, findings out; ~O(n) on real data.
 
 :func:`audit` returns **one finding per item, in input order**, with an empty
 ``flags`` list for a clean item: the audit screen lists every item and sorts

@@ -1,4 +1,4 @@
-"""Full backups, restore and the trash (M10, D2).
+"""Full backups, restore and the trash (docs/storage.md).
 
 One ``.tar.gz`` (0600) holds ``manifest.json`` (first member), ``config/``
 (config.toml passed through redaction, user themes) and ``data/`` (user
@@ -141,7 +141,7 @@ def _collect(paths: Paths, scratch: Path, skipped: list[str] | None = None) -> l
     if paths.config_file.is_file():
         clean = scratch / "config.toml"
         text = paths.config_file.read_bytes().decode("utf-8", errors="replace")
-        atomic_write_text(clean, redact_secrets(text))  # S3: never a secret in a backup
+        atomic_write_text(clean, redact_secrets(text))  # never a secret in a backup
         members.append(("config/config.toml", clean))
     if paths.user_themes_dir.is_dir():
         for path in _walk(paths.user_themes_dir):

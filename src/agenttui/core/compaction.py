@@ -5,7 +5,7 @@
   conversation were not sent, with the id of the first one that was (the
   chat's "older turns not sent: N" line goes above it). Counted are the
   user's and the assistant's messages, what the chat shows as turns; older
-  tool steps are left out by design (H5) and not counted.
+  tool steps are left out by design and not counted.
 * **Summaries.** ``/compact`` stores a summary as a ``system`` message whose
   ``summary_of`` (kept in ``messages.meta``) names the first and last message
   it replaces. Context assembly (:func:`split_summary`) then sends the newest

@@ -1,4 +1,4 @@
-"""Load and save ``config.toml`` (S2).
+"""Load and save ``config.toml`` (docs/storage.md#configuration).
 
 Decisions recorded here:
 

@@ -1,4 +1,4 @@
-"""Context assembly (M5, H4, H5, P2, recall): the one call the agent loop makes.
+"""Context assembly (docs/memory.md, docs/agent.md, recall): the one call the agent loop makes.
 
 ``assemble(services, conversation_id, user_message)`` returns the request's
 messages in OpenAI wire form:
@@ -13,7 +13,7 @@ messages in OpenAI wire form:
    replayed as turns, so the model never sees a user/assistant sequence that
    did not happen;
 3. the window of recent messages (:mod:`context_window`), older turns' tool
-   steps collapsed (H5), never splitting a tool group;
+   steps collapsed, never splitting a tool group;
 4. the current turn: the user message and any tool steps already taken in
    this turn (they follow it in history), always whole.
 
@@ -35,7 +35,7 @@ It reads one bounded page of history (never the whole conversation), so its
 cost does not grow with the conversation. Images are sent only with the
 current message; older ones become a text placeholder (they would otherwise
 be re-sent, at ~765 tokens each, on every turn). A partial reply kept after a
-failure (A4) is marked as interrupted so the model does not continue it as if
+failure is marked as interrupted so the model does not continue it as if
 it were whole.
 
 Failures reading memory, history search or project files, or recording

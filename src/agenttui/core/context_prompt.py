@@ -1,4 +1,4 @@
-"""The system prompt (M5, P2): soul + user name + memory + project context.
+"""The system prompt (docs/memory.md): soul + user name + memory + project context.
 
 Decisions:
 
@@ -6,14 +6,14 @@ Decisions:
   telling the model to treat it as data, not instructions. Each item is one
   line (newlines folded) and any ``<memory``/``<project`` tag inside an item is
   defused, so a stored note cannot close the block and speak as the system.
-  The gate (M3) already refuses injection-like notes; this is the second wall.
-* **Selection.** Expired items are never injected (M8). Pinned items always
+  The gate already refuses injection-like notes; this is the second wall.
+* **Selection.** Expired items are never injected. Pinned items always
   are. Other notes compete for ``inject_notes`` slots (default 40): score =
   bm25 relevance to the current message over a stemmed index of the items
   (:func:`agenttui.core.retrieval.rank_memory`; stop words of English and
   Indonesian dropped), ties broken by recency (``max(updated, last_used)``),
   so with no match this is "the most recent 40". Facts are all candidates; a
-  preference-like key (``language``, ``response_style`` …, seed 002
+  preference-like key (``language``, ``response_style`` …,
   ``DEFAULT_BOOST_KEYS``) gets ``preference_bias`` added to its score. With
   2,000 notes, the ones about the message come first, then the newest.
 * **Today.** The prompt states today's local date (not the time), so "last
@@ -61,7 +61,7 @@ DATA_RULE = (
 )
 TRUNCATED_MARK = "[… truncated to fit the prompt budget …]"
 
-# Keys treated as preferences (seed 002 DEFAULT_BOOST_KEYS, widened by substring).
+# Keys treated as preferences (a boost list, widened by substring).
 PREFERENCE_KEYS = frozenset({"language", "preferred_language", "response_style", "update_channel"})
 _PREFERENCE_HINTS = ("prefer", "style", "language", "tone", "format", "channel", "units")
 

@@ -1,4 +1,4 @@
-"""The message window (H4, H5): which stored messages go into a request.
+"""The message window (docs/agent.md#what-a-request-holds): which stored messages go into a request.
 
 The unit of selection is a *group*: an assistant message with ``tool_calls``
 together with the tool results answering it, or any other single message. A
@@ -11,7 +11,7 @@ ragged): a tool result with no matching call before it is dropped; a
 ``tool_calls`` message missing any of its results loses its calls (its text,
 if any, stays as a plain assistant message) and its partial results go too.
 
-Collapsing (H5, seed 004 ``completed_steps``): tool groups of turns other
+Collapsing (the "completed steps" of an agent turn): tool groups of turns other
 than the current one are left out, keeping each turn's user message and
 final assistant text. "Current" means ``turn_id == current_turn_id`` when
 one is given, otherwise anything after the last user message.
@@ -63,7 +63,7 @@ def is_tool_group(group: Group) -> bool:
 
 
 def collapse_old_tool_steps(groups: list[Group], current_turn_id: str | None = None) -> list[Group]:
-    """Drop tool groups that belong to earlier turns (H5)."""
+    """Drop tool groups that belong to earlier turns."""
     last_user = max((k for k, g in enumerate(groups) if g[0].role == "user"), default=-1)
     kept = []
     for index, group in enumerate(groups):
@@ -89,7 +89,7 @@ def select_window(
     """The latest whole groups within ``count`` messages and ``token_budget`` tokens.
 
     Either limit may be 0 (= no limit); ``count=30, token_budget=0`` is the
-    default "last 30 messages" (H4). Groups are taken newest first and the
+    default "last 30 messages". Groups are taken newest first and the
     selection stops at the first group that does not fit, so the window is
     contiguous. Never dropped, even when alone they exceed a limit: the groups
     of the current turn (trailing groups with ``turn_id == current_turn_id``)

@@ -1,4 +1,4 @@
-"""Auto-detected corrections (M6), English and Indonesian. Pure.
+"""Auto-detected corrections (docs/memory.md), English and Indonesian. Pure.
 
 ``detect_correction(text)`` looks for a user telling the assistant how to
 behave from now on -- "stop adding emojis", "don't summarise", "I prefer tabs,

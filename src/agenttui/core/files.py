@@ -1,4 +1,4 @@
-"""Files you can trust (S4): private permissions, atomic writes, locks, and
+"""Files you can trust (docs/storage.md): private permissions, atomic writes, locks, and
 corrupt files moved aside instead of being emptied.
 
 Every writer in the core goes through these helpers so the guarantees hold in

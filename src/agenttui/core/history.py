@@ -1,4 +1,4 @@
-"""Conversation history of one profile: SQLite + WAL + FTS5 (H1-H3, H6, S5).
+"""Conversation history of one profile: SQLite + WAL + FTS5 (docs/storage.md).
 
 Decisions worth knowing before changing anything here:
 
@@ -21,7 +21,7 @@ Decisions worth knowing before changing anything here:
 * **O(log n) appends.** The append path is one INSERT (plus its FTS trigger)
   and one UPDATE of the conversation by primary key -- no COUNT(*), no scan.
   ``conversations.message_count`` is a counter kept in the same transaction.
-* **Redaction before persistence (H3).** Content, tool-call arguments,
+* **Redaction before persistence.** Content, tool-call arguments,
   tool results, names and titles pass :func:`agenttui.security.redact_secrets`
   (with the profile's extra patterns) before they reach SQLite; exports
   redact again. Messages with ``persist=False`` are never written.
@@ -31,9 +31,9 @@ Decisions worth knowing before changing anything here:
 * **Failures to write** (disk full, "database is locked" after the busy
   timeout, read-only file) raise :class:`HistoryWriteError`; the transaction
   is rolled back and the caller still holds its in-memory message, so the
-  agent loop can warn and retry (A4).
+  agent loop can warn and retry.
 * **Search** includes archived conversations: ``/reset`` archives instead of
-  destroying (H2), and what was archived is exactly what one later searches
+  destroying, and what was archived is exactly what one later searches
   for. Pass ``include_archived=False`` to leave them out. User text is turned
   into a safe FTS5 query (:func:`to_fts_query`); no input makes it raise.
 * **Deletes scrub.** ``secure_delete`` is on and the WAL is checkpointed after
@@ -915,7 +915,7 @@ class HistoryStore:
             return int(db.execute("SELECT COUNT(*) FROM messages WHERE conversation_id = ?",
                                   (cid,)).fetchone()[0])
 
-    # -- search (H6) -------------------------------------------------------------
+    # -- search -------------------------------------------------------------
     def search(self, query: str, limit: int = 20, conversation_id: str | None = None,
                *, include_archived: bool = True) -> list[SearchHit]:
         """Ranked full-text search (bm25; best first). Never raises on user input.

@@ -1,6 +1,6 @@
-"""Export one conversation as Markdown or JSON (H2).
+"""Export one conversation as Markdown or JSON (docs/storage.md#history-database).
 
-The text in the database is already redacted (H3); every field is redacted
+The text in the database is already redacted; every field is redacted
 again here (defence in depth: rules improve, and an export leaves the app).
 Messages arrive as an iterator (the store pages them), so exporting a long
 conversation never runs one huge query.

@@ -1,4 +1,4 @@
-"""The history database schema and its migrations (S5).
+"""The history database schema and its migrations (docs/storage.md#history-database).
 
 The schema version lives in ``PRAGMA user_version`` (0 = empty file). Each
 migration is an ordered tuple of single SQL statements -- not a script --

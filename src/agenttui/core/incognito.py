@@ -13,7 +13,7 @@ conversations -- and nothing is written under the data dir:
   Its message ids start after the real file's highest, so recall's "before
   this message" bounds still hold. Writes to a real conversation are refused.
 * **Memory**: :class:`ReadOnlyMemory` reads through; ``mark_used`` (use counts,
-  M5) does nothing; every other write raises :class:`IncognitoRefused`. The
+  memory use) does nothing; every other write raises :class:`IncognitoRefused`. The
   ``remember``/``forget`` tools are not offered, corrections are not detected
   (``memory.corrections = "off"``) and extraction is off, so the model is
   never told it can remember something it cannot.
@@ -197,13 +197,14 @@ class ReadOnlyMemory:
     """The memory store, read only: use counts are not kept, writes are refused."""
 
     _WRITES = frozenset({"add_note", "set_fact", "confirm_pending", "discard_pending", "edit",
-                         "set_pinned", "restore_archived", "remove", "reset", "merge"})
+                         "set_pinned", "restore_archived", "remove", "reset", "merge",
+                         "accept_proposal"})
 
     def __init__(self, memory: Any) -> None:
         self._memory = memory
 
     def mark_used(self, ids: Iterable[str]) -> None:
-        """Incognito leaves use counts as they were (M5 bookkeeping is a write)."""
+        """Incognito leaves use counts as they were (that bookkeeping is a write)."""
 
     def __getattr__(self, name: str) -> Any:
         if name in self._WRITES:
@@ -217,7 +218,8 @@ class ReadOnlyMemory:
 class ReadOnlyProject:
     """Project memory, read only (its prompt section and recall entries are read as always)."""
 
-    _WRITES = frozenset({"append_decision", "append_learning", "write_context", "archive_session"})
+    _WRITES = frozenset({"append_decision", "append_learning", "write_context", "rewrite",
+                         "archive_session"})
 
     def __init__(self, project: Any) -> None:
         self._project = project

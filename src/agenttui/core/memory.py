@@ -1,4 +1,4 @@
-"""Long-term memory (M1-M4, M7, M8, M10): :class:`MemoryStore`.
+"""Long-term memory (docs/memory.md, docs/storage.md#backups): :class:`MemoryStore`.
 
 Two scopes, one JSON file each (:mod:`agenttui.core.memory_file`): ``user``
 at ``paths.user_memory_file`` and ``profile`` at
@@ -17,13 +17,13 @@ Decisions:
   the directory fsync: a power loss may drop a use count, never an item.)
 * **One gate** -- every write goes through
   :func:`agenttui.core.memory_gate.check_write`.
-* **Consent** (M7) -- a write the gate marks ``pending`` is kept in this
+* **Consent** -- a write the gate marks ``pending`` is kept in this
   process only (:meth:`pending`) and returned with ``status="pending"``; the
   UI asks, then :meth:`confirm_pending` (re-checks the gate against the
   current file, with ``confirmed=True``) or :meth:`discard_pending`. A caller
   that asked the user itself may instead re-submit with ``confirmed=True``.
   Pending proposals die with the process: the model can propose again.
-* **Caps without loss** (M4) -- no cap by default (``max_notes = 0``): the
+* **Caps without loss** -- no cap by default (``max_notes = 0``): the
   prompt picks notes by relevance (core/retrieval.py), so a month of use
   never pushes a note out. With a cap set, over ``max_notes`` notes in a scope, the least
   recently touched (max of updated / last_used) unpinned note moves to the
@@ -32,7 +32,7 @@ Decisions:
   exceeded rather than anything dropped.
 * **Copies out** -- items returned to callers are copies; change memory
   only through the methods, never by mutating a returned item.
-* **Backups** (M10) -- the first write of each day makes the daily backup
+* **Backups** -- the first write of each day makes the daily backup
   (rotation ``backup_keep``); :meth:`remove`, :meth:`reset` and :meth:`merge`
   take a timestamped snapshot first and record it in :attr:`last_backup`.
 """
@@ -117,11 +117,12 @@ class MemoryStore:
         return result.data
 
     def items(self, scope: ScopeArg = "all", include_expired: bool = True, *,
-              copies: bool = True) -> list[MemoryItem]:
+              copies: bool = True, now: datetime | None = None) -> list[MemoryItem]:
         """The items of ``scope``. ``copies=False`` hands out the cached objects
         themselves, for readers that never change them (prompt assembly: copying
-        2,000 items on every turn cost more than ranking them)."""
-        now = utcnow()
+        2,000 items on every turn cost more than ranking them). ``now`` decides
+        what has expired (default: the clock)."""
+        now = now or utcnow()
         out: list[MemoryItem] = []
         for s in self._scopes(scope):
             live = (i for i in self._data(s).items if include_expired or not i.is_expired(now))
@@ -231,6 +232,21 @@ class MemoryStore:
         if item is None:
             return WriteResult("rejected", reason="That proposal is no longer pending.")
         return self._submit(item, confirmed=True)
+
+    def accept_proposal(self, item: MemoryItem) -> WriteResult:
+        """The user said yes to a proposal shown to them: store it.
+
+        The one rule for an offer's "Remember" (the agent's hook and the Memory
+        pane both call it): that yes *is* the consent the gate waits for, so
+        the write is ``confirmed`` whatever the source. A proposal still held
+        here is confirmed by id; one that is not (an offered correction, which
+        is never held; a model proposal whose store was replaced by a profile
+        switch) is submitted again as a copy. The gate runs again either way:
+        a yes never lets through what the gate refuses.
+        """
+        if item.id in self._pending:
+            return self.confirm_pending(item.id)
+        return self._submit(replace(item), confirmed=True)
 
     def discard_pending(self, item_id: str) -> MemoryItem | None:
         return self._pending.pop(item_id, None)

@@ -1,4 +1,4 @@
-"""Memory backups (M10, D2).
+"""Memory backups (docs/storage.md).
 
 Layout under ``paths.memory_backups_dir``::
 

@@ -1,4 +1,4 @@
-"""One memory scope on disk (S6): a human-readable JSON file.
+"""One memory scope on disk (docs/storage.md#memory-files): a human-readable JSON file.
 
 Format::
 

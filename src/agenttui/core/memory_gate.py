@@ -1,4 +1,4 @@
-"""The one memory write gate (M3). Pure: no I/O, no clock.
+"""The one memory write gate (docs/memory.md#the-write-gate). Pure: no I/O, no clock.
 
 Every writer -- ``/remember`` (source ``explicit``), a UI edit (``manual``),
 an auto-detected correction (``correction``), an import, the model's
@@ -10,7 +10,7 @@ on the :class:`GateDecision`. Rules, in order:
    well-formed key (``[a-z][a-z0-9_]*`` with optional ``.`` sections, up to
    64 characters, normalised: lowercased, spaces and ``-`` become ``_``) and a
    value.
-2. **Policy boundary** (seed 002) -- model/extraction may write only to
+2. **Policy boundary** -- model/extraction may write only to
    ``settings.model_scopes`` and only fact keys in ``settings.fact_keys``.
    The user may set any well-formed key while
    ``allow_any_fact_key_from_user`` is on (the allowlist binds the model).
@@ -38,7 +38,7 @@ on the :class:`GateDecision`. Rules, in order:
    ``near_duplicate_threshold``) to a note in the scope refreshes that note
    (action ``refresh``); a fact with a key that exists in the scope updates
    that fact (``update``) or refreshes it when the value is unchanged.
-8. **Consent** (M7) -- a model/extraction write that would add or change
+8. **Consent** -- a model/extraction write that would add or change
    something waits for the user (action ``pending``) when
    ``model_consent == "ask"`` (the default), the fact key is in
    ``sensitive_keys``, or the caller says it is ``untrusted``: proposed in a

@@ -1,4 +1,4 @@
-"""Text normalisation and near-duplicate detection for memory items (M3, M9).
+"""Text normalisation and near-duplicate detection for memory items (docs/memory.md).
 
 One definition of "the same note" is shared by the write gate (one new item
 against the items of its scope) and the audit (all items at once), so the two

@@ -40,7 +40,7 @@ def from_iso(text: str | None) -> datetime | None:
 
 
 # --------------------------------------------------------------------------
-# Memory (M1)
+# Memory
 # --------------------------------------------------------------------------
 @dataclass
 class Origin:
@@ -149,19 +149,19 @@ class MemoryItem:
         return item
 
 
-# "pending": held for the user's yes (M7 consent), not stored yet; see MemoryStore.confirm_pending.
+# "pending": held for the user's yes, not stored yet; see MemoryStore.confirm_pending.
 WriteStatus = Literal["added", "refreshed", "updated", "rejected", "pending"]
 
 
 @dataclass
 class WriteResult:
-    """What the memory write gate (M3) did with a proposed write."""
+    """What the memory write gate did with a proposed write."""
 
     status: WriteStatus
     item: MemoryItem | None = None
     reason: str = ""  # why it was rejected, or what was changed (e.g. "secret redacted")
-    archived: list[MemoryItem] = field(default_factory=list)  # moved out by the cap (M4)
-    pending: bool = False  # needs the user's yes (M7 consent) before it is stored
+    archived: list[MemoryItem] = field(default_factory=list)  # moved out by the cap
+    pending: bool = False  # needs the user's yes before it is stored
 
     @property
     def ok(self) -> bool:
@@ -169,7 +169,7 @@ class WriteResult:
 
 
 # --------------------------------------------------------------------------
-# Audit (M9)
+# Audit
 # --------------------------------------------------------------------------
 AuditFlag = Literal["suspicious", "secret", "duplicate", "conflict", "stale", "expired", "too_long"]
 AUDIT_FLAGS: tuple[AuditFlag, ...] = (
@@ -190,7 +190,7 @@ class AuditFinding:
 
 
 # --------------------------------------------------------------------------
-# History (H1, H2)
+# History
 # --------------------------------------------------------------------------
 @dataclass
 class ToolCall:
@@ -214,15 +214,15 @@ class Message:
     tool_calls: list[ToolCall] = field(default_factory=list)
     tool_call_id: str | None = None
     name: str | None = None
-    image_b64: str | None = None  # H1 attached image (base64), sent as an image part
+    image_b64: str | None = None  # an attached image (base64), sent as an image part
     image_mime: str | None = None
     id: int | None = None  # assigned by the history store
     conversation_id: str | None = None
-    turn_id: str | None = None  # groups a turn's tool steps (H5)
+    turn_id: str | None = None  # groups a turn's tool steps
     created: datetime = field(default_factory=utcnow)
     tokens: int = 0
-    incomplete: bool = False  # a partial reply kept after a failure (A4)
-    persist: bool = True  # ephemeral messages are never written (H1)
+    incomplete: bool = False  # a partial reply kept after a failure
+    persist: bool = True  # ephemeral messages are never written
     incomplete_reason: str | None = None  # why, in words ("cut at the token limit", ...)
     # Provider fields of an assistant message that must go back unchanged
     # (DeepSeek's ``reasoning_content`` on a tool-call message); sent in ``to_openai``.

@@ -1,4 +1,4 @@
-"""Where agenttui keeps its files (S1).
+"""Where agenttui keeps its files (docs/storage.md#locations).
 
 platformdirs decides the locations; ``AGENTTUI_HOME=DIR`` puts everything
 under DIR (portable installs, tests). Nothing is created at import or when a

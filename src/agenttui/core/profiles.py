@@ -1,4 +1,4 @@
-"""Profiles (§1): named workspaces, bound to project directories.
+"""Profiles (docs/architecture.md#profiles): named workspaces, bound to project directories.
 
 A profile is a directory ``profiles/<name>/`` holding ``profile.toml``
 (bindings and overrides), its memory, history and project files. Decisions:

@@ -1,4 +1,4 @@
-"""Project memory (P1-P3, seed 003): plain Markdown files per profile.
+"""Project memory (docs/memory.md#project-memory): plain Markdown files per profile.
 
 ``context.md`` (current state, rewritten whole), ``decisions.md`` and
 ``learnings.md`` (dated logs, appended), ``sessions/YYYY-MM-DD.md`` (archives,
@@ -8,7 +8,7 @@ Log entries are ``## YYYY-MM-DD: Title`` followed by the body. Only headings
 of exactly that dated form start an entry, so a body may contain its own
 ``##`` headings; a body line that *would* look like a dated heading is
 escaped with a backslash. Everything written passes
-:func:`agenttui.security.redact_secrets` first (H3).
+:func:`agenttui.security.redact_secrets` first.
 """
 
 from __future__ import annotations
@@ -54,7 +54,8 @@ class ProjectMemory:
             "sessions": self.directory / "sessions",
         }
 
-    def _read(self, name: str) -> str:
+    def read(self, name: str) -> str:
+        """A file's text ("" when it is missing): ``context``, ``decisions``, ``learnings``."""
         try:
             return self.files()[name].read_text(encoding="utf-8", errors="replace")
         except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
@@ -62,17 +63,17 @@ class ProjectMemory:
 
     # -- reading -------------------------------------------------------------
     def context(self) -> str:
-        return self._read("context")
+        return self.read("context")
 
     def decisions(self, last: int = 10) -> list[str]:
-        entries = _entries(self._read("decisions"))
+        entries = _entries(self.read("decisions"))
         return entries[-last:] if last > 0 else []
 
     def learnings(self) -> str:
-        return self._read("learnings")
+        return self.read("learnings")
 
     def prompt_section(self) -> str:
-        """context.md whole + the last 10 decisions, under headings (P2)."""
+        """context.md whole + the last 10 decisions, under headings."""
         parts = []
         context = self.context().strip()
         if context:
@@ -102,7 +103,7 @@ class ProjectMemory:
             return self._recall_cache[1]  # every turn asks; the files rarely change
         found: list[tuple[str, str, str]] = []
         for name in ("decisions", "learnings"):
-            for number, entry in enumerate(_entries(self._read(name)), start=1):
+            for number, entry in enumerate(_entries(self.read(name)), start=1):
                 found.append((f"{name}.md#{number}", entry[3:13], entry))
         for path in archives:
             try:
@@ -125,7 +126,7 @@ class ProjectMemory:
         stamp = (day or date.today()).isoformat()
         path = self.files()[name]
         with locked(path):
-            existing = self._read(name)
+            existing = self.read(name)
             prefix = _HEADERS[name] if not existing.strip() else ""
             if existing and not existing.endswith("\n"):
                 prefix += "\n"
@@ -139,9 +140,20 @@ class ProjectMemory:
         self._append_entry("learnings", title, body, day)
 
     def write_context(self, text: str) -> None:
+        self.rewrite("context", text)
+
+    def rewrite(self, name: str, text: str) -> None:
+        """Rewrite ``context``, ``decisions`` or ``learnings`` whole (the editor saves this way).
+
+        Locked, atomic, redacted, ending in one newline: the same path as
+        every other write here, so a file saved from the UI is exactly what
+        the agent's tools would have written.
+        """
         from agenttui.core.files import atomic_write_text, locked
 
-        path = self.files()["context"]
+        if name not in ("context", *_HEADERS):
+            raise ValueError(f"not a project memory file: {name!r}")
+        path = self.files()[name]
         with locked(path):
             atomic_write_text(path, _redact(text).rstrip("\n") + "\n")
 

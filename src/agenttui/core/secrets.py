@@ -1,4 +1,4 @@
-"""The API key (S3): ``OPENAI_API_KEY`` first, then the OS keyring.
+"""The API key (docs/security.md#the-api-key): ``OPENAI_API_KEY`` first, then the OS keyring.
 
 Order of the lookup: ``OPENAI_API_KEY``, a key typed in Settings for this
 session only (no keyring, file not chosen), the keyring, then the opt-in key

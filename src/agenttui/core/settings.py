@@ -1,4 +1,4 @@
-"""The settings model (S2): plain dataclasses with the defaults the spec fixes.
+"""The settings model (docs/storage.md): plain dataclasses with the defaults the spec fixes.
 
 Loading and saving TOML lives in :mod:`agenttui.core.config`; this module is
 pure data so everything can depend on it cheaply. Every field here is a key
@@ -23,7 +23,7 @@ DEFAULT_SOUL = (
     "about the user with your memory tools; never store secrets."
 )
 
-# Fact keys the model/extraction may propose (policy boundary, seed 002).
+# Fact keys the model/extraction may propose (policy boundary).
 DEFAULT_FACT_KEYS = (
     "language", "preferred_language", "user_name", "timezone", "location", "editor",
     "shell", "os", "default_branch", "response_style", "update_channel", "role",
@@ -31,7 +31,7 @@ DEFAULT_FACT_KEYS = (
 )
 # Keys the runtime blocks even when the policy allows them (execution boundary).
 DEFAULT_BLOCKED_KEYS = ("password", "api_key", "token", "secret", "private_key", "seed_phrase")
-# Keys that always wait for the user's yes when the model proposes them (M7).
+# Keys that always wait for the user's yes when the model proposes them.
 DEFAULT_SENSITIVE_KEYS = ("location", "user_name", "pronouns", "timezone")
 DEFAULT_TOOLS = (
     "remember", "forget", "recall", "search_history", "read_learnings",
@@ -158,4 +158,4 @@ class Settings:
     agent: AgentSettings = field(default_factory=AgentSettings)
     redaction: RedactionSettings = field(default_factory=RedactionSettings)
     keys: dict[str, str] = setting({}, "Binding id → key(s); default: empty (the defaults in "
-                                   "[Key bindings](#key-bindings)). Example there.", in_form=False)  # U9
+                                   "[Key bindings](#key-bindings)). Example there.", in_form=False)

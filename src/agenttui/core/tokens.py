@@ -1,4 +1,4 @@
-"""Offline token estimates (H1 ``Message.tokens``, H4 token windows, M5 budgets).
+"""Offline token estimates (``Message.tokens``, token windows, prompt budgets).
 
 Decision: a heuristic, not a tokenizer. ``tiktoken`` downloads its BPE tables
 at run time (forbidden here) and endpoints differ in tokenizer anyway (a local

@@ -1,4 +1,4 @@
-"""Untrusted text made visible and inert before it reaches a screen (A5, issue 10).
+"""Untrusted text made visible and inert before it reaches a screen (docs/security.md, issue 10).
 
 Every display path -- the approval dialog, the chat, ``agenttui ask`` on
 stdout/stderr, CLI listings -- passes model- or tool-controlled text through
@@ -83,8 +83,8 @@ def _char_class(ranges: tuple[tuple[int, int], ...], skip: frozenset[str] = froz
 # surrogates, U+2028/2029, Hangul fillers.
 _PROSE_ESCAPE = re.compile(
     "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff"
-    + re.escape(_HANGUL_FILLERS) + _char_class(CF_RANGES, _PROSE_KEEPS) + "]|\r(?!\n)"
-)
+    + re.escape(_HANGUL_FILLERS) + _char_class(CF_RANGES, _PROSE_KEEPS) + "]|\r"
+)  # CRLF is made LF first, in one pass: a CR left over is lone, even before a LF ("\r\r\n")
 _IGNORABLE = re.compile("[" + _char_class(PRINTABLE_IGNORABLE_RANGES) + "]")
 # Exact mode looks at every character outside printable ASCII, and at backslashes.
 _NOT_PLAIN = re.compile(r"[^\x20-\x5b\x5d-\x7e]")

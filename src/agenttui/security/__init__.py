@@ -1,4 +1,4 @@
-"""Security helpers: secret redaction (H3) and prompt-injection screening (M3).
+"""Security helpers: secret redaction and prompt-injection screening (docs/security.md).
 
 Pure and linear-time; never imports textual or rich.
 """

@@ -1,4 +1,4 @@
-"""Prompt-injection screening for memory notes (M3, M9 "suspicious" flag).
+"""Prompt-injection screening for memory notes (docs/security.md#injection-screening).
 
 A note is suspicious when, in any normalised view (see `normalize`), it reads
 like an instruction to the model rather than a fact about the user: override
@@ -13,7 +13,7 @@ characters are suspicious by themselves, and embedded encoded payloads
 (base64, hex, URL-encoding, HTML entities, rot13, reversed text) are decoded
 and screened too.
 
-Decision: unlike seed 000, length is not a reason here; capping note length
+Decision: length is not a reason here; capping note length
 is the write policy's job and is reported as "too long", not "suspicious".
 """
 
@@ -376,5 +376,5 @@ def injection_reasons(text: str) -> list[str]:
 
 
 def is_suspicious_note(text: str) -> bool:
-    """Stable public name (seed 000): True if the note should not be saved as is."""
+    """Stable public name: True if the note should not be saved as is."""
     return bool(injection_reasons(text))

@@ -1,11 +1,11 @@
-"""Find and redact secrets (H3): every text passes here before it reaches disk.
+"""Find and redact secrets (docs/security.md): every text passes here before it reaches disk.
 
 Pipeline: each rule yields candidate spans `(start, end, kind, priority)`;
 overlapping spans are merged into their union (so no fragment of a secret
 can survive between two partial matches) and the merged span takes the kind
 of its highest-priority member; then each span becomes `[REDACTED:<kind>]`.
 
-Speed (SPEC §10, `bench/bench_redaction.py`): the cost is a few dozen C
+Speed (`bench/bench_redaction.py`): the cost is a few dozen C
 scans over the text, and Python sees only real candidates.
 - Every whole-text scan is led by a literal (class-led rules are gated by
   a literal-led hint), so `re` skips ahead with its prefix scan; an alternation of anchors is split into one literal-led regex per

@@ -76,7 +76,7 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
         self.refresh_header()
 
     def notify(self, message: str, *, title: str = "", severity="information", **kwargs) -> None:
-        # Every toast may carry model or tool text (a note, an endpoint's error): inert, never markup (A5).
+        # Every toast may carry model or tool text (a note, an endpoint's error): inert, never markup.
         from agenttui.core.visible_text import inert_line, inert_text
 
         message, title = inert_text(message), inert_line(title, 120)
@@ -483,7 +483,7 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
 
     @work(group="reset-memory")
     async def action_reset_memory(self, scope: str = "") -> None:
-        """D1/D2: state the counts, back up first, type 'delete' to confirm.
+        """State the counts, back up first, type 'delete' to confirm.
 
         ``scope`` (user, profile, all; ``/reset-memory SCOPE``) is the one to empty;
         without it the dialog offers the three, both scopes first (issue 12 item 13).

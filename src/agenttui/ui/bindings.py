@@ -1,4 +1,4 @@
-"""Every action's binding, with an id, in one table (U9).
+"""Every action's binding, with an id, in one table.
 
 The ids are what users remap in ``config.toml``::
 

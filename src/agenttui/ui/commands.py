@@ -1,4 +1,4 @@
-"""Command palette provider: every bound action, with its current key (U9)."""
+"""Command palette provider: every bound action, with its current key."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Make untrusted text inert before it reaches the screen (A5).
+"""Make untrusted text inert before it reaches the screen (docs/security.md).
 
 The policy lives in :mod:`agenttui.core.visible_text` (shared with the CLI,
 no Textual): control characters, escape sequences, bidi controls and invisible

@@ -54,7 +54,7 @@ class ProfileSwitched(Message):
 
 
 class MemoryOffered(Message):
-    """A detected correction or model proposal to show as an offer (M6, M7).
+    """A detected correction or model proposal to show as an offer.
 
     ``result`` is the gate's ``WriteResult``: pending -> Remember/Dismiss;
     already stored -> Undo.

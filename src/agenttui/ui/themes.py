@@ -1,4 +1,4 @@
-"""Themes as TOML files (U8).
+"""Themes as TOML files.
 
 Built-ins live in the top-level ``themes/`` folder of a source checkout; the
 wheel force-includes that folder as ``agenttui/themes`` inside the package, so

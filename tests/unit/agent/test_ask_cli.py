@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 GITHUB_TOKEN = "ghp_" + "Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2"
 
 
@@ -22,12 +24,13 @@ def all_files(root: Path) -> list[Path]:
     return [p for p in root.rglob("*") if p.is_file()]
 
 
+@pytest.mark.slow
 def test_ask_streams_the_reply_and_keeps_no_secret_on_disk(fake_openai, isolated_home, tmp_path):
     fake_openai.reply("Stored safely, \x1b[31mred\x1b[0m text.")
     proc = ask(f"my github token is {GITHUB_TOKEN}, keep it", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "Stored safely" in proc.stdout
-    assert "\x1b" not in proc.stdout  # A5: escapes made inert
+    assert "\x1b" not in proc.stdout  # escapes made inert
     files = all_files(isolated_home)
     assert any(p.name.startswith("history") for p in files)
     for path in files:  # the database, its WAL, memory, backups: every byte
@@ -43,6 +46,7 @@ def test_ask_streams_the_reply_and_keeps_no_secret_on_disk(fake_openai, isolated
     assert len([m for m in fake_openai.last_messages() if m["role"] == "user"]) == 1
 
 
+@pytest.mark.slow
 def test_ask_without_a_key_exits_1_and_says_how(monkeypatch, fake_openai, tmp_path):
     monkeypatch.delenv("OPENAI_API_KEY")
     proc = ask("hello", cwd=tmp_path)
@@ -52,6 +56,7 @@ def test_ask_without_a_key_exits_1_and_says_how(monkeypatch, fake_openai, tmp_pa
     assert fake_openai.chat_requests == []
 
 
+@pytest.mark.slow
 def test_ask_reports_endpoint_failure_with_exit_1(fake_openai, tmp_path):
     fake_openai.status(401, message="invalid api key")
     proc = ask("hello", cwd=tmp_path)
@@ -59,6 +64,7 @@ def test_ask_reports_endpoint_failure_with_exit_1(fake_openai, tmp_path):
     assert "401" in proc.stderr and "invalid api key" in proc.stderr
 
 
+@pytest.mark.slow
 def test_ask_denies_shell_without_yes(fake_openai, tmp_path):
     marker = tmp_path / "created-by-shell"
     fake_openai.tool_call("run_shell", {"command": f"touch {marker}"}).reply("ok, not run")
@@ -72,6 +78,7 @@ def test_ask_denies_shell_without_yes(fake_openai, tmp_path):
     assert "approved" in proc.stderr and marker.exists()
 
 
+@pytest.mark.slow
 def test_ask_model_flag_and_env(fake_openai, tmp_path):
     ask("hi", "--model", "flag-model", cwd=tmp_path)
     assert fake_openai.chat_requests[-1]["model"] == "flag-model"
@@ -79,6 +86,7 @@ def test_ask_model_flag_and_env(fake_openai, tmp_path):
     assert fake_openai.chat_requests[-1]["model"] == "env-model"
 
 
+@pytest.mark.slow
 def test_ask_with_image(fake_openai, tmp_path):
     image = tmp_path / "pic.jpg"
     image.write_bytes(b"\xff\xd8\xff\xe0fakejpeg")

@@ -17,6 +17,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 OSC52 = "\x1b]52;c;cm0gLXJmIH4=\x07"  # sets the clipboard to "rm -rf ~"
 TITLE = "\x1b]0;owned\x1b\\"
 C1_CSI = "\x9b2J"  # 8-bit CSI: clear screen
@@ -33,6 +35,7 @@ def run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
 
 
+@pytest.mark.slow
 def test_hostile_strings_reach_no_output_raw(fake_openai, tmp_path):
     hostile = f"{OSC52}{TITLE}{C1_CSI}{BIDI}"
     fake_openai.tool_calls([

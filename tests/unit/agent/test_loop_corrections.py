@@ -1,4 +1,4 @@
-"""M6 wiring: a correction in the user's message is offered or saved, per setting."""
+"""Correction wiring: a correction in the user's message is offered or saved, per setting."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A4: every fault has its own clear outcome; the user message and partial reply survive."""
+"""Every fault has its own clear outcome; the user message and partial reply survive."""
 
 from __future__ import annotations
 
@@ -72,6 +72,7 @@ async def test_server_error_retried_then_reported(services, conversation, fake_o
     assert_user_kept_and_partial(services, conversation, None)
 
 
+@pytest.mark.slow
 async def test_429_honours_retry_after(services, conversation, fake_openai):
     fake_openai.status(429, retry_after=1)
     fake_openai.reply("After the pause.")
@@ -96,6 +97,7 @@ async def test_client_errors_are_not_retried(services, conversation, fake_openai
     assert len(fake_openai.chat_requests) == 1
 
 
+@pytest.mark.slow
 async def test_stall_before_headers_times_out(services, conversation, fake_openai):
     services.settings.agent.request_timeout = 0.5
     fake_openai.stall(5)
@@ -108,6 +110,7 @@ async def test_stall_before_headers_times_out(services, conversation, fake_opena
     assert_user_kept_and_partial(services, conversation, None)
 
 
+@pytest.mark.slow
 async def test_stall_mid_stream_times_out_and_keeps_partial(services, conversation, fake_openai):
     services.settings.agent.request_timeout = 0.5
     fake_openai.stall(5, after="Thinking about it")
@@ -174,6 +177,7 @@ async def test_cancel_while_waiting_for_approval(services, conversation, fake_op
     assert "Cancelled" in rows[-1].content
 
 
+@pytest.mark.slow
 async def test_max_seconds_stops_a_slow_reply(services, conversation, fake_openai):
     services.settings.agent.max_seconds = 0.4
     fake_openai.reply(SLOW_TEXT, words_per_second=20)
@@ -213,6 +217,7 @@ async def test_a_failed_write_warns_and_is_retried_within_the_turn(services, fak
         ("user", "question"), ("assistant", "Answer while the disk was busy.")]
 
 
+@pytest.mark.slow
 async def test_writes_failing_all_turn_are_kept_for_the_next_turn(services, fake_openai):
     conversation, blocker = _locked_history(services)
     fake_openai.reply("First answer.").reply("Second answer.")

@@ -26,6 +26,7 @@ async def turn(services, conversation, text="question", **kwargs):
     return await collect(run_turn(services, conversation.id, text, retry_policy=FAST_RETRIES, **kwargs))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("style", sorted(rejections.STREAM_OPTIONS))
 async def test_stream_options_refused_is_retried_without_it_and_remembered(
         services, conversation, fake_openai, style):
@@ -50,6 +51,7 @@ async def test_stream_options_refused_is_retried_without_it_and_remembered(
     assert len(fake_openai.chat_requests) == 3 and "stream_options" not in fake_openai.chat_requests[-1]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("server", sorted(rejections.TOOLS))
 async def test_model_without_tools_answers_without_them_and_says_so_once(
         services, conversation, fake_openai, server):
@@ -150,6 +152,7 @@ async def test_a_state_file_that_cannot_be_read_or_written_costs_nothing(service
     assert not of_type(events, RequestFallback) and "tools" not in fake_openai.chat_requests[-1]
 
 
+@pytest.mark.slow
 def test_ask_says_it_once_on_stderr(fake_openai, isolated_home, tmp_path):
     import os
     import subprocess

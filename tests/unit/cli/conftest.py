@@ -24,7 +24,7 @@ class Result:
 def cli(isolated_home, tmp_path):
     """``cli("profile", "list", input="...", cwd=..., env={...})`` -> Result.
 
-    stdin is a pipe (never a terminal), so D3 applies unless a test passes
+    stdin is a pipe (never a terminal), so destructive commands refuse unless a test passes
     ``stdin=`` itself. The repo root is on PYTHONPATH so the file keyring
     fake (tests.fakes.memory_keyring.FileKeyring) can be loaded by keyring.
     """

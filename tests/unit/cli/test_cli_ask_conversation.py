@@ -33,6 +33,7 @@ def _turns(paths, cid):
         store.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("prefix", [False, True])
 def test_continues_the_given_conversation_not_the_latest(cli, paths, two, fake_openai, prefix):
     older, newer = two
@@ -58,6 +59,7 @@ def _rows(paths):
         store.close()
 
 
+@pytest.mark.slow
 def test_unknown_id_is_refused_and_nothing_is_sent_or_stored(cli, paths, two, fake_openai):
     before = _rows(paths)
     result = cli("ask", "--conversation", "nosuchid", "hello")
@@ -74,6 +76,7 @@ def test_excludes_new_and_incognito(cli, two):
         assert result.code == 2 and "exclude each other" in result.err, result.err
 
 
+@pytest.mark.slow
 def test_dry_run_previews_the_given_conversation(cli, two):
     import json
 
@@ -86,6 +89,7 @@ def test_dry_run_previews_the_given_conversation(cli, two):
     assert cli("ask", "--dry-run", "--conversation", "zzz", "x").code == 1
 
 
+@pytest.mark.slow
 def test_older_turns_not_sent_are_said_on_stderr(cli, paths, two, fake_openai):
     older, _ = two
     paths.config_file.parent.mkdir(parents=True, exist_ok=True)

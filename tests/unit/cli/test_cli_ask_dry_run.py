@@ -41,6 +41,7 @@ def _dry(cli, *flags):
     return json.loads(result.out)
 
 
+@pytest.mark.slow
 def test_new_leaves_the_data_dir_byte_identical_and_recalls_other_conversations(
         cli, seeded, isolated_home):
     before = _tree(isolated_home)
@@ -58,6 +59,7 @@ def test_new_leaves_the_data_dir_byte_identical_and_recalls_other_conversations(
     assert "remember" in names and "search_history" in names
 
 
+@pytest.mark.slow
 def test_without_new_it_is_the_latest_conversations_prompt(cli, seeded, isolated_home):
     before = _tree(isolated_home)
     messages = _dry(cli)["messages"]
@@ -67,6 +69,7 @@ def test_without_new_it_is_the_latest_conversations_prompt(cli, seeded, isolated
                      ("user", QUESTION)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("new", [True, False])
 def test_it_is_exactly_what_the_real_turn_sends(cli, seeded, fake_openai, new):
     """The same request reaches the endpoint when the turn runs for real."""
@@ -86,6 +89,7 @@ def test_needs_no_key_and_creates_no_home(cli, isolated_home):
     assert not isolated_home.exists()
 
 
+@pytest.mark.slow
 def test_readable_form_and_json_needs_dry_run(cli, seeded, isolated_home):
     before = _tree(isolated_home)
     readable = cli("ask", "--dry-run", "--new", QUESTION)
@@ -96,6 +100,7 @@ def test_readable_form_and_json_needs_dry_run(cli, seeded, isolated_home):
     assert cli("ask", "--json", QUESTION).code == 2
 
 
+@pytest.mark.slow
 def test_semantic_recall_does_not_reach_the_endpoint(cli, seeded, paths, fake_openai):
     paths.config_file.parent.mkdir(parents=True, exist_ok=True)
     paths.config_file.write_text("[recall]\nsemantic = true\n")

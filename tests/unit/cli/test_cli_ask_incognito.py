@@ -36,6 +36,7 @@ def seeded(cli, paths):
     return kraken
 
 
+@pytest.mark.slow
 def test_incognito_reads_memory_and_history_and_writes_nothing(cli, seeded, isolated_home, fake_openai):
     # a refusal the loop falls back from (would be remembered in state/endpoints.json) and a
     # memory write the model attempts (the tool is not even offered)
@@ -63,6 +64,7 @@ def test_incognito_reads_memory_and_history_and_writes_nothing(cli, seeded, isol
     assert tool_result["role"] == "tool" and "disabled tool 'remember'" in tool_result["content"]
 
 
+@pytest.mark.slow
 def test_incognito_on_a_fresh_home_creates_nothing(cli, isolated_home, fake_openai, paths):
     paths.config_file.parent.mkdir(parents=True, exist_ok=True)
     paths.config_file.write_text('model = "gpt-test"\n')
@@ -73,6 +75,7 @@ def test_incognito_on_a_fresh_home_creates_nothing(cli, isolated_home, fake_open
     assert tree(isolated_home) == before
 
 
+@pytest.mark.slow
 def test_the_same_turn_without_incognito_does_write(cli, seeded, isolated_home, fake_openai):
     """The control: the comparison above can fail (use counts, history, endpoint state)."""
     fake_openai.reject("stream_options", STREAM_OPTIONS["unknown-parameter"])
@@ -84,6 +87,7 @@ def test_the_same_turn_without_incognito_does_write(cli, seeded, isolated_home, 
     assert any(name.endswith("endpoints.json") for name in set(after) - set(before))
 
 
+@pytest.mark.slow
 def test_a_failed_incognito_turn_writes_nothing_either(cli, seeded, isolated_home, fake_openai):
     fake_openai.status(400)
     before = tree(isolated_home)
@@ -92,6 +96,7 @@ def test_a_failed_incognito_turn_writes_nothing_either(cli, seeded, isolated_hom
     assert tree(isolated_home) == before
 
 
+@pytest.mark.slow
 def test_incognito_with_semantic_recall_writes_nothing(cli, seeded, isolated_home, fake_openai, paths):
     """Semantic recall embeds the question through the endpoint and reads the stored vectors;
     no vector is stored and the database's -wal/-shm files do not outlive the command."""

@@ -1,4 +1,4 @@
-"""``agenttui backup`` / ``restore`` (M10, D3)."""
+"""``agenttui backup`` / ``restore``."""
 
 from __future__ import annotations
 
@@ -7,9 +7,12 @@ import json
 import stat
 import tarfile
 
+import pytest
+
 from agenttui.core.files import atomic_write_text
 
 
+@pytest.mark.slow
 def test_backup_then_restore(cli, paths, tmp_path):
     atomic_write_text(paths.user_memory_file, '{"v": 1}')
     out = tmp_path / "b.tar.gz"

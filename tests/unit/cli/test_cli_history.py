@@ -1,4 +1,4 @@
-"""``agenttui history …`` (H2, H6) over a database written by the real HistoryStore."""
+"""``agenttui history …`` over a database written by the real HistoryStore."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ def conversation(paths):
     return conv
 
 
+@pytest.mark.slow
 def test_list_and_archived(cli, conversation):
     rows = json.loads(cli("history", "list", "--json").out)
     assert [r["title"] for r in rows] == ["Deploy plan"]
@@ -33,6 +34,7 @@ def test_list_and_archived(cli, conversation):
     assert "Deploy plan" in cli("history", "list").out
 
 
+@pytest.mark.slow
 def test_search(cli, conversation):
     hits = json.loads(cli("history", "search", "kraken", "--json").out)
     assert [h["conversation_id"] for h in hits] == [conversation.id]
@@ -46,6 +48,7 @@ def test_show_by_prefix_renders_escapes_inert(cli, conversation):
     assert "\x1b" not in result.out and "\\x1b" in result.out
 
 
+@pytest.mark.slow
 def test_export_md_and_json(cli, conversation, tmp_path):
     out = tmp_path / "c.md"
     assert cli("history", "export", conversation.id, "--format", "md", "--output", str(out)).code == 0

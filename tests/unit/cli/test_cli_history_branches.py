@@ -22,6 +22,7 @@ def branched(paths):
     return conv, q, a1, a2
 
 
+@pytest.mark.slow
 def test_show_json_gives_parent_ids_of_the_active_branch_or_every_branch(cli, branched):
     conv, q, a1, a2 = branched
     shown = json.loads(cli("history", "show", conv.id[:8], "--json").out)
@@ -36,6 +37,7 @@ def test_show_json_gives_parent_ids_of_the_active_branch_or_every_branch(cli, br
     assert f"#{a2.id} (version 2 of 2)" in text and f"#{q.id}\n" in text
 
 
+@pytest.mark.slow
 def test_fork_prints_the_new_id_and_leaves_the_original(cli, branched, paths):
     conv, _q, a1, _a2 = branched
     result = cli("history", "fork", conv.id[:8], "--at", str(a1.id))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sqlite3
 
+import pytest
+
 from agenttui.core.models import Message
 
 
@@ -24,6 +26,7 @@ def _embedded(paths) -> int:
         conn.close()
 
 
+@pytest.mark.slow
 def test_embed_with_limit_then_resume(cli, paths, fake_openai):
     _seed(paths, 5)
     first = cli("history", "embed", "--limit", "2")
@@ -39,6 +42,7 @@ def test_embed_with_limit_then_resume(cli, paths, fake_openai):
     assert sum(len(body["input"]) for body in fake_openai.embedding_requests) == 5
 
 
+@pytest.mark.slow
 def test_embed_without_embeddings_endpoint_fails_with_one_line(cli, paths, fake_openai):
     _seed(paths, 2)
     fake_openai.no_embeddings()

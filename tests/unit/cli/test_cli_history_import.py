@@ -75,6 +75,7 @@ def source(paths):
     return conv, messages
 
 
+@pytest.mark.slow
 def test_export_then_import_into_a_fresh_home_is_identical_and_idempotent(cli, source, tmp_path):
     conv, messages = source
     exported = tmp_path / "kraken.json"

@@ -16,6 +16,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from agenttui.core.history import HistoryStore
 from agenttui.core.models import Message
 
@@ -52,6 +54,7 @@ def test_a_branched_chatgpt_export_keeps_every_branch(cli, isolated_home):
     store.close()
 
 
+@pytest.mark.slow
 def test_agenttui_json_export_and_import_keep_the_tree(cli, isolated_home, tmp_path):
     store = _store(isolated_home)
     cid = store.create_conversation("tree").id

@@ -1,8 +1,10 @@
-"""``agenttui key set|delete`` (S3): stdin, never argv; plain advice without a backend."""
+"""``agenttui key set|delete``: stdin, never argv; plain advice without a backend."""
 
 from __future__ import annotations
 
 import json
+
+import pytest
 
 
 def test_key_set_reads_stdin_into_the_keyring(cli, file_keyring):
@@ -35,6 +37,7 @@ def test_no_backend_exit_1_with_plain_advice(cli):
     assert "OPENAI_API_KEY" in result.err and "keyrings.alt" in result.err
 
 
+@pytest.mark.slow
 def test_key_delete_needs_yes_off_a_terminal(cli, file_keyring):
     store, env = file_keyring
     cli("key", "set", input="sk-x\n", env=env)
@@ -47,6 +50,7 @@ def test_key_delete_needs_yes_off_a_terminal(cli, file_keyring):
     assert cli("key", "delete", "--yes", env=env).code == 1  # nothing left to delete
 
 
+@pytest.mark.slow
 def test_key_for_one_profile_wins_for_that_profile_only(cli, file_keyring, monkeypatch, isolated_home):
     store, env = file_keyring
     assert cli("profile", "create", "work", env=env).code == 0

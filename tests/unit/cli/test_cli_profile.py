@@ -1,4 +1,4 @@
-"""``agenttui profile …`` as a subprocess (§1, §9, D2, D3)."""
+"""``agenttui profile …`` as a subprocess."""
 
 from __future__ import annotations
 
@@ -6,9 +6,12 @@ import json
 import os
 import pty
 
+import pytest
+
 from agenttui.core.paths import Paths
 
 
+@pytest.mark.slow
 def test_create_list_and_nearest_binding(cli, tmp_path):
     project = tmp_path / "proj"
     (project / "sub").mkdir(parents=True)
@@ -34,6 +37,7 @@ def test_create_errors_exit_1(cli):
     assert bad.code == 1 and "invalid profile name" in bad.err
 
 
+@pytest.mark.slow
 def test_create_with_a_bad_path_creates_nothing(cli, tmp_path):
     """Issue 12 item 4: exit 1 used to leave the profile created (unbound) behind."""
     missing = tmp_path / "nonexistent"
@@ -73,6 +77,7 @@ def test_delete_refuses_without_yes_when_stdin_is_not_a_terminal(cli, paths):
     assert not paths.backups_dir.exists()
 
 
+@pytest.mark.slow
 def test_delete_with_yes_backs_up_then_trashes(cli, paths):
     cli("profile", "create", "work")
     (paths.profile_dir("work") / "memory.json").write_text("{}")
@@ -98,6 +103,7 @@ def _on_a_terminal(cli, typed: str, *args: str):
         os.close(master)
 
 
+@pytest.mark.slow
 def test_on_a_terminal_the_profile_name_must_be_typed(cli):
     paths = Paths.from_env()
     cli("profile", "create", "work")
@@ -110,8 +116,9 @@ def test_on_a_terminal_the_profile_name_must_be_typed(cli):
     assert not paths.profile_dir("work").exists()
 
 
+@pytest.mark.slow
 def test_help_texts_name_no_internal_ids(cli):
-    """Issue 12 item 21: `agenttui memory --help` showed '(M9)', an id of the design document."""
+    """Issue 12 item 21: `agenttui memory --help` showed 'M9' in parentheses, an id of the old design document."""
     import re
 
     for command in (("--help",), ("memory", "--help"), ("history", "--help"), ("profile", "--help"),

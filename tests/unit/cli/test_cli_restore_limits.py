@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.unit.config.test_restore_limits import _seed, archive_with, assert_untouched, many_files
 
 
+@pytest.mark.slow
 def test_cli_restore_says_why_and_takes_higher_limits(cli, paths, tmp_path):
     before = _seed(paths)
     archive = many_files(tmp_path / "many.tar.gz", 40)

@@ -1,4 +1,4 @@
-"""Full backup and restore (M10, D2), including the live history database."""
+"""Full backup and restore, including the live history database."""
 
 from __future__ import annotations
 

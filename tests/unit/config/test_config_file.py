@@ -1,4 +1,4 @@
-"""config.toml load/save (S2)."""
+"""config.toml load/save."""
 
 from __future__ import annotations
 

@@ -80,6 +80,7 @@ def test_a_profile_override_out_of_range_is_reported_and_not_applied(paths):
     assert profile.apply(Settings()).memory.max_note_chars == 500
 
 
+@pytest.mark.slow
 @hsettings(max_examples=200, deadline=None)
 @given(key=st.sampled_from(NUMERIC), value=st.one_of(
     st.integers(min_value=-(2**70), max_value=2**70), st.floats(allow_nan=True, allow_infinity=True)))

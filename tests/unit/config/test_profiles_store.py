@@ -1,4 +1,4 @@
-"""Profiles: create, list, bind, resolve, delete (§1)."""
+"""Profiles: create, list, bind, resolve, delete."""
 
 from __future__ import annotations
 

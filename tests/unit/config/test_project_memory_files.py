@@ -1,8 +1,10 @@
-"""Project memory files (P1, P2)."""
+"""Project memory files."""
 
 from __future__ import annotations
 
 from datetime import date
+
+import pytest
 
 from agenttui.core.project_memory import ProjectMemory
 
@@ -62,3 +64,18 @@ def test_secrets_are_redacted_before_writing(tmp_path):
     for path in tmp_path.rglob("*.md"):
         assert secret not in path.read_text(), path
     assert "REDACTED" in project.context()
+
+
+def test_rewrite_is_the_editors_save_redacted_and_whole(tmp_path):
+    """The project-memory screen saves through this one writer (locked, atomic, redacted)."""
+    secret = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD"
+    project = ProjectMemory(tmp_path)
+    project.append_decision("Old", "gone after the rewrite")
+    project.rewrite("decisions", f"# Decisions\n\n## 2025-01-02: Key\n\nuse {secret}\n\n\n")
+    text = project.read("decisions")
+    assert secret not in text and "REDACTED" in text and "gone" not in text
+    assert text.endswith("\n") and not text.endswith("\n\n")  # one final newline
+    assert project.decisions() == [text.split("\n\n", 1)[1].strip()]
+    with pytest.raises(ValueError):
+        project.rewrite("sessions", "not a file")
+    assert project.read("learnings") == ""  # missing is simply empty

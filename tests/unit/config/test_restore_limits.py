@@ -107,6 +107,7 @@ def test_a_small_archive_expanding_to_3_gb_is_refused_from_its_header(paths, tmp
     assert_untouched(paths, before)
 
 
+@pytest.mark.slow
 def test_100000_small_files_are_refused_at_the_file_limit(paths, tmp_path):
     before = _seed(paths)
     archive = many_files(tmp_path / "many.tar.gz", 100_000)

@@ -1,4 +1,4 @@
-"""API key lookup and keyring status (S3)."""
+"""API key lookup and keyring status."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The system prompt (M5, P2): what memory goes in, how it is fenced, budgets."""
+"""The system prompt: what memory goes in, how it is fenced, budgets."""
 
 from __future__ import annotations
 

@@ -41,6 +41,7 @@ def test_generator_is_deterministic_and_seeded():
     assert _fingerprint(generate(**TINY)) != _fingerprint(generate(**{**TINY, "seed": 4}))
 
 
+@pytest.mark.slow
 def test_default_corpus_meets_the_sizes(default_corpus):
     corpus = default_corpus
     messages = corpus.messages
@@ -94,6 +95,7 @@ def test_paraphrased_questions_share_at_most_one_stem_with_their_fact(default_co
         assert len(shared) <= 1, (question.text, fact, shared)
 
 
+@pytest.mark.slow
 def test_bench_runs_end_to_end_and_the_evidence_check_can_fail(tmp_path):
     result = bench_recall.run(**{k: v for k, v in TINY.items()}, home=tmp_path / "home")
     summary = result["summary"]

@@ -1,7 +1,8 @@
-"""The message window (H4, H5): whole tool groups, count/token limits, collapsing."""
+"""The message window: whole tool groups, count/token limits, collapsing."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -104,7 +105,7 @@ def test_token_budget_uses_stored_estimates():
     assert len(select_window(history, count=0, token_budget=350)) == 3
 
 
-# ----------------------------------------------------------------- collapsing (H5)
+# ----------------------------------------------------------------- collapsing
 def test_older_turns_tool_steps_are_collapsed_final_text_kept():
     history = turn(1, tools=2) + turn(2, tools=1)
     window = select_window(history, count=30, collapse_tool_steps=True, current_turn_id="t3")
@@ -156,6 +157,7 @@ def histories(draw):
     return messages[cut:]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(
     history=histories(),

@@ -128,6 +128,7 @@ def test_memory_valid_invalid_and_quarantined(ctx, paths):
     assert moved.status == "warn" and "corrupt-" in moved.detail
 
 
+@pytest.mark.slow
 def test_cli_verdict_and_exit_code(isolated_home):
     env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
     env.update(AGENTTUI_HOME=str(isolated_home), PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring")

@@ -82,6 +82,7 @@ def test_max_tokens_refused_is_probed_with_max_completion_tokens(ctx, fake_opena
     assert first["max_tokens"] == 1 and second["max_completion_tokens"] == 1 and "max_tokens" not in second
 
 
+@pytest.mark.slow
 def test_a_silent_server_times_out_with_advice(ctx, fake_openai):
     ctx.probe_timeout = 0.5
     fake_openai.stall(3)

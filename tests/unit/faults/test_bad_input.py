@@ -67,6 +67,7 @@ def test_argv_that_is_not_utf8_is_refused_with_exit_2(run_cli, isolated_home):
     assert not (isolated_home / "data" / "memory").exists()  # nothing written
 
 
+@pytest.mark.slow
 def test_stdin_that_is_not_utf8_is_asked_with_replacement(run_cli, fake_openai, isolated_home):
     fake_openai.reply("ok, understood")
     result = run_cli(isolated_home, "ask", "-", input=b"caf\xe9 au lait, or \xff tea?")
@@ -94,6 +95,7 @@ def test_a_refused_huge_fact_key_is_not_echoed_in_full(capsys):
     assert len(err) < 2_000
 
 
+@pytest.mark.slow
 def test_a_refused_5mb_note_from_the_model_is_not_echoed_in_full(fake_openai, run_cli, isolated_home):
     note = "remember this " * 400_000  # ~5.6 MB: over any note limit
     fake_openai.tool_call("remember", {"text": note})

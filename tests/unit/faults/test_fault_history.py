@@ -128,6 +128,7 @@ def test_a_corrupt_database_moved_aside_is_said_on_stderr(db_path, capsys):
     assert str(moved[0]) in captured.err
 
 
+@pytest.mark.slow
 def test_ask_never_exits_0_holding_unsaved_messages(fake_openai, services, monkeypatch, capsys):
     """Item 1: the database cannot take the turn; exit 1 and the text in a recovery file."""
     cid = services.history.create_conversation().id

@@ -45,6 +45,7 @@ def release(proc: subprocess.Popen) -> None:
     proc.wait(timeout=30)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv", [["memory", "add", "a note while locked"],
                                   ["memory", "set", "timezone", "UTC"]])
 def test_a_memory_lock_held_elsewhere_is_a_clear_failure(argv, services, monkeypatch, capsys):

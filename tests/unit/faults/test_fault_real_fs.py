@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import sqlite3
 
+import pytest
+
 from tests.unit.faults.conftest import fill, no_traceback
 
 SECRET = "ghp_" + "Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2"
 
 
+@pytest.mark.slow
 def test_full_disk(real_tmpfs, run_cli, fake_openai, tmp_path):
     with real_tmpfs("2m") as root:
         home = root / "home"
@@ -51,6 +54,7 @@ def test_full_disk(real_tmpfs, run_cli, fake_openai, tmp_path):
         assert run_cli(home, "profile", "create", "work").code == 0  # nothing half-made was left
 
 
+@pytest.mark.slow
 def test_read_only_data_directory(readonly_bind, run_cli, fake_openai, tmp_path):
     home = tmp_path / "home"
     assert run_cli(home, "memory", "add", "I drink tea").code == 0

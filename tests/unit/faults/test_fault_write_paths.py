@@ -63,6 +63,7 @@ WRITES: dict[str, Callable] = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("code", FAULTS, ids=lambda c: WORDS[c].split()[-1])
 @pytest.mark.parametrize("name", list(WRITES))
 def test_a_failed_write_is_explained_and_loses_nothing(name, code, services, home, monkeypatch):

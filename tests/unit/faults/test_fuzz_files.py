@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
@@ -130,6 +131,7 @@ def test_config_any_bytes(raw):
             assert str(paths.config_file) in str(loaded.error)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(config_documents())
 def test_config_any_document(doc):
@@ -164,6 +166,7 @@ def _same(got, value) -> bool:
 
 
 # -- profile.toml ------------------------------------------------------------------------
+@pytest.mark.slow
 @FUZZ
 @given(st.binary(max_size=300) | config_documents().map(_toml).filter(bool))
 def test_profile_file_any_content(raw):
@@ -186,6 +189,7 @@ THEME_KEYS = ["name", "primary", "secondary", "accent", "foreground", "backgroun
               "panel", "boost", "warning", "error", "success", "dark", "variables"]
 
 
+@pytest.mark.slow
 @FUZZ
 @given(st.binary(max_size=300)
        | st.dictionaries(st.sampled_from(THEME_KEYS) | st.text(max_size=8), VALUES, max_size=8)
@@ -223,6 +227,7 @@ def memory_documents(draw) -> bytes:
     return json.dumps(doc, allow_nan=True).encode()
 
 
+@pytest.mark.slow
 @FUZZ
 @given(st.binary(max_size=300) | memory_documents())
 def test_memory_file_any_content(raw):
@@ -283,6 +288,7 @@ def _use_history(path: Path) -> None:
         store.close()
 
 
+@pytest.mark.slow
 @FUZZ
 @given(st.binary(max_size=2_000))
 def test_history_database_any_bytes(raw):
@@ -294,6 +300,7 @@ def test_history_database_any_bytes(raw):
         assert kept_somewhere(path, raw) or not raw  # SQLite may start an empty file itself
 
 
+@pytest.mark.slow
 @FUZZ
 @given(st.lists(st.tuples(st.integers(min_value=0), st.integers(0, 255)), min_size=1, max_size=12))
 def test_history_database_with_damaged_bytes(flips):
@@ -350,6 +357,7 @@ def _dot_member() -> bytes:
     return buffer.getvalue()
 
 
+@pytest.mark.slow
 @FUZZ
 @given(st.binary(max_size=400) | archives())
 @example(raw=_dot_member())

@@ -1,4 +1,4 @@
-"""Crash safety (S4, §10): SIGKILL at random instants loses no acked message.
+"""Crash safety: SIGKILL at random instants loses no acked message.
 
 A child process appends messages in a loop and prints an ack line after each
 ``append`` returned. The parent kills it with SIGKILL at a seeded random

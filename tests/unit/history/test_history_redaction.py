@@ -1,4 +1,4 @@
-"""H3: secrets never reach the database file, its WAL, or an export."""
+"""Secrets never reach the database file, its WAL, or an export."""
 
 from __future__ import annotations
 

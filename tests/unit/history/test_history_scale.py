@@ -1,4 +1,4 @@
-"""S5 / §10 at scale: search over 200,000 messages answers fast.
+"""History at scale: search over 200,000 messages answers fast.
 
 The fixture creates conversations through the store and inserts messages
 with one ``executemany`` in one transaction on the store's own schema, so

@@ -1,4 +1,4 @@
-"""H6: ranked full-text search; arbitrary user text never breaks it."""
+"""Ranked full-text search; arbitrary user text never breaks it."""
 
 from __future__ import annotations
 
@@ -84,6 +84,7 @@ def test_filters_by_conversation_and_archive(store, corpus):
     assert store.search("docker", limit=0) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("query", [
     "", "   ", '"', '""', "'", "(", ")", "((docker", "docker)", "-", "--", "*", "**", "^", ":",
     "docker -", "NOT docker", "docker AND", "OR", "NEAR(docker compose)", "docker OR banana",
@@ -109,6 +110,7 @@ _FTS.execute("CREATE VIRTUAL TABLE t USING fts5(content, tokenize='unicode61 rem
 _FTS.execute("INSERT INTO t VALUES ('some text to match against')")
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(st.text(max_size=60))
 def test_fuzz_generated_queries_are_valid_fts(text):

@@ -154,6 +154,7 @@ def test_unknown_conversation_is_reported(store):
     assert store.count_conversations(archived=None) == 0
 
 
+@pytest.mark.slow
 def test_paging_a_long_conversation(store):
     conversation = store.create_conversation()
     stored = store.append_many(conversation.id, [Message("user", f"message {i}") for i in range(5000)])

@@ -58,7 +58,11 @@ def test_the_twin_reads_everything_and_writes_nothing(real, isolated_home):
     with pytest.raises(IncognitoRefused):
         twin.memory.add_note("remember this")
     with pytest.raises(IncognitoRefused):
+        twin.memory.accept_proposal(note)  # an offer's "Remember" is a write too
+    with pytest.raises(IncognitoRefused):
         twin.project.archive_session("a transcript")
+    with pytest.raises(IncognitoRefused):
+        twin.project.rewrite("context", "the editor's save")
     assert twin.project.prompt_section() == services.project.prompt_section()
     tools = twin.settings.agent.tools
     assert not {"remember", "forget", "update_context", "append_decision"} & set(tools)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import time
 from datetime import UTC, datetime
 
+import pytest
+
 from agenttui.core.context import assemble
 from agenttui.core.models import Message
 from agenttui.core.retrieval import CANDIDATES
@@ -43,6 +45,7 @@ def _quotes_rex(built) -> bool:
     return any(REX in (m.get("content") or "") for m in built.messages)
 
 
+@pytest.mark.slow
 def test_a_slow_endpoint_never_holds_up_assembly_and_the_next_step_has_it(fake_openai, services):
     current = _seed(services, fake_openai)
     lexical = assemble(services, current, PUPPY, mark_used=False, now=NOW)  # semantic off
@@ -67,6 +70,7 @@ def test_a_slow_endpoint_never_holds_up_assembly_and_the_next_step_has_it(fake_o
     assert _queries(fake_openai, PUPPY) == 1  # nothing asked again
 
 
+@pytest.mark.slow
 def test_a_prepared_query_costs_the_turn_nothing(fake_openai, services):
     current = _seed(services, fake_openai)
     services.settings.recall.semantic = True

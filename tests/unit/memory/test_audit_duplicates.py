@@ -150,6 +150,7 @@ def test_known_duplicates_are_one_member_of_a_crowd():
     assert {(p.a, p.b) for p in pairs} == {(0, 2), (1, 2)}
 
 
+@pytest.mark.slow
 def test_a_big_group_without_anchors_is_searched_by_bands_not_all_pairs():
     """Counts, not seconds: 1,500 notes with no number, name or class (one anchor group)."""
     rng = random.Random(8)
@@ -213,6 +214,7 @@ def test_vector_pairs_skip_items_without_vectors():
     assert vector_pairs([None, [1.0, 0.0], None], ["a", "b", "c"]) == []
 
 
+@pytest.mark.slow
 def test_vector_search_compares_a_small_fraction_of_all_pairs():
     """Counts, not seconds: 3,000 notes in 30 topics (vectors clustered as real ones are)."""
     from agenttui.core import audit_duplicates

@@ -1,4 +1,4 @@
-"""M9: the audit flags, twins and conflicts (pure)."""
+"""The audit flags, twins and conflicts (pure)."""
 
 from __future__ import annotations
 

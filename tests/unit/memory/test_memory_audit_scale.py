@@ -1,4 +1,4 @@
-"""M9 at scale, on the corpus of bench/bench_audit.py: planted trouble is found,
+"""The audit at scale, on the corpus of bench/bench_audit.py: planted trouble is found,
 and the audit grows linearly (a ratio, never an absolute time)."""
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ def _bench():
     return module
 
 
+@pytest.mark.slow
 def test_planted_duplicates_conflicts_secrets_and_injections_are_found():
     bench = _bench()
     items, planted = bench.make_corpus(2500, seed=5)

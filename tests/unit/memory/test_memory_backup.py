@@ -1,4 +1,4 @@
-"""M10: daily memory backups with rotation, snapshots before destructive actions."""
+"""Daily memory backups with rotation, snapshots before destructive actions."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""M6: auto-detected corrections, English and Indonesian, both ways."""
+"""Auto-detected corrections, English and Indonesian, both ways."""
 
 from __future__ import annotations
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,6 +20,7 @@ def expected(item: dict) -> str:
     return "\n".join("    " + line for line in pretty.split("\n"))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.dictionaries(st.text(max_size=8), values, max_size=6))
 def test_indenter_matches_the_stdlib(item):

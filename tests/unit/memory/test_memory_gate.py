@@ -1,4 +1,4 @@
-"""M3: the one write gate, rule by rule and source by source (pure)."""
+"""The one write gate, rule by rule and source by source (pure)."""
 
 from __future__ import annotations
 

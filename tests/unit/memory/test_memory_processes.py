@@ -1,4 +1,4 @@
-"""S4 for memory: two processes never lose updates; SIGKILL never corrupts or loses an ack'd note.
+"""Memory files: two processes never lose updates; SIGKILL never corrupts or loses an ack'd note.
 
 Real child processes (``sys.executable -c``) against the same AGENTTUI_HOME
 (inherited from the autouse fixture's environment).

@@ -1,4 +1,4 @@
-"""Near-duplicate definition shared by the gate and the audit; item round-trip (M1)."""
+"""Near-duplicate definition shared by the gate and the audit; item round-trip."""
 
 from __future__ import annotations
 

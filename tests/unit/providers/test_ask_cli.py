@@ -6,6 +6,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from . import formats
 
 
@@ -14,6 +16,7 @@ def ask(*args: str, cwd) -> subprocess.CompletedProcess:
                           text=True, env=dict(os.environ), timeout=60, cwd=cwd)
 
 
+@pytest.mark.slow
 def test_a_cut_reply_exits_1_and_says_why_then_the_next_ask_works(fake_openai, tmp_path):
     fake_openai.raw(formats.openai_text(["Half", " of it"], finish="length"))
     proc = ask("tell me", cwd=tmp_path)
@@ -27,6 +30,7 @@ def test_a_cut_reply_exits_1_and_says_why_then_the_next_ask_works(fake_openai, t
     assert again.stdout.strip() == "Fine."
 
 
+@pytest.mark.slow
 def test_reasoning_shows_thinking_on_stderr_not_stdout(fake_openai, tmp_path):
     fake_openai.raw(formats.groq_reasoning_reply(["secret", " musings"], ["Four."]))
     proc = ask("2+2?", cwd=tmp_path)

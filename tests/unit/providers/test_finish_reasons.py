@@ -6,6 +6,8 @@ tool calls never run or sent back, and the next turn works.
 
 from __future__ import annotations
 
+import pytest
+
 from agenttui.agent.events import TextDelta, ToolCallStarted, TurnFailed, TurnFinished
 
 from . import formats
@@ -25,6 +27,7 @@ async def _incomplete(services, conversation, fake_openai, frames, *, words: str
     return failed
 
 
+@pytest.mark.slow
 async def test_openai_length_cut_is_kept_incomplete_and_said(services, conversation, fake_openai):
     failed = await _incomplete(services, conversation, fake_openai,
                                formats.openai_text(["The", " first", " half"], finish="length"),

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from hypothesis import HealthCheck, given, settings as hsettings
 from hypothesis import strategies as st
 
@@ -112,6 +113,7 @@ def test_notes_scale_the_relevant_ones_reach_the_prompt_among_2000(services):
     assert len(built.injected_ids) <= services.settings.memory.inject_notes
 
 
+@pytest.mark.slow
 def test_normal_use_archives_no_note(services):
     for k in range(120):
         assert services.memory.add_note(f"note about topic {k} and thing {k * 7}").status == "added"
@@ -157,6 +159,7 @@ def test_recall_respects_its_budget_and_the_prompt_budget(services):
     assert built.tokens <= prompt_budget(services.settings, services.model)
 
 
+@pytest.mark.slow
 @hsettings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     lengths=st.lists(st.integers(min_value=1, max_value=120), min_size=2, max_size=40),
@@ -209,6 +212,7 @@ sys.stdout.write(json.dumps(built.messages, ensure_ascii=False))
 """
 
 
+@pytest.mark.slow
 def test_the_prompt_is_byte_identical_under_any_hash_seed(services, tmp_path):
     start = NOW - timedelta(days=100)
     for k in range(30):

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from agenttui.security import gitleaks_scan, redaction
 from agenttui.security.literals import gate_needles, literal_prefixes
 from tests.unit.security.secret_corpus import build_corpus
@@ -23,6 +25,7 @@ def _texts() -> list[str]:
     return texts
 
 
+@pytest.mark.slow
 def test_gated_rules_find_what_ungated_rules_find():
     keywords = gitleaks_scan.compiled(redaction._needles()[1])
     for text in _texts():

@@ -1,4 +1,4 @@
-"""Prompt-injection screening (M3): corpus recall/FP and the named cases."""
+"""Prompt-injection screening: corpus recall/FP and the named cases."""
 
 from __future__ import annotations
 
@@ -128,6 +128,7 @@ def _tricky_texts() -> list[str]:
     return texts
 
 
+@pytest.mark.slow
 def test_required_literals_are_in_every_match():
     """Checks the pattern analysis on real matches: a rule's match always
     holds one of its literals, and an anchored one starts a word there."""

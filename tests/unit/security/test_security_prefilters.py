@@ -46,6 +46,7 @@ ASSIGN_PARTS = (
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(_fragments(*ASSIGN_PARTS))
 def test_anchored_assignment_scan_equals_the_alternation(text):
@@ -59,12 +60,14 @@ PROSE_PARTS = (
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(_fragments(*PROSE_PARTS))
 def test_anchored_prose_scan_equals_the_alternation(text):
     _same(context_rules._PROSE, text.lower())
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(_fragments("-u", "--user", "-b", "--cookie", " ", "'", '"', "me:pw", "a=b", "-", ":"))
 def test_anchored_flag_scans_equal_the_alternations(text):
@@ -100,6 +103,7 @@ def _exact_seeds(text: str) -> list:
     return list(_seed_phrases_in(text, 0, len(text)))
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(_seed_text)
 def test_seed_prefilter_finds_what_the_exact_scan_finds(text):
@@ -186,6 +190,7 @@ def _rule_spans(rule, text: str) -> list[tuple[int, int]]:
     return [(m.start(rule.group) - rule.lead, m.end(rule.group)) for m in rule.regex.finditer(text)]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(
     _fragments(

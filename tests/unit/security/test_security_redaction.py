@@ -1,4 +1,4 @@
-"""Secret redaction (H3): corpus recall/FP, each provider, output shape."""
+"""Secret redaction: corpus recall/FP, each provider, output shape."""
 
 from __future__ import annotations
 

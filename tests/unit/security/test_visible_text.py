@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import unicodedata
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -56,6 +57,7 @@ ANY_TEXT = st.text(alphabet=st.characters(blacklist_categories=()), max_size=60)
 TRICKY_TEXT = st.text(alphabet=HOSTILE_ALPHABET, max_size=40)
 
 
+@pytest.mark.slow
 @settings(max_examples=400)
 @given(st.one_of(ANY_TEXT, TRICKY_TEXT))
 @example("echo hello \x1b]0; rm -f FILE; #\x07")
@@ -144,3 +146,14 @@ def test_json_output_is_the_same_value_with_no_raw_control():
     assert json.loads(out) == value
     assert all(c == "\n" or is_visible(c) for c in out)
     assert "\u00e9" in out  # ordinary non-ASCII stays readable
+
+
+def test_a_cr_left_before_a_lf_is_still_escaped():
+    """Found by Hypothesis (tests/ui/test_inert.py): "\\r\\r\\n" kept a raw CR, which a
+    terminal runs (the cursor back to the line's start, hiding what came before it)."""
+    from agenttui.core.visible_text import InertStream, inert_text
+
+    assert inert_text("a\r\r\nb") == "a\\x0d\nb"
+    assert inert_text("a\r\nb") == "a\nb" and inert_text("a\rb") == "a\\x0db"
+    stream = InertStream()
+    assert stream.feed("a\r\r") + stream.feed("\nb") + stream.flush() == inert_text("a\r\r\nb")

@@ -1,4 +1,4 @@
-"""The M7 extraction contract: strict validation, then the one write gate."""
+"""The extraction contract: strict validation, then the one write gate."""
 
 from __future__ import annotations
 

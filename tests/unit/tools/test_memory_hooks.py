@@ -1,4 +1,4 @@
-"""Corrections (M6) wired per setting: off, offer, save (with undo)."""
+"""Corrections wired per setting: off, offer, save (with undo)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Project memory tools (P3) and history search (H6) through the real stores."""
+"""Project memory tools and history search through the real stores."""
 
 from __future__ import annotations
 

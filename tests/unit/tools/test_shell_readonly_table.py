@@ -204,6 +204,7 @@ def test_system_programs_and_version_queries_are_low(command):
     assert shell_risk(command) == "low", command
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("sed") is None or "GNU" not in subprocess.run(
     ["sed", "--version"], capture_output=True, text=True).stdout, reason="needs GNU sed (--sandbox)")
 @settings(max_examples=300, deadline=None)

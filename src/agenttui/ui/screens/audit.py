@@ -1,4 +1,4 @@
-"""The memory audit screen (U7, M9).
+"""The memory audit screen (docs/memory.md#the-audit).
 
 Every item of the user scope and the current profile in one table (see
 :mod:`agenttui.ui.widgets.audit_table`), flagged by ``core.audit.audit``

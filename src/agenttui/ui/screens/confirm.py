@@ -1,4 +1,4 @@
-"""The destructive-action dialog (D1, D2).
+"""The destructive-action dialog (docs/storage.md#destructive-actions).
 
 One modal for every destructive action: reset memory, delete a conversation,
 clear history, delete a profile, bulk delete in the audit, restore over

@@ -1,4 +1,4 @@
-"""First run without an API key (U6): how to set one; memory and history still work.
+"""First run without an API key: how to set one; memory and history still work.
 
 Shown once per start when ``services.api_key().value`` is None. Dismissing it
 leaves the main screen fully usable (memory, history, audit); only sending a

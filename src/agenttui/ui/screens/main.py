@@ -1,4 +1,4 @@
-"""The main screen (U1): header, Memory | Chat | History, footer.
+"""The main screen: header, Memory | Chat | History, footer.
 
 First paint (see :mod:`agenttui.ui.startup`, which holds the start-up tricks
 and why): in a terminal the first frame shows the header line, the three

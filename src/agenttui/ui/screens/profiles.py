@@ -1,4 +1,4 @@
-"""The profile picker (U5): switch, create (optionally bound here), delete.
+"""The profile picker: switch, create (optionally bound here), delete.
 
 ``ProfilesScreen`` is a ``ModalScreen[str | None]``: it dismisses with the
 name of the profile to switch to (``None`` = stay). The app does the switch
@@ -7,7 +7,7 @@ this screen never swaps stores under the panes' feet.
 
 Create and delete happen here. Deleting is the most destructive action in the
 app, so it needs the profile's name typed; a full backup is written first and
-the profile's folder is moved to the trash rather than unlinked (D2). The
+the profile's folder is moved to the trash rather than unlinked. The
 active profile cannot be deleted (switch away first), and ``default`` always
 exists.
 """
@@ -143,7 +143,7 @@ class ProfilesScreen(ModalScreen[str | None]):
         bind = self.cwd if self.query_one("#profile-bind", Checkbox).value else None
         self._run("create", _create, self.services.profiles, name, bind)
 
-    # -- delete (D1, D2) --------------------------------------------------------
+    # -- delete --------------------------------------------------------
     @on(Button.Pressed, "#profile-delete")
     def action_delete(self) -> None:
         from agenttui.ui.screens.confirm import ConfirmScreen
@@ -206,6 +206,6 @@ def _create(profiles, name: str, bind: Path | None) -> str:
 def _delete(services, name: str) -> str:
     from agenttui.core.backup import create_backup
 
-    backup = create_backup(services.paths)  # D2: before anything moves
+    backup = create_backup(services.paths)  # before anything moves
     trash = services.profiles.delete(name)
     return f"Deleted profile {name!r}. Backup: {backup}; folder moved to {trash}."

@@ -1,14 +1,13 @@
-"""Project memory editor (P3): context.md, decisions.md, learnings.md.
+"""Project memory editor (docs/memory.md#project-memory): context.md, decisions.md, learnings.md.
 
 One tab per file with a ``TextArea``; ``ctrl+s`` saves the visible tab, and
 ``ctrl+o`` opens it in ``$EDITOR`` (``App.suspend()`` hands the terminal
-over; the tab is reloaded afterwards). Missing files are fine (P1): they
+over; the tab is reloaded afterwards). Missing files are fine: they
 show empty and are created on the first save.
 
-Writes are atomic and locked (``core.files``) and pass the secret redaction
-first (H3), like the core's own writer: ``context.md`` goes through
-``ProjectMemory.write_context``; the two logs are replaced whole, since the
-user is editing the whole file here.
+Reads and writes are the core's (``ProjectMemory.read`` / ``rewrite``):
+locked, atomic and redacted like every other project-memory write; the two
+logs are replaced whole, since the user is editing the whole file here.
 """
 
 from __future__ import annotations
@@ -64,10 +63,7 @@ class ProjectMemoryScreen(Screen[bool]):
         return self.project.files()[name]
 
     def _load(self, name: str) -> None:
-        try:
-            text = self.path(name).read_text(encoding="utf-8", errors="replace")
-        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-            text = ""
+        text = self.project.read(name)
         self.saved[name] = text
         self.query_one(f"#edit-{name}", TextArea).load_text(text)
         self._status(name)
@@ -104,15 +100,7 @@ class ProjectMemoryScreen(Screen[bool]):
         self.notify(f"Saved {self.path(name).name}", title="Project memory")
 
     def write(self, name: str, text: str) -> None:
-        if name == "context":
-            self.project.write_context(text)
-            return
-        from agenttui.core.files import atomic_write_text, locked
-        from agenttui.security import redact_secrets
-
-        path = self.path(name)
-        with locked(path):
-            atomic_write_text(path, redact_secrets(text).rstrip("\n") + "\n")
+        self.project.rewrite(name, text)
 
     def editor_command(self, path) -> list[str]:
         editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"

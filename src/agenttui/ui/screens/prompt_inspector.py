@@ -1,4 +1,4 @@
-"""The prompt inspector (M5): exactly what the last turn sent, and what a reply used.
+"""The prompt inspector (docs/memory.md): exactly what the last turn sent, and what a reply used.
 
 Reads :func:`agenttui.agent.prompt_capture.last_prompt` -- the request as
 sent (model, parameters, every message of the window with the system prompt

@@ -1,4 +1,4 @@
-"""The settings dialog (U6): model, endpoint, API key, theme, and every other simple key.
+"""The settings dialog: model, endpoint, API key, theme, and every other simple key.
 
 Decisions:
 

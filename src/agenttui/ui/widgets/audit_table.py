@@ -1,10 +1,10 @@
-"""The audit table (M9): one row per memory item, sortable and filterable.
+"""The audit table (docs/memory.md#the-audit): one row per memory item, sortable and filterable.
 
 ``DataTable`` renders lines lazily, so 10,000 items are fine. Sorting is done
 on the underlying values (ages as datetimes, uses as ints), not on the
 displayed strings ("3d" < "12h" alphabetically), and the table is rebuilt
 from the sorted, filtered rows; the cursor stays on the same item.
-All item text is passed through :func:`inert_line` (A5) and truncated.
+All item text is passed through :func:`inert_line` and truncated.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 A mixin of :class:`~agenttui.ui.widgets.chat_pane.ChatPane`: each command is a
 small method; store calls run in thread workers and report back with toasts
-(gate rejections are error toasts with the gate's reason, M3). Commands that
+(gate rejections are error toasts with the gate's reason). Commands that
 open another screen call the App action of the same name, so keys, the
 palette and the slash command share one path.
 """
@@ -68,7 +68,7 @@ class SlashCommandsMixin:
         self.notify(f"Usage: /{name} {command.usage}\nExample: {command.example}",
                     title=f"/{name} needs an argument", severity="warning")
 
-    # -- memory (M2) -----------------------------------------------------------
+    # -- memory -----------------------------------------------------------
     async def _cmd_remember(self, argument: str) -> None:
         scope = "user"
         if argument.endswith(" --profile") or argument == "--profile":
@@ -140,7 +140,7 @@ class SlashCommandsMixin:
             return
         await self.app.run_action(f"reset_memory({scope!r})")
 
-    # -- conversations (H2) ----------------------------------------------------
+    # -- conversations ----------------------------------------------------
     async def _cmd_new(self, argument: str) -> None:
         await self.new_conversation()
 

@@ -1,4 +1,4 @@
-"""The Chat pane (U2): the message log, slash-command suggestions and the prompt.
+"""The Chat pane: the message log, slash-command suggestions and the prompt.
 
 Workers compute, messages carry, handlers mutate: the turn worker iterates
 ``agent.loop.run_turn`` and posts each event as ``AgentEventReceived``; the
@@ -142,6 +142,7 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
         self._lookup_done.set()
         self._send_waits = False  # a sent message waits for the lookup to know its conversation
         self._prepare_timer: Timer | None = None  # [recall] semantic: the draft's debounce
+        self.draft_prepared = ""  # the last draft whose preparation started (the debounce ran out)
         self._unsaved_timer: Timer | None = None  # retries messages the history refused
         self._stop_key_timer: Timer | None = None  # shows "esc Stop" in the footer (_set_streaming)
 
@@ -265,7 +266,12 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
             self._prepare_timer.stop()
             self._prepare_timer = None
         if self.services.settings.recall.enabled and worth_preparing(text):
-            self._prepare_timer = self.set_timer(PREPARE_AFTER_S, partial(self._prepare_draft, text))
+            self._prepare_timer = self.set_timer(PREPARE_AFTER_S, partial(self._draft_due, text))
+
+    def _draft_due(self, text: str) -> None:
+        self._prepare_timer = None
+        self.draft_prepared = text
+        self._prepare_draft(text)
 
     @work(thread=True, group="semantic-draft", exclusive=True, exit_on_error=False)
     def _prepare_draft(self, text: str) -> None:

@@ -1,4 +1,4 @@
-"""Conversation and search-hit lists for the History pane (U4, H6).
+"""Conversation and search-hit lists for the History pane (docs/agent.md#what-a-request-holds).
 
 Both are ``OptionList``s: line-rendered, so only visible rows cost anything.
 ``ConversationList`` never holds the whole profile: it loads ``PAGE`` rows at
@@ -172,7 +172,7 @@ class ConversationList(OptionList):
             return  # a reload or profile switch happened meanwhile
         self._loading = False
         for problem in list(getattr(self.services.history, "problems", None) or ()):
-            if problem not in self._reported:  # S4 / issue 11: a corrupt database moved aside is said
+            if problem not in self._reported:  # issue 11: a corrupt database moved aside is said
                 self._reported.add(problem)
                 self.app.notify(problem, title="History", severity="warning", timeout=30)
         if message.total is not None:

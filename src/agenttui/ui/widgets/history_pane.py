@@ -1,4 +1,4 @@
-"""The History pane (U4, H6): conversations, search, rename/archive/restore/delete.
+"""The History pane (docs/agent.md): conversations, search, rename/archive/restore/delete.
 
 Layout, top to bottom: a search Input, a one-line mode label, then either
 the conversation list (paged, see :mod:`.conversation_list`) or the search
@@ -110,7 +110,7 @@ class HistoryPane(Vertical):
     def __init__(self, services, **kwargs) -> None:
         super().__init__(**kwargs)
         self.services = services
-        self.border_title = "History"  # the main screen's pane title (U1)
+        self.border_title = "History"  # the main screen's pane title
         self._search_timer: Timer | None = None
         self._query = ""
         self._renaming: str | None = None
@@ -304,7 +304,7 @@ class HistoryPane(Vertical):
         verb = "restore" if self.archived_view else "archive"
         self._act(verb, conversation.id, _archive if verb == "archive" else _restore)
 
-    # -- delete / clear (D1, D2) ----------------------------------------------
+    # -- delete / clear ----------------------------------------------
     async def action_delete(self) -> None:
         import asyncio
 
@@ -359,7 +359,7 @@ class HistoryPane(Vertical):
     def _act(self, verb: str, cid: str | None, fn, *args, backup: bool = False) -> None:
         note = ""
         try:
-            if backup:  # D2: nothing is deleted unless the backup exists
+            if backup:  # nothing is deleted unless the backup exists
                 from agenttui.core.backup import create_backup
 
                 note = f"backup: {create_backup(self.services.paths)}"

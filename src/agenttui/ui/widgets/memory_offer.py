@@ -1,4 +1,4 @@
-"""The row that offers to remember an auto-detected correction (M6, M7).
+"""The row that offers to remember an auto-detected correction (docs/memory.md).
 
 Two shapes, decided by the setting behind the write:
 

@@ -1,4 +1,4 @@
-"""The Memory pane (U3): notes and facts of both scopes, editable in place.
+"""The Memory pane: notes and facts of both scopes, editable in place.
 
 Decisions:
 
@@ -149,7 +149,7 @@ class MemoryPane(Vertical):
     def __init__(self, services, **kwargs) -> None:
         super().__init__(**kwargs)
         self.services = services
-        self.border_title = "Memory"  # the main screen's pane title (U1)
+        self.border_title = "Memory"  # the main screen's pane title
         self.items: dict[str, MemoryItem] = {}
         self.add_scope = "user"
         self._undo: list[MemoryItem] = []
@@ -207,7 +207,7 @@ class MemoryPane(Vertical):
         option_list.set_options(Option(item_label(item), id=item.id) for item in ordered)
         if keep in self.items:
             option_list.highlighted = option_list.get_option_index(keep)
-        for problem in message.problems:  # S4: say where a corrupt file went
+        for problem in message.problems:  # say where a corrupt file went
             if problem not in self._reported_problems:
                 self._reported_problems.add(problem)
                 self.notify(problem, title="Memory file problem", severity="error", timeout=15)
@@ -336,7 +336,7 @@ class MemoryPane(Vertical):
         items, self._undo = self._undo, []
         self._write("undo", _readd, self.services.memory, items)
 
-    # -- corrections and model proposals (M6, M7) -----------------------------
+    # -- corrections and model proposals -----------------------------
     def offer(self, text: str, result: WriteResult) -> None:
         """Show an offer to remember ``text`` (or a saved item with Undo).
 
@@ -355,8 +355,8 @@ class MemoryPane(Vertical):
     def _offer_chosen(self, event: MemoryOffer.Chosen) -> None:
         event.stop()
         memory, item = self.services.memory, event.result.item
-        if event.choice == "remember":
-            self._write("add", _store_offer, memory, event.text, item)
+        if event.choice == "remember" and item is not None:
+            self._write("add", memory.accept_proposal, item)
         elif event.choice == "undo" and item is not None:
             self._write("undo", memory.remove, [item.id])
         elif event.choice == "dismiss" and item is not None:
@@ -371,15 +371,3 @@ def _readd(memory, items: list[MemoryItem]) -> WriteResult:
         else:
             result = memory.add_note(item.text, scope=item.scope, source=item.source, pinned=item.pinned)
     return result
-
-
-def _store_offer(memory, text: str, item: MemoryItem | None) -> WriteResult:
-    """The user said yes: that yes is the consent M7 asks for (``confirmed=True``)."""
-    if item is not None and any(p.id == item.id for p in memory.pending()):
-        return memory.confirm_pending(item.id)
-    if item is not None and item.kind == "fact":
-        return memory.set_fact(item.key, item.value, scope=item.scope, source=item.source,
-                               origin=item.origin, confirmed=True)
-    return memory.add_note(item.text if item else text, scope=item.scope if item else "user",
-                           source=item.source if item else "correction",
-                           origin=item.origin if item else None, confirmed=True)

@@ -3,7 +3,7 @@
 User text and notices are shown as literal ``Content`` (never markup);
 assistant replies are Markdown (code fences are syntax-highlighted by
 Textual's Markdown). Everything from the model passes :mod:`agenttui.ui.inert`
-first (A5). A streaming reply appends deltas through ``Markdown.get_stream``:
+first. A streaming reply appends deltas through ``Markdown.get_stream``:
 the widget appends new blocks instead of re-parsing the whole reply per chunk.
 
 A streamed reply is mounted with its first delta already in it

@@ -1,6 +1,6 @@
 """A tool call in the chat: one line (name, argument summary, status), expandable.
 
-Arguments and output are untrusted (A5): shown inert, as literal Content.
+Arguments and output are untrusted: shown inert, as literal Content.
 """
 
 from __future__ import annotations

@@ -1,0 +1,38 @@
+"""Which conversation ``agenttui ask`` continues: one rule for the turn and for ``--dry-run``.
+
+Before, the real turn and the dry run each wrote "the given one, else the latest
+unless --new" themselves, so a flag added to one could be missed by the other.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
+    from agenttui.core.models import Conversation
+
+
+class ConversationNotFound(Exception):
+    """``--conversation`` named no single conversation (the reason is already on stderr)."""
+
+
+def continued_conversation(services: Services, args: argparse.Namespace) -> Conversation | None:
+    """The conversation to continue, or ``None`` to start a new one.
+
+    ``--conversation ID`` (an id or a unique prefix, archived ones too) wins;
+    otherwise the profile's most recently updated conversation, unless ``--new``
+    or ``--incognito`` asks for a fresh one.
+    """
+    ident = getattr(args, "conversation", None)
+    if ident is not None:
+        from agenttui.cli.history_cmd import _find
+
+        found: Conversation | None = _find(services, ident)  # prints why when it is None
+        if found is None:
+            raise ConversationNotFound(ident)
+        return found
+    if getattr(args, "new", False) or getattr(args, "incognito", False):
+        return None
+    return services.history.latest_conversation()
