@@ -95,6 +95,7 @@ FEEDBACK_HITS = 5  # the best hits whose names are searched for again (multi-hop
 FEEDBACK_NAMES = 6
 FEEDBACK_WEIGHT = 0.7
 FEEDBACK_RARE_SHARE = 0.002
+STATEMENT_POOL = 3  # ... found among this many times CANDIDATES of the best matches (one query)
 USER_WEIGHT = 0.75  # the same words among the user's own statements (module doc)
 FORMS_WEIGHT = 0.9  # other inflections (bought for buy): see the module doc
 RELATED_WEIGHT = 0.8  # words related in meaning (recall_related): a paraphrase's bridge, noisier
@@ -420,11 +421,12 @@ def _lexical(history: HistoryStore, request: RecallRequest, today: date) -> _Lex
 
     common = dict(before_id=request.before_id, conversation_id=request.conversation_id)
     if match is not None:
-        lists.append((keep(history.recall_candidates(match, CANDIDATES, highlight=request.prefix_last,
-                                                     **common)), 1.0))
-    if match is not None and not request.prefix_last:
-        lists.append((keep(history.recall_candidates(match, CANDIDATES, role="user", statements=True,
-                                                     **common)), USER_WEIGHT))
+        pool = history.recall_candidates(match, CANDIDATES * STATEMENT_POOL, highlight=request.prefix_last,
+                                          **common)
+        lists.append((keep(pool[:CANDIDATES]), 1.0))
+        if not request.prefix_last:
+            statements = [row for row in pool if row.role == "user" and "?" not in row.content]
+            lists.append((keep(statements[:CANDIDATES]), USER_WEIGHT))
     forms_match = fts_or_query(extra)
     if forms_match is not None:
         lists.append((keep(history.recall_candidates(forms_match, CANDIDATES, **common)), FORMS_WEIGHT))
