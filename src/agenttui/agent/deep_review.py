@@ -36,7 +36,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agenttui.agent.json_contract import (
     ContractError,
@@ -44,6 +44,9 @@ from agenttui.agent.json_contract import (
     parse_contract_list,
 )
 from agenttui.core.models import MemoryItem, WriteResult
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 log = logging.getLogger(__name__)
 
@@ -176,7 +179,7 @@ class ReviewResult:
     requests: int = 0
 
 
-async def review(services: Any, items: Sequence[MemoryItem], *, client: Any = None,
+async def review(services: Services, items: Sequence[MemoryItem], *, client: Any = None,
                  model: str | None = None) -> ReviewResult:
     """Ask the model about every batch; collect valid proposals (nothing is changed)."""
     import asyncio

@@ -25,7 +25,7 @@ import logging
 import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agenttui.agent.json_contract import (
     ContractError,
@@ -33,6 +33,9 @@ from agenttui.agent.json_contract import (
     parse_contract_list,
 )
 from agenttui.core.models import Message, Origin, WriteResult
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 log = logging.getLogger(__name__)
 
@@ -111,7 +114,7 @@ def parse_extraction(raw_json: str, scopes: list[str]) -> list[Candidate | Contr
     return parse_contract_list(raw_json, "items", MAX_ITEMS, lambda raw: check_item(raw, scopes))
 
 
-def apply_extraction(services: Any, raw_json: str, origin: Origin | None = None,
+def apply_extraction(services: Services, raw_json: str, origin: Origin | None = None,
                      untrusted: bool = False) -> list[WriteResult]:
     """Validate ``raw_json`` and pass each valid item through the write gate
     (``untrusted``: the turn read untrusted content, so every item waits for the user)."""
@@ -133,7 +136,7 @@ def apply_extraction(services: Any, raw_json: str, origin: Origin | None = None,
     return results
 
 
-async def extract_memory(services: Any, turn: Any, reply: Message) -> AsyncIterator[Any]:
+async def extract_memory(services: Services, turn: Any, reply: Message) -> AsyncIterator[Any]:
     """The loop's hook after a successful reply: one non-streamed call, then the gate.
 
     Uses the turn's client and model; any failure is logged and yields nothing

@@ -112,7 +112,7 @@ import time
 from collections import deque
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agenttui.agent import prompt_capture, request_options
 from agenttui.agent.events import (
@@ -138,8 +138,8 @@ from agenttui.agent.wire_repair import repair_empty_replies
 from agenttui.core.models import Message, ToolCall, WriteResult, new_id
 from agenttui.core.recall_usage import RecallUsage
 
-PENDING_ATTR = "_agent_pending_writes"
-CLIENT_ATTR = "_agent_client"
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 
 class _Stop(Exception):
@@ -160,24 +160,20 @@ def _persist_errors() -> tuple[type[BaseException], ...]:
     return tuple(errors)
 
 
-def _pending(services: Any) -> deque[tuple[str, Message]]:
-    queue = getattr(services, PENDING_ATTR, None)
-    if queue is None:
-        queue = deque()
-        setattr(services, PENDING_ATTR, queue)
-    return queue
+def _pending(services: Services) -> deque[tuple[str, Message]]:
+    return services.session.unsaved
 
 
 _FLUSH_LOCK = threading.Lock()  # flushes run in worker threads: one at a time, in order
 
 
-def flush_pending(services: Any) -> str | None:
+def flush_pending(services: Services) -> str | None:
     """Write queued messages in order; return a warning if some are still unsaved."""
     with _FLUSH_LOCK:
         return _flush(services)
 
 
-def _flush(services: Any) -> str | None:
+def _flush(services: Services) -> str | None:
     from agenttui.core.history import UnknownConversationError
 
     queue = _pending(services)
@@ -197,12 +193,12 @@ def _flush(services: Any) -> str | None:
     return None
 
 
-def pending_count(services: Any) -> int:
+def pending_count(services: Services) -> int:
     return len(_pending(services))
 
 
 # ---------------------------------------------------------------- the client
-def client_for(services: Any, api_key: str, loop: asyncio.AbstractEventLoop | None = None) -> Any:
+def client_for(services: Services, api_key: str, loop: asyncio.AbstractEventLoop | None = None) -> Any:
     """One cached AsyncOpenAI per services (and event loop, endpoint, key, timeout).
 
     Callers that already looked the key up (``ask``) pass ``client=client_for(...)``
@@ -214,19 +210,19 @@ def client_for(services: Any, api_key: str, loop: asyncio.AbstractEventLoop | No
 
     timeout = float(services.settings.agent.request_timeout)
     signature = (services.base_url, api_key, timeout, id(loop or asyncio.get_running_loop()))
-    cached = getattr(services, CLIENT_ATTR, None)
+    cached = services.session.client
     if cached is not None and cached[0] == signature:
         return cached[1]
     client = make_client(services.base_url, api_key, timeout, max_retries=0)
-    setattr(services, CLIENT_ATTR, (signature, client))
+    services.session.client = (signature, client)
     return client
 
 
-async def aclose_client(services: Any) -> None:
+async def aclose_client(services: Services) -> None:
     """Close the cached client (the CLI calls this before its event loop ends)."""
-    cached = getattr(services, CLIENT_ATTR, None)
+    cached = services.session.client
     if cached is not None:
-        setattr(services, CLIENT_ATTR, None)
+        services.session.client = None
         with contextlib.suppress(Exception):
             await cached[1].close()
 
@@ -271,7 +267,7 @@ async def _produce(client: Any, params: dict[str, Any], queue: asyncio.Queue) ->
 
 # ---------------------------------------------------------------- the turn
 class _Turn:
-    def __init__(self, services: Any, conversation_id: str, *, model: str | None,
+    def __init__(self, services: Services, conversation_id: str, *, model: str | None,
                  cancel: asyncio.Event | None, approver_timeout: float | None,
                  registry: Any, client: Any, retry_policy: RetryPolicy | None) -> None:
         self.services = services
@@ -647,7 +643,7 @@ class _Incomplete(Exception):
 
 
 # ---------------------------------------------------------------- hooks
-async def _after_user_message(services: Any, turn: _Turn, message: Message) -> AsyncIterator[AgentEvent]:
+async def _after_user_message(services: Services, turn: _Turn, message: Message) -> AsyncIterator[AgentEvent]:
     """Offer (or save, per setting) a correction the user just made.
 
     The policy lives in :func:`agenttui.agent.memory_hooks.after_user_message`;
@@ -664,7 +660,7 @@ async def _after_user_message(services: Any, turn: _Turn, message: Message) -> A
         yield event
 
 
-async def _after_reply(services: Any, turn: _Turn, reply: Message | None) -> AsyncIterator[AgentEvent]:
+async def _after_reply(services: Services, turn: _Turn, reply: Message | None) -> AsyncIterator[AgentEvent]:
     """The memory extraction pass (off by default), after a successful reply."""
     if not services.settings.memory.extraction or reply is None:
         return
@@ -676,7 +672,7 @@ async def _after_reply(services: Any, turn: _Turn, reply: Message | None) -> Asy
 
 # ---------------------------------------------------------------- entry point
 async def run_turn(
-    services: Any,
+    services: Services,
     conversation_id: str,
     text: str,
     *,
@@ -714,13 +710,13 @@ async def run_turn(
             flush_pending(services)  # the task is being torn down: no awaiting here
 
 
-async def _user_message(services: Any, cid: str, message_id: int) -> Message | None:
+async def _user_message(services: Services, cid: str, message_id: int) -> Message | None:
     """The stored user message ``message_id`` of conversation ``cid``, or None."""
     found = await asyncio.to_thread(services.history.get_message, message_id)
     return found if found is not None and found.conversation_id == cid and found.role == "user" else None
 
 
-async def _turn_events(services: Any, turn: _Turn, text: str,
+async def _turn_events(services: Services, turn: _Turn, text: str,
                        image_path: Any, edit_of: int | None = None) -> AsyncIterator[AgentEvent]:
     warning = await asyncio.to_thread(flush_pending, services)  # leftovers of an earlier turn go first
     if warning:
@@ -832,7 +828,7 @@ async def _turn_events(services: Any, turn: _Turn, text: str,
         yield event
 
 
-async def _end(services: Any, final: AgentEvent, turn: _Turn | None = None) -> AsyncIterator[AgentEvent]:
+async def _end(services: Services, final: AgentEvent, turn: _Turn | None = None) -> AsyncIterator[AgentEvent]:
     """Finish background bookkeeping, retry writes that failed, then the final event."""
     if turn is not None:
         # memory usage stats, usually started mid-stream (see the module doc); a turn
@@ -850,7 +846,7 @@ async def _end(services: Any, final: AgentEvent, turn: _Turn | None = None) -> A
     yield final
 
 
-async def _retry_pending(services: Any, attempts: int = 3) -> str | None:
+async def _retry_pending(services: Services, attempts: int = 3) -> str | None:
     """At turn end: a few quick retries of writes that failed during the turn."""
     warning = None
     for attempt in range(attempts):

@@ -35,14 +35,17 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 WARM_TIMEOUT_S = 5.0
 WARM_TEXT = "hello, what did we talk about"  # a plain draft: exercises recall, matches no secret
 KEEPALIVE_S = 4.0  # httpx keeps an idle connection 5 s: warm again after this long
 
 
-def prepare_client(services: Any, loop: asyncio.AbstractEventLoop) -> Any | None:
+def prepare_client(services: Services, loop: asyncio.AbstractEventLoop) -> Any | None:
     """openai's imports, the key and the cached client; the client, or None (no key, or a failure).
 
     Runs in a thread; never raises (a failure here only means the turn does the work itself).
@@ -65,7 +68,7 @@ def prepare_client(services: Any, loop: asyncio.AbstractEventLoop) -> Any | None
         return None
 
 
-def prepare_prompt(services: Any) -> None:
+def prepare_prompt(services: Services) -> None:
     """A dry run of the turn's work before its request (module doc, step 3); never raises."""
     try:
         import agenttui.agent.memory_hooks  # noqa: F401 -- correction detection on every message

@@ -24,10 +24,13 @@ import codecs
 import os
 import stat
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from agenttui.agent.tool_schema import ArgumentError
 from agenttui.agent.tools import ToolContext, ToolOutcome, ToolSpec
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 MAX_ENTRIES = 500
 BINARY_SNIFF = 8_192
@@ -75,12 +78,12 @@ def specs(settings: Any) -> list[ToolSpec]:
     ]
 
 
-def project_roots(services: Any) -> list[Path]:
+def project_roots(services: Services) -> list[Path]:
     profile = getattr(services, "profile", None)
     return [Path(os.path.realpath(Path(p).expanduser())) for p in getattr(profile, "paths", [])]
 
 
-def resolve_in_project(services: Any, requested: str) -> tuple[Path, Path]:
+def resolve_in_project(services: Services, requested: str) -> tuple[Path, Path]:
     """(resolved path, its root); raises :class:`PathRefused` with a clear reason."""
     roots = project_roots(services)
     if not roots:

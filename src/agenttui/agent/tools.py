@@ -42,12 +42,15 @@ import json
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agenttui.agent.events import Risk
 from agenttui.agent.shell_risk import shell_risk
 from agenttui.agent.tool_schema import ArgumentError, parse_arguments, validate
 from agenttui.core.models import Origin, ToolCall, WriteResult
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 __all__ = ["ToolContext", "ToolOutcome", "ToolRegistry", "ToolSpec", "all_tools", "shell_risk"]
 
@@ -65,7 +68,7 @@ class ToolOutcome:
 class ToolContext:
     """What a tool may use: the services and where the call came from."""
 
-    services: Any
+    services: Services
     conversation_id: str | None = None
     untrusted_reads: list[str] = field(default_factory=list)  # tools run this turn that read untrusted text
 
@@ -123,7 +126,7 @@ def summarize(name: str, arguments: dict[str, Any]) -> str:
 
 
 class ToolRegistry:
-    def __init__(self, services: Any, conversation_id: str | None = None,
+    def __init__(self, services: Services, conversation_id: str | None = None,
                  enabled: list[str] | None = None) -> None:
         self.services = services
         self.context = ToolContext(services, conversation_id)

@@ -36,6 +36,10 @@ from __future__ import annotations
 import argparse
 import sys
 
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing before the command runs
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -129,7 +133,7 @@ def _preload_openai() -> None:
     threading.Thread(target=load, name="preload-openai", daemon=True).start()
 
 
-async def _ask(services, args: argparse.Namespace, text: str, api_key: str) -> int:
+async def _ask(services: Services, args: argparse.Namespace, text: str, api_key: str) -> int:
     from agenttui.agent.events import (
         ApprovalRequested,
         MemoryChanged,

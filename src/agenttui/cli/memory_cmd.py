@@ -15,6 +15,10 @@ from agenttui.cli.common import (
     add_yes, backup_first, confirm_destructive, fail, inert, json_text, open_services, stdin_is_tty,
 )
 
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing before the command runs
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
+
 SCOPES = ("user", "profile")
 
 
@@ -133,7 +137,7 @@ def run_forget(args: argparse.Namespace) -> int:
     return 0
 
 
-def _deep_review(services, items, args: argparse.Namespace, findings) -> int:
+def _deep_review(services: Services, items, args: argparse.Namespace, findings) -> int:
     """``--deep``: the model's proposals, each applied only when the user accepts it."""
     import asyncio
 

@@ -20,6 +20,7 @@ from agenttui.core.audit_duplicates import Embed
 from agenttui.core.embeddings import normalised
 
 if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
     from agenttui.core.embedding_client import EmbeddingClient
 
 MAX_CACHED = 50_000  # texts; ~75 MB at 384 dims, then the cache starts again
@@ -48,7 +49,7 @@ def cached_embedder(client: EmbeddingClient) -> Embed:
     return embed
 
 
-def embedder_for(services) -> Embed | None:
+def embedder_for(services: Services) -> Embed | None:
     """The audit's embed function when ``[recall] semantic`` is on and can run, else None.
 
     The same client, model and API key as semantic recall (``semantic_state``)."""

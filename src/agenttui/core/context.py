@@ -44,6 +44,7 @@ Failures reading memory, history search or project files, or recording
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 import dataclasses
 import logging
 import re
@@ -60,6 +61,9 @@ from agenttui.core.retrieval import RecallRequest, Snippet, recall, render_snipp
 from agenttui.core.tokens import (
     MESSAGE_OVERHEAD, REPLY_PRIMING, estimate_tokens, message_tokens, wire_tokens,
 )
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 __all__ = [
     "AssembledPrompt", "PromptParts", "assemble", "build_system_prompt", "render_recalled",
@@ -298,7 +302,7 @@ def prepare(services, conversation_id: str | None, text: str, *, now: datetime |
              mark_used=False, now=now, semantic=semantic)
 
 
-def _semantic_ranker(services):
+def _semantic_ranker(services: Services):
     """The embedding ranker when ``[recall] semantic`` is on and one is attached."""
     if not services.settings.recall.semantic:
         return None

@@ -201,7 +201,7 @@ def check_endpoint(ctx: DoctorContext) -> Check:
 
 def check_request_options(ctx: DoctorContext) -> Check:
     """What the chat loop remembers this endpoint and model refused (read from the state file)."""
-    from agenttui.agent.request_options import EndpointMemory, endpoint_key, state_path
+    from agenttui.core.endpoint_state import EndpointMemory, endpoint_key, state_path
     from agenttui.core.doctor import Check, _effective_endpoint
 
     base, model = _effective_endpoint(ctx)

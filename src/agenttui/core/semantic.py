@@ -32,6 +32,7 @@ for the UI (:meth:`SemanticState.take_notice`). Nothing after it says it again.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 import logging
 import sqlite3
 import threading
@@ -45,6 +46,9 @@ from agenttui.core.embedding_client import EMBED_BATCH, EmbeddingClient, Embeddi
 from agenttui.core.embeddings import EmbeddingIndex
 from agenttui.core.retrieval import CANDIDATES, SemanticNotice
 
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
+
 log = logging.getLogger(__name__)
 
 QUERY_TIMEOUT_S = 2.0  # the longest a turn waits for its query's embedding, once
@@ -54,7 +58,6 @@ RETRY_S = 300.0  # after a transient failure (429, 5xx, timeout)
 QUERY_CACHE = 8  # queries whose vector and ranking are kept: assembly runs after every tool step
 RANKING_TTL_S = 120.0  # a kept ranking is reused this long (then new vectors may count)
 
-_STATE_ATTR = "_semantic_state"
 _STATE_LOCK = threading.Lock()
 
 
@@ -212,13 +215,13 @@ def _keep(cache: OrderedDict, key, value) -> None:
         cache.popitem(last=False)
 
 
-def semantic_state(services) -> SemanticState:
+def semantic_state(services: Services) -> SemanticState:
     """The session's state for the active profile, endpoint and embedding model (cached)."""
     history = services.history
     model = services.settings.recall.embedding_model
     key = (str(history.db_path), services.base_url, model)
     with _STATE_LOCK:
-        cached = getattr(services, _STATE_ATTR, None)
+        cached = services.session.semantic
         if cached is not None and cached.key == key:
             return cached
         lookup = services.api_key()
@@ -227,11 +230,11 @@ def semantic_state(services) -> SemanticState:
         if state.missing_key:  # not kept: a key set later in the session counts
             state.off_reason = "no API key" + (f" ({lookup.problem})" if lookup.problem else "")
             return state
-        setattr(services, _STATE_ATTR, state)
+        services.session.semantic = state
         return state
 
 
-def ranker_for(services) -> EmbeddingRanker | None:
+def ranker_for(services: Services) -> EmbeddingRanker | None:
     """The ranker for context assembly; None when semantic recall is off or cannot start."""
     if not services.settings.recall.semantic:
         return None
@@ -243,7 +246,7 @@ def ranker_for(services) -> EmbeddingRanker | None:
     return state.ranker if state.enabled or state.ranker.has_unclaimed_failure() else None
 
 
-def prepare(services, text: str) -> Future[tuple[int, ...]] | None:
+def prepare(services: Services, text: str) -> Future[tuple[int, ...]] | None:
     """Start embedding and ranking ``text`` as recall will for it (the chat's draft).
 
     The turn that sends ``text`` then finds vector and ranking kept. None when
@@ -271,7 +274,7 @@ class BackfillResult:
     seconds: float = 0.0
 
 
-def backfill(services, *, batch: int = EMBED_BATCH, should_stop: Callable[[], bool] | None = None,
+def backfill(services: Services, *, batch: int = EMBED_BATCH, should_stop: Callable[[], bool] | None = None,
              limit: int | None = None, after_id: int | None = None,
              progress: Callable[[BackfillResult], None] | None = None,
              state: SemanticState | None = None) -> BackfillResult:
@@ -338,7 +341,7 @@ def _embed_rows(client: EmbeddingClient, rows: list[tuple[int, str]]) -> list[tu
     return pairs
 
 
-def run_background(services, *, stop: threading.Event, notify: Callable[[str], None],
+def run_background(services: Services, *, stop: threading.Event, notify: Callable[[str], None],
                    idle: float = IDLE_S, retry: float = RETRY_S) -> None:
     """The app's worker: backfill, then new messages every ``idle`` s, until ``stop`` is set.
 

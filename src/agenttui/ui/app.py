@@ -13,6 +13,7 @@ remapped from ``[keys]`` in config.toml through ``App.set_keymap``.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 import contextlib
 import dataclasses
 from pathlib import Path
@@ -40,6 +41,9 @@ from agenttui.ui.startup import (
 )
 from agenttui.ui.themes import FALLBACK_THEME, find_theme, load_themes
 
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
+
 APP_NAME = "agenttui"
 _HERE = Path(__file__).parent  # as Textual resolves CSS_PATH: same strings, no re-parse
 EMBED_AFTER_S = 2.0  # the embeddings backfill starts once start-up work is done
@@ -59,7 +63,7 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
     BINDINGS = to_bindings(APP_ACTIONS)
     COMMANDS = App.COMMANDS | {AgentCommands}
 
-    def __init__(self, services, *, check_api_key: bool = True, defer_panes: bool | None = None) -> None:
+    def __init__(self, services: Services, *, check_api_key: bool = True, defer_panes: bool | None = None) -> None:
         super().__init__()
         self.services = services
         self.check_api_key = check_api_key
@@ -560,7 +564,7 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
         restart_mcp(self)  # the new profile's MCP servers (its own and the user's)
 
 
-def make_app(services, *, check_api_key: bool = True, defer_panes: bool | None = None) -> AgentTUI:
+def make_app(services: Services, *, check_api_key: bool = True, defer_panes: bool | None = None) -> AgentTUI:
     """Build the app over ``services`` (the CLI and the tests both come through here)."""
     return AgentTUI(services, check_api_key=check_api_key, defer_panes=defer_panes)
 

@@ -35,6 +35,7 @@ Memory pane and the next prompt pick it up; the screen dismisses with
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 from collections import Counter
 from datetime import datetime
 
@@ -55,6 +56,9 @@ from agenttui.ui import messages
 from agenttui.ui.inert import inert_line
 from agenttui.ui.widgets.audit_table import COLUMNS, FLAG_TAGS, AuditRow, AuditTable, rows_from
 from agenttui.ui.widgets.memory_item_editor import MemoryItemEditor, apply_edit
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 SORT_ORDER = list(COLUMNS)
 
@@ -101,7 +105,7 @@ class AuditScreen(Screen[bool]):
             super().__init__()
             self.proposals, self.problems = proposals, problems
 
-    def __init__(self, services, now: datetime | None = None, deep: bool = False) -> None:
+    def __init__(self, services: Services, now: datetime | None = None, deep: bool = False) -> None:
         super().__init__()
         self.deep = deep
         self.proposals: list = []  # deep review proposals still waiting for the user

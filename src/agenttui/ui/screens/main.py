@@ -52,6 +52,7 @@ from agenttui.ui.startup import (
 )
 
 if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
     from agenttui.ui.widgets.chat_pane import ChatPane
 
 NARROW_BELOW = 100
@@ -70,7 +71,7 @@ class MainScreen(Screen):
     class PanesReady(Message):
         """The real panes are mounted (after the first frame when deferred)."""
 
-    def __init__(self, services, *, defer_panes: bool | None = None) -> None:
+    def __init__(self, services: Services, *, defer_panes: bool | None = None) -> None:
         super().__init__()
         self.services = services
         self._defer_panes = defer_panes

@@ -12,6 +12,7 @@ logs are replaced whole, since the user is editing the whole file here.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 import os
 import shlex
 import subprocess
@@ -22,6 +23,9 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer, Static, TabbedContent, TabPane, TextArea
 from rich.text import Text
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 FILES = (("context", "context.md"), ("decisions", "decisions.md"), ("learnings", "learnings.md"))
 
@@ -34,7 +38,7 @@ class ProjectMemoryScreen(Screen[bool]):
         Binding("escape", "close", "Close", id="project.close"),
     ]
 
-    def __init__(self, services) -> None:
+    def __init__(self, services: Services) -> None:
         super().__init__()
         self.services = services
         self.saved: dict[str, str] = {}

@@ -20,6 +20,7 @@ conversation; it never reaches into the panes itself.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 import asyncio
 import json
 from dataclasses import dataclass
@@ -37,6 +38,9 @@ from agenttui.core.recall_usage import RecallUsage, used_line
 from agenttui.ui.inert import inert, inert_line
 from agenttui.ui.widgets.memory_item_editor import MemoryItemEditor, apply_edit
 from agenttui.ui.widgets.used_list import UsedList, UsedRow
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 USED_KEYS = "e edit · d forget · Enter open/edit · Esc close"
 
@@ -94,7 +98,7 @@ class PromptInspectorScreen(ModalScreen[InspectorResult | None]):
         Binding("d,delete", "forget", "Forget note", id="inspector.forget"),
     ]
 
-    def __init__(self, prompt, usage: RecallUsage | None = None, *, services=None) -> None:
+    def __init__(self, prompt, usage: RecallUsage | None = None, *, services: Services | None = None) -> None:
         super().__init__()
         self.prompt = prompt
         self.usage = usage if usage is not None and not usage.empty else None

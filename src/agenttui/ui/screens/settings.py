@@ -37,6 +37,7 @@ Decisions:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 import copy
 
 from rich.text import Text
@@ -48,6 +49,9 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.validation import ValidationResult, Validator
 from textual.widgets import Button, Input, Label, Select, Static, Switch, TextArea
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 TOP_KEYS = ("user_name", "temperature")  # shown under the endpoint, not in "General" (issue 12 item 23)
 SECTION_TITLES = {None: "General", "memory": "Memory", "history": "History", "recall": "Recall",
@@ -111,7 +115,7 @@ class SettingsScreen(ModalScreen[bool]):
             self.key_ok = key_ok
             self.session_key = session_key  # the typed key, when it is kept for this session only
 
-    def __init__(self, services) -> None:
+    def __init__(self, services: Services) -> None:
         super().__init__()
         self.services = services
         self._key_file_offered = False  # the file switch was shown (no keyring, or a file exists)

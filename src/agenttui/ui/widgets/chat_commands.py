@@ -160,29 +160,23 @@ class SlashCommandsMixin:
         # Without a path: agenttui's exports folder (named in the toast), not wherever the
         # app was started; a second export never overwrites the first.
         exports = self.services.paths.data_dir / "exports"
-        target = Path(rest).expanduser() if rest else exports / f"agenttui-{self.conversation_id[:8]}.{fmt}"
+        target = Path(rest).expanduser() if rest else None
         history = self.services.history
         exporter = history.export_json if fmt == "json" else history.export_markdown
+        conversation_id = self.conversation_id
 
-        def write() -> None:
-            nonlocal target
-            from agenttui.core.files import atomic_write_text, ensure_dir, timestamp_slug
+        def write() -> Path:
+            from agenttui.core.history_export import write_export
 
-            if not rest:
-                ensure_dir(exports)
-                stamp, n = timestamp_slug(), 1
-                target = exports / f"agenttui-{self.conversation_id[:8]}-{stamp}.{fmt}"
-                while target.exists():
-                    n += 1
-                    target = exports / f"agenttui-{self.conversation_id[:8]}-{stamp}-{n}.{fmt}"
-            atomic_write_text(target, exporter(self.conversation_id))
+            return write_export(exporter(conversation_id), target, exports, f"agenttui-{conversation_id[:8]}", fmt)
 
         try:
-            await asyncio.to_thread(write)
+            written = await asyncio.to_thread(write)
         except OSError as exc:
-            self.notify(f"{target}: {exc.strerror or exc}", title="Export failed", severity="error")
+            where = exc.filename or target or exports
+            self.notify(f"{where}: {exc.strerror or exc}", title="Export failed", severity="error")
             return
-        self.notify(str(target), title="Exported")
+        self.notify(str(written), title="Exported")
 
     async def _cmd_end(self, argument: str) -> None:
         if getattr(self, "incognito", False):  # /end writes context.md and a session archive

@@ -23,6 +23,7 @@ hit) first makes the active branch the one holding it.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 import asyncio
 import contextlib
 from collections import OrderedDict
@@ -40,6 +41,9 @@ from agenttui.ui.widgets.message_cursor import CURSOR_BINDINGS, CURSOR_CSS, Mess
 from agenttui.ui.widgets.message_view import AssistantMessage, Notice, UserMessage
 from agenttui.ui.widgets.thinking_block import ThinkingBlock
 from agenttui.ui.widgets.tool_call_view import ToolCallView
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 PAGE = 20  # enough to fill a tall terminal; each Markdown reply costs ms to mount
 MAX_PAGES = 20
@@ -95,7 +99,7 @@ class ChatLog(MessageCursor, VerticalScroll):
             self.older = older
             self.focus_id = focus_id
 
-    def __init__(self, services, **kwargs) -> None:
+    def __init__(self, services: Services, **kwargs) -> None:
         super().__init__(**kwargs)
         self.services = services
         self.conversation_id: str | None = None

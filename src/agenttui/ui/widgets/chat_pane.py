@@ -50,6 +50,7 @@ once, as before.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 import asyncio
 import contextlib
 from functools import partial
@@ -77,6 +78,9 @@ from agenttui.ui.widgets.slash_commands import SlashSuggestions, completions, pa
 from agenttui.ui.widgets.thinking_block import ThinkingBlock
 from agenttui.ui.widgets.tool_call_view import ToolCallView
 from agenttui.ui.widgets.used_line import UsedLine
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 
 LOOKUP_WAIT = 5.0  # seconds a message waits for the latest-conversation lookup at most
@@ -117,7 +121,7 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
             self.opening = opening  # which open_latest call found it
             self.if_untouched = if_untouched
 
-    def __init__(self, services, **kwargs) -> None:
+    def __init__(self, services: Services, **kwargs) -> None:
         super().__init__(**kwargs)
         self.services = services
         self.border_title = "Chat"

@@ -11,6 +11,7 @@ is dropped instead of being appended to the wrong list.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 from datetime import datetime
 
 from rich.text import Text
@@ -22,6 +23,9 @@ from textual.widgets.option_list import Option
 from agenttui.core.history_search import ConversationMatches
 from agenttui.core.models import Conversation, SearchHit, utcnow
 from agenttui.ui.inert import inert_line
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 HIGHLIGHT_OPEN, HIGHLIGHT_CLOSE = "«", "»"  # core.history's snippet markers
 PAGE = 100
@@ -106,7 +110,7 @@ class ConversationList(OptionList):
             self.loaded = loaded
             self.total = total
 
-    def __init__(self, services, **kwargs) -> None:
+    def __init__(self, services: Services, **kwargs) -> None:
         super().__init__(markup=False, **kwargs)
         self.services = services
         self.archived = False

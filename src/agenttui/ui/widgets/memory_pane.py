@@ -28,6 +28,7 @@ Decisions:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -42,6 +43,9 @@ from agenttui.ui import messages
 from agenttui.ui.inert import inert_line
 from agenttui.ui.widgets.memory_item_editor import MemoryItemEditor, apply_edit, parse_entry
 from agenttui.ui.widgets.memory_offer import MemoryOffer
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 # Where an item came from, shown only when the user did not write it themselves.
 SOURCE_TAGS = {"correction": "fix", "model": "model", "extraction": "auto", "import": "import"}
@@ -146,7 +150,7 @@ class MemoryPane(Vertical):
             self.error = error
             self.undo = undo
 
-    def __init__(self, services, **kwargs) -> None:
+    def __init__(self, services: Services, **kwargs) -> None:
         super().__init__(**kwargs)
         self.services = services
         self.border_title = "Memory"  # the main screen's pane title
