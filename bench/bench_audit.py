@@ -349,7 +349,7 @@ def main(argv: list[str] | None = None) -> int:
     t_warm = median(time_reaudit, items, args.runs)
     t_security = median(time_security_only, items, args.runs)
     each = [time_each_check(items) for _ in range(args.runs)]
-    t_inj, t_sec = (statistics.median(x) for x in zip(*each))
+    t_inj, t_sec = (statistics.median(x) for x in zip(*each, strict=True))
     failures = check_planted(items, planted)
 
     print(f"items: {len(items)}  (planted: {len(planted['duplicates'])} duplicates, "

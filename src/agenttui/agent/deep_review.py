@@ -47,6 +47,7 @@ from agenttui.core.models import MemoryItem, WriteResult
 
 if TYPE_CHECKING:
     from agenttui.bootstrap import Services
+    from agenttui.core.memory import MemoryStore
 
 log = logging.getLogger(__name__)
 
@@ -72,8 +73,8 @@ Return exactly one JSON object and nothing else (no Markdown, no prose):
 {"proposals": [{"action": "merge", "ids": ["m1", "m4"], "keep": "m1", "text": null, \
 "reason": "the same preference twice"}]}
 Every proposal has exactly the fields action, ids, keep, text, reason; "ids" are labels from \
-the block; "reason" is one short sentence. At most %d proposals. If nothing should change, \
-return {"proposals": []}.""" % MAX_PROPOSALS
+the block; "reason" is one short sentence. At most """ + str(MAX_PROPOSALS) + """ proposals. \
+If nothing should change, return {"proposals": []}."""  # concatenated: the JSON's braces rule out format()
 
 
 @dataclass(frozen=True)
@@ -224,7 +225,7 @@ async def review(services: Services, items: Sequence[MemoryItem], *, client: Any
     return result
 
 
-def apply_proposal(memory: Any, proposal: Proposal) -> WriteResult | str:
+def apply_proposal(memory: MemoryStore, proposal: Proposal) -> WriteResult | str:
     """Carry out one proposal the user accepted; edits go through the write gate."""
     if proposal.action == "delete":
         removed = memory.remove(proposal.ids)

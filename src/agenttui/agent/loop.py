@@ -135,6 +135,7 @@ from agenttui.agent.events import (
 from agenttui.agent.retry import LLMFailure, RetryPolicy, classify, delay_for
 from agenttui.agent.stream_reply import StreamedReply, not_a_stream
 from agenttui.agent.wire_repair import repair_empty_replies
+from agenttui.core.endpoint_state import EndpointMemory, Option, memory_for
 from agenttui.core.models import Message, ToolCall, WriteResult, new_id
 from agenttui.core.recall_usage import RecallUsage
 
@@ -152,12 +153,9 @@ class _Stop(Exception):
 
 # ---------------------------------------------------------------- persistence
 def _persist_errors() -> tuple[type[BaseException], ...]:
-    errors: list[type[BaseException]] = [sqlite3.Error, OSError]
-    with contextlib.suppress(ImportError):
-        from agenttui.core.history import HistoryWriteError
+    from agenttui.core.history import HistoryWriteError  # here: core.history loads the redaction rules
 
-        errors.append(HistoryWriteError)
-    return tuple(errors)
+    return (sqlite3.Error, OSError, HistoryWriteError)
 
 
 def _pending(services: Services) -> deque[tuple[str, Message]]:
@@ -241,7 +239,7 @@ _END = object()
 _STOP = object()
 
 
-async def _produce(client: Any, params: dict[str, Any], queue: asyncio.Queue) -> None:
+async def _produce(client: Any, params: dict[str, Any], queue: asyncio.Queue[Any]) -> None:
     """Background task: send the request, push chunks, then _END or the exception."""
     try:
         stream = await client.chat.completions.create(**params)
@@ -292,7 +290,7 @@ class _Turn:
         self.branch_from: int | None = None  # the first message this turn stores hangs here
         self.last_output = ""
         self._waited = 0.0
-        self.usage: asyncio.Future | None = None  # the mark_used thread, once started
+        self.usage: asyncio.Future[Any] | None = None  # the mark_used thread, once started
 
     def record_memory_use(self) -> None:
         """Start ``mark_used`` for the injected items in a thread (once per turn)."""
@@ -355,7 +353,7 @@ class _Turn:
     async def wait(self, awaitable: Any) -> Any:
         """Await ``awaitable`` unless the turn is cancelled or runs out of time."""
         task = asyncio.ensure_future(awaitable)
-        waiters: set[asyncio.Future] = {task}
+        waiters: set[asyncio.Future[Any]] = {task}
         cancel_waiter = None
         if self.cancel is not None:
             cancel_waiter = asyncio.ensure_future(self.cancel.wait())
@@ -384,6 +382,7 @@ class _Turn:
         """
         from agenttui.core.context import assemble, to_wire
 
+        assert self.user is not None  # set before the first step
         assembled = assemble(self.services, self.cid, self.user, mark_used=False)
         if first_step:
             self.trace.memory_injected = list(assembled.injected_ids)
@@ -466,10 +465,10 @@ class _Turn:
             await self.wait(asyncio.sleep(delay))
             self.trace.llm_seconds += delay
 
-    def _endpoint_memory(self) -> request_options.EndpointMemory:
-        return request_options.memory_for(self.services.paths.data_dir)
+    def _endpoint_memory(self) -> EndpointMemory:
+        return memory_for(self.services.paths.data_dir)
 
-    def _fall_back(self, params: dict[str, Any], option: request_options.Option,
+    def _fall_back(self, params: dict[str, Any], option: Option,
                    exc: BaseException) -> RequestFallback:
         """Drop ``option`` from the request, remember it, and say so (issue 9, item 7)."""
         params.pop(option, None)
@@ -486,7 +485,7 @@ class _Turn:
         Cancel and the deadline drop a sentinel into the queue instead of
         racing every chunk against them (no extra task per chunk).
         """
-        queue: asyncio.Queue = asyncio.Queue()
+        queue: asyncio.Queue[Any] = asyncio.Queue()
         self._waited = 0.0  # time blocked on the network, for Trace.llm_seconds
         loop = asyncio.get_running_loop()
         stop_reason: list[str] = []
@@ -502,7 +501,7 @@ class _Turn:
             if self.cancel.is_set():
                 stop("cancelled")
             watcher = asyncio.ensure_future(self.cancel.wait())
-            watcher.add_done_callback(lambda t: t.cancelled() or stop("cancelled"))
+            watcher.add_done_callback(lambda t: None if t.cancelled() else stop("cancelled"))
         producer = asyncio.ensure_future(_produce(self.client, params, queue))
         try:
             while True:
@@ -756,11 +755,10 @@ async def _turn_events(services: Services, turn: _Turn, text: str,
     final: AgentEvent
     if turn.client is None:
         key = services.api_key()
-        if not getattr(key, "value", None):
-            problem = getattr(key, "problem", None)
+        if not key.value:
             from agenttui.agent.no_key import no_key_message
 
-            final = TurnFailed("llm_error", no_key_message(problem),
+            final = TurnFailed("llm_error", no_key_message(key.problem),
                                turn.finish_trace(), None, retryable=False)
             async for event in _end(services, final):
                 yield event
@@ -782,6 +780,7 @@ async def _turn_events(services: Services, turn: _Turn, text: str,
                     turn.record_memory_use()
             turn.record_memory_use()  # a step without text (tool calls): overlap the tools
             completion = turn.completion
+            assert completion is not None  # stream_completion sets it or raises
             problem = completion.verdict()
             if problem is not None:  # the provider did not finish it: keep it, run nothing
                 raise _Incomplete(problem)

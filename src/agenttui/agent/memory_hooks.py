@@ -50,7 +50,7 @@ def event_for(result: WriteResult, proposed: str) -> MemoryChanged:
 
 
 def _origin(services: Services, message: Message) -> Origin:
-    return Origin(profile=getattr(services, "profile_name", None),
+    return Origin(profile=services.profile_name,
                   conversation_id=message.conversation_id, message_id=message.id)
 
 
@@ -77,7 +77,7 @@ def after_user_message(services: Services, message: Message) -> list[MemoryChang
     try:
         from agenttui.core.corrections import detect_correction
 
-        correction = detect_correction(message.content)
+        correction = detect_correction(message.content or "")
     except Exception:  # the detector is a nicety; never cost the user the turn
         log.exception("correction detection failed")
         return []

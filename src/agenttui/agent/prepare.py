@@ -58,7 +58,7 @@ def prepare_client(services: Services, loop: asyncio.AbstractEventLoop) -> Any |
         from agenttui.agent import loop as agent_loop
 
         key = services.api_key()
-        if not getattr(key, "value", None):
+        if not key.value:
             return None
         client = agent_loop.client_for(services, key.value, loop=loop)
         _ = client.chat.completions  # the resource objects are built on first access
@@ -73,12 +73,13 @@ def prepare_prompt(services: Services) -> None:
     try:
         import agenttui.agent.memory_hooks  # noqa: F401 -- correction detection on every message
         import agenttui.core.corrections  # noqa: F401 -- its rules compile at import
-        from agenttui.agent import request_options
+        from agenttui.agent import request_options  # noqa: F401 -- the request's option rules, imported
         from agenttui.agent.tools import ToolRegistry
         from agenttui.core.context import prepare
+        from agenttui.core.endpoint_state import memory_for
         from agenttui.security import redact_secrets
 
-        request_options.memory_for(services.paths.data_dir).omitted(services.base_url, services.model)
+        memory_for(services.paths.data_dir).omitted(services.base_url, services.model)
         ToolRegistry(services).schemas()
         redact_secrets(WARM_TEXT, tuple(services.settings.redaction.extra_patterns))
         prepare(services, None, WARM_TEXT, semantic=False)  # never sends this made-up text anywhere

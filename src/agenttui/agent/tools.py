@@ -81,7 +81,7 @@ class ToolContext:
         return max(200, int(self.settings.agent.max_tool_output))
 
     def origin(self) -> Origin:
-        return Origin(profile=getattr(self.services, "profile_name", None),
+        return Origin(profile=self.services.profile_name,
                       conversation_id=self.conversation_id)
 
 
@@ -182,11 +182,15 @@ class ToolRegistry:
             return ToolOutcome(f"error: {error}", ok=False)
         if spec.name not in TRUSTED_OUTPUT_TOOLS:  # before running: a failure's message may quote it too
             self.context.untrusted_reads.append(spec.name)
+        outcome: ToolOutcome
         try:
             if inspect.iscoroutinefunction(spec.run):
                 outcome = await spec.run(self.context, arguments)
             else:
-                outcome = await asyncio.to_thread(spec.run, self.context, arguments)
+                done = await asyncio.to_thread(spec.run, self.context, arguments)
+                if not isinstance(done, ToolOutcome):  # a plain function returns its outcome
+                    raise TypeError(f"{spec.name} returned {type(done).__name__}, not a ToolOutcome")
+                outcome = done
         except ArgumentError as error:
             return ToolOutcome(f"error: {error}", ok=False)
         except Exception as error:  # a tool failure goes back to the model, not up the stack

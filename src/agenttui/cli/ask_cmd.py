@@ -121,14 +121,13 @@ def _preload_openai() -> None:
     (nearly) ready, so the first token is not delayed by the import. A failed
     import here is ignored: the loop's own import reports it properly.
     """
+    import contextlib
     import importlib
     import threading
 
     def load() -> None:
-        try:
+        with contextlib.suppress(Exception):  # see docstring
             importlib.import_module("openai")
-        except Exception:  # noqa: BLE001 -- see docstring
-            pass
 
     threading.Thread(target=load, name="preload-openai", daemon=True).start()
 

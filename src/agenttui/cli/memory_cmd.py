@@ -12,7 +12,14 @@ import argparse
 import sys
 
 from agenttui.cli.common import (
-    add_yes, backup_first, confirm_destructive, fail, inert, json_text, open_services, stdin_is_tty,
+    add_yes,
+    backup_first,
+    confirm_destructive,
+    fail,
+    inert,
+    json_text,
+    open_services,
+    stdin_is_tty,
 )
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing before the command runs
@@ -127,9 +134,9 @@ def run_forget(args: argparse.Namespace) -> int:
     print(f"{len(matches)} item(s) match:")
     for item in matches:
         print("  " + _line(item))
-    if len(matches) > 1 or not stdin_is_tty():
-        if not confirm_destructive(args, f"forget these {len(matches)} item(s)"):
-            return 1
+    if (len(matches) > 1 or not stdin_is_tty()) and not confirm_destructive(
+            args, f"forget these {len(matches)} item(s)"):
+        return 1
     if backup_first("forgetting memory") is None:
         return 1
     removed = services.memory.remove([item.id for item in matches])

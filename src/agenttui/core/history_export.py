@@ -18,7 +18,7 @@ not know them sees the messages in id order, as before.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +31,10 @@ EXPORT_VERSION = 1
 _ROLE_HEADINGS = {"system": "System", "user": "User", "assistant": "Assistant", "tool": "Tool result"}
 
 
-def _redactor(patterns: Sequence[str]):
+Redact = Callable[[str | None], str | None]
+
+
+def _redactor(patterns: Sequence[str]) -> Redact:
     def redact(text: str | None) -> str | None:
         return redact_secrets(text, patterns) if text else text
 
@@ -89,7 +92,7 @@ def conversation_to_markdown(conversation: Conversation, messages: Iterable[Mess
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def _message_dict(message: Message, redact) -> dict[str, Any]:
+def _message_dict(message: Message, redact: Redact) -> dict[str, Any]:
     return {
         "id": message.id,
         "parent_id": message.parent_id,

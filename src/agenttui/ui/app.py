@@ -13,10 +13,10 @@ remapped from ``[keys]`` in config.toml through ``App.set_keymap``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 import contextlib
 import dataclasses
 from pathlib import Path
+from typing import TYPE_CHECKING, Literal
 
 from textual import events, on, work
 from textual.app import App
@@ -384,7 +384,7 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
 
         keys = [(s.id, self.key_for(s.id), s.description) for s in ALL_ACTIONS]
         keys.append(("app.command_palette", self.COMMAND_PALETTE_BINDING, "Command palette"))
-        log = self.main.chat.log
+        log = self.main.chat.chat_log
         notice = await log.notice(help_text(COMMANDS, keys))
         # Its first line at the top (it is taller than the chat): reading starts there.
         log.release_anchor()
@@ -499,7 +499,7 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
 
         memory = self.services.memory
 
-        def counts(scope: str) -> tuple[int, str]:
+        def counts(scope: Literal["user", "profile"]) -> tuple[int, str]:
             items = memory.items(scope)
             notes = sum(item.kind == "note" for item in items)
             return len(items), f"{notes} note(s) and {len(items) - notes} fact(s)"
@@ -508,7 +508,7 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
             asyncio.to_thread(counts, "user"), asyncio.to_thread(counts, "profile"))
         name = self.services.profile_name
         sizes = {"all": users + profiles, "user": users, "profile": profiles}
-        choices = (
+        choices: tuple[tuple[str, str, str], ...] = (
             ("all", "both scopes", f"This removes {user} of the user scope and {profile} of profile {name!r}."),
             ("user", "user scope only", f"This removes {user} of the user scope (every profile's)."),
             ("profile", f"profile {name!r} only", f"This removes {profile} of profile {name!r}."),
@@ -538,7 +538,9 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
 
     def _after_memory_screen(self, _result: object = None) -> None:
         if isinstance(self.screen, MainScreen) and self.screen.panes_ready:
-            self.main.query_one("#memory-pane").reload()
+            from agenttui.ui.widgets.memory_pane import MemoryPane
+
+            self.main.query_one("#memory-pane", MemoryPane).reload()
 
     def _after_settings(self, saved: bool | None) -> None:
         if saved:

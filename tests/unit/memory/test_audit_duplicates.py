@@ -13,7 +13,7 @@ from agenttui.core.audit_duplicates import lexical_pairs, vector_pairs
 SAME = [
     ("Takes coffee black, no sugar", "Takes coffee black with no sugar at all"),  # the light edit
     ("Prefers pytest over unittest for new projects", "For new projects the user prefers pytest over unittest"),
-    ("Nadia picks up the kids from school at 15:00 on Fridays", "Nadia picks the kids up from school at 15:00 every Friday"),
+    ("Nadia picks up the kids from school at 15:00 on Fridays", "Nadia picks the kids up from school at 15:00 every Friday"),  # noqa: E501 -- one regex or table row per line
     ("Allergic to peanuts", "allergic to peanuts!!"),
     ("Kopinya hitam tanpa gula", "Kopi hitam, tanpa gula ya"),
     ("Watched a movie with Raka", "Watched a film with Raka"),  # related words, both ways

@@ -6,10 +6,6 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-import pytest
-
-from agenttui.core.audit import audit
-
 BENCH = Path(__file__).resolve().parents[3] / "bench" / "bench_audit.py"
 
 

@@ -35,9 +35,10 @@ Memory pane and the next prompt pick it up; the screen dismisses with
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import functools
 from collections import Counter
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from rich.console import Group
 from rich.table import Table
@@ -209,15 +210,16 @@ class AuditScreen(Screen[bool]):
 
         memory, settings = self.services.memory, self.services.settings.memory
         items = memory.items("all", include_expired=True)
-        options = dict(now=self.now, stale_days=settings.stale_days, max_chars=settings.max_note_chars,
-                       redact_patterns=self.services.settings.redaction.extra_patterns)
+        run = functools.partial(audit, items, now=self.now, stale_days=settings.stale_days,
+                                max_chars=settings.max_note_chars,
+                                redact_patterns=self.services.settings.redaction.extra_patterns)
         embed, warning = embedder_for(self.services), None
         try:
-            findings = audit(items, embed=embed, **options)
+            findings = run(embed=embed)
         except Exception as error:  # EmbeddingError, or an endpoint gone: the lexical audit still runs
             if embed is None:
                 raise
-            findings = audit(items, **options)
+            findings = run()
             warning = f"Duplicates by meaning are off: {error}"
         self.post_message(self._Audited(rows_from(items, findings), warning))
 

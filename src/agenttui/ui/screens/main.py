@@ -53,6 +53,7 @@ from agenttui.ui.startup import (
 
 if TYPE_CHECKING:
     from agenttui.bootstrap import Services
+    from agenttui.ui.app import AgentTUI
     from agenttui.ui.widgets.chat_pane import ChatPane
 
 NARROW_BELOW = 100
@@ -67,6 +68,8 @@ __all__ = ["PANES", "Blank", "HeaderSlot", "MainScreen", "PaneSlot"]
 class MainScreen(Screen):
     CSS_PATH = "main.tcss"
     AUTO_FOCUS = "#prompt, #early-prompt"
+    if TYPE_CHECKING:
+        app: AgentTUI
 
     class PanesReady(Message):
         """The real panes are mounted (after the first frame when deferred)."""
@@ -192,9 +195,6 @@ class MainScreen(Screen):
     # -- panes ---------------------------------------------------------------
     def pane(self, name: str) -> Widget:
         return self.query_one(PANE_IDS[name])
-
-    def pane_visible(self, name: str) -> bool:
-        return self.pane(name).display
 
     def toggle_pane(self, name: str) -> None:
         """F2 / F3 go to the pane (issue 12 item 12): shown if hidden, and focused; pressed

@@ -12,17 +12,17 @@ logs are replaced whole, since the user is editing the whole file here.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 import os
 import shlex
 import subprocess
+from typing import TYPE_CHECKING
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer, Static, TabbedContent, TabPane, TextArea
-from rich.text import Text
 
 if TYPE_CHECKING:
     from agenttui.bootstrap import Services

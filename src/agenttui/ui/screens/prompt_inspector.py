@@ -20,10 +20,9 @@ conversation; it never reaches into the panes itself.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 import asyncio
-import json
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from textual import on
 from textual.app import ComposeResult
@@ -159,6 +158,12 @@ class PromptInspectorScreen(ModalScreen[InspectorResult | None]):
             return
         self.dismiss(InspectorResult(self.memory_changed, (row.conversation_id, row.message_id)))
 
+    @property
+    def _services(self) -> Services:
+        """The services, for the memory actions (``_memory_row`` lets them run only with them)."""
+        assert self.services is not None
+        return self.services
+
     def _memory_row(self, verb: str) -> UsedRow | None:
         row = self._row()
         if row is None or self.services is None:
@@ -175,7 +180,7 @@ class PromptInspectorScreen(ModalScreen[InspectorResult | None]):
         row = self._memory_row("edited")
         if row is None or row.item_id is None:
             return
-        memory = self.services.memory
+        memory = self._services.memory
         item = await asyncio.to_thread(memory.get, row.item_id)
         if item is None:
             archived = await asyncio.to_thread(memory.archived, "all")
@@ -194,7 +199,7 @@ class PromptInspectorScreen(ModalScreen[InspectorResult | None]):
         used.focus()
         row = used.current
         try:
-            result: WriteResult = await asyncio.to_thread(apply_edit, self.services.memory, event.item, event.text)
+            result: WriteResult = await asyncio.to_thread(apply_edit, self._services.memory, event.item, event.text)
         except Exception as exc:  # the gate / store explains itself (empty edit, unknown id ...)
             self.notify(str(exc) or type(exc).__name__, title="Memory edit failed", severity="error")
             return
@@ -221,7 +226,7 @@ class PromptInspectorScreen(ModalScreen[InspectorResult | None]):
 
         screen = ConfirmScreen(
             f"Forget this {row.kind}?", inert_line(row.text, 300),
-            backup=self.services.paths.memory_backups_dir, confirm_label="Forget")
+            backup=self._services.paths.memory_backups_dir, confirm_label="Forget")
 
         async def answered(confirmed: bool | None) -> None:
             if confirmed:
@@ -231,7 +236,7 @@ class PromptInspectorScreen(ModalScreen[InspectorResult | None]):
 
     async def _forget(self, row: UsedRow) -> None:
         try:
-            removed = await asyncio.to_thread(self.services.memory.remove, [row.item_id])
+            removed = await asyncio.to_thread(self._services.memory.remove, [row.item_id or ""])
         except OSError as exc:
             self.notify(str(exc), title="Memory not changed", severity="error")
             return
@@ -241,8 +246,3 @@ class PromptInspectorScreen(ModalScreen[InspectorResult | None]):
         self.memory_changed = True
         self.query_one(UsedList).item_forgotten(row)
         self.notify(inert_line(removed[0].display, 100), title=f"Forgot {len(removed)} item(s)")
-
-
-def as_json(prompt) -> str:
-    """The raw request (for copying)."""
-    return json.dumps({"model": prompt.model, "messages": prompt.messages, **prompt.params}, indent=2)

@@ -37,8 +37,8 @@ Decisions:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 import copy
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on, work
@@ -316,6 +316,8 @@ class SettingsScreen(ModalScreen[bool]):
             table = getattr(settings, key.section) if key.section else settings
             if isinstance(widget, Switch | Select):
                 value = widget.value
+            elif not isinstance(widget, Input):  # _field yields only these three
+                raise TypeError(f"unexpected settings field {widget!r}")
             elif plain_type(key.hint) in (int, float):
                 text = widget.value.strip()
                 if not text and optional(key.hint):

@@ -11,8 +11,8 @@ is dropped instead of being appended to the wrong list.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on, work

@@ -13,8 +13,8 @@ in the chat that the restored history lacks is left (``ConversationDeleted``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 import contextlib
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.message import Message

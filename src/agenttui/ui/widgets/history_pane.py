@@ -29,6 +29,7 @@ Decisions:
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
