@@ -52,10 +52,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from agenttui.core import audit_duplicates, memory_text
-from agenttui.core.audit import audit, screen_text
-from agenttui.core.models import MemoryItem
-from agenttui.security import find_secrets, injection, injection_reasons
+from agenttui.core import audit_duplicates, memory_text  # noqa: E402 -- after the sys.path line above
+from agenttui.core.audit import audit, screen_text  # noqa: E402 -- after the sys.path line above
+from agenttui.core.models import MemoryItem  # noqa: E402 -- after the sys.path line above
+from agenttui.security import find_secrets, injection, injection_reasons  # noqa: E402 -- after the sys.path line above
 
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
 # CPU time by default: the work is single-threaded, so on an idle machine it

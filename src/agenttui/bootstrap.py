@@ -15,13 +15,15 @@ cached client, the last request, semantic recall's state) lives in
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import os
 import threading
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from agenttui.core.paths import Paths
 
@@ -37,6 +39,7 @@ if TYPE_CHECKING:  # annotations only: importing these eagerly would slow start-
     from agenttui.core.secrets import KeyLookup
     from agenttui.core.semantic import EmbeddingRanker, SemanticState
     from agenttui.core.settings import Settings
+    from agenttui.mcp.manager import McpManager
 
 _BUILD_LOCK = threading.RLock()  # a store is built once, and never half-way through a profile switch
 
@@ -53,12 +56,14 @@ class SessionState:
     ``last_prompt``: the last request sent, unredacted, for the prompt inspector
     (:mod:`agenttui.agent.prompt_capture`).
     ``semantic``: semantic recall's index and client (:func:`agenttui.core.semantic.semantic_state`).
+    ``mcp``: the MCP servers attached for this run (:func:`agenttui.mcp.manager.attach`).
     """
 
     unsaved: deque[tuple[str, Message]] = field(default_factory=deque)
     client: tuple[tuple[object, ...], AsyncOpenAI] | None = None
     last_prompt: CapturedPrompt | None = None
     semantic: SemanticState | None = None
+    mcp: McpManager | None = None
 
 
 @dataclass
@@ -73,6 +78,7 @@ class Services:
     config_error: str | None = None
     session_api_key: str | None = None  # typed in Settings, kept for this run only (issue 12 item 8)
     session: SessionState = field(default_factory=SessionState)
+    incognito: bool = False  # a twin for incognito turns (incognito_twin): reads, never writes
     # The stores, built on first read of the properties below (None: not yet).
     _memory: MemoryStore | None = field(default=None, init=False, repr=False)
     _history: HistoryStore | None = field(default=None, init=False, repr=False)
@@ -157,6 +163,25 @@ class Services:
 
         return get_api_key(self.environ, profile=self.profile_name, session=self.session_api_key,
                            key_file=key_file_path(self.paths.config_dir))
+
+    def incognito_twin(self) -> Services:
+        """A twin of these services for incognito turns (:mod:`agenttui.core.incognito`): the
+        same settings less the writing paths, history in memory over a read-only view of the
+        real one, memory and project memory read only. These services are unchanged. The twin
+        shares the cached client and MCP servers, never the queue of unsaved writes (an
+        incognito message must never reach the real store through it)."""
+        from agenttui.core.incognito import IncognitoHistory, ReadOnlyMemory, ReadOnlyProject, incognito_settings
+
+        twin = copy.copy(self)
+        twin.session = dataclasses.replace(self.session, unsaved=deque())
+        twin.settings = incognito_settings(self.settings)
+        # Stand-ins with the stores' interface (reads forwarded, writes refused):
+        twin.history = cast("HistoryStore", IncognitoHistory(self.paths.history_db(self.profile_name),
+                                                             self.settings.redaction.extra_patterns))
+        twin.memory = cast("MemoryStore", ReadOnlyMemory(self.memory))
+        twin.project = cast("ProjectMemory", ReadOnlyProject(self.project))
+        twin.incognito = True
+        return twin
 
     def semantic_ranker(self) -> EmbeddingRanker | None:
         """Recall's embedding ranker (core/semantic.py), cached for the session; None while

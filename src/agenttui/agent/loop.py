@@ -717,9 +717,9 @@ async def _user_message(services: Services, cid: str, message_id: int) -> Messag
 
 async def _turn_events(services: Services, turn: _Turn, text: str,
                        image_path: Any, edit_of: int | None = None) -> AsyncIterator[AgentEvent]:
-    warning = await asyncio.to_thread(flush_pending, services)  # leftovers of an earlier turn go first
-    if warning:
-        yield PersistWarning(warning)
+    leftover = await asyncio.to_thread(flush_pending, services)  # leftovers of an earlier turn go first
+    if leftover:
+        yield PersistWarning(leftover)
     asked = turn.retry_of if turn.retry_of is not None else edit_of
     stored = None if asked is None else await _user_message(services, turn.cid, asked)
     if asked is not None and stored is None:

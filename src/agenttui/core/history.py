@@ -349,7 +349,7 @@ def _not_a_database(path: Path) -> bool:
     return bool(head) and head != _SQLITE_HEADER
 
 
-def _conversation_from_row(row: Sequence) -> Conversation:
+def _conversation_from_row(row: Sequence[Any]) -> Conversation:
     cid, title, created, updated, model, archived, count, leaf = row
     return Conversation(id=cid, title=title, created=_from_ts(created),
                         updated=_from_ts(updated), model=model,
@@ -710,7 +710,7 @@ class HistoryStore:
             return []
         if before_id is None:
             start = "(SELECT active_leaf_id FROM conversations WHERE id = ?)"
-            params: list = [cid]
+            params: list[object] = [cid]
         else:
             start = "(SELECT parent_id FROM messages WHERE id = ? AND conversation_id = ?)"
             params = [int(before_id), cid]

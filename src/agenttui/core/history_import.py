@@ -305,7 +305,7 @@ def parse_chatgpt_conversation(conv: dict[str, Any]) -> ImportedConversation:
         message = node.get("message")
         text = _chatgpt_visible_text(message)
         inherited = nearest.get(parent) if parent is not None else None
-        if text is None:
+        if text is None or message is None:  # (no text without a message)
             nearest[id(node)] = inherited
             continue
         role = message["author"]["role"]

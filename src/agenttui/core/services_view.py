@@ -8,7 +8,7 @@ it, and mypy checks that wherever one is passed for the other.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, Self
 
 if TYPE_CHECKING:
     from agenttui.core.history import HistoryStore
@@ -29,6 +29,7 @@ class SemanticSlot(Protocol):
 class CoreServices(Protocol):
     paths: Paths
     settings: Settings  # with the active profile's overrides
+    incognito: bool  # an incognito twin: reads, never writes (core/incognito.py)
 
     @property
     def session(self) -> SemanticSlot: ...
@@ -44,3 +45,4 @@ class CoreServices(Protocol):
     def base_url(self) -> str | None: ...
     def api_key(self) -> KeyLookup: ...
     def semantic_ranker(self) -> EmbeddingRanker | None: ...
+    def incognito_twin(self) -> Self: ...

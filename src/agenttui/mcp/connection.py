@@ -150,6 +150,7 @@ def make_client(server: ServerConfig, profile: str, environ: Any, errlog: Any,
     from mcp_types import Implementation
 
     from agenttui import __version__
+    from mcp import Client, StdioServerParameters
 
     env, headers = resolve_values(server, profile, environ)
     if server.url:

@@ -127,9 +127,9 @@ def test_centred_takes_out_the_shared_direction():
     rng = random.Random(2)
     shared = [rng.gauss(0, 1) for _ in range(64)]
     vectors = [_unit([4 * s + rng.gauss(0, 1) for s in shared]) for _ in range(40)]
-    raw = sum(x * y for x, y in zip(vectors[0], vectors[1]))
+    raw = sum(x * y for x, y in zip(vectors[0], vectors[1], strict=True))
     out = centred(vectors)
-    after = sum(x * y for x, y in zip(out[0], out[1]))
+    after = sum(x * y for x, y in zip(out[0], out[1], strict=True))
     assert raw > 0.8 and abs(after) < 0.4
     assert abs(sum(x * x for x in out[0]) - 1) < 1e-9
     assert centred(vectors[: CENTRE_MIN - 1]) == [list(v) for v in vectors[: CENTRE_MIN - 1]]  # too few to tell

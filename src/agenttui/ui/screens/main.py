@@ -125,7 +125,8 @@ class MainScreen(Screen):
         if quiet < PANES_AFTER_S and time.monotonic() - shown_at < PANES_LATEST_S:
             self.set_timer(PANES_AFTER_S - quiet, lambda: self._start_fill(shown_at))
             return
-        self.run_worker(self._import_then_fill, group="fill-panes")
+        # ignore: mypy cannot infer ResultType from WorkType's union for a coroutine function
+        self.run_worker(self._import_then_fill, group="fill-panes")  # type: ignore[arg-type]
 
     async def _import_then_fill(self) -> None:
         """A worker, not a handler: the screen's queue stays free to repaint what is typed."""

@@ -459,9 +459,9 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
             return  # Esc was pressed: the text stops there (the saved reply is shown at the end)
         if isinstance(event, ev.TurnStarted):
             self._retry_of = event.user_message.id  # a retry answers this message again
-            shown = self.log.query(UserMessage)
-            if shown and shown.last().message_id is None:  # its id places "older turns not sent"
-                shown.last().message_id = event.user_message.id
+            asked = self.chat_log.query(UserMessage)
+            if asked and asked.last().message_id is None:  # its id places "older turns not sent"
+                asked.last().message_id = event.user_message.id
         elif isinstance(event, ev.ReasoningDelta):
             if self._thinking is None:
                 self._thinking = await self.chat_log.add(ThinkingBlock())
