@@ -229,8 +229,8 @@ async def test_a_server_that_keeps_dying_is_given_up_after_the_restarts(paths, m
     from agenttui.mcp.manager import attach, detach
 
     monkeypatch.setattr(connection_module, "BACKOFF_START", 0.05)  # 0.05, 0.1, 0.2, ... s
-    services = services_with(paths, {"dies": {"command": sys.executable,
-                                              "args": ["-c", "import sys; print('bye', file=sys.stderr); sys.exit(3)"]}})
+    dies = "import sys; print('bye', file=sys.stderr); sys.exit(3)"
+    services = services_with(paths, {"dies": {"command": sys.executable, "args": ["-c", dies]}})
     manager = attach(services)
     manager.start_all()
     connection = manager.connections["dies"]

@@ -79,15 +79,14 @@ def specs(settings: Any) -> list[ToolSpec]:
 
 
 def project_roots(services: Services) -> list[Path]:
-    profile = getattr(services, "profile", None)
-    return [Path(os.path.realpath(Path(p).expanduser())) for p in getattr(profile, "paths", [])]
+    return [Path(os.path.realpath(Path(p).expanduser())) for p in services.profile.paths]
 
 
 def resolve_in_project(services: Services, requested: str) -> tuple[Path, Path]:
     """(resolved path, its root); raises :class:`PathRefused` with a clear reason."""
     roots = project_roots(services)
     if not roots:
-        name = getattr(services, "profile_name", "default")
+        name = services.profile_name
         raise PathRefused(
             f"no project directory is bound to profile '{name}', so file tools have "
             f"nothing to read. Bind one with `agenttui profile create NAME --path DIR` "

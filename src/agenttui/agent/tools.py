@@ -136,7 +136,7 @@ class ToolRegistry:
         self.tools: dict[str, ToolSpec] = {
             name: available[name] for name in dict.fromkeys(wanted) if name in available
         }
-        manager = getattr(services, "__dict__", {}).get("_mcp_manager")  # agenttui/mcp/manager.py
+        manager = services.session.mcp  # agenttui/mcp/manager.py attaches it
         if manager is not None:  # connected MCP servers' tools (mcp__<server>__<tool>)
             for spec in manager.tool_specs():
                 self.tools.setdefault(spec.name, spec)

@@ -205,7 +205,7 @@ def assemble(
         warnings.append(f"project context could not be read: {error}")
     parts = build_system_prompt(settings, items, project_section, user_message.content, now=now)
 
-    total = prompt_budget(settings, getattr(services, "model", settings.model))
+    total = prompt_budget(settings, services.model)
     # framing the estimates of the parts do not see: reply priming, the two system messages
     framing = REPLY_PRIMING + 2 * MESSAGE_OVERHEAD
     fixed = estimate_tokens(parts.text) + sum(message_tokens(m) for m in current) + framing

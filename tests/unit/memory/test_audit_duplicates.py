@@ -187,7 +187,7 @@ def test_a_translation_needs_less_closeness_than_a_rewording():
     filler = [f"Unrelated note {w} for the garden" for w in "abcdefghijklmnopqrst"]
     vectors = [_unit(base), half, *others]
     unit = audit_duplicates.centred(vectors)
-    cos = sum(x * y for x, y in zip(unit[0], unit[1]))
+    cos = sum(x * y for x, y in zip(unit[0], unit[1], strict=True))
     assert audit_duplicates.CROSS_LANGUAGE_MIN < cos < audit_duplicates.VECTOR_MIN
     translated = vector_pairs(vectors, ["Likes spicy food", "Suka makanan pedas", *filler])
     reworded = vector_pairs(vectors, ["Likes spicy food", "Enjoys food with lots of chili", *filler])

@@ -134,7 +134,7 @@ class IncognitoMixin:
         twin.history.discard()
         self._real_services = None
         pane.services = real
-        pane.log.services = real
+        pane.chat_log.services = real
         pane.app.incognito = False
 
     async def incognito_profile_switched(self) -> None:
