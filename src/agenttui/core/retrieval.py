@@ -62,8 +62,8 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from datetime import UTC, date, datetime, time
+from functools import lru_cache
 from typing import TYPE_CHECKING, Literal, Protocol, TypedDict
 
 from agenttui.core import english_words
