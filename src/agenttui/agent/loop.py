@@ -473,7 +473,7 @@ class _Turn:
         """Drop ``option`` from the request, remember it, and say so (issue 9, item 7)."""
         params.pop(option, None)
         detail = request_options.server_message(exc)
-        incognito = bool(getattr(self.services, "incognito", False))  # core/incognito.py: no file
+        incognito = self.services.incognito  # core/incognito.py: no file
         unsaved = self._endpoint_memory().remember(self.services.base_url, self.model, option, detail,
                                                    save=not incognito)
         return RequestFallback(option, request_options.notice(

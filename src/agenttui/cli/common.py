@@ -137,7 +137,7 @@ def report_problems(services: Services) -> None:
     for source in (services.profiles, services.memory):
         for message in getattr(source, "problems", None) or ():
             _warn_once(message)
-    for message in getattr(services.profiles, "warnings", None) or ():
+    for message in services.profiles.warnings:
         _warn_once(message)
 
 

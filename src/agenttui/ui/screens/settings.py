@@ -213,7 +213,7 @@ class SettingsScreen(ModalScreen[bool]):
     def _env_overrides(self):
         """Say when the environment wins over these fields (the header showed
         AGENTTUI_MODEL's model while this form showed config.toml's)."""
-        environ = getattr(self.services, "environ", None) or {}
+        environ = self.services.environ
         for var, what in (("AGENTTUI_MODEL", "model"), ("OPENAI_BASE_URL", "base URL")):
             if environ.get(var):
                 yield Static(Text(f"{var} is set, so this session uses {what} {environ[var]!r}; "
@@ -227,7 +227,7 @@ class SettingsScreen(ModalScreen[bool]):
     # -- the endpoint's models (issue 12 item 23) -----------------------------
     def _endpoint(self) -> tuple[str | None, str | None]:
         """(base URL, key) a turn would use with this form's values."""
-        environ = getattr(self.services, "environ", None) or {}
+        environ = self.services.environ
         base = environ.get("OPENAI_BASE_URL") or self.query_one("#set-base-url", Input).value.strip() or None
         typed = self.query_one("#set-api-key", Input).value.strip()
         return base, typed or self.services.api_key().value
@@ -379,7 +379,7 @@ class SettingsScreen(ModalScreen[bool]):
         from agenttui.core.config import save_settings
 
         key_note, key_ok, session_key = self._store_key(api_key, to_file)
-        if api_key and (getattr(self.services, "environ", None) or {}).get("OPENAI_API_KEY"):
+        if api_key and self.services.environ.get("OPENAI_API_KEY"):
             key_note += " OPENAI_API_KEY is set in this environment and is used first."
         try:
             save_settings(self.services.paths, settings)

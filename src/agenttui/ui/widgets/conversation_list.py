@@ -175,7 +175,7 @@ class ConversationList(OptionList):
         if message.generation != self._generation:
             return  # a reload or profile switch happened meanwhile
         self._loading = False
-        for problem in list(getattr(self.services.history, "problems", None) or ()):
+        for problem in list(self.services.history.problems):
             if problem not in self._reported:  # issue 11: a corrupt database moved aside is said
                 self._reported.add(problem)
                 self.app.notify(problem, title="History", severity="warning", timeout=30)
