@@ -31,7 +31,7 @@ async def _settled(pilot, app) -> None:
 
 async def _nav_in_view(pilot, app) -> None:
     """Scroll the log to its end until the (one) navigator is inside the log's visible region."""
-    log = chat(app).log
+    log = chat(app).chat_log
 
     def shown() -> bool:
         navs = app.screen.query(BranchNav)
@@ -254,10 +254,10 @@ async def test_after_a_branch_switch_opening_another_conversation_leaves_the_foc
         await _settled(pilot, app)
         await _focus_log(pilot, app)
         await chat(app).switch_branch(b.id, -1)
-        await wait_until(pilot, lambda: replies(app) == ["answer a"] and app.focused is chat(app).log)
+        await wait_until(pilot, lambda: replies(app) == ["answer a"] and app.focused is chat(app).chat_log)
         await _settled(pilot, app)
         await chat(app).open_conversation(other)
         chat(app).prompt.focus()
-        await wait_until(pilot, lambda: replies(app) == ["other answer"] and chat(app).log.visible)
+        await wait_until(pilot, lambda: replies(app) == ["other answer"] and chat(app).chat_log.visible)
         await workers_done(pilot)  # the conversation has loaded: a late focus move would have happened
         assert app.focused is chat(app).prompt
