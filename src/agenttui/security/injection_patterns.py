@@ -145,14 +145,13 @@ TWO_STEP_RULES: list[tuple[str, str, str, int]] = [
 ]
 
 # The paraphrase families in ten languages (issue 10 item 6) live in their own module.
+# Agent-hijack families from maintained public rule sets (skill-scanner, ATR).
+from .injection_agentic import PLAIN_RULES as _AGENTIC_PLAIN  # noqa: E402
+from .injection_agentic import TWO_STEP_RULES as _AGENTIC_TWO_STEP  # noqa: E402
+from .injection_agentic import WORD_RULES as _AGENTIC_WORD  # noqa: E402
 from .injection_families import PLAIN_RULES as _FAMILY_PLAIN  # noqa: E402
 from .injection_families import TWO_STEP_RULES as _FAMILY_TWO_STEP  # noqa: E402
 from .injection_families import WORD_RULES as _FAMILY_WORD  # noqa: E402
-
-# Agent-hijack families from maintained public rule sets (skill-scanner, ATR).
-from .injection_agentic import PLAIN_RULES as _AGENTIC_PLAIN
-from .injection_agentic import TWO_STEP_RULES as _AGENTIC_TWO_STEP
-from .injection_agentic import WORD_RULES as _AGENTIC_WORD
 
 WORD_RULES += _FAMILY_WORD + _AGENTIC_WORD
 PLAIN_RULES += _FAMILY_PLAIN + _AGENTIC_PLAIN
