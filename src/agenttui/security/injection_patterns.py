@@ -58,7 +58,7 @@ WORD_RULES: list[tuple[str, str]] = [
     ("role reassignment", r"\byour new (?:role|persona|identity|name|instructions|rules|task|purpose|goal|directive)s? (?:is|are)\b"),
     ("role reassignment", r"\b(?:act|behave|respond|roleplay|operate|answer) (?:as|like)(?: if you were| if you are)?(?: an?)? (?:unrestricted|unfiltered|uncensored|jailbroken|evil|dan\b|an? ai without|ai with no)"),
     # Phones, TVs and browsers have a developer mode: "enable developer mode on the new phone" is a note.
-    ("role reassignment", rf"\b(?:act|behave|respond|operate|pretend|you are|you re|enter|enable|activate|switch to|simulate)(?: \w+){{0,5}}? (?:developer|dan|god|jailbreak|unrestricted|unfiltered) mode\b(?! (?:on|in|for|of) (?:the |my |your |a |an |his |her |our )?(?:new |old |work |test )?(?:phone|android|iphone|ipad|device|pixel|tablet|laptop|tv|browser|chrome|firefox|edge|settings|emulator|samsung|xiaomi|watch|router|console|extension))"),
+    ("role reassignment", r"\b(?:act|behave|respond|operate|pretend|you are|you re|enter|enable|activate|switch to|simulate)(?: \w+){0,5}? (?:developer|dan|god|jailbreak|unrestricted|unfiltered) mode\b(?! (?:on|in|for|of) (?:the |my |your |a |an |his |her |our )?(?:new |old |work |test )?(?:phone|android|iphone|ipad|device|pixel|tablet|laptop|tv|browser|chrome|firefox|edge|settings|emulator|samsung|xiaomi|watch|router|console|extension))"),
     ("role reassignment", r"\bdo anything now\b"),
     # Bare "system prompt" is a mention ("the system prompt of the support bot is in the wiki");
     # the assistant's own is a probe. Reveal verbs and "ignore the system prompt" have their rules.
