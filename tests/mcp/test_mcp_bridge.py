@@ -205,7 +205,7 @@ async def test_no_servers_no_manager_no_sdk(paths):
 
     services = build_services(paths)
     assert attach(services) is None
-    assert "_mcp_manager" not in services.__dict__
+    assert services.session.mcp is None
 
 
 def test_names_and_schemas_of_odd_tools():

@@ -6,7 +6,6 @@ Item 1 (type-ahead) has its own file, test_type_ahead.py.
 from __future__ import annotations
 
 import pytest
-from textual.widgets import Button
 
 from agenttui.ui import messages
 from agenttui.ui.app import make_app

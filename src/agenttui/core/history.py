@@ -327,9 +327,11 @@ def _insert_messages(db: sqlite3.Connection, cid: str, stored: Sequence[Message]
                 int(message.tokens), int(message.incomplete), message_meta(message), parent,
             ),
         )
+        row_id = cursor.lastrowid
+        assert row_id is not None  # set by the INSERT above
         if message.id is not None:
-            renumbered[message.id] = cursor.lastrowid
-        message.id = cursor.lastrowid
+            renumbered[message.id] = row_id
+        message.id = row_id
         message.parent_id = parent
         previous = message.id
     if stored:

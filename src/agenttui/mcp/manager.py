@@ -8,7 +8,7 @@
     manager.tool_specs()                # for ToolRegistry (agent/tools.py)
     await manager.aclose()              # quit / end of ask: no process left behind
 
-It lives on the services object (``services._mcp_manager``) so the tool
+It lives in the run's session state (``services.session.mcp``) so the tool
 registry finds it without an import of the SDK; with no server configured
 :func:`attach` returns None and costs one TOML table lookup. Each successful
 start refreshes the tool cache (:mod:`agenttui.mcp.cache`) so ``mcp list``
