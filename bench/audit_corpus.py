@@ -79,8 +79,8 @@ _ID = [
 ]
 
 # Indonesian templates that say what an English one says (for the uniqueness of ordinary notes).
-_SAME_AS = dict(zip(_ID, [_EN[0], _EN[1], _EN[3], _EN[4], _EN[5], _EN[6], _EN[8], _EN[11]]))
-_DAY_OF = dict(zip(_HARI, _DAYS))
+_SAME_AS = dict(zip(_ID, [_EN[0], _EN[1], _EN[3], _EN[4], _EN[5], _EN[6], _EN[8], _EN[11]], strict=True))
+_DAY_OF = dict(zip(_HARI, _DAYS, strict=False))  # Minggu (Sunday) is an anchor of its own: not in _HARI
 
 # Personal facts and project settings (keys as the memory tools store them).
 _USER_FACTS = {
@@ -217,7 +217,8 @@ def make(seed: int = 16, ordinary: int = 800) -> tuple[list[MemoryItem], Truth]:
         text = _fill(rng, template)
         meaning = _SAME_AS.get(template, template)
         slots = set(text.split()) - set(template.split())
-        key = meaning + "|" + "".join(sorted(_DAY_OF.get(w.split("'")[0].rstrip("s"), w.split("'")[0].rstrip("s")) for w in slots))
+        words = (w.split("'")[0].rstrip("s") for w in slots)
+        key = meaning + "|" + "".join(sorted(_DAY_OF.get(w, w) for w in words))
         if key in seen or text in seen:
             continue
         seen.update((key, text))

@@ -52,10 +52,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from agenttui.core import audit_duplicates, memory_text
-from agenttui.core.audit import audit, screen_text
-from agenttui.core.models import MemoryItem
-from agenttui.security import find_secrets, injection, injection_reasons
+from agenttui.core import audit_duplicates, memory_text  # noqa: E402 -- after the sys.path line above
+from agenttui.core.audit import audit, screen_text  # noqa: E402 -- after the sys.path line above
+from agenttui.core.models import MemoryItem  # noqa: E402 -- after the sys.path line above
+from agenttui.security import find_secrets, injection, injection_reasons  # noqa: E402 -- after the sys.path line above
 
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
 # CPU time by default: the work is single-threaded, so on an idle machine it
@@ -349,7 +349,7 @@ def main(argv: list[str] | None = None) -> int:
     t_warm = median(time_reaudit, items, args.runs)
     t_security = median(time_security_only, items, args.runs)
     each = [time_each_check(items) for _ in range(args.runs)]
-    t_inj, t_sec = (statistics.median(x) for x in zip(*each))
+    t_inj, t_sec = (statistics.median(x) for x in zip(*each, strict=True))
     failures = check_planted(items, planted)
 
     print(f"items: {len(items)}  (planted: {len(planted['duplicates'])} duplicates, "

@@ -125,7 +125,7 @@ def run_backfill(db: Path, env: dict[str, str], fake, messages: int, batch: int)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     seconds_a = time.perf_counter() - started
-    rows_a, sent_a = _count(db), sent()
+    rows_a = _count(db)
     print(f"backfill A (SIGKILLed at half): {rows_a} vectors, ~{(rows_a - batch) / seconds_a:.0f} messages/s, "
           f"peak RSS {peak_a:.1f} MB vs baseline {baseline_a['rss_mb']:.1f} MB in the same run")
 

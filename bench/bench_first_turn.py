@@ -58,8 +58,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "src"))
 
-from tests.e2e.pty_terminal import PtyTerminal
-from tests.fakes import openai_server
+from tests.e2e.pty_terminal import PtyTerminal  # noqa: E402 -- after the sys.path lines above
+from tests.fakes import openai_server  # noqa: E402
 
 MARKER = b"Quokka"
 REPLY = "Quokka says hello and the rest of this reply follows word by word."
@@ -224,7 +224,8 @@ def one_run(scenario: Scenario, server: openai_server.FakeOpenAI, work: Path, ru
 
 def default_before() -> str:
     added = subprocess.run(["git", "-C", str(ROOT), "log", "-1", "--format=%H", "--diff-filter=A", "--",
-                            "src/agenttui/agent/prepare.py"], capture_output=True, text=True, check=False).stdout.strip()
+                            "src/agenttui/agent/prepare.py"],
+                           capture_output=True, text=True, check=False).stdout.strip()
     return f"{added}~1" if added else "HEAD"
 
 

@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_first_paint import (
+from bench_first_paint import (  # noqa: E402 -- after the sys.path lines above
     AGENTTUI,
     compare,
     env_for,
@@ -66,14 +66,13 @@ def make_repo(repo: Path) -> None:
 
 
 async def tool_call_overhead(calls: int) -> tuple[float, float]:
-    from mcp import Client, StdioServerParameters
-
     from agenttui.agent.tools import ToolRegistry
     from agenttui.bootstrap import build_services
     from agenttui.core.models import ToolCall
     from agenttui.core.paths import Paths
     from agenttui.mcp.config import servers_table, update
     from agenttui.mcp.manager import attach, detach
+    from mcp import Client, StdioServerParameters
 
     with tempfile.TemporaryDirectory(prefix="agenttui-bench-mcp-") as tmp:
         paths = Paths.from_env({"AGENTTUI_HOME": tmp})

@@ -59,6 +59,7 @@ written for this benchmark; LoCoMo, LongMemEval and MSC are held out.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import json
 import re
@@ -152,7 +153,7 @@ def load(services, corpus: Corpus) -> Loaded:
         cid = services.history.create_conversation().id
         given = [Message(role=m.role, content=m.text, created=m.created) for m in session.messages]
         stored = services.history.append_many(cid, given)
-        for original, message in zip(session.messages, stored):
+        for original, message in zip(session.messages, stored, strict=True):
             ids.append(message.id)
             texts.append(message.content or "")
             roles.append(message.role)
@@ -224,7 +225,7 @@ class Baselines:
         self.db = sqlite3.connect(":memory:")
         self.db.execute("CREATE VIRTUAL TABLE turns USING fts5(content, tokenize='unicode61')")
         self.db.executemany("INSERT INTO turns(rowid, content) VALUES (?, ?)",
-                            zip(loaded.message_ids, loaded.texts))
+                            zip(loaded.message_ids, loaded.texts, strict=True))
         recent_ids = [i for i in loaded.note_ids if i][-BASELINE_NOTES:]
         items = {i.id: i for i in services.memory.items("all", include_expired=False)}
         settings = replace(services.settings, memory=replace(services.settings.memory,
@@ -291,10 +292,8 @@ def _prepare(services, text: str) -> None:
 
     ready = prepare(services, text)
     if ready is not None:
-        try:
+        with contextlib.suppress(Exception):  # the failure is assemble's to report (a warning)
             ready.result(timeout=30)
-        except Exception:  # the failure is assemble's to report (a warning)
-            pass
 
 
 def evaluate(services, corpus: Corpus, loaded: Loaded) -> tuple[list[dict], dict]:
@@ -357,7 +356,7 @@ def failures(rows: list[dict], corpus: Corpus, loaded: Loaded, limit: int) -> li
             continue
         needed = [("message", loaded.texts[k]) for k in question.evidence_messages]
         needed += [("note", corpus.notes[k].text) for k in question.evidence_notes]
-        missing = [f"[{kind}] {text}" for (kind, text), ok in zip(needed, outcome.found) if not ok]
+        missing = [f"[{kind}] {text}" for (kind, text), ok in zip(needed, outcome.found, strict=True) if not ok]
         by_kind.setdefault(question.kind, []).append({
             "qid": question.qid, "question": question.text, "answer": question.answer,
             "missing": missing, "recalled": outcome.recalled[:6],
@@ -458,7 +457,8 @@ def main(argv: list[str] | None = None) -> int:
     if result["failures"]:
         print("\nagenttui misses:")
         for miss in result["failures"]:
-            print(f"\n{miss['qid']}: {miss['question']}  (answer: {miss['answer']}; bm25 recall {miss['bm25_found']:.2f})")
+            print(f"\n{miss['qid']}: {miss['question']}  "
+                  f"(answer: {miss['answer']}; bm25 recall {miss['bm25_found']:.2f})")
             for line in miss["missing"]:
                 print(f"  needed   {line[:160]}")
             for line in miss["recalled"] or ["(nothing recalled)"]:

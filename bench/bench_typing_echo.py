@@ -151,7 +151,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--words", type=int, default=2000)
     parser.add_argument("--wps", type=float, default=200.0)
-    parser.add_argument("--keys", type=int, default=40, help="keys typed per run (at most %d)" % len(TYPED))
+    parser.add_argument("--keys", type=int, default=40, help=f"keys typed per run (at most {len(TYPED)})")
     parser.add_argument("--hog", type=int, default=0, help="CPU-bound processes running beside the apps")
     args = parser.parse_args()
     if not AGENTTUI.exists():

@@ -122,7 +122,7 @@ def _ud(mirror: Path) -> Iterator[Corpus]:
             parts.append([m.strip() for m in re.findall(r"^# text ?= ?(.*)$", text, re.M) if m.strip()])
         if parts[0] or parts[1]:
             yield Corpus(f"ud-{lang}", False, parts[0], parts[1])
-            hard = lambda texts: [t for t in texts if TRIGGERS[lang].search(t)]  # noqa: E731
+            hard = lambda texts, trigger=TRIGGERS[lang]: [t for t in texts if trigger.search(t)]  # noqa: E731
             yield Corpus(f"ud-{lang}-trigger", False, hard(parts[0]), hard(parts[1]))
         else:
             print(f"  (skipped ud-{lang}: no snapshot of UniversalDependencies/{repo})")
@@ -144,11 +144,11 @@ def _deepset(mirror: Path) -> Iterator[Corpus]:
         split = "test" if "/test-" in path else "train"
         rows[split] = pq.read_table(io.BytesIO(_git_show(mirror, repo, path) or b"")).to_pylist()
     for positive, name in ((True, "deepset"), (False, "deepset-benign")):
-        pick = lambda split: [r["text"] for r in rows.get(split, []) if bool(r["label"]) == positive]  # noqa: E731
+        pick = lambda split, positive=positive: [r["text"] for r in rows.get(split, []) if bool(r["label"]) == positive]  # noqa: E731
         yield Corpus(name, positive, pick("train"), pick("test"))
         if positive:  # the same, by language (the set is English and German)
             for lang in ("en", "de"):
-                by = lambda split: [t for t in pick(split) if _german(t) == (lang == "de")]  # noqa: E731
+                by = lambda split, pick=pick, de=lang == "de": [t for t in pick(split) if _german(t) == de]  # noqa: E731
                 yield Corpus(f"deepset-{lang}", True, by("train"), by("test"))
 
 
@@ -296,7 +296,8 @@ def main() -> int:
         print(f"speed: median {times[len(times) // 2] * 1e6:.1f} µs per ordinary text ({len(times)} texts)")
     langs = sum(1 for c in corpora(args.mirror) if c.name.startswith("ud-") and not c.name.endswith("-trigger"))
     print(f"precision goal {PRECISION_GOAL} on held-out ordinary text: "
-          f"{langs - len({b.split('-')[1] for b in below})}/{langs} languages meet it" + (f" (below: {', '.join(below)})" if below else ""))
+          f"{langs - len({b.split('-')[1] for b in below})}/{langs} languages meet it"
+          + (f" (below: {', '.join(below)})" if below else ""))
     return 0
 
 

@@ -33,8 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from agenttui.security import find_secrets, redact_secrets  # noqa: E402
-from agenttui.security import gitleaks_rules, gitleaks_scan  # noqa: E402
+from agenttui.security import find_secrets, gitleaks_rules, gitleaks_scan, redact_secrets  # noqa: E402  # noqa: E402
 from agenttui.security.redaction import ascii_lower  # noqa: E402
 
 
@@ -52,7 +51,8 @@ def gitleaks_figures() -> None:
     same = sum(rid in kinds(t) for rid, t in in_config)
     wrong = sum(rid in kinds(t) for rid, t in fps)
     print(f"gitleaks examples ({data['source']})")
-    print(f"  whole redactor recall: {whole}/{len(tps)} = {whole / len(tps):.3f} (all extracted tps, incl. rules not in the config)")
+    print(f"  whole redactor recall: {whole}/{len(tps)} = {whole / len(tps):.3f} "
+          "(all extracted tps, incl. rules not in the config)")
     print(f"  same-rule recall:      {same}/{len(in_config)} = {same / len(in_config):.3f} (rules in config)")
     print(f"  same-rule fp matches:  {wrong}/{len(fps)} = {wrong / len(fps):.3f}")
     missed = [(rid, t[:70]) for rid, t in tps if not find_secrets(t)]
@@ -76,7 +76,8 @@ def synthetic_figures() -> None:
 
     fig = redaction_figures()
     print("synthetic corpus (tests/unit/security/secret_corpus.py, seed 20240601)")
-    print(f"  recall {fig.recall:.4f} over {fig.positives} positives, FP rate {fig.fp_rate:.4f} over {fig.negatives} negatives")
+    print(f"  recall {fig.recall:.4f} over {fig.positives} positives, "
+          f"FP rate {fig.fp_rate:.4f} over {fig.negatives} negatives")
 
 
 def _real_files(spec: str) -> list[tuple[str, str]]:

@@ -39,8 +39,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 from recall_corpus_facts import FAMILIES, GENERIC_REPLIES, KINDS, Family  # noqa: E402
 from recall_corpus_pools import Slots, canonical, fill  # noqa: E402
 from recall_corpus_topics import (  # noqa: E402
-    ADVICE_EN, ADVICE_ID, FOLLOWUPS_EN, FOLLOWUPS_ID, NOTES_EN, NOTES_ID, OPENERS_EN, OPENERS_ID,
-    SUFFIXES_EN, SUFFIXES_ID, TOPICS_EN, TOPICS_ID,
+    ADVICE_EN,
+    ADVICE_ID,
+    FOLLOWUPS_EN,
+    FOLLOWUPS_ID,
+    NOTES_EN,
+    NOTES_ID,
+    OPENERS_EN,
+    OPENERS_ID,
+    SUFFIXES_EN,
+    SUFFIXES_ID,
+    TOPICS_EN,
+    TOPICS_ID,
 )
 
 TODAY = date(2026, 11, 23)  # a Monday: "last week" is 16-22 November
@@ -153,7 +163,7 @@ def _instantiate(family: Family, rng: random.Random, used: dict[str, set[str]]) 
         for _ in range(DISTRACTOR_COPIES):
             text = fresh(template)
             extra.append(_Planted(text, reply_to(), family.lang))
-    planted = [_Planted(text, reply, family.lang) for text, reply in zip(facts, replies)]
+    planted = [_Planted(text, reply, family.lang) for text, reply in zip(facts, replies, strict=True)]
     return _Instance(family, question, answer, planted, extra)
 
 
@@ -245,7 +255,7 @@ def _place(instances: list[_Instance], sessions: list[Session], rng: random.Rand
             put(item, session)
         evidence_days = [instance.facts[i].session.day for i in range(len(instance.facts))]
         for item in _events(instance, rng):
-            far = lambda d: all(abs((d - e).days) > family.margin for e in evidence_days)  # noqa: E731
+            far = lambda d, margin=family.margin, days=evidence_days: all(abs((d - e).days) > margin for e in days)  # noqa: E731
             put(item, _pick(rng, sessions, item.lang, far))
         for item in instance.extra:
             put(item, _pick(rng, sessions, item.lang, lambda d: True))
@@ -303,7 +313,7 @@ def _filler_exchange(rng: random.Random, lang: str, topics: list[str], first: bo
 def _timestamps(rng: random.Random, sessions: list[Session], lengths: list[int]) -> list[list[datetime]]:
     stamps: list[list[datetime]] = []
     previous_end: datetime | None = None
-    for session, length in zip(sessions, lengths):
+    for session, length in zip(sessions, lengths, strict=True):
         same_day = previous_end is not None and previous_end.date() == session.day
         if same_day:
             moment = previous_end + timedelta(minutes=rng.randint(20, 90))
@@ -390,12 +400,12 @@ def generate(sessions: int = 240, messages_per_session: int = 84, notes: int = 2
     stamps = _timestamps(rng, timeline, lengths)
 
     key = 0
-    for session, length, times in zip(timeline, lengths, stamps):
+    for session, length, times in zip(timeline, lengths, stamps, strict=True):
         items = planted.get(session.index, [])
         table = TOPICS_ID if session.lang == "id" else TOPICS_EN
         topics = rng.sample(sorted(table), rng.randint(2, 3))
         slots = list(range(1, length // 2)) if length > 2 else [0]
-        positions = dict(zip(sorted(rng.sample(slots, len(items))), rng.sample(items, len(items))))
+        positions = dict(zip(sorted(rng.sample(slots, len(items))), rng.sample(items, len(items)), strict=True))
         for pair in range(length // 2):
             item = positions.get(pair)
             user, reply = (item.user, item.reply) if item else _filler_exchange(rng, session.lang, topics, pair == 0)

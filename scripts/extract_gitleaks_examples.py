@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import itertools
 import json
 import re
 import subprocess
@@ -37,7 +38,8 @@ def _go_string(tok: str) -> str | None:
         return None
 
 
-_TOKEN = re.compile(r'`[^`]*`|"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*.*?\*/|\[\]string\{|append\(|[(){},+]|[^\s(){},+`"]+|\s+', re.S)
+_TOKEN = re.compile(r'`[^`]*`|"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*.*?\*/|\[\]string\{|append\(|[(){},+]|[^\s(){},+`"]+|\s+',  # noqa: E501
+                    re.S)
 
 
 def _literals(src: str, pos: int) -> tuple[list[str], int]:
@@ -76,9 +78,9 @@ def _literals(src: str, pos: int) -> tuple[list[str], int]:
 
 def extract(files: dict[str, str]) -> dict[str, dict[str, list[str]]]:
     rules: dict[str, dict[str, list[str]]] = {}
-    for name, src in sorted(files.items()):
+    for _name, src in sorted(files.items()):
         starts = [m.start() for m in _FUNC.finditer(src)] + [len(src)]
-        for lo, hi in zip(starts, starts[1:]):
+        for lo, hi in itertools.pairwise(starts):
             body = src[lo:hi]
             rid = _RULE_ID.search(body)
             if not rid:
@@ -97,7 +99,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     def git(*a: str) -> str:
-        return subprocess.run(["git", f"--git-dir={args.git_dir}", *a], check=True, capture_output=True, text=True).stdout
+        return subprocess.run(["git", f"--git-dir={args.git_dir}", *a],
+                              check=True, capture_output=True, text=True).stdout
 
     commit = git("rev-parse", "HEAD").strip()
     names = git("ls-tree", "--name-only", "HEAD", "cmd/generate/config/rules/").split()

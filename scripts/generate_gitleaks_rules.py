@@ -84,7 +84,7 @@ def _scan_groups(p: str) -> list[tuple[int, int]]:
             i += 2
             continue
         if in_class:
-            if c == "]" and not p[i - 1 : i] == "[":
+            if c == "]" and p[i - 1 : i] != "[":
                 in_class = False
         elif c == "[":
             in_class = True
@@ -208,9 +208,8 @@ def build(toml_text: str, commit: str, license_text: str) -> str:
             continue
         allow = []
         for a in r.get("allowlists", []):
-            if a.get("paths"):
-                if a.get("condition") == "AND" or not (a.get("regexes") or a.get("stopwords")):
-                    continue  # path-scoped: agenttui redacts text with no path
+            if a.get("paths") and (a.get("condition") == "AND" or not (a.get("regexes") or a.get("stopwords"))):
+                continue  # path-scoped: agenttui redacts text with no path
             allow.append(
                 {
                     "target": a.get("regexTarget", "secret"),
@@ -243,13 +242,13 @@ def build(toml_text: str, commit: str, license_text: str) -> str:
         "RE2 patterns are converted). Source: https://github.com/gitleaks/gitleaks\n"
         f"commit {commit}, file config/gitleaks.toml. Used under the MIT licence:\n\n"
         + "\n".join(("    " + ln).rstrip() for ln in license_text.strip().splitlines())
-        + '\n"""\n\n# fmt: off\n# ruff: noqa: E501\n'
+        + '\n"""\n\nfrom typing import Any\n\n# fmt: off\n# ruff: noqa: E501\n'
     )
     body = [
         header,
         f"SOURCE_COMMIT = {commit!r}\n",
         "\n# (id, regex, secret group, min entropy, keywords, anchored, allowlists)\n",
-        "RULES: tuple[dict, ...] = " + pprint.pformat(tuple(rules), width=110, sort_dicts=False) + "\n",
+        "RULES: tuple[dict[str, Any], ...] = " + pprint.pformat(tuple(rules), width=110, sort_dicts=False) + "\n",
         "\nGLOBAL_ALLOW_REGEXES: tuple[str, ...] = "
         + pprint.pformat(tuple(go_to_python(x) for x in glob.get("regexes", [])), width=110) + "\n",
         "\nGLOBAL_STOPWORDS: tuple[str, ...] = "

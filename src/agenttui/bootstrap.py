@@ -7,64 +7,63 @@ The stores (memory, history, project memory) are built on first use:
 so the UI's first frame waits neither on SQLite and JSON nor on importing the
 store modules (``core.history`` pulls in the redaction rules). A store can
 still be assigned directly (tests swap one in).
+
+What the agent keeps between turns of this run (unsaved history writes, the
+cached client, the last request, semantic recall's state) lives in
+:class:`SessionState`, ``services.session``: in memory only, never written.
 """
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import os
 import threading
-from collections.abc import Callable, Mapping
+from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from agenttui.core.paths import Paths
 
 if TYPE_CHECKING:  # annotations only: importing these eagerly would slow start-up
+    from openai import AsyncOpenAI
+
+    from agenttui.agent.prompt_capture import CapturedPrompt
     from agenttui.core.history import HistoryStore
     from agenttui.core.memory import MemoryStore
+    from agenttui.core.models import Message
     from agenttui.core.profiles import Profile, ProfileStore
     from agenttui.core.project_memory import ProjectMemory
     from agenttui.core.secrets import KeyLookup
+    from agenttui.core.semantic import EmbeddingRanker, SemanticState
     from agenttui.core.settings import Settings
+    from agenttui.mcp.manager import McpManager
+
+_BUILD_LOCK = threading.RLock()  # a store is built once, and never half-way through a profile switch
 
 
-class _Store:
-    """A Services attribute whose value is built on first read (thread-safe).
+@dataclass
+class SessionState:
+    """What the agent keeps between the turns of one run (memory only).
 
-    A dataclass field default that is a descriptor: ``__get__(None, owner)``
-    gives the field's default (None), ``__init__`` assigns through ``__set__``.
-    Reading while the value is None calls the factory ``_attach_profile`` left.
+    ``unsaved``: messages whose history write failed, oldest first; the next
+    turn retries them (:func:`agenttui.agent.loop.flush_pending`) and the CLI
+    rescues them before exiting (:mod:`agenttui.cli.unsaved`).
+    ``client``: the cached AsyncOpenAI with the (endpoint, key, timeout, loop)
+    it was built for (:func:`agenttui.agent.loop.client_for`).
+    ``last_prompt``: the last request sent, unredacted, for the prompt inspector
+    (:mod:`agenttui.agent.prompt_capture`).
+    ``semantic``: semantic recall's index and client (:func:`agenttui.core.semantic.semantic_state`).
+    ``mcp``: the MCP servers attached for this run (:func:`agenttui.mcp.manager.attach`).
     """
 
-    def __set_name__(self, owner, name: str) -> None:
-        self.name = name
-        self.slot = f"_{name}_value"
-
-    def __get__(self, services, owner=None):
-        if services is None:
-            return None
-        value = services.__dict__.get(self.slot)
-        if value is None:
-            factory = services.__dict__.get("_factories", {}).get(self.name)
-            if factory is None:
-                return None
-            with _BUILD_LOCK:
-                value = services.__dict__.get(self.slot)
-                if value is None:
-                    value = factory()
-                    services.__dict__[self.slot] = value
-        return value
-
-    def __set__(self, services, value) -> None:
-        services.__dict__[self.slot] = value
-
-    def built(self, services) -> object | None:
-        """The value if it was built or assigned, without building it."""
-        return services.__dict__.get(self.slot)
-
-
-_BUILD_LOCK = threading.RLock()
+    unsaved: deque[tuple[str, Message]] = field(default_factory=deque)
+    client: tuple[tuple[object, ...], AsyncOpenAI] | None = None
+    last_prompt: CapturedPrompt | None = None
+    semantic: SemanticState | None = None
+    mcp: McpManager | None = None
 
 
 @dataclass
@@ -74,13 +73,73 @@ class Services:
     settings: Settings  # the same with the active profile's overrides applied
     profile: Profile
     profiles: ProfileStore
-    memory: MemoryStore = _Store()  # built on first use
-    history: HistoryStore = _Store()  # built on first use
-    project: ProjectMemory = _Store()  # built on first use
     environ: Mapping[str, str] = field(default_factory=lambda: os.environ)
     config_warnings: list[str] = field(default_factory=list)
     config_error: str | None = None
     session_api_key: str | None = None  # typed in Settings, kept for this run only (issue 12 item 8)
+    session: SessionState = field(default_factory=SessionState)
+    incognito: bool = False  # a twin for incognito turns (incognito_twin): reads, never writes
+    # The stores, built on first read of the properties below (None: not yet).
+    _memory: MemoryStore | None = field(default=None, init=False, repr=False)
+    _history: HistoryStore | None = field(default=None, init=False, repr=False)
+    _project: ProjectMemory | None = field(default=None, init=False, repr=False)
+
+    @property
+    def memory(self) -> MemoryStore:
+        """The active profile's memory (built on first use)."""
+        store = self._memory
+        if store is None:
+            with _BUILD_LOCK:
+                if self._memory is None:
+                    from agenttui.core.memory import MemoryStore
+
+                    self._memory = MemoryStore(self.paths, self.profile.name, self.settings.memory,
+                                               redact_patterns=self.settings.redaction.extra_patterns)
+                store = self._memory
+        return store
+
+    @memory.setter
+    def memory(self, store: MemoryStore) -> None:
+        self._memory = store
+
+    @property
+    def history(self) -> HistoryStore:
+        """The active profile's history database (opened on first use)."""
+        store = self._history
+        if store is None:
+            with _BUILD_LOCK:
+                if self._history is None:
+                    from agenttui.core.history import HistoryStore
+
+                    self._history = HistoryStore(self.paths.history_db(self.profile.name),
+                                                 redact_patterns=self.settings.redaction.extra_patterns)
+                store = self._history
+        return store
+
+    @history.setter
+    def history(self, store: HistoryStore) -> None:
+        self._history = store
+
+    def history_if_open(self) -> HistoryStore | None:
+        """The history store if something already opened it, without opening it."""
+        return self._history
+
+    @property
+    def project(self) -> ProjectMemory:
+        """The active profile's project memory folder (built on first use)."""
+        store = self._project
+        if store is None:
+            with _BUILD_LOCK:
+                if self._project is None:
+                    from agenttui.core.project_memory import ProjectMemory
+
+                    self._project = ProjectMemory(self.paths.project_dir(self.profile.name))
+                store = self._project
+        return store
+
+    @project.setter
+    def project(self, store: ProjectMemory) -> None:
+        self._project = store
 
     @property
     def profile_name(self) -> str:
@@ -105,7 +164,26 @@ class Services:
         return get_api_key(self.environ, profile=self.profile_name, session=self.session_api_key,
                            key_file=key_file_path(self.paths.config_dir))
 
-    def semantic_ranker(self):
+    def incognito_twin(self) -> Services:
+        """A twin of these services for incognito turns (:mod:`agenttui.core.incognito`): the
+        same settings less the writing paths, history in memory over a read-only view of the
+        real one, memory and project memory read only. These services are unchanged. The twin
+        shares the cached client and MCP servers, never the queue of unsaved writes (an
+        incognito message must never reach the real store through it)."""
+        from agenttui.core.incognito import IncognitoHistory, ReadOnlyMemory, ReadOnlyProject, incognito_settings
+
+        twin = copy.copy(self)
+        twin.session = dataclasses.replace(self.session, unsaved=deque())
+        twin.settings = incognito_settings(self.settings)
+        # Stand-ins with the stores' interface (reads forwarded, writes refused):
+        twin.history = cast("HistoryStore", IncognitoHistory(self.paths.history_db(self.profile_name),
+                                                             self.settings.redaction.extra_patterns))
+        twin.memory = cast("MemoryStore", ReadOnlyMemory(self.memory))
+        twin.project = cast("ProjectMemory", ReadOnlyProject(self.project))
+        twin.incognito = True
+        return twin
+
+    def semantic_ranker(self) -> EmbeddingRanker | None:
         """Recall's embedding ranker (core/semantic.py), cached for the session; None while
         ``[recall] semantic`` is off or after it failed. Imported here, never at start-up."""
         if not self.settings.recall.semantic:
@@ -135,38 +213,17 @@ class Services:
         self._close_history()
 
     def _close_history(self) -> None:
-        history = Services.__dict__["history"].built(self)  # a store never opened needs no close
+        history = self._history  # a store never opened needs no close
         if history is not None:
             history.close()
 
 
 def _attach_profile(services: Services, profile: Profile) -> None:
-    paths = services.paths
-    settings = profile.apply(services.base_settings)
-    extra = settings.redaction.extra_patterns
-    services.profile = profile
-    services.settings = settings
-
-    def memory():
-        from agenttui.core.memory import MemoryStore
-
-        return MemoryStore(paths, profile.name, settings.memory, redact_patterns=extra)
-
-    def history():
-        from agenttui.core.history import HistoryStore
-
-        return HistoryStore(paths.history_db(profile.name), redact_patterns=extra)
-
-    def project():
-        from agenttui.core.project_memory import ProjectMemory
-
-        return ProjectMemory(paths.project_dir(profile.name))
-
-    factories: dict[str, Callable[[], object]] = {"memory": memory, "history": history, "project": project}
+    """Make ``profile`` the active one; its stores are built on their first read."""
     with _BUILD_LOCK:  # a worker reading a store mid-switch gets the old or the new one, whole
-        services.__dict__["_factories"] = factories
-        for name in factories:
-            services.__dict__.pop(f"_{name}_value", None)
+        services.profile = profile
+        services.settings = profile.apply(services.base_settings)
+        services._memory = services._history = services._project = None
 
 
 def build_services(

@@ -6,6 +6,7 @@ output to a ``pyte`` screen, wait for text, send keys, read the display.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import pty
@@ -130,10 +131,8 @@ class PtyTerminal:
                     os.waitpid(self.pid, 0)
             except (ProcessLookupError, ChildProcessError):
                 pass
-        try:
+        with contextlib.suppress(OSError):
             os.close(self.fd)
-        except OSError:
-            pass
 
     def __enter__(self) -> PtyTerminal:
         return self

@@ -20,7 +20,8 @@ one. Each tool misbehaves in one way a real server can:
 ``--exit-after SECONDS`` exits that long after start, handshake or not (a
 server that dies right after each start).
 
-``--http PORT`` serves streamable HTTP instead of stdio; ``--stderr`` makes it write lines to stderr on start (the MCP screen shows them).
+``--http PORT`` serves streamable HTTP instead of stdio; ``--stderr`` makes it write lines
+to stderr on start (the MCP screen shows them).
 """
 
 from __future__ import annotations

@@ -85,8 +85,8 @@ async def test_mcp_screen_shows_state_tools_stderr_and_inserts_a_prompt(mcp_serv
         await pilot.press("enter")
         try:
             await wait_until(pilot, lambda: not isinstance(app.screen, McpScreen), 10)
-        except AssertionError:
-            raise AssertionError(f"{list(app.notices)} focused={app.focused}")
+        except AssertionError as error:
+            raise AssertionError(f"{list(app.notices)} focused={app.focused}") from error
         from tests.ui.helpers import chat
 
         assert "Review this code carefully" in chat(app).prompt.text

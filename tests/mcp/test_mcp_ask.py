@@ -75,6 +75,7 @@ def test_ask_incognito_uses_mcp_tools_and_writes_nothing(cli, fake_openai, isola
     fake_openai.reply("Noon.")
     result = cli("ask", "--incognito", "--yes", "time?", env=env)
     assert result.code == 0, result.err
-    assert '"timezone": "UTC"' in [m for m in fake_openai.chat_requests[-1]["messages"] if m["role"] == "tool"][-1]["content"]
+    tool_results = [m for m in fake_openai.chat_requests[-1]["messages"] if m["role"] == "tool"]
+    assert '"timezone": "UTC"' in tool_results[-1]["content"]
     after = {p: p.read_bytes() for p in isolated_home.rglob("*") if p.is_file()}
     assert after == before

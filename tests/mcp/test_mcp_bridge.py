@@ -205,7 +205,7 @@ async def test_no_servers_no_manager_no_sdk(paths):
 
     services = build_services(paths)
     assert attach(services) is None
-    assert "_mcp_manager" not in services.__dict__
+    assert services.session.mcp is None
 
 
 def test_names_and_schemas_of_odd_tools():
@@ -229,8 +229,8 @@ async def test_a_server_that_keeps_dying_is_given_up_after_the_restarts(paths, m
     from agenttui.mcp.manager import attach, detach
 
     monkeypatch.setattr(connection_module, "BACKOFF_START", 0.05)  # 0.05, 0.1, 0.2, ... s
-    services = services_with(paths, {"dies": {"command": sys.executable,
-                                              "args": ["-c", "import sys; print('bye', file=sys.stderr); sys.exit(3)"]}})
+    dies = "import sys; print('bye', file=sys.stderr); sys.exit(3)"
+    services = services_with(paths, {"dies": {"command": sys.executable, "args": ["-c", dies]}})
     manager = attach(services)
     manager.start_all()
     connection = manager.connections["dies"]

@@ -40,10 +40,10 @@ def text_of(result) -> str:
 
 @pytest.mark.slow
 async def test_sdk_client_searches_lists_and_adds(seeded, isolated_home):
-    from mcp import Client
     from mcp_types import Implementation
 
     from agenttui.bootstrap import build_services
+    from mcp import Client
 
     async with Client(params(isolated_home), client_info=Implementation(name="claude-code", version="9.9")) as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}

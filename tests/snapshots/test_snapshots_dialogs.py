@@ -10,7 +10,6 @@ import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
-
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 

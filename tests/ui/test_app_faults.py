@@ -66,7 +66,8 @@ async def test_a_bug_ends_the_app_with_one_line_and_a_crash_log(services, monkey
 
     monkeypatch.setattr(HistoryStore, "list_conversations", broken)
     app = make_app(services, check_api_key=False)
-    with pytest.raises(Exception):  # Pilot re-raises the app's exception, as Textual does
+    # Pilot re-raises the app's exception: the RuntimeError, or Textual's WorkerFailed around it
+    with pytest.raises(Exception, match="unexpected state"):
         async with app.run_test(size=(120, 36)) as pilot:
             await wait_until(pilot, lambda: not app.is_running or app.failure)
     assert app.return_code == 1

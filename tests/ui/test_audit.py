@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 from datetime import timedelta
 
 import pytest
-from textual.widgets import Button, Input, OptionList
+from textual.widgets import Input, OptionList
 
 from agenttui.core.models import MemoryItem, utcnow
 from agenttui.ui.app import make_app

@@ -31,7 +31,7 @@ async def _settled(pilot, app) -> None:
 
 async def _nav_in_view(pilot, app) -> None:
     """Scroll the log to its end until the (one) navigator is inside the log's visible region."""
-    log = chat(app).log
+    log = chat(app).chat_log
 
     def shown() -> bool:
         navs = app.screen.query(BranchNav)
@@ -45,7 +45,7 @@ async def _nav_in_view(pilot, app) -> None:
 
 
 async def _focus_log(pilot, app) -> None:
-    chat(app).log.focus()
+    chat(app).chat_log.focus()
     await pilot.pause()
 
 
@@ -77,7 +77,7 @@ async def test_ctrl_r_regenerates_a_finished_reply_and_arrows_switch_versions(ch
         assert [m["content"] for m in second if m["role"] != "system"] == ["capital of australia?"]
 
         await _focus_log(pilot, app)  # the newest message is selected
-        assert chat(app).log.selected.message_id == branch[1].id
+        assert chat(app).chat_log.selected.message_id == branch[1].id
         await pilot.press("left")  # the previous version
         await wait_until(pilot, lambda: replies(app) == ["Canberra is the capital."])
         await _settled(pilot, app)
@@ -85,8 +85,8 @@ async def test_ctrl_r_regenerates_a_finished_reply_and_arrows_switch_versions(ch
         assert first_reply.content == "Canberra is the capital."
         await wait_until(pilot, lambda: _navs(app) == [(first_reply.id, "‹ 1/2 ›")])
         # hidden while its page renders, the log gets the focus back once shown
-        await wait_until(pilot, lambda: app.focused is chat(app).log)
-        assert chat(app).log.selected.message_id == first_reply.id
+        await wait_until(pilot, lambda: app.focused is chat(app).chat_log)
+        assert chat(app).chat_log.selected.message_id == first_reply.id
         await pilot.press("right")
         await wait_until(pilot, lambda: replies(app) == ["It is Canberra, not Sydney."])
     assert [m.content for m in chat_services.history.messages(cid)][-1] == "It is Canberra, not Sydney."
@@ -108,9 +108,9 @@ async def test_editing_an_earlier_question_makes_a_new_branch_and_keeps_the_old(
 
         chat(app).prompt.focus()
         await pilot.press("shift+tab")  # from the prompt to the messages, the newest selected
-        assert app.focused is chat(app).log and chat(app).log.selected.message_id == a2.id
+        assert app.focused is chat(app).chat_log and chat(app).chat_log.selected.message_id == a2.id
         await pilot.press("up")  # from the last reply to the question above it
-        assert chat(app).log.selected.message_id == q2.id
+        assert chat(app).chat_log.selected.message_id == q2.id
         await pilot.press("e")
         prompt = chat(app).prompt
         assert app.focused is prompt and prompt.text == "what should I pack?"
@@ -254,10 +254,10 @@ async def test_after_a_branch_switch_opening_another_conversation_leaves_the_foc
         await _settled(pilot, app)
         await _focus_log(pilot, app)
         await chat(app).switch_branch(b.id, -1)
-        await wait_until(pilot, lambda: replies(app) == ["answer a"] and app.focused is chat(app).log)
+        await wait_until(pilot, lambda: replies(app) == ["answer a"] and app.focused is chat(app).chat_log)
         await _settled(pilot, app)
         await chat(app).open_conversation(other)
         chat(app).prompt.focus()
-        await wait_until(pilot, lambda: replies(app) == ["other answer"] and chat(app).log.visible)
+        await wait_until(pilot, lambda: replies(app) == ["other answer"] and chat(app).chat_log.visible)
         await workers_done(pilot)  # the conversation has loaded: a late focus move would have happened
         assert app.focused is chat(app).prompt

@@ -30,7 +30,7 @@ async def test_thinking_streams_into_a_collapsed_block_above_the_reply(chat_serv
         await wait_until(pilot, lambda: not chat(app).streaming and replies(app))
         assert replies(app) == ["The answer."]
         assert block.done and block.title == "thought (30 words)" and block.text == "".join(thinking)
-        children = list(chat(app).log.children)
+        children = list(chat(app).chat_log.children)
         assert children.index(block) < children.index(app.screen.query_one(AssistantMessage))
         block.collapsed = False  # expandable: the whole thinking is there
         await pilot.pause()

@@ -28,7 +28,7 @@ def seed(services, turns: int) -> tuple[str, list[Message]]:
 
 
 def marker_position(app) -> tuple[int, object]:
-    log = chat(app).log
+    log = chat(app).chat_log
     children = list(log.children)
     marker = app.screen.query_one(NotSentMarker)
     index = children.index(marker)

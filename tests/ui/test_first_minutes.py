@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -135,7 +135,7 @@ async def test_history_pane_count_and_key_hint_fit_the_default_width(services):
 
 
 def _item(**kwargs) -> MemoryItem:
-    now = datetime(2025, 1, 1, tzinfo=timezone.utc)
+    now = datetime(2025, 1, 1, tzinfo=UTC)
     base = dict(id="m1", kind="fact", scope="user", source="explicit", key="language", value="en",
                 created=now, updated=now)
     base.update(kwargs)
@@ -183,7 +183,7 @@ async def test_help_opens_at_its_first_line(services):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=SIZE) as pilot:
         await send(pilot, "/help")
-        log = chat(app).log
+        log = chat(app).chat_log
         await wait_until(pilot, lambda: log.query("Notice") and log.max_scroll_y > 0)
         notice = log.query("Notice").last()
         await wait_until(pilot, lambda: notice.region.y <= log.region.y + 1)

@@ -6,7 +6,6 @@ Item 1 (type-ahead) has its own file, test_type_ahead.py.
 from __future__ import annotations
 
 import pytest
-from textual.widgets import Button
 
 from agenttui.ui import messages
 from agenttui.ui.app import make_app
@@ -122,10 +121,10 @@ async def test_memory_command_shows_the_pane_and_keeps_typing_in_the_prompt(serv
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=(80, 24)) as pilot:  # narrow: the Memory pane starts hidden
         main = app.main
-        assert not main.pane_visible("memory")
+        assert not main.pane("memory").display
         await send(pilot, "/memory")
         await wait_until(pilot, lambda: any("likes green tea" in text for text in notices(app)))
-        await wait_until(pilot, lambda: main.pane_visible("memory"))
+        await wait_until(pilot, lambda: main.pane("memory").display)
         await pilot.press("e", "d")
         await pilot.pause()
         assert app.focused is chat(app).prompt

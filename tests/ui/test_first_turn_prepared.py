@@ -11,7 +11,6 @@ import socket
 
 import pytest
 
-from agenttui.agent.loop import CLIENT_ATTR
 from agenttui.ui.app import make_app
 from agenttui.ui.screens.main import MainScreen
 from tests.ui.helpers import chat, replies, send, wait_until, workers_done
@@ -38,13 +37,13 @@ async def test_the_first_turn_uses_the_prepared_client_and_connection(chat_servi
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: ready(app) and warm_ups(fake_openai), timeout=30)
         prepared = app._prepared_client
-        assert prepared is not None and getattr(chat_services, CLIENT_ATTR)[1] is prepared
+        assert prepared is not None and chat_services.session.client[1] is prepared
         assert warm_ups(fake_openai) == [f"/v1/models/{chat_services.model}"]
         assert fake_openai.chat_requests == []  # preparing sends no chat request
         await send(pilot, "first message")
         await wait_until(pilot, lambda: not chat(app).streaming and replies(app))
         assert replies(app) == ["prepared answer"]
-        assert getattr(chat_services, CLIENT_ATTR)[1] is prepared  # the turn built no client of its own
+        assert chat_services.session.client[1] is prepared  # the turn built no client of its own
         assert len(fake_openai.chat_requests) == 1 and errors(app) == []
 
 

@@ -80,7 +80,8 @@ async def test_footer_keys_start_compact_as_the_footer_and_a_binding_refresh_wit
 
 
 @pytest.mark.slow
-async def test_esc_works_at_once_shows_in_the_footer_while_streaming_and_goes_with_the_reply(chat_services, fake_openai):
+async def test_esc_works_at_once_shows_in_the_footer_while_streaming_and_goes_with_the_reply(
+        chat_services, fake_openai):
     fake_openai.reply(" ".join(f"word{i}" for i in range(200)), words_per_second=40)
     app = make_app(chat_services, check_api_key=False)
     async with app.run_test(size=SIZE) as pilot:

@@ -37,7 +37,8 @@ def _seed(services) -> str:
     services.memory.add_note(NOTE)
     lisbon = services.history.create_conversation("Lisbon trip")
     services.history.append(lisbon.id, Message(role="user", content="Which hotel did we book in Lisbon?"))
-    services.history.append(lisbon.id, Message(role="assistant", content="You booked the Alfama Garden hotel in Lisbon."))
+    services.history.append(lisbon.id,
+                            Message(role="assistant", content="You booked the Alfama Garden hotel in Lisbon."))
     services.history.create_conversation("Today")
     return lisbon.id
 

@@ -127,7 +127,7 @@ async def test_keys_posted_as_the_app_mounts_reach_the_prompt(chat_services, fak
 
 async def test_quit_is_not_held_behind_the_start_up(services):
     app = GatedApp(services, check_api_key=False)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE):
         screen = app.screen
         screen.first_frame_shown()
         await until_filling(screen)

@@ -10,7 +10,7 @@ stores nothing: the chat shows the summary for editing and stores it
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agenttui.core.compaction import (
     CompactPlan,
@@ -20,19 +20,22 @@ from agenttui.core.compaction import (
 )
 from agenttui.core.models import Message
 
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
+
 
 class CompactError(Exception):
     """Why no summary could be made (shown to the user as is)."""
 
 
-def plan_for(services: Any, conversation_id: str) -> CompactPlan | None:
+def plan_for(services: Services, conversation_id: str) -> CompactPlan | None:
     """The plan for the conversation's active branch (read whole: /compact is rare and explicit)."""
     history = services.history
     walk = getattr(history, "iter_branch", None) or history.iter_messages
     return plan_compaction(list(walk(conversation_id)))
 
 
-async def summarise(services: Any, plan: CompactPlan, *, client: Any = None,
+async def summarise(services: Services, plan: CompactPlan, *, client: Any = None,
                     model: str | None = None) -> str:
     """The model's summary of ``plan`` (stripped); raises :class:`CompactError`."""
     from agenttui.agent.loop import client_for
@@ -42,10 +45,10 @@ async def summarise(services: Any, plan: CompactPlan, *, client: Any = None,
     model = model or services.model
     if client is None:
         key = services.api_key()
-        if not getattr(key, "value", None):
+        if not key.value:
             from agenttui.agent.no_key import no_key_message
 
-            raise CompactError(no_key_message(getattr(key, "problem", None)))
+            raise CompactError(no_key_message(key.problem))
         client = client_for(services, key.value)
     messages = summary_request(plan, prompt_budget(services.settings, model))
     timeout = float(services.settings.agent.request_timeout)
@@ -65,7 +68,7 @@ async def summarise(services: Any, plan: CompactPlan, *, client: Any = None,
     return text
 
 
-def store_summary(services: Any, conversation_id: str, text: str, plan: CompactPlan) -> Message:
+def store_summary(services: Services, conversation_id: str, text: str, plan: CompactPlan) -> Message:
     """Append the (edited) summary to the conversation; returns the stored message."""
     if not text.strip():
         raise CompactError("An empty summary is not stored.")

@@ -36,7 +36,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agenttui.agent.json_contract import (
     ContractError,
@@ -44,6 +44,10 @@ from agenttui.agent.json_contract import (
     parse_contract_list,
 )
 from agenttui.core.models import MemoryItem, WriteResult
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
+    from agenttui.core.memory import MemoryStore
 
 log = logging.getLogger(__name__)
 
@@ -69,8 +73,8 @@ Return exactly one JSON object and nothing else (no Markdown, no prose):
 {"proposals": [{"action": "merge", "ids": ["m1", "m4"], "keep": "m1", "text": null, \
 "reason": "the same preference twice"}]}
 Every proposal has exactly the fields action, ids, keep, text, reason; "ids" are labels from \
-the block; "reason" is one short sentence. At most %d proposals. If nothing should change, \
-return {"proposals": []}.""" % MAX_PROPOSALS
+the block; "reason" is one short sentence. At most """ + str(MAX_PROPOSALS) + """ proposals. \
+If nothing should change, return {"proposals": []}."""  # concatenated: the JSON's braces rule out format()
 
 
 @dataclass(frozen=True)
@@ -176,7 +180,7 @@ class ReviewResult:
     requests: int = 0
 
 
-async def review(services: Any, items: Sequence[MemoryItem], *, client: Any = None,
+async def review(services: Services, items: Sequence[MemoryItem], *, client: Any = None,
                  model: str | None = None) -> ReviewResult:
     """Ask the model about every batch; collect valid proposals (nothing is changed)."""
     import asyncio
@@ -221,7 +225,7 @@ async def review(services: Any, items: Sequence[MemoryItem], *, client: Any = No
     return result
 
 
-def apply_proposal(memory: Any, proposal: Proposal) -> WriteResult | str:
+def apply_proposal(memory: MemoryStore, proposal: Proposal) -> WriteResult | str:
     """Carry out one proposal the user accepted; edits go through the write gate."""
     if proposal.action == "delete":
         removed = memory.remove(proposal.ids)

@@ -24,12 +24,15 @@ What differs from a real turn, because a dry run writes nothing:
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agenttui.core.models import Message
 
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
-def preview_request(services: Any, conversation_id: str, text: str, *, model: str | None = None,
+
+def preview_request(services: Services, conversation_id: str, text: str, *, model: str | None = None,
                     image_path: Path | str | None = None) -> dict[str, Any]:
     """``{"model", "messages", "tools"}`` for the first step of a turn on ``conversation_id``.
 

@@ -25,14 +25,17 @@ import logging
 import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agenttui.agent.json_contract import (
     ContractError,
     check_fields,
     parse_contract_list,
 )
-from agenttui.core.models import Message, Origin, WriteResult
+from agenttui.core.models import SCOPES, Message, Origin, Scope, WriteResult
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +63,7 @@ Rules:
 class Candidate:
     key: str
     value: str
-    scope: str
+    scope: Scope
     ttl_days: int | None
     confidence: float
 
@@ -94,13 +97,13 @@ def check_item(raw: Any, scopes: list[str]) -> Candidate:
         raise ContractError("'key' must be a lower_snake_case string of at most 64 characters")
     if not isinstance(value, str) or not value.strip():
         raise ContractError("'value' must be a non-empty string")
-    if not isinstance(scope, str) or scope not in scopes:
+    if not isinstance(scope, str) or scope not in scopes or scope not in SCOPES:
         raise ContractError(f"'scope' must be one of {', '.join(scopes)}")
     if ttl is not None and (not _is_int(ttl) or not 1 <= ttl <= MAX_TTL_DAYS):
         raise ContractError(f"'ttl_days' must be an integer from 1 to {MAX_TTL_DAYS} or null")
     if not _is_number(confidence) or not 0.0 <= confidence <= 1.0:
         raise ContractError("'confidence' must be a number from 0 to 1")
-    return Candidate(key, value.strip(), scope, ttl, float(confidence))
+    return Candidate(key, value.strip(), "profile" if scope == "profile" else "user", ttl, float(confidence))
 
 
 def parse_extraction(raw_json: str, scopes: list[str]) -> list[Candidate | ContractError]:
@@ -111,7 +114,7 @@ def parse_extraction(raw_json: str, scopes: list[str]) -> list[Candidate | Contr
     return parse_contract_list(raw_json, "items", MAX_ITEMS, lambda raw: check_item(raw, scopes))
 
 
-def apply_extraction(services: Any, raw_json: str, origin: Origin | None = None,
+def apply_extraction(services: Services, raw_json: str, origin: Origin | None = None,
                      untrusted: bool = False) -> list[WriteResult]:
     """Validate ``raw_json`` and pass each valid item through the write gate
     (``untrusted``: the turn read untrusted content, so every item waits for the user)."""
@@ -127,13 +130,13 @@ def apply_extraction(services: Any, raw_json: str, origin: Origin | None = None,
             continue
         results.append(services.memory.set_fact(
             entry.key, entry.value, scope=entry.scope, source="extraction",
-            origin=origin or Origin(profile=getattr(services, "profile_name", None)),
+            origin=origin or Origin(profile=services.profile_name),
             ttl_days=entry.ttl_days, confidence=entry.confidence, untrusted=untrusted,
         ))
     return results
 
 
-async def extract_memory(services: Any, turn: Any, reply: Message) -> AsyncIterator[Any]:
+async def extract_memory(services: Services, turn: Any, reply: Message) -> AsyncIterator[Any]:
     """The loop's hook after a successful reply: one non-streamed call, then the gate.
 
     Uses the turn's client and model; any failure is logged and yields nothing
@@ -153,7 +156,7 @@ async def extract_memory(services: Any, turn: Any, reply: Message) -> AsyncItera
                 stream=False),
             timeout=float(services.settings.agent.request_timeout))
         raw = response.choices[0].message.content or ""
-        origin = Origin(profile=getattr(services, "profile_name", None),
+        origin = Origin(profile=services.profile_name,
                         conversation_id=getattr(turn, "cid", None), message_id=user.id)
         from agenttui.agent.tools import TRUSTED_OUTPUT_TOOLS
 

@@ -112,7 +112,7 @@ import time
 from collections import deque
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agenttui.agent import prompt_capture, request_options
 from agenttui.agent.events import (
@@ -135,11 +135,12 @@ from agenttui.agent.events import (
 from agenttui.agent.retry import LLMFailure, RetryPolicy, classify, delay_for
 from agenttui.agent.stream_reply import StreamedReply, not_a_stream
 from agenttui.agent.wire_repair import repair_empty_replies
+from agenttui.core.endpoint_state import EndpointMemory, Option, memory_for
 from agenttui.core.models import Message, ToolCall, WriteResult, new_id
 from agenttui.core.recall_usage import RecallUsage
 
-PENDING_ATTR = "_agent_pending_writes"
-CLIENT_ATTR = "_agent_client"
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 
 class _Stop(Exception):
@@ -152,32 +153,25 @@ class _Stop(Exception):
 
 # ---------------------------------------------------------------- persistence
 def _persist_errors() -> tuple[type[BaseException], ...]:
-    errors: list[type[BaseException]] = [sqlite3.Error, OSError]
-    with contextlib.suppress(ImportError):
-        from agenttui.core.history import HistoryWriteError
+    from agenttui.core.history import HistoryWriteError  # here: core.history loads the redaction rules
 
-        errors.append(HistoryWriteError)
-    return tuple(errors)
+    return (sqlite3.Error, OSError, HistoryWriteError)
 
 
-def _pending(services: Any) -> deque[tuple[str, Message]]:
-    queue = getattr(services, PENDING_ATTR, None)
-    if queue is None:
-        queue = deque()
-        setattr(services, PENDING_ATTR, queue)
-    return queue
+def _pending(services: Services) -> deque[tuple[str, Message]]:
+    return services.session.unsaved
 
 
 _FLUSH_LOCK = threading.Lock()  # flushes run in worker threads: one at a time, in order
 
 
-def flush_pending(services: Any) -> str | None:
+def flush_pending(services: Services) -> str | None:
     """Write queued messages in order; return a warning if some are still unsaved."""
     with _FLUSH_LOCK:
         return _flush(services)
 
 
-def _flush(services: Any) -> str | None:
+def _flush(services: Services) -> str | None:
     from agenttui.core.history import UnknownConversationError
 
     queue = _pending(services)
@@ -197,12 +191,12 @@ def _flush(services: Any) -> str | None:
     return None
 
 
-def pending_count(services: Any) -> int:
+def pending_count(services: Services) -> int:
     return len(_pending(services))
 
 
 # ---------------------------------------------------------------- the client
-def client_for(services: Any, api_key: str, loop: asyncio.AbstractEventLoop | None = None) -> Any:
+def client_for(services: Services, api_key: str, loop: asyncio.AbstractEventLoop | None = None) -> Any:
     """One cached AsyncOpenAI per services (and event loop, endpoint, key, timeout).
 
     Callers that already looked the key up (``ask``) pass ``client=client_for(...)``
@@ -214,19 +208,19 @@ def client_for(services: Any, api_key: str, loop: asyncio.AbstractEventLoop | No
 
     timeout = float(services.settings.agent.request_timeout)
     signature = (services.base_url, api_key, timeout, id(loop or asyncio.get_running_loop()))
-    cached = getattr(services, CLIENT_ATTR, None)
+    cached = services.session.client
     if cached is not None and cached[0] == signature:
         return cached[1]
     client = make_client(services.base_url, api_key, timeout, max_retries=0)
-    setattr(services, CLIENT_ATTR, (signature, client))
+    services.session.client = (signature, client)
     return client
 
 
-async def aclose_client(services: Any) -> None:
+async def aclose_client(services: Services) -> None:
     """Close the cached client (the CLI calls this before its event loop ends)."""
-    cached = getattr(services, CLIENT_ATTR, None)
+    cached = services.session.client
     if cached is not None:
-        setattr(services, CLIENT_ATTR, None)
+        services.session.client = None
         with contextlib.suppress(Exception):
             await cached[1].close()
 
@@ -245,7 +239,7 @@ _END = object()
 _STOP = object()
 
 
-async def _produce(client: Any, params: dict[str, Any], queue: asyncio.Queue) -> None:
+async def _produce(client: Any, params: dict[str, Any], queue: asyncio.Queue[Any]) -> None:
     """Background task: send the request, push chunks, then _END or the exception."""
     try:
         stream = await client.chat.completions.create(**params)
@@ -271,7 +265,7 @@ async def _produce(client: Any, params: dict[str, Any], queue: asyncio.Queue) ->
 
 # ---------------------------------------------------------------- the turn
 class _Turn:
-    def __init__(self, services: Any, conversation_id: str, *, model: str | None,
+    def __init__(self, services: Services, conversation_id: str, *, model: str | None,
                  cancel: asyncio.Event | None, approver_timeout: float | None,
                  registry: Any, client: Any, retry_policy: RetryPolicy | None) -> None:
         self.services = services
@@ -296,7 +290,7 @@ class _Turn:
         self.branch_from: int | None = None  # the first message this turn stores hangs here
         self.last_output = ""
         self._waited = 0.0
-        self.usage: asyncio.Future | None = None  # the mark_used thread, once started
+        self.usage: asyncio.Future[Any] | None = None  # the mark_used thread, once started
 
     def record_memory_use(self) -> None:
         """Start ``mark_used`` for the injected items in a thread (once per turn)."""
@@ -359,7 +353,7 @@ class _Turn:
     async def wait(self, awaitable: Any) -> Any:
         """Await ``awaitable`` unless the turn is cancelled or runs out of time."""
         task = asyncio.ensure_future(awaitable)
-        waiters: set[asyncio.Future] = {task}
+        waiters: set[asyncio.Future[Any]] = {task}
         cancel_waiter = None
         if self.cancel is not None:
             cancel_waiter = asyncio.ensure_future(self.cancel.wait())
@@ -388,6 +382,7 @@ class _Turn:
         """
         from agenttui.core.context import assemble, to_wire
 
+        assert self.user is not None  # set before the first step
         assembled = assemble(self.services, self.cid, self.user, mark_used=False)
         if first_step:
             self.trace.memory_injected = list(assembled.injected_ids)
@@ -470,15 +465,15 @@ class _Turn:
             await self.wait(asyncio.sleep(delay))
             self.trace.llm_seconds += delay
 
-    def _endpoint_memory(self) -> request_options.EndpointMemory:
-        return request_options.memory_for(self.services.paths.data_dir)
+    def _endpoint_memory(self) -> EndpointMemory:
+        return memory_for(self.services.paths.data_dir)
 
-    def _fall_back(self, params: dict[str, Any], option: request_options.Option,
+    def _fall_back(self, params: dict[str, Any], option: Option,
                    exc: BaseException) -> RequestFallback:
         """Drop ``option`` from the request, remember it, and say so (issue 9, item 7)."""
         params.pop(option, None)
         detail = request_options.server_message(exc)
-        incognito = bool(getattr(self.services, "incognito", False))  # core/incognito.py: no file
+        incognito = self.services.incognito  # core/incognito.py: no file
         unsaved = self._endpoint_memory().remember(self.services.base_url, self.model, option, detail,
                                                    save=not incognito)
         return RequestFallback(option, request_options.notice(
@@ -490,7 +485,7 @@ class _Turn:
         Cancel and the deadline drop a sentinel into the queue instead of
         racing every chunk against them (no extra task per chunk).
         """
-        queue: asyncio.Queue = asyncio.Queue()
+        queue: asyncio.Queue[Any] = asyncio.Queue()
         self._waited = 0.0  # time blocked on the network, for Trace.llm_seconds
         loop = asyncio.get_running_loop()
         stop_reason: list[str] = []
@@ -506,7 +501,7 @@ class _Turn:
             if self.cancel.is_set():
                 stop("cancelled")
             watcher = asyncio.ensure_future(self.cancel.wait())
-            watcher.add_done_callback(lambda t: t.cancelled() or stop("cancelled"))
+            watcher.add_done_callback(lambda t: None if t.cancelled() else stop("cancelled"))
         producer = asyncio.ensure_future(_produce(self.client, params, queue))
         try:
             while True:
@@ -647,7 +642,7 @@ class _Incomplete(Exception):
 
 
 # ---------------------------------------------------------------- hooks
-async def _after_user_message(services: Any, turn: _Turn, message: Message) -> AsyncIterator[AgentEvent]:
+async def _after_user_message(services: Services, turn: _Turn, message: Message) -> AsyncIterator[AgentEvent]:
     """Offer (or save, per setting) a correction the user just made.
 
     The policy lives in :func:`agenttui.agent.memory_hooks.after_user_message`;
@@ -664,7 +659,7 @@ async def _after_user_message(services: Any, turn: _Turn, message: Message) -> A
         yield event
 
 
-async def _after_reply(services: Any, turn: _Turn, reply: Message | None) -> AsyncIterator[AgentEvent]:
+async def _after_reply(services: Services, turn: _Turn, reply: Message | None) -> AsyncIterator[AgentEvent]:
     """The memory extraction pass (off by default), after a successful reply."""
     if not services.settings.memory.extraction or reply is None:
         return
@@ -676,7 +671,7 @@ async def _after_reply(services: Any, turn: _Turn, reply: Message | None) -> Asy
 
 # ---------------------------------------------------------------- entry point
 async def run_turn(
-    services: Any,
+    services: Services,
     conversation_id: str,
     text: str,
     *,
@@ -714,17 +709,17 @@ async def run_turn(
             flush_pending(services)  # the task is being torn down: no awaiting here
 
 
-async def _user_message(services: Any, cid: str, message_id: int) -> Message | None:
+async def _user_message(services: Services, cid: str, message_id: int) -> Message | None:
     """The stored user message ``message_id`` of conversation ``cid``, or None."""
     found = await asyncio.to_thread(services.history.get_message, message_id)
     return found if found is not None and found.conversation_id == cid and found.role == "user" else None
 
 
-async def _turn_events(services: Any, turn: _Turn, text: str,
+async def _turn_events(services: Services, turn: _Turn, text: str,
                        image_path: Any, edit_of: int | None = None) -> AsyncIterator[AgentEvent]:
-    warning = await asyncio.to_thread(flush_pending, services)  # leftovers of an earlier turn go first
-    if warning:
-        yield PersistWarning(warning)
+    leftover = await asyncio.to_thread(flush_pending, services)  # leftovers of an earlier turn go first
+    if leftover:
+        yield PersistWarning(leftover)
     asked = turn.retry_of if turn.retry_of is not None else edit_of
     stored = None if asked is None else await _user_message(services, turn.cid, asked)
     if asked is not None and stored is None:
@@ -760,11 +755,10 @@ async def _turn_events(services: Any, turn: _Turn, text: str,
     final: AgentEvent
     if turn.client is None:
         key = services.api_key()
-        if not getattr(key, "value", None):
-            problem = getattr(key, "problem", None)
+        if not key.value:
             from agenttui.agent.no_key import no_key_message
 
-            final = TurnFailed("llm_error", no_key_message(problem),
+            final = TurnFailed("llm_error", no_key_message(key.problem),
                                turn.finish_trace(), None, retryable=False)
             async for event in _end(services, final):
                 yield event
@@ -786,6 +780,7 @@ async def _turn_events(services: Any, turn: _Turn, text: str,
                     turn.record_memory_use()
             turn.record_memory_use()  # a step without text (tool calls): overlap the tools
             completion = turn.completion
+            assert completion is not None  # stream_completion sets it or raises
             problem = completion.verdict()
             if problem is not None:  # the provider did not finish it: keep it, run nothing
                 raise _Incomplete(problem)
@@ -832,7 +827,7 @@ async def _turn_events(services: Any, turn: _Turn, text: str,
         yield event
 
 
-async def _end(services: Any, final: AgentEvent, turn: _Turn | None = None) -> AsyncIterator[AgentEvent]:
+async def _end(services: Services, final: AgentEvent, turn: _Turn | None = None) -> AsyncIterator[AgentEvent]:
     """Finish background bookkeeping, retry writes that failed, then the final event."""
     if turn is not None:
         # memory usage stats, usually started mid-stream (see the module doc); a turn
@@ -850,7 +845,7 @@ async def _end(services: Any, final: AgentEvent, turn: _Turn | None = None) -> A
     yield final
 
 
-async def _retry_pending(services: Any, attempts: int = 3) -> str | None:
+async def _retry_pending(services: Services, attempts: int = 3) -> str | None:
     """At turn end: a few quick retries of writes that failed during the turn."""
     warning = None
     for attempt in range(attempts):

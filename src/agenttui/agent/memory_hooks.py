@@ -19,10 +19,13 @@ event, logged.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agenttui.agent.events import MemoryChanged
 from agenttui.core.models import MemoryItem, Message, Origin, WriteResult
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 log = logging.getLogger(__name__)
 
@@ -46,12 +49,12 @@ def event_for(result: WriteResult, proposed: str) -> MemoryChanged:
     return MemoryChanged(action="written", result=result, text=shown)
 
 
-def _origin(services: Any, message: Message) -> Origin:
-    return Origin(profile=getattr(services, "profile_name", None),
+def _origin(services: Services, message: Message) -> Origin:
+    return Origin(profile=services.profile_name,
                   conversation_id=message.conversation_id, message_id=message.id)
 
 
-def _preview(services: Any, note: str) -> tuple[str, str]:
+def _preview(services: Services, note: str) -> tuple[str, str]:
     """(verdict, text): what the gate would do -- "reject: <reason>", "refresh" or
     "add" -- and the note as it would be stored (secrets redacted)."""
     from agenttui.core.memory_gate import check_write
@@ -67,14 +70,14 @@ def _preview(services: Any, note: str) -> tuple[str, str]:
     return ("refresh" if decision.action == "refresh" else "add"), decision.text or note
 
 
-def after_user_message(services: Any, message: Message) -> list[MemoryChanged]:
+def after_user_message(services: Services, message: Message) -> list[MemoryChanged]:
     mode = services.settings.memory.corrections
     if mode == "off" or message.role != "user" or not (message.content or "").strip():
         return []
     try:
         from agenttui.core.corrections import detect_correction
 
-        correction = detect_correction(message.content)
+        correction = detect_correction(message.content or "")
     except Exception:  # the detector is a nicety; never cost the user the turn
         log.exception("correction detection failed")
         return []
@@ -106,7 +109,7 @@ def after_user_message(services: Any, message: Message) -> list[MemoryChanged]:
     return [MemoryChanged(action="offered", result=offer, text=stored_text)]
 
 
-def accept_offer(services: Any, event: MemoryChanged) -> WriteResult:
+def accept_offer(services: Services, event: MemoryChanged) -> WriteResult:
     """The user said yes to an offered (or pending model) item: write it.
 
     The rule is :meth:`MemoryStore.accept_proposal` (the Memory pane's
@@ -118,7 +121,7 @@ def accept_offer(services: Any, event: MemoryChanged) -> WriteResult:
     return services.memory.accept_proposal(item)
 
 
-def undo(services: Any, event: MemoryChanged) -> bool:
+def undo(services: Services, event: MemoryChanged) -> bool:
     """Undo a ``written`` event that *added* an item (refreshes are left alone)."""
     result = event.result
     if event.action != "written" or result.status != "added" or result.item is None:

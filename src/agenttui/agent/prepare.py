@@ -35,14 +35,17 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 WARM_TIMEOUT_S = 5.0
 WARM_TEXT = "hello, what did we talk about"  # a plain draft: exercises recall, matches no secret
 KEEPALIVE_S = 4.0  # httpx keeps an idle connection 5 s: warm again after this long
 
 
-def prepare_client(services: Any, loop: asyncio.AbstractEventLoop) -> Any | None:
+def prepare_client(services: Services, loop: asyncio.AbstractEventLoop) -> Any | None:
     """openai's imports, the key and the cached client; the client, or None (no key, or a failure).
 
     Runs in a thread; never raises (a failure here only means the turn does the work itself).
@@ -55,7 +58,7 @@ def prepare_client(services: Any, loop: asyncio.AbstractEventLoop) -> Any | None
         from agenttui.agent import loop as agent_loop
 
         key = services.api_key()
-        if not getattr(key, "value", None):
+        if not key.value:
             return None
         client = agent_loop.client_for(services, key.value, loop=loop)
         _ = client.chat.completions  # the resource objects are built on first access
@@ -65,17 +68,18 @@ def prepare_client(services: Any, loop: asyncio.AbstractEventLoop) -> Any | None
         return None
 
 
-def prepare_prompt(services: Any) -> None:
+def prepare_prompt(services: Services) -> None:
     """A dry run of the turn's work before its request (module doc, step 3); never raises."""
     try:
         import agenttui.agent.memory_hooks  # noqa: F401 -- correction detection on every message
         import agenttui.core.corrections  # noqa: F401 -- its rules compile at import
-        from agenttui.agent import request_options
+        from agenttui.agent import request_options  # noqa: F401 -- the request's option rules, imported
         from agenttui.agent.tools import ToolRegistry
         from agenttui.core.context import prepare
+        from agenttui.core.endpoint_state import memory_for
         from agenttui.security import redact_secrets
 
-        request_options.memory_for(services.paths.data_dir).omitted(services.base_url, services.model)
+        memory_for(services.paths.data_dir).omitted(services.base_url, services.model)
         ToolRegistry(services).schemas()
         redact_secrets(WARM_TEXT, tuple(services.settings.redaction.extra_patterns))
         prepare(services, None, WARM_TEXT, semantic=False)  # never sends this made-up text anywhere

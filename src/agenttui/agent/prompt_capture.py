@@ -1,7 +1,7 @@
 """The exact request of the last turn, for the prompt inspector (docs/memory.md).
 
 The loop records every completion request it sends (messages, tools, model,
-parameters) on the services object; :func:`last_prompt` returns the latest.
+parameters) in ``services.session``; :func:`last_prompt` returns the latest.
 It lives in memory only -- it is what was sent, unredacted, and never written.
 """
 
@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-_ATTR = "_agent_last_prompt"
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 
 @dataclass
@@ -30,10 +31,10 @@ class CapturedPrompt:
         return first.get("content") or "" if first.get("role") == "system" else ""
 
 
-def record(services: object, prompt: CapturedPrompt) -> None:
-    setattr(services, _ATTR, prompt)
+def record(services: Services, prompt: CapturedPrompt) -> None:
+    services.session.last_prompt = prompt
 
 
-def last_prompt(services: object) -> CapturedPrompt | None:
+def last_prompt(services: Services) -> CapturedPrompt | None:
     """The request the last LLM call sent for these services, or None."""
-    return getattr(services, _ATTR, None)
+    return services.session.last_prompt

@@ -47,14 +47,7 @@ import contextlib
 import json
 from typing import Any
 
-from agenttui.core.endpoint_state import (  # noqa: F401 -- re-exported for the loop
-    OPTIONS,
-    EndpointMemory,
-    Option,
-    endpoint_key,
-    memory_for,
-    state_path,
-)
+from agenttui.core.endpoint_state import EndpointMemory, Option, endpoint_key
 
 # Lower-case phrases of the known "no tools here" errors (sources in the module doc).
 TOOL_REJECTIONS = (

@@ -19,6 +19,7 @@ from __future__ import annotations
 import email.utils
 import json
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 
@@ -40,7 +41,7 @@ class LLMFailure:
     status: int | None = None
 
 
-def parse_retry_after(headers) -> float | None:
+def parse_retry_after(headers: Mapping[str, str] | None) -> float | None:
     """Seconds to wait from ``retry-after-ms`` / ``retry-after`` (seconds or HTTP date)."""
     if headers is None:
         return None
@@ -115,10 +116,10 @@ def delay_for(policy: RetryPolicy, attempt: int, retry_after: float | None) -> f
     """How long to wait before retry number ``attempt`` (0-based)."""
     if retry_after is not None:
         return min(retry_after, policy.max_retry_after)
-    return min(policy.base_delay * (2 ** attempt), policy.max_delay)
+    return float(min(policy.base_delay * (2 ** attempt), policy.max_delay))
 
 
-def _error_detail(exc) -> str:
+def _error_detail(exc: BaseException) -> str:
     body = getattr(exc, "body", None)
     if isinstance(body, dict):
         inner = body.get("error") if isinstance(body.get("error"), dict) else body

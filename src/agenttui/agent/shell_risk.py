@@ -87,7 +87,7 @@ _ALWAYS_HIGH = {
     "parted", "cfdisk", "mkswap", "truncate", "blkdiscard", "format",
     "shutdown", "reboot", "halt", "poweroff", "killall", "pkill",
 }
-_HIGH_SUBCOMMANDS = {
+_HIGH_SUBCOMMANDS: dict[str, set[tuple[str, ...]]] = {
     # command: subcommands/flags that make it destructive
     "docker": {("system", "prune"), ("volume", "rm"), ("volume", "prune"), ("rm", "-f"),
                ("image", "prune"), ("container", "prune"), ("rmi", "-f")},

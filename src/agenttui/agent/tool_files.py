@@ -24,10 +24,13 @@ import codecs
 import os
 import stat
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from agenttui.agent.tool_schema import ArgumentError
 from agenttui.agent.tools import ToolContext, ToolOutcome, ToolSpec
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 MAX_ENTRIES = 500
 BINARY_SNIFF = 8_192
@@ -75,16 +78,15 @@ def specs(settings: Any) -> list[ToolSpec]:
     ]
 
 
-def project_roots(services: Any) -> list[Path]:
-    profile = getattr(services, "profile", None)
-    return [Path(os.path.realpath(Path(p).expanduser())) for p in getattr(profile, "paths", [])]
+def project_roots(services: Services) -> list[Path]:
+    return [Path(os.path.realpath(Path(p).expanduser())) for p in services.profile.paths]
 
 
-def resolve_in_project(services: Any, requested: str) -> tuple[Path, Path]:
+def resolve_in_project(services: Services, requested: str) -> tuple[Path, Path]:
     """(resolved path, its root); raises :class:`PathRefused` with a clear reason."""
     roots = project_roots(services)
     if not roots:
-        name = getattr(services, "profile_name", "default")
+        name = services.profile_name
         raise PathRefused(
             f"no project directory is bound to profile '{name}', so file tools have "
             f"nothing to read. Bind one with `agenttui profile create NAME --path DIR` "

@@ -135,12 +135,12 @@ def remember(context: ToolContext, args: dict[str, Any]) -> ToolOutcome:
             outcome.output += (" Save the gist as a short note, and keep the full text in project "
                                "memory with append_learning (searched on every turn).")
         return outcome
-    result = memory.set_fact(key, value, **common)
+    result = memory.set_fact(str(key), str(value), **common)
     return describe_result(result, f"{key} = {value}")
 
 
 def _line(item: MemoryItem) -> str:
-    flags = [item.kind, item.scope]
+    flags: list[str] = [item.kind, item.scope]
     if item.pinned:
         flags.append("pinned")
     if item.kind == "fact":

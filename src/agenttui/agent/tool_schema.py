@@ -29,7 +29,7 @@ class ArgumentError(ValueError):
     """Arguments do not satisfy the tool's schema; the message is for the model."""
 
 
-def parse_arguments(raw: str | dict | None) -> dict[str, Any]:
+def parse_arguments(raw: str | dict[str, Any] | None) -> dict[str, Any]:
     if isinstance(raw, dict):
         return dict(raw)
     text = (raw or "").strip()
@@ -44,6 +44,11 @@ def parse_arguments(raw: str | dict | None) -> dict[str, Any]:
     return value
 
 
+def _is_a(value: Any, kind: str) -> bool:
+    """A helper, not an inline isinstance: that would narrow ``value`` to ``object``."""
+    return isinstance(value, _TYPES[kind])
+
+
 def _check_type(name: str, value: Any, spec: dict[str, Any]) -> Any:
     kind = spec.get("type")
     if kind is None:
@@ -52,7 +57,7 @@ def _check_type(name: str, value: Any, spec: dict[str, Any]) -> Any:
         value = int(value)
     if isinstance(value, bool) and kind != "boolean":
         raise ArgumentError(f"'{name}' must be {_article(kind)}, not a boolean")
-    if not isinstance(value, _TYPES[kind]):
+    if not _is_a(value, kind):
         raise ArgumentError(f"'{name}' must be {_article(kind)}, not {_json_type(value)}")
     if "enum" in spec and value not in spec["enum"]:
         options = ", ".join(repr(v) for v in spec["enum"])

@@ -25,10 +25,13 @@ import shutil
 import signal
 from collections import deque
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agenttui.agent.shell_risk import shell_risk
 from agenttui.agent.tools import Approval, ToolContext, ToolOutcome, ToolSpec
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 DEFAULT_TIMEOUT = 30
 MAX_TIMEOUT = 600
@@ -99,7 +102,7 @@ class _Capture:
         return head + marker + tail.decode("utf-8", errors="replace")
 
 
-def _working_dir(services: Any) -> Path:
+def _working_dir(services: Services) -> Path:
     from agenttui.agent.tool_files import project_roots
 
     roots = [r for r in project_roots(services) if r.is_dir()]

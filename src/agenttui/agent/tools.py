@@ -42,12 +42,15 @@ import json
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agenttui.agent.events import Risk
 from agenttui.agent.shell_risk import shell_risk
 from agenttui.agent.tool_schema import ArgumentError, parse_arguments, validate
 from agenttui.core.models import Origin, ToolCall, WriteResult
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 __all__ = ["ToolContext", "ToolOutcome", "ToolRegistry", "ToolSpec", "all_tools", "shell_risk"]
 
@@ -65,7 +68,7 @@ class ToolOutcome:
 class ToolContext:
     """What a tool may use: the services and where the call came from."""
 
-    services: Any
+    services: Services
     conversation_id: str | None = None
     untrusted_reads: list[str] = field(default_factory=list)  # tools run this turn that read untrusted text
 
@@ -78,7 +81,7 @@ class ToolContext:
         return max(200, int(self.settings.agent.max_tool_output))
 
     def origin(self) -> Origin:
-        return Origin(profile=getattr(self.services, "profile_name", None),
+        return Origin(profile=self.services.profile_name,
                       conversation_id=self.conversation_id)
 
 
@@ -123,7 +126,7 @@ def summarize(name: str, arguments: dict[str, Any]) -> str:
 
 
 class ToolRegistry:
-    def __init__(self, services: Any, conversation_id: str | None = None,
+    def __init__(self, services: Services, conversation_id: str | None = None,
                  enabled: list[str] | None = None) -> None:
         self.services = services
         self.context = ToolContext(services, conversation_id)
@@ -133,7 +136,7 @@ class ToolRegistry:
         self.tools: dict[str, ToolSpec] = {
             name: available[name] for name in dict.fromkeys(wanted) if name in available
         }
-        manager = getattr(services, "__dict__", {}).get("_mcp_manager")  # agenttui/mcp/manager.py
+        manager = services.session.mcp  # agenttui/mcp/manager.py attaches it
         if manager is not None:  # connected MCP servers' tools (mcp__<server>__<tool>)
             for spec in manager.tool_specs():
                 self.tools.setdefault(spec.name, spec)
@@ -179,11 +182,15 @@ class ToolRegistry:
             return ToolOutcome(f"error: {error}", ok=False)
         if spec.name not in TRUSTED_OUTPUT_TOOLS:  # before running: a failure's message may quote it too
             self.context.untrusted_reads.append(spec.name)
+        outcome: ToolOutcome
         try:
             if inspect.iscoroutinefunction(spec.run):
                 outcome = await spec.run(self.context, arguments)
             else:
-                outcome = await asyncio.to_thread(spec.run, self.context, arguments)
+                done = await asyncio.to_thread(spec.run, self.context, arguments)
+                if not isinstance(done, ToolOutcome):  # a plain function returns its outcome
+                    raise TypeError(f"{spec.name} returned {type(done).__name__}, not a ToolOutcome")
+                outcome = done
         except ArgumentError as error:
             return ToolOutcome(f"error: {error}", ok=False)
         except Exception as error:  # a tool failure goes back to the model, not up the stack

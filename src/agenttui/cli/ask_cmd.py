@@ -36,6 +36,10 @@ from __future__ import annotations
 import argparse
 import sys
 
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing before the command runs
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -117,19 +121,18 @@ def _preload_openai() -> None:
     (nearly) ready, so the first token is not delayed by the import. A failed
     import here is ignored: the loop's own import reports it properly.
     """
+    import contextlib
     import importlib
     import threading
 
     def load() -> None:
-        try:
+        with contextlib.suppress(Exception):  # see docstring
             importlib.import_module("openai")
-        except Exception:  # noqa: BLE001 -- see docstring
-            pass
 
     threading.Thread(target=load, name="preload-openai", daemon=True).start()
 
 
-async def _ask(services, args: argparse.Namespace, text: str, api_key: str) -> int:
+async def _ask(services: Services, args: argparse.Namespace, text: str, api_key: str) -> int:
     from agenttui.agent.events import (
         ApprovalRequested,
         MemoryChanged,

@@ -17,6 +17,10 @@ import sys
 from agenttui.core.visible_text import exact as exact  # re-exported for the commands
 from agenttui.core.visible_text import inert_text as inert
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `--version` stays at ~95 imports
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
+
 PROG = "agenttui"
 
 
@@ -125,7 +129,7 @@ def _warn_once(message: str) -> None:
         warn(message)
 
 
-def report_problems(services) -> None:
+def report_problems(services: Services) -> None:
     if services.config_error:
         _warn_once(f"config not loaded, using defaults: {services.config_error}")
     for message in services.config_warnings:
@@ -133,16 +137,14 @@ def report_problems(services) -> None:
     for source in (services.profiles, services.memory):
         for message in getattr(source, "problems", None) or ():
             _warn_once(message)
-    for message in getattr(services.profiles, "warnings", None) or ():
+    for message in services.profiles.warnings:
         _warn_once(message)
 
 
 def report_late_problems() -> None:
     """Problems the stores found while the command ran (a corrupt history moved aside)."""
-    from agenttui.bootstrap import Services
-
     for services in _OPENED:
-        history = Services.__dict__["history"].built(services)  # never open it just for this
+        history = services.history_if_open()  # never open it just for this
         for message in getattr(history, "problems", None) or ():
             _warn_once(message)
 

@@ -19,6 +19,10 @@ from pathlib import Path
 
 from agenttui.cli.common import fail, inert, json_text, open_services
 
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing before the command runs
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("history", help="list, search, show, export and import conversations")
@@ -130,7 +134,7 @@ def _snippet_json(s) -> dict:
     return data
 
 
-def _find(services, ident: str):
+def _find(services: Services, ident: str):
     """Exact id, else a unique prefix over live and archived conversations."""
     history = services.history
     found = history.get_conversation(ident)

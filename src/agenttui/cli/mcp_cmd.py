@@ -23,6 +23,13 @@ from __future__ import annotations
 import argparse
 import sys
 
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing before the command runs
+if TYPE_CHECKING:
+    from typing import Any
+
+    from agenttui.bootstrap import Services
+    from agenttui.core.models import Scope
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("mcp", help="MCP servers: add, list, remove; serve memory to other agents")
@@ -63,7 +70,7 @@ class _DashDashParser(argparse.ArgumentParser):
     """Everything after the first ``--`` is the server's command line, verbatim
     (argparse alone would match it against NAME, or take its options as ours)."""
 
-    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
+    def parse_known_args(self, args=None, namespace=None):
         args = list(sys.argv[1:] if args is None else args)
         tail: list[str] | None = None
         if "--" in args:
@@ -176,8 +183,8 @@ def run_add(args: argparse.Namespace) -> int:
         update(services.paths, lambda mcp: servers_table(mcp, args.scope, profile).__setitem__(
             args.name, server.to_toml()))
         kept = f" ({len(secret_refs)} secret value(s) in the keyring)" if secret_refs else ""
-        print(f"added MCP server {args.name!r} ({args.scope} scope{'' if args.scope == 'user' else ' ' + repr(profile)})"
-              f"{kept}", file=sys.stderr)
+        where = "" if args.scope == "user" else " " + repr(profile)
+        print(f"added MCP server {args.name!r} ({args.scope} scope{where}){kept}", file=sys.stderr)
         if args.no_check:
             return 0
         entry = _check(services, server)
@@ -198,7 +205,7 @@ def _var(key: str) -> str:
     return re.sub(r"[^A-Za-z0-9_]", "_", key).upper() or "SECRET"
 
 
-def _check(services, server):
+def _check(services: Services, server):
     """Connect once (stderr to a temp file, its last line added to an error) and cache the tools."""
     import asyncio
     import tempfile
@@ -218,7 +225,7 @@ def _check(services, server):
     return entry
 
 
-def _rows(services) -> list[dict]:
+def _rows(services: Services) -> tuple[list[dict[str, Any]], list[str]]:
     from agenttui.mcp.cache import cache_key, read_all
     from agenttui.mcp.config import load
     from agenttui.security import redact_secrets
@@ -297,7 +304,7 @@ def run_remove(args: argparse.Namespace) -> int:
             raw = read_raw(services.paths)
         except ConfigError as exc:
             return fail(f"{exc}; nothing was removed")
-        scopes = [s for s in ("profile", "user") if args.scope in (None, s)
+        scopes: list[Scope] = [s for s in ("profile", "user") if args.scope in (None, s)
                   and args.name in servers_table(_copy(raw), s, profile)]
         if not scopes:
             return fail(f"no MCP server named {args.name!r} here (see agenttui mcp list)")
@@ -305,7 +312,7 @@ def run_remove(args: argparse.Namespace) -> int:
             return fail(f"{args.name!r} exists in both the profile and the user scope; "
                         "say which: --scope profile or --scope user", code=2)
         scope = scopes[0]
-        server, _ = parse_server(args.name, servers_table(_copy(raw), scope, profile)[args.name], scope, "")  # type: ignore[arg-type]
+        server, _ = parse_server(args.name, servers_table(_copy(raw), scope, profile)[args.name], scope, "")
 
         def change(mcp: dict) -> None:
             servers_table(mcp, scope, profile).pop(args.name, None)

@@ -12,8 +12,19 @@ import argparse
 import sys
 
 from agenttui.cli.common import (
-    add_yes, backup_first, confirm_destructive, fail, inert, json_text, open_services, stdin_is_tty,
+    add_yes,
+    backup_first,
+    confirm_destructive,
+    fail,
+    inert,
+    json_text,
+    open_services,
+    stdin_is_tty,
 )
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing before the command runs
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 SCOPES = ("user", "profile")
 
@@ -123,9 +134,9 @@ def run_forget(args: argparse.Namespace) -> int:
     print(f"{len(matches)} item(s) match:")
     for item in matches:
         print("  " + _line(item))
-    if len(matches) > 1 or not stdin_is_tty():
-        if not confirm_destructive(args, f"forget these {len(matches)} item(s)"):
-            return 1
+    if (len(matches) > 1 or not stdin_is_tty()) and not confirm_destructive(
+            args, f"forget these {len(matches)} item(s)"):
+        return 1
     if backup_first("forgetting memory") is None:
         return 1
     removed = services.memory.remove([item.id for item in matches])
@@ -133,7 +144,7 @@ def run_forget(args: argparse.Namespace) -> int:
     return 0
 
 
-def _deep_review(services, items, args: argparse.Namespace, findings) -> int:
+def _deep_review(services: Services, items, args: argparse.Namespace, findings) -> int:
     """``--deep``: the model's proposals, each applied only when the user accepts it."""
     import asyncio
 

@@ -13,17 +13,19 @@ when no folder takes it, and the exit code becomes 1.
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 
-def save_or_rescue(services: Any, what: str = "of this turn") -> int:
+def save_or_rescue(services: Services, what: str = "of this turn") -> int:
     """0 when nothing is left unsaved; else 1 after rescuing the text (see module doc)."""
-    from agenttui.agent.loop import PENDING_ATTR
     from agenttui.cli.common import fail
     from agenttui.core.crash_log import redact, write_recovery
     from agenttui.core.errors import explain
 
-    queue = getattr(services, PENDING_ATTR, None)
+    queue = services.session.unsaved
     error: Exception | None = None
     while queue:
         cid, message = queue[0]

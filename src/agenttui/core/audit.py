@@ -51,7 +51,7 @@ from __future__ import annotations
 import gc
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timedelta
 from functools import lru_cache
 
@@ -61,6 +61,8 @@ from agenttui.security import find_secrets, injection_reasons
 
 MAX_TWINS = 20
 DEFAULT_THRESHOLD = 0.85  # kept for callers; the audit's duplicate rule is audit_duplicates'
+Flag = Callable[..., None]  # audit()'s flag(i, name, reason, twins=())
+
 USER_SOURCES = frozenset({"explicit", "manual", "correction", "import"})  # as the write gate's
 _PERSONAL = frozenset([
     "name", "names", "nama", "fullname", "nickname", "panggilan", "surname", "birthday", "birthdate",
@@ -169,7 +171,7 @@ def _others(members: Sequence[int], me: int) -> list[int]:
     return [j for j in members[: MAX_TWINS + 1] if j != me][:MAX_TWINS]
 
 
-def _flag_note_duplicates(items: Sequence[MemoryItem], findings: list[AuditFinding], flag,
+def _flag_note_duplicates(items: Sequence[MemoryItem], findings: list[AuditFinding], flag: Flag,
                           embed: Embed | None) -> None:
     notes = [i for i, item in enumerate(items) if item.kind == "note"]
     texts = [items[i].text for i in notes]
@@ -216,7 +218,7 @@ def is_personal_key(key: str) -> bool:
     return not _PERSONAL.isdisjoint(re.split(r"[^a-z0-9]+", key.casefold()))
 
 
-def _flag_fact_clashes(items: Sequence[MemoryItem], findings: list[AuditFinding], flag) -> None:
+def _flag_fact_clashes(items: Sequence[MemoryItem], findings: list[AuditFinding], flag: Flag) -> None:
     by_key: dict[str, dict[str | None, list[int]]] = defaultdict(lambda: defaultdict(list))
     for i, item in enumerate(items):
         if item.kind == "fact" and item.key:

@@ -551,17 +551,17 @@ def centred(vectors: Sequence[Sequence[float]]) -> list[list[float]]:
     if len(vectors) < CENTRE_MIN:
         return [list(v) for v in vectors]
     n = len(vectors)
-    mean = [total / n for total in map(math.fsum, zip(*vectors))]
+    mean = [total / n for total in map(math.fsum, zip(*vectors, strict=True))]
     out = []
     for v in vectors:
-        d = [x - m for x, m in zip(v, mean)]
+        d = [x - m for x, m in zip(v, mean, strict=True)]
         norm = math.sqrt(sum(x * x for x in d)) or 1.0
         out.append([x / norm for x in d])
     return out
 
 
 def _dot(a: Sequence[float], b: Sequence[float]) -> float:
-    return sum(map(mul, a, b))
+    return float(sum(map(mul, a, b)))
 
 
 def _candidates(members: list[int], bits: list[int], dim: int) -> Iterable[tuple[int, int]]:
@@ -727,7 +727,7 @@ def vector_pairs(vectors: Sequence[Sequence[float] | None], texts: Sequence[str]
     swaps = {(p, q): None if is_cross(p, q) else _swapped(chosen[p], chosen[q], sigs[p].names | sigs[q].names)
              for p, q, _ in close}
     words = sorted({w for pairs in swaps.values() if pairs for pair in pairs for w in pair})
-    word_vectors = dict(zip(words, centred(list(map(list, embed(words)))))) if (embed and words) else {}
+    word_vectors = dict(zip(words, centred(list(map(list, embed(words)))), strict=True)) if (embed and words) else {}
     pairs: list[DuplicatePair] = []
     for p, q, cos in close:
         why = f"close in meaning (embedding cosine {cos:.2f}, centred{'; a translation' if is_cross(p, q) else ''})"

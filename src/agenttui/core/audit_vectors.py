@@ -21,6 +21,7 @@ from agenttui.core.embeddings import normalised
 
 if TYPE_CHECKING:
     from agenttui.core.embedding_client import EmbeddingClient
+    from agenttui.core.services_view import CoreServices
 
 MAX_CACHED = 50_000  # texts; ~75 MB at 384 dims, then the cache starts again
 
@@ -40,7 +41,7 @@ def cached_embedder(client: EmbeddingClient) -> Embed:
             with _lock:
                 if len(_cache) + len(todo) > MAX_CACHED:
                     _cache.clear()
-                fresh = {t: normalised(v) for t, v in zip(todo, vectors)}
+                fresh = {t: normalised(v) for t, v in zip(todo, vectors, strict=True)}
                 _cache.update(((client.model, t), v) for t, v in fresh.items())
         with _lock:
             return [_cache.get((client.model, t)) or fresh[t] for t in texts]
@@ -48,7 +49,7 @@ def cached_embedder(client: EmbeddingClient) -> Embed:
     return embed
 
 
-def embedder_for(services) -> Embed | None:
+def embedder_for(services: CoreServices) -> Embed | None:
     """The audit's embed function when ``[recall] semantic`` is on and can run, else None.
 
     The same client, model and API key as semantic recall (``semantic_state``)."""

@@ -39,6 +39,7 @@ import tempfile
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from agenttui.core.backup_limits import RestoreLimits
 from agenttui.core.paths import Paths
@@ -133,6 +134,7 @@ def _collect(paths: Paths, scratch: Path, skipped: list[str] | None = None) -> l
     are left out and their names appended to ``skipped``.
     """
     import sqlite3
+
     from agenttui.core.backup_limits import allowed_file
     from agenttui.core.files import atomic_write_text
     from agenttui.security import redact_secrets
@@ -258,7 +260,7 @@ def _check_allowed(member: tarfile.TarInfo, name: str) -> None:
 
 @dataclass
 class ArchiveSummary:
-    manifest: dict
+    manifest: dict[str, Any]
     files: int  # members, directories included
     total_bytes: int  # expanded size
     skipped: list[str] = field(default_factory=list)  # unexpected files left out (skip_unexpected)
@@ -334,7 +336,7 @@ def check_archive(archive: Path, limits: RestoreLimits | None = None) -> Archive
     return ArchiveSummary(manifest, count, total, skipped)
 
 
-def read_manifest(archive: Path, limits: RestoreLimits | None = None) -> dict:
+def read_manifest(archive: Path, limits: RestoreLimits | None = None) -> dict[str, Any]:
     """Validate ``archive`` completely and return its manifest."""
     return check_archive(archive, limits).manifest
 

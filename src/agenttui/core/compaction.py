@@ -22,9 +22,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from agenttui.core.models import Message
 from agenttui.core.tokens import estimate_tokens
+
+if TYPE_CHECKING:
+    from agenttui.core.context import AssembledPrompt
 
 SUMMARY_INTRO = ("Summary of the earlier part of this conversation (written by /compact and "
                  "checked by the user; it replaces those messages in this request):")
@@ -77,7 +81,7 @@ def split_summary(older: list[Message]) -> tuple[list[Message], Message | None]:
     return kept, summary
 
 
-def summary_wire(summary: Message) -> dict:
+def summary_wire(summary: Message) -> dict[str, Any]:
     """The summary as it is sent: a system message after the prompt and recall."""
     return {"role": "system", "content": f"{SUMMARY_INTRO}\n<summary>\n{summary.content or ''}\n</summary>"}
 
@@ -87,7 +91,7 @@ def count_not_sent(older: list[Message], window: list[Message]) -> int:
     return sum(1 for m in older if m.id is not None and m.id not in sent and _is_turn(m))
 
 
-def figures(assembled) -> ContextFigures:
+def figures(assembled: AssembledPrompt) -> ContextFigures:
     """The figures of a :class:`~agenttui.core.context.AssembledPrompt`."""
     summary = assembled.summary
     return ContextFigures(tokens=assembled.tokens, budget=assembled.budget, not_sent=assembled.not_sent,
@@ -147,7 +151,7 @@ def transcript(plan: CompactPlan, max_tokens: int) -> str:
     return "\n\n".join(reversed(lines))
 
 
-def summary_request(plan: CompactPlan, budget: int) -> list[dict]:
+def summary_request(plan: CompactPlan, budget: int) -> list[dict[str, Any]]:
     """The messages of the summarising request (sent with no tools)."""
     body = transcript(plan, max(500, int(budget * TRANSCRIPT_SHARE)))
     body = body.replace("</transcript>", "‹/transcript>")

@@ -29,6 +29,7 @@ import math
 import re
 import types
 import typing
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -161,7 +162,7 @@ def coerce_section(cls: type, data: dict[str, Any], where: str,
             continue
         raw = data[f.name]
         hint = hints[f.name]
-        if dataclasses.is_dataclass(hint):
+        if isinstance(hint, type) and dataclasses.is_dataclass(hint):
             if not isinstance(raw, dict):
                 warnings.append(f"{where}: {prefix + f.name!r} must be a table; using defaults")
                 kwargs[f.name] = default
@@ -232,7 +233,7 @@ def _to_toml(value: Any) -> Any:
 
 
 def _diff(current: dict[str, Any], defaults: dict[str, Any], existing: dict[str, Any],
-          redact) -> dict[str, Any]:
+          redact: Callable[[str], str]) -> dict[str, Any]:
     """Keys to write: changed from default, or already present in the file."""
     out: dict[str, Any] = {}
     for key, value in existing.items():  # unknown keys the user wrote survive
@@ -240,7 +241,8 @@ def _diff(current: dict[str, Any], defaults: dict[str, Any], existing: dict[str,
             out[key] = value
     for key, value in current.items():
         if isinstance(value, dict) and isinstance(defaults.get(key), dict) and key != "keys":
-            prior = existing.get(key) if isinstance(existing.get(key), dict) else {}
+            found = existing.get(key)
+            prior = found if isinstance(found, dict) else {}
             sub = _diff(value, defaults[key], prior, redact)
             if sub:
                 out[key] = sub
@@ -252,7 +254,7 @@ def _diff(current: dict[str, Any], defaults: dict[str, Any], existing: dict[str,
     return out
 
 
-def _redact_value(value: Any, redact) -> Any:
+def _redact_value(value: Any, redact: Callable[[str], str]) -> Any:
     if isinstance(value, str):
         return redact(value)
     if isinstance(value, list):

@@ -54,10 +54,8 @@ def setting(default: T, doc: str, *, low: float | None = None, high: float | Non
     if isinstance(default, list | dict):
         factory = type(default)
         frozen = list(default) if isinstance(default, list) else dict(default)
-        field = dataclasses.field(default_factory=lambda: factory(frozen), metadata=metadata)
-    else:
-        field = dataclasses.field(default=default, metadata=metadata)
-    return typing.cast(T, field)
+        return typing.cast(T, dataclasses.field(default_factory=lambda: factory(frozen), metadata=metadata))
+    return dataclasses.field(default=default, metadata=metadata)
 
 
 @dataclass(frozen=True)
@@ -73,7 +71,7 @@ class Key:
         return f"{self.section}.{self.name}" if self.section else self.name
 
 
-def spec_of(field: dataclasses.Field) -> Spec | None:
+def spec_of(field: dataclasses.Field[Any]) -> Spec | None:
     return field.metadata.get(SPEC)
 
 
@@ -181,7 +179,7 @@ def choices(hint: Any) -> tuple[Any, ...]:
 # --------------------------------------------------------------------------
 REFERENCE_START = "<!-- config-reference: generated from core/config_schema.py; do not edit by hand -->"
 REFERENCE_END = "<!-- /config-reference -->"
-_SECTION_TITLES = {None: "Top level"}
+_SECTION_TITLES: dict[str | None, str] = {None: "Top level"}
 
 
 def toml_value(value: Any) -> str:

@@ -50,6 +50,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 from agenttui.core.compaction import count_not_sent, split_summary, summary_wire
 from agenttui.core.context_prompt import PromptParts, build_system_prompt
@@ -58,8 +59,17 @@ from agenttui.core.model_limits import prompt_budget
 from agenttui.core.models import MemoryItem, Message
 from agenttui.core.retrieval import RecallRequest, Snippet, recall, render_snippet
 from agenttui.core.tokens import (
-    MESSAGE_OVERHEAD, REPLY_PRIMING, estimate_tokens, message_tokens, wire_tokens,
+    MESSAGE_OVERHEAD,
+    REPLY_PRIMING,
+    estimate_tokens,
+    message_tokens,
+    wire_tokens,
 )
+
+if TYPE_CHECKING:
+    from agenttui.core.semantic import EmbeddingRanker
+    from agenttui.core.services_view import CoreServices
+    from agenttui.core.settings import Settings
 
 __all__ = [
     "AssembledPrompt", "PromptParts", "assemble", "build_system_prompt", "render_recalled",
@@ -82,7 +92,7 @@ _NOT_A_TURN = "\x00no-current-turn"  # a turn id no stored message has
 
 @dataclass
 class AssembledPrompt:
-    messages: list[dict]  # OpenAI wire form, ready for chat.completions.create
+    messages: list[dict[str, Any]]  # OpenAI wire form, ready for chat.completions.create
     injected_ids: list[str]  # memory items in the system prompt (for the trace)
     system_prompt: str
     window: list[Message] = field(default_factory=list)  # stored messages sent as turns
@@ -101,7 +111,7 @@ class AssembledPrompt:
     summary: Message | None = None
 
 
-def to_wire(message: Message, *, keep_image: bool = False) -> dict:
+def to_wire(message: Message, *, keep_image: bool = False) -> dict[str, Any]:
     """``Message.to_openai`` with the old-image and interrupted-reply rules applied."""
     data = message.to_openai()
     if message.image_b64 and not keep_image and isinstance(data.get("content"), list):
@@ -133,16 +143,16 @@ def render_recalled(snippets: Sequence[Snippet]) -> str:
     return f"{RECALL_INTRO}\n<recalled>\n{body}\n</recalled>"
 
 
-def _page_size(settings) -> int:
+def _page_size(settings: Settings) -> int:
     """Rows to read: room for collapsed tool steps and the current turn."""
     history = settings.history
     if history.window_tokens > 0:
         return 500
-    return max(1, history.window_messages) * 4 + 50
+    return max(1, int(history.window_messages)) * 4 + 50
 
 
 def assemble(
-    services,
+    services: CoreServices,
     conversation_id: str,
     user_message: Message | str,
     *,
@@ -195,7 +205,7 @@ def assemble(
         warnings.append(f"project context could not be read: {error}")
     parts = build_system_prompt(settings, items, project_section, user_message.content, now=now)
 
-    total = prompt_budget(settings, getattr(services, "model", settings.model))
+    total = prompt_budget(settings, services.model)
     # framing the estimates of the parts do not see: reply priming, the two system messages
     framing = REPLY_PRIMING + 2 * MESSAGE_OVERHEAD
     fixed = estimate_tokens(parts.text) + sum(message_tokens(m) for m in current) + framing
@@ -244,7 +254,7 @@ def assemble(
         except Exception as error:  # bookkeeping only
             warnings.append(f"could not record memory use: {error}")
 
-    messages: list[dict] = [{"role": "system", "content": parts.text}]
+    messages: list[dict[str, Any]] = [{"role": "system", "content": parts.text}]
     recall_tokens = 0
     if recalled:
         block = render_recalled(recalled)
@@ -274,7 +284,7 @@ def assemble(
     )
 
 
-def _off_branch(services, conversation_id: str, warnings: list[str]) -> frozenset[int]:
+def _off_branch(services: CoreServices, conversation_id: str, warnings: list[str]) -> frozenset[int]:
     """Messages of this conversation on branches other than the active one (none without)."""
     try:
         return services.history.off_branch_ids(conversation_id)
@@ -283,7 +293,7 @@ def _off_branch(services, conversation_id: str, warnings: list[str]) -> frozense
         return frozenset()
 
 
-def prepare(services, conversation_id: str | None, text: str, *, now: datetime | None = None,
+def prepare(services: CoreServices, conversation_id: str | None, text: str, *, now: datetime | None = None,
             semantic: bool = True) -> None:
     """Work out the recall for a draft before it is sent (the chat, when typing pauses).
 
@@ -298,9 +308,8 @@ def prepare(services, conversation_id: str | None, text: str, *, now: datetime |
              mark_used=False, now=now, semantic=semantic)
 
 
-def _semantic_ranker(services):
-    """The embedding ranker when ``[recall] semantic`` is on and one is attached."""
+def _semantic_ranker(services: CoreServices) -> EmbeddingRanker | None:
+    """The embedding ranker when ``[recall] semantic`` is on."""
     if not services.settings.recall.semantic:
         return None
-    factory = getattr(services, "semantic_ranker", None)
-    return factory() if callable(factory) else None
+    return services.semantic_ranker()

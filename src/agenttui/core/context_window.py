@@ -69,10 +69,7 @@ def collapse_old_tool_steps(groups: list[Group], current_turn_id: str | None = N
     for index, group in enumerate(groups):
         if is_tool_group(group):
             turn = group[0].turn_id
-            if current_turn_id is not None:
-                current = turn == current_turn_id
-            else:
-                current = index > last_user
+            current = turn == current_turn_id if current_turn_id is not None else index > last_user
             if not current:
                 continue
         kept.append(group)

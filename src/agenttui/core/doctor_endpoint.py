@@ -96,7 +96,8 @@ def models_answer(ctx: DoctorContext) -> Answer:
     if "models" not in ctx.cache:
         base, _ = _effective_endpoint(ctx)
         ctx.cache["models"] = _request(f"{base}/models", _key(ctx), ctx.endpoint_timeout)
-    return ctx.cache["models"]
+    answer: Answer = ctx.cache["models"]
+    return answer
 
 
 def listed_models(ctx: DoctorContext) -> list[str] | None:
@@ -123,7 +124,8 @@ def probe_answer(ctx: DoctorContext) -> Answer:
             body["max_completion_tokens"] = 1
             answer = _request(f"{base}/chat/completions", _key(ctx), ctx.probe_timeout, body)
         ctx.cache["probe"] = answer
-    return ctx.cache["probe"]
+    cached: Answer = ctx.cache["probe"]
+    return cached
 
 
 def probe_passed(answer: Answer) -> bool:
@@ -201,8 +203,8 @@ def check_endpoint(ctx: DoctorContext) -> Check:
 
 def check_request_options(ctx: DoctorContext) -> Check:
     """What the chat loop remembers this endpoint and model refused (read from the state file)."""
-    from agenttui.agent.request_options import EndpointMemory, endpoint_key, state_path
-    from agenttui.core.doctor import Check, _effective_endpoint
+    from agenttui.core.doctor import Check, Status, _effective_endpoint
+    from agenttui.core.endpoint_state import EndpointMemory, endpoint_key, state_path
 
     base, model = _effective_endpoint(ctx)
     path = state_path(ctx.paths.data_dir)
@@ -213,5 +215,5 @@ def check_request_options(ctx: DoctorContext) -> Check:
     what = "; ".join(f"sent without {r.option} since {r.since} ({r.reason})" for r in remembered)
     fix = (f"after switching or upgrading the model or server, delete {path} to try them again "
            "(or set [agent] tool_calling / stream_options = \"on\")")
-    status = "warn" if any(r.option == "tools" for r in remembered) else "ok"
+    status: Status = "warn" if any(r.option == "tools" for r in remembered) else "ok"
     return Check("request options", status, f"{model} at {base}: {what}", fix)

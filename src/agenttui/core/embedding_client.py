@@ -71,7 +71,7 @@ def _detail(error: Any) -> str:
     return str(getattr(error, "message", "") or error)[:200]
 
 
-def _floats(raw: Any) -> array:
+def _floats(raw: Any) -> array[float]:
     """One embedding: base64 float32 (asked for) or a JSON list (servers that ignore the ask)."""
     if isinstance(raw, str):
         vector = array("f", base64.b64decode(raw))
@@ -96,18 +96,18 @@ class EmbeddingClient:
         self._client = openai.OpenAI(base_url=base_url or None, api_key=api_key,
                                      timeout=timeout, max_retries=0)
 
-    def embed(self, texts: Sequence[str], *, timeout: float | None = None) -> list[array]:
+    def embed(self, texts: Sequence[str], *, timeout: float | None = None) -> list[array[float]]:
         """One vector per text, in order; ``batch`` texts per request.
 
         Texts are cut to ``max_chars``. Raises :class:`EmbeddingError`.
         """
-        vectors: list[array] = []
+        vectors: list[array[float]] = []
         for start in range(0, len(texts), self.batch):
             chunk = [(t[: self.max_chars] if t.strip() else "-") for t in texts[start:start + self.batch]]
             vectors.extend(self._request(chunk, timeout))
         return vectors
 
-    def _request(self, inputs: list[str], timeout: float | None) -> list[array]:
+    def _request(self, inputs: list[str], timeout: float | None) -> list[array[float]]:
         options: dict[str, Any] = {"model": self.model, "input": inputs, "encoding_format": "base64"}
         if timeout is not None:
             options["timeout"] = timeout

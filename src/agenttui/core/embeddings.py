@@ -38,6 +38,10 @@ from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from agenttui.core.history import HistoryStore
 
 SCAN_BATCH = 4_096  # rows the first pass reads per step (~0.4 MB at 768 dims)
 SCAN_LIMIT = 100_000  # most recent vectors ranked (~75 ms at 768 dims; older ones: lexical only)
@@ -54,7 +58,7 @@ _SIGN_BYTE = bytes.maketrans(bytes(range(256)), b"0" * 128 + b"1" * 128)
 # --------------------------------------------------------------------------
 # Vectors
 # --------------------------------------------------------------------------
-def normalised(values: Iterable[float]) -> array:
+def normalised(values: Iterable[float]) -> array[float]:
     """``values`` as float32, scaled to unit length (a zero vector stays zero)."""
     vector = array("f", values)
     norm = math.hypot(*vector)
@@ -63,7 +67,7 @@ def normalised(values: Iterable[float]) -> array:
     return vector
 
 
-def to_blob(vector: array) -> bytes:
+def to_blob(vector: array[float]) -> bytes:
     """Float32 little-endian bytes (the stored form)."""
     if sys.byteorder == "little":
         return vector.tobytes()
@@ -95,7 +99,7 @@ def bits_blob(blob: bytes) -> bytes:
 
 
 def dot(a: Sequence[float], b: Sequence[float]) -> float:
-    return sum(map(operator.mul, a, b))
+    return float(sum(map(operator.mul, a, b)))
 
 
 # --------------------------------------------------------------------------
@@ -130,7 +134,7 @@ class EmbeddingIndex:
         self._conn: sqlite3.Connection | None = None
 
     @classmethod
-    def for_history(cls, history, model: str) -> EmbeddingIndex:
+    def for_history(cls, history: HistoryStore, model: str) -> EmbeddingIndex:
         """The index of ``history``'s file (opened, created and migrated by the store first)."""
         history.message_total()
         return cls(history.db_path, model, busy_timeout=history.busy_timeout)
@@ -168,7 +172,7 @@ class EmbeddingIndex:
         where = ["m.role IN ('user', 'assistant')", "m.tool_calls IS NULL",
                  "m.content IS NOT NULL", "trim(m.content) != ''",
                  "NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.message_id = m.id AND e.model = ?)"]
-        params: list = [self.model]
+        params: list[object] = [self.model]
         if before_id is not None:
             where.append("m.id < ?")
             params.append(int(before_id))

@@ -90,7 +90,7 @@ def _message(exc: BaseException) -> str:
         advice = _os_advice(cause)
         if advice and advice[1] not in text:
             return f"{text}. {advice[0][:1].upper()}{advice[0][1:]}. {advice[1]}"
-    elif _is_sqlite_error(cause):
+    elif cause is not None and _is_sqlite_error(cause):
         if _disk_full_near(text):  # SQLite says "disk I/O error" when it cannot grow -shm
             return f"{text}. The disk is full. {_SPACE}"
         return _sqlite(cause, text)

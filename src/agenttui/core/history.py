@@ -226,7 +226,7 @@ NEIGHBOUR_STEPS = 12
 _NO_LIMIT = 1 << 62
 
 
-def _message_from_row(row: Sequence) -> Message:
+def _message_from_row(row: Sequence[Any]) -> Message:
     (mid, cid, role, content, tool_calls, tool_call_id, name,
      image_b64, image_mime, turn_id, created, tokens, incomplete, meta, parent_id) = row
     calls: list[ToolCall] = []
@@ -248,7 +248,7 @@ def _message_from_row(row: Sequence) -> Message:
 
 def message_meta(message: Message) -> str | None:
     """The ``meta`` column of ``message`` (schema v5), or None when it has nothing to keep."""
-    meta: dict = {}
+    meta: dict[str, Any] = {}
     if message.incomplete_reason:
         meta["incomplete_reason"] = message.incomplete_reason
     if message.provider_fields:
@@ -327,9 +327,11 @@ def _insert_messages(db: sqlite3.Connection, cid: str, stored: Sequence[Message]
                 int(message.tokens), int(message.incomplete), message_meta(message), parent,
             ),
         )
+        row_id = cursor.lastrowid
+        assert row_id is not None  # set by the INSERT above
         if message.id is not None:
-            renumbered[message.id] = cursor.lastrowid
-        message.id = cursor.lastrowid
+            renumbered[message.id] = row_id
+        message.id = row_id
         message.parent_id = parent
         previous = message.id
     if stored:
@@ -349,7 +351,7 @@ def _not_a_database(path: Path) -> bool:
     return bool(head) and head != _SQLITE_HEADER
 
 
-def _conversation_from_row(row: Sequence) -> Conversation:
+def _conversation_from_row(row: Sequence[Any]) -> Conversation:
     cid, title, created, updated, model, archived, count, leaf = row
     return Conversation(id=cid, title=title, created=_from_ts(created),
                         updated=_from_ts(updated), model=model,
@@ -548,12 +550,12 @@ class HistoryStore:
             return int(db.execute(f"SELECT COUNT(*) FROM conversations {where}", params).fetchone()[0])
 
     @staticmethod
-    def _archived_filter(archived: bool | None) -> tuple[str, tuple]:
+    def _archived_filter(archived: bool | None) -> tuple[str, tuple[object, ...]]:
         if archived is None:
             return "", ()
         return "WHERE archived = ?", (int(bool(archived)),)
 
-    def _update_conversation(self, cid: str, assignments: str, params: tuple) -> None:
+    def _update_conversation(self, cid: str, assignments: str, params: tuple[object, ...]) -> None:
         self._changes += 1
         with self._write() as db:
             cursor = db.execute(f"UPDATE conversations SET {assignments} WHERE id = ?", (*params, cid))
@@ -710,7 +712,7 @@ class HistoryStore:
             return []
         if before_id is None:
             start = "(SELECT active_leaf_id FROM conversations WHERE id = ?)"
-            params: list = [cid]
+            params: list[object] = [cid]
         else:
             start = "(SELECT parent_id FROM messages WHERE id = ? AND conversation_id = ?)"
             params = [int(before_id), cid]
@@ -944,7 +946,7 @@ class HistoryStore:
         joins = ("JOIN messages m ON m.id = messages_fts.rowid "
                  "JOIN conversations c ON c.id = m.conversation_id ")
         where = "WHERE messages_fts MATCH ?"
-        filters: list = []
+        filters: list[object] = []
         if conversation_id is not None:
             where += " AND m.conversation_id = ?"
             filters.append(conversation_id)
@@ -1027,7 +1029,7 @@ class HistoryStore:
         are ``_ts`` strings bounding ``created``. Ties go to the newer message.
         """
         where = ["messages_fts MATCH ?", "m.role IN ('user', 'assistant')", "m.tool_calls IS NULL"]
-        params: list = [match]
+        params: list[object] = [match]
         if since is not None:
             where.append("m.created >= ?")
             params.append(since)
@@ -1089,7 +1091,7 @@ class HistoryStore:
                "FROM messages m JOIN conversations c ON c.id = m.conversation_id "
                f"WHERE m.id IN ({marks}) AND m.role IN ('user', 'assistant') AND m.tool_calls IS NULL"
                + (" AND m.conversation_id = ?" if conversation_id is not None else ""))
-        params: list = wanted + ([conversation_id] if conversation_id is not None else [])
+        params: list[object] = wanted + ([conversation_id] if conversation_id is not None else [])
         with self._read() as db:
             rows = db.execute(sql, params).fetchall()
         return [RecallRow(mid, cid, title or "", bool(archived), role, content or "",
@@ -1104,7 +1106,7 @@ class HistoryStore:
                "WHERE m.created >= ? AND m.created < ? AND m.role = 'user'"
                + (" AND m.id < ?" if before_id is not None else "")
                + " ORDER BY m.created DESC, m.id DESC LIMIT ?")
-        params: list = [since, until] + ([int(before_id)] if before_id is not None else []) + [int(limit)]
+        params: list[object] = [since, until, *([int(before_id)] if before_id is not None else []), int(limit)]
         with self._read() as db:
             rows = db.execute(sql, params).fetchall()
         return [RecallRow(mid, cid, title or "", bool(archived), role, content or "",

@@ -18,7 +18,8 @@ not know them sees the messages in id order, as before.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 from agenttui.core.models import Conversation, Message, to_iso
@@ -30,7 +31,10 @@ EXPORT_VERSION = 1
 _ROLE_HEADINGS = {"system": "System", "user": "User", "assistant": "Assistant", "tool": "Tool result"}
 
 
-def _redactor(patterns: Sequence[str]):
+Redact = Callable[[str | None], str | None]
+
+
+def _redactor(patterns: Sequence[str]) -> Redact:
     def redact(text: str | None) -> str | None:
         return redact_secrets(text, patterns) if text else text
 
@@ -88,7 +92,7 @@ def conversation_to_markdown(conversation: Conversation, messages: Iterable[Mess
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def _message_dict(message: Message, redact) -> dict[str, Any]:
+def _message_dict(message: Message, redact: Redact) -> dict[str, Any]:
     return {
         "id": message.id,
         "parent_id": message.parent_id,
@@ -140,3 +144,20 @@ def conversation_to_json(conversation: Conversation, messages: Iterable[Message]
         "messages": [_message_dict(message, redact) for message in messages],
     }
     return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+
+
+def write_export(text: str, target: Path | None, exports: Path, stem: str, fmt: str) -> Path:
+    """Write ``text`` atomically to ``target``, or (None) to a new file in ``exports``
+    named ``<stem>-<timestamp>[-n].<fmt>``: a second export never overwrites the first.
+    Returns where it went; an ``OSError`` propagates (the caller names the path)."""
+    from agenttui.core.files import atomic_write_text, ensure_dir, timestamp_slug
+
+    if target is None:
+        ensure_dir(exports)
+        stamp, n = timestamp_slug(), 1
+        target = exports / f"{stem}-{stamp}.{fmt}"
+        while target.exists():
+            n += 1
+            target = exports / f"{stem}-{stamp}-{n}.{fmt}"
+    atomic_write_text(target, text)
+    return target

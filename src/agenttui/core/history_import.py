@@ -50,14 +50,17 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from agenttui.core.history_export import EXPORT_FORMAT, EXPORT_VERSION
 from agenttui.core.models import Conversation, Message, ToolCall, from_iso, utcnow
+
+if TYPE_CHECKING:
+    from agenttui.core.history import HistoryStore
 
 Format = Literal["auto", "agenttui", "chatgpt"]
 FORMATS: tuple[Format, ...] = ("auto", "agenttui", "chatgpt")
@@ -159,7 +162,8 @@ def _is_chatgpt(doc: Any) -> bool:
     return isinstance(doc, dict) and isinstance(doc.get("mapping"), dict)
 
 
-def _parse_many(data: Any, fmt, is_one, what: str, parse_one) -> ParsedExport:
+def _parse_many(data: Any, fmt: Literal["agenttui", "chatgpt"], is_one: Callable[[Any], bool], what: str,
+                parse_one: Callable[[Any], ImportedConversation]) -> ParsedExport:
     documents = data if isinstance(data, list) else [data]
     if isinstance(data, list) and data and not any(is_one(d) for d in data):
         raise ImportFormatError(f"no element of the array is {what}")
@@ -301,7 +305,7 @@ def parse_chatgpt_conversation(conv: dict[str, Any]) -> ImportedConversation:
         message = node.get("message")
         text = _chatgpt_visible_text(message)
         inherited = nearest.get(parent) if parent is not None else None
-        if text is None:
+        if text is None or message is None:  # (no text without a message)
             nearest[id(node)] = inherited
             continue
         role = message["author"]["role"]
@@ -365,9 +369,11 @@ def chatgpt_path(mapping: dict[str, Any], current_node: Any) -> list[dict[str, A
              if isinstance(n, dict) and (n.get("parent") is None or n.get("parent") not in mapping)]
     if not roots:
         raise ImportFormatError("the message tree has no root")
-    path, seen, node = [], set(), roots[0]
-    while isinstance(node, dict) and id(node) not in seen:
-        seen.add(id(node))
+    path = []
+    visited: set[int] = set()
+    node: Any = roots[0]
+    while isinstance(node, dict) and id(node) not in visited:
+        visited.add(id(node))
         path.append(node)
         children = [c for c in node.get("children") or [] if c in mapping]
         node = mapping[children[-1]] if children else None
@@ -401,8 +407,9 @@ def _part_text(part: Any) -> str:
         kind = str(part.get("content_type") or "attachment")
         if "image" in kind:
             return "[image]"
-        if kind == "audio_transcription" and isinstance(part.get("text"), str):
-            return part["text"]
+        spoken = part.get("text")
+        if kind == "audio_transcription" and isinstance(spoken, str):
+            return spoken
         return f"[{kind.replace('_', ' ')}]"
     return ""
 
@@ -424,7 +431,7 @@ def stable_id(kind: str, source_id: str) -> str:
     return hashlib.blake2b(f"{kind}\x00{source_id}".encode(), digest_size=16).hexdigest()
 
 
-def import_into(history, conversations: Iterable[ImportedConversation]) -> ImportCounts:
+def import_into(history: HistoryStore, conversations: Iterable[ImportedConversation]) -> ImportCounts:
     """Store each conversation (one transaction each); already present ones are skipped.
 
     ``history`` is a :class:`~agenttui.core.history.HistoryStore`; its write

@@ -12,8 +12,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from agenttui.core.models import SearchHit
+
+if TYPE_CHECKING:
+    from agenttui.core.history import HistoryStore
 
 
 @dataclass(frozen=True)
@@ -45,7 +49,7 @@ def group_by_conversation(hits: Sequence[SearchHit]) -> list[ConversationMatches
     return groups
 
 
-def search_messages(history, query: str, limit: int = 200) -> list[SearchHit]:
+def search_messages(history: HistoryStore, query: str, limit: int = 200) -> list[SearchHit]:
     """Recall's ranking first, then every other full-text match (for counts and completeness).
 
     Recall drops near-duplicate messages (the same question asked in two

@@ -32,18 +32,19 @@ message anyway -- but no vector is stored.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import sqlite3
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from agenttui.core.history import HistoryError, HistoryStore, HistoryWriteError
 from agenttui.core.history_schema import migrate
-from agenttui.core.models import Conversation
+from agenttui.core.models import Conversation, Message
 
-INCOGNITO_ATTR = "incognito"
+if TYPE_CHECKING:
+    from agenttui.core.services_view import CoreServices
+
 # Tools that write under the data dir: memory, and the project's decisions, learnings, context.
 WRITING_TOOLS = frozenset({"remember", "forget", "append_decision", "append_learning", "update_context"})
 
@@ -52,8 +53,8 @@ class IncognitoRefused(HistoryWriteError):
     """A write that incognito does not make (the message says what and why)."""
 
 
-def is_incognito(services: Any) -> bool:
-    return bool(getattr(services, INCOGNITO_ATTR, False))
+def is_incognito(services: CoreServices) -> bool:
+    return services.incognito
 
 
 class ScratchHistory(HistoryStore):
@@ -128,7 +129,7 @@ class IncognitoHistory:
     def owns(self, cid: str | None) -> bool:
         return cid is not None and cid in self._ids
 
-    def _store_for(self, args: tuple, kwargs: dict) -> HistoryStore:
+    def _store_for(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> HistoryStore:
         named = [a for a in args[:1] if isinstance(a, str)]
         named += [kwargs[k] for k in ("cid", "conversation_id") if isinstance(kwargs.get(k), str)]
         return self.scratch if any(self.owns(c) for c in named) else self.real
@@ -169,14 +170,14 @@ class IncognitoHistory:
         self._ids.add(forked.id)
         return forked
 
-    def get_message(self, message_id: int):
+    def get_message(self, message_id: int) -> Message | None:
         if self._scratch is not None:
             found = self._scratch.get_message(message_id)
             if found is not None:
                 return found
         return self.real.get_message(message_id)
 
-    def neighbour(self, message_id: int, conversation_id: str, *, after: bool):
+    def neighbour(self, message_id: int, conversation_id: str, *, after: bool) -> Message | None:
         store = self.scratch if self.owns(conversation_id) else self.real
         return store.neighbour(message_id, conversation_id, after=after)
 
@@ -241,24 +242,14 @@ def incognito_settings(settings: Any) -> Any:
     return dataclasses.replace(settings, agent=agent, memory=memory)
 
 
-# Per-services state the loop keeps as attributes: the twin must not share the queue
-# of unsaved writes (an incognito message must never reach the real store through it).
-_NOT_SHARED = ("_agent_pending_writes",)
+S = TypeVar("S", bound="CoreServices")
 
 
-def incognito_services(services: Any) -> Any:
-    """A twin of ``services`` for incognito turns (module doc). ``services`` is unchanged."""
-    twin = copy.copy(services)
-    for attr in _NOT_SHARED:
-        twin.__dict__.pop(attr, None)
-    settings = services.settings
-    twin.settings = incognito_settings(settings)
-    twin.history = IncognitoHistory(services.paths.history_db(services.profile_name),
-                                    settings.redaction.extra_patterns)
-    twin.memory = ReadOnlyMemory(services.memory)
-    twin.project = ReadOnlyProject(services.project)
-    setattr(twin, INCOGNITO_ATTR, True)
-    return twin
+def incognito_services(services: S) -> S:
+    """A twin of ``services`` for incognito turns (module doc). ``services`` is unchanged.
+    Built by the composition root (``bootstrap.Services.incognito_twin``), which knows
+    what each part of the services is."""
+    return services.incognito_twin()
 
 
 def save_conversation(twin: Any, cid: str, store: HistoryStore,

@@ -49,7 +49,7 @@ from agenttui.core import files, memory_file
 from agenttui.core.memory_backup import backup_memory_daily, snapshot_memory
 from agenttui.core.memory_file import ScopeData
 from agenttui.core.memory_gate import check_write
-from agenttui.core.models import SCOPES, MemoryItem, Origin, Scope, WriteResult, utcnow
+from agenttui.core.models import SCOPES, ItemKind, MemoryItem, Origin, Scope, Source, WriteResult, WriteStatus, utcnow
 from agenttui.core.paths import Paths
 from agenttui.core.settings import MemorySettings
 
@@ -184,7 +184,7 @@ class MemoryStore:
         self,
         text: str,
         scope: Scope = "user",
-        source: str = "explicit",
+        source: Source = "explicit",
         origin: Origin | None = None,
         pinned: bool = False,
         ttl_days: float | None = None,
@@ -203,7 +203,7 @@ class MemoryStore:
         key: str,
         value: str,
         scope: Scope = "user",
-        source: str = "explicit",
+        source: Source = "explicit",
         origin: Origin | None = None,
         pinned: bool = False,
         ttl_days: float | None = None,
@@ -216,7 +216,8 @@ class MemoryStore:
         item.key, item.value = key, value
         return self._submit(item, confirmed, untrusted)
 
-    def _proposal(self, kind, scope, source, origin, pinned, ttl_days, confidence) -> MemoryItem:
+    def _proposal(self, kind: ItemKind, scope: Scope, source: Source, origin: Origin | None, pinned: bool,
+                  ttl_days: float | None, confidence: float) -> MemoryItem:
         now = utcnow()
         return MemoryItem(
             kind=kind, scope=scope, source=source, pinned=pinned,
@@ -282,14 +283,15 @@ class MemoryStore:
                     target.source = item.source
                     target.confidence = item.confidence
                     target.expires = item.expires
-                status = "refreshed" if decision.action == "refresh" else "updated"
+                status: WriteStatus = "refreshed" if decision.action == "refresh" else "updated"
                 return WriteResult(status, item=target, reason=decision.reason), True
             data.items.append(item)
             archived = self._enforce_cap(data)
             reason = decision.reason
             if archived:
                 moved = ", ".join(repr(a.display) for a in archived)
-                reason = (reason + " " if reason else "") + f"Over the cap of {self.settings.max_notes}; archived {moved}."
+                cap = f"Over the cap of {self.settings.max_notes}; archived {moved}."
+                reason = (reason + " " if reason else "") + cap
             return WriteResult("added", item=item, reason=reason, archived=archived), True
 
         return self._mutate(item.scope, change)
@@ -484,7 +486,7 @@ def _detach(result: T) -> T:
     if isinstance(result, MemoryItem):
         return _copy(result)  # type: ignore[return-value]
     if isinstance(result, WriteResult):
-        return replace(result, item=result.item and _copy(result.item),  # type: ignore[return-value]
+        return replace(result, item=result.item and _copy(result.item),
                        archived=[_copy(a) for a in result.archived])
     return result
 

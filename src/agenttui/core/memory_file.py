@@ -31,6 +31,7 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from agenttui.core import files
 from agenttui.core.models import MemoryItem, Scope, new_id
@@ -72,7 +73,8 @@ def parse(raw: str, scope: Scope) -> LoadResult:
     if not isinstance(doc, dict):
         return LoadResult(ScopeData(scope), fatal_detail="the top level is not a JSON object")
     if doc.get("schema") != SCHEMA:
-        return LoadResult(ScopeData(scope), fatal_detail=f"unsupported schema {doc.get('schema')!r} (expected {SCHEMA})")
+        return LoadResult(ScopeData(scope),
+                          fatal_detail=f"unsupported schema {doc.get('schema')!r} (expected {SCHEMA})")
     data = ScopeData(scope)
     bad: list[str] = []
     fixed: list[str] = []
@@ -110,7 +112,7 @@ _RANGES: dict[str, tuple[float, float]] = {
 }
 
 
-def _clamped(entry: dict, where: str, fixed: list[str]) -> dict:
+def _clamped(entry: dict[str, Any], where: str, fixed: list[str]) -> dict[str, Any]:
     """``entry`` with out-of-range numbers clamped (each recorded in ``fixed``)."""
     out = entry
     for key, (low, high) in _RANGES.items():
@@ -174,7 +176,7 @@ _PRETTY_CACHE_SIZE = 8192
 _pretty_cache: dict[str, str] = {}
 
 
-def _pretty(item: dict) -> str:
+def _pretty(item: dict[str, Any]) -> str:
     """One item as it appears in the file (indented 4, then by 2 per level)."""
     compact = _COMPACT(item)
     text = _pretty_cache.get(compact)
@@ -183,7 +185,8 @@ def _pretty(item: dict) -> str:
             text = _indented(item, "    ")
         except TypeError:  # a value type _indented does not lay out: the stdlib can
             pretty = json.dumps(json.loads(compact), indent=2, ensure_ascii=False)
-            text = "\n".join("    " + line for line in pretty.split("\n"))  # not splitlines: \x85, \u2028 stay inside strings
+            # not splitlines: \x85, \u2028 stay inside strings
+            text = "\n".join("    " + line for line in pretty.split("\n"))
         if len(_pretty_cache) >= _PRETTY_CACHE_SIZE:
             _pretty_cache.clear()
         _pretty_cache[compact] = text

@@ -243,9 +243,9 @@ def check_write(
         sensitive = kind == "fact" and key in settings.sensitive_keys
         if sensitive or untrusted or settings.model_consent == "ask":
             decision.action = "pending"
-            why = (f"{key!r} is a sensitive key" if sensitive else
-                   "proposed after reading untrusted content" if untrusted else "model memory needs your yes")
-            notes.insert(0, f"waiting for confirmation ({why})")
+            wait = (f"{key!r} is a sensitive key" if sensitive else
+                    "proposed after reading untrusted content" if untrusted else "model memory needs your yes")
+            notes.insert(0, f"waiting for confirmation ({wait})")
 
     decision.reason = "; ".join(notes)
     if decision.reason:

@@ -34,11 +34,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from agenttui.core.models import SCOPES, Scope, WriteResult, from_iso, utcnow
+from agenttui.core.models import SCOPES, Scope, Source, WriteResult, from_iso, utcnow
 
-SOURCE = "import"
+if TYPE_CHECKING:
+    from agenttui.core.memory import MemoryStore
+
+SOURCE: Source = "import"
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?")
 _HEADING = re.compile(r"^#{1,6}(?:\s|$)")
 _RULE = re.compile(r"^(?:-{3,}|\*{3,}|_{3,})$")
@@ -169,7 +172,7 @@ def parse_text_notes(text: str) -> list[Proposal]:
 # --------------------------------------------------------------------------
 # Writing (through the gate)
 # --------------------------------------------------------------------------
-def import_notes(memory, proposals: Iterable[Proposal], scope: Scope | None = None) -> MemoryImportReport:
+def import_notes(memory: MemoryStore, proposals: Iterable[Proposal], scope: Scope | None = None) -> MemoryImportReport:
     """Submit each proposal to ``memory`` (a MemoryStore) with source ``import``.
 
     ``scope`` overrides every item's own; without it an item's scope is used,
@@ -183,12 +186,12 @@ def import_notes(memory, proposals: Iterable[Proposal], scope: Scope | None = No
             continue
         target: Scope = scope or proposal.scope or "user"
         ttl = (proposal.expires - now).total_seconds() / 86400 if proposal.expires else None
-        common = {"scope": target, "source": SOURCE, "pinned": proposal.pinned,
-                  "ttl_days": ttl, "confidence": proposal.confidence}
         if proposal.kind == "fact":
-            result = memory.set_fact(proposal.key or "", proposal.value or "", **common)
+            result = memory.set_fact(proposal.key or "", proposal.value or "", target, SOURCE,
+                                     pinned=proposal.pinned, ttl_days=ttl, confidence=proposal.confidence)
         else:
-            result = memory.add_note(proposal.text, **common)
+            result = memory.add_note(proposal.text, target, SOURCE,
+                                     pinned=proposal.pinned, ttl_days=ttl, confidence=proposal.confidence)
         if result.status == "added":
             report.added.append(result)
         elif result.status == "refreshed":

@@ -28,7 +28,7 @@ import math
 import re
 import unicodedata
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 
 _ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), None)
@@ -135,6 +135,3 @@ class NearDuplicateIndex:
             merged[find(r)].extend(groups[rep])
         return [sorted(c) for c in merged.values() if len(c) > 1]
 
-
-def near_duplicate_clusters(texts: Iterable[str], threshold: float) -> list[list[int]]:
-    return NearDuplicateIndex(threshold).clusters(list(texts))

@@ -15,6 +15,11 @@ window than the model supports unless ``num_ctx`` is raised; set
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from agenttui.core.settings import Settings
+
 AUTO_CAP = 16_000
 UNKNOWN_CONTEXT = 32_768
 MIN_BUDGET = 2_000
@@ -40,9 +45,9 @@ def context_length(model: str | None) -> int:
     return UNKNOWN_CONTEXT
 
 
-def prompt_budget(settings, model: str | None = None) -> int:
+def prompt_budget(settings: Settings, model: str | None = None) -> int:
     """Tokens the whole request may take (see the module doc)."""
-    configured = settings.agent.prompt_token_budget
+    configured = int(settings.agent.prompt_token_budget)
     if configured > 0:
         return max(MIN_BUDGET, configured)
     return max(MIN_BUDGET, min(AUTO_CAP, context_length(model or settings.model) // 2))

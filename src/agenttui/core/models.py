@@ -112,9 +112,10 @@ class MemoryItem:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> MemoryItem:
         """Parse one item; raises ``KeyError``/``ValueError``/``TypeError`` on bad data."""
-        kind = data.get("kind") or ("fact" if "key" in data else "note")
-        if kind not in ("note", "fact"):
-            raise ValueError(f"unknown item kind {kind!r}")
+        raw_kind = data.get("kind") or ("fact" if "key" in data else "note")
+        if raw_kind not in ("note", "fact"):
+            raise ValueError(f"unknown item kind {raw_kind!r}")
+        kind: ItemKind = "fact" if raw_kind == "fact" else "note"
         scope = data["scope"]
         if scope not in SCOPES:
             raise ValueError(f"unknown scope {scope!r}")

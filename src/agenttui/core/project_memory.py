@@ -44,7 +44,7 @@ def _stat_key(path: Path) -> tuple[str, int, int] | None:
 class ProjectMemory:
     def __init__(self, directory: Path) -> None:
         self.directory = Path(directory)
-        self._recall_cache: tuple[tuple, list[tuple[str, str, str]]] | None = None
+        self._recall_cache: tuple[tuple[object, ...], list[tuple[str, str, str]]] | None = None
 
     def files(self) -> dict[str, Path]:
         return {

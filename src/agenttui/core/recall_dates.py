@@ -75,7 +75,7 @@ _AGO = re.compile(
     re.IGNORECASE,
 )
 _ISO_DAY = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
-_DAY_MONTH = re.compile(rf"\b(?:on\s+|tanggal\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_NAMES})\b(?:\s+(\d{{4}}))?",
+_DAY_MONTH = re.compile(rf"\b(?:on\s+|tanggal\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_NAMES})\b(?:\s+(\d{{4}}))?",  # noqa: E501 -- one regex or table row per line
                         re.IGNORECASE)
 _MONTH_DAY = re.compile(rf"\b(?:on\s+)?({_MONTH_NAMES})\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(\d{{4}}))?",
                         re.IGNORECASE)
@@ -85,9 +85,9 @@ _LAST_WEEKDAY = re.compile(rf"\b(?:last|on|hari)\s+({_WEEKDAY_NAMES})\b(?:\s+(?:
 _SIMPLE = (
     (re.compile(r"\b(?:the\s+)?day\s+before\s+yesterday\b|\bkemarin\s+lusa\b", re.I), (-2, -1)),
     (re.compile(r"\byesterday\b|\bkemarin\b", re.I), (-1, 0)),
-    (re.compile(r"\btoday\b|\bthis\s+(?:morning|afternoon|evening)\b|\btonight\b|\bhari\s+ini\b|\btadi\b", re.I), (0, 1)),
+    (re.compile(r"\btoday\b|\bthis\s+(?:morning|afternoon|evening)\b|\btonight\b|\bhari\s+ini\b|\btadi\b", re.I), (0, 1)),  # noqa: E501 -- one regex or table row per line
     (re.compile(r"\bthis\s+week\b|\bminggu\s+ini\b|\bpekan\s+ini\b", re.I), ("week", 0)),
-    (re.compile(r"\blast\s+week(?:end)?\b|\bthe\s+past\s+week\b|\bminggu\s+(?:lalu|kemarin)\b|\bpekan\s+lalu\b", re.I), ("week", -1)),
+    (re.compile(r"\blast\s+week(?:end)?\b|\bthe\s+past\s+week\b|\bminggu\s+(?:lalu|kemarin)\b|\bpekan\s+lalu\b", re.I), ("week", -1)),  # noqa: E501 -- one regex or table row per line
     (re.compile(r"\bthis\s+month\b|\bbulan\s+ini\b", re.I), ("month", 0)),
     (re.compile(r"\blast\s+month\b|\bthe\s+past\s+month\b|\bbulan\s+(?:lalu|kemarin)\b", re.I), ("month", -1)),
     (re.compile(r"\blast\s+year\b|\btahun\s+lalu\b", re.I), ("year", -1)),
@@ -182,10 +182,12 @@ def read_time(query: str | None, today: date) -> TimeFilter | None:
                 return TimeFilter(start, end, rest)
             if kind == "year":
                 return TimeFilter(date(today.year + shift, 1, 1), date(today.year + shift + 1, 1, 1), rest)
+            assert isinstance(kind, int)  # the named spans returned above
             return TimeFilter(today + timedelta(days=kind), today + timedelta(days=shift), rest)
     for pattern, order in ((_DAY_MONTH, "dm"), (_MONTH_DAY, "md")):
         if match := pattern.search(query):
-            day_text, month_text = (match.group(1), match.group(2)) if order == "dm" else (match.group(2), match.group(1))
+            day_text, month_text = ((match.group(1), match.group(2)) if order == "dm"
+                                    else (match.group(2), match.group(1)))
             month, day_number = _MONTHS[month_text.casefold()], int(day_text)
             year = int(match.group(3)) if match.group(3) else _past_year(today, month, day_number)
             try:
@@ -203,7 +205,8 @@ def read_time(query: str | None, today: date) -> TimeFilter | None:
         introduced = match.start(1) > match.start()  # "in March", "bulan Maret"
         # "march", "may", "mar": verbs and nouns too; a bare month must be capitalised
         # and not be "May"/"Mar" at the start, or come with "in"/"bulan" or a year.
-        if not (introduced or match.group(2) or (word[:1].isupper() and word.casefold() not in ("may", "mar", "mei", "des", "jan", "jun"))):
+        capitalised = word[:1].isupper() and word.casefold() not in ("may", "mar", "mei", "des", "jan", "jun")
+        if not (introduced or match.group(2) or capitalised):
             continue
         month = _MONTHS[word.casefold()]
         year = int(match.group(2)) if match.group(2) else _past_year(today, month)

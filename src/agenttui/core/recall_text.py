@@ -66,7 +66,7 @@ _CURRENT = re.compile(
 
 def asks_current(text: str | None) -> bool:
     """Does the question ask how things are now ("these days", "sekarang")?"""
-    return bool(text) and _CURRENT.search(text) is not None
+    return bool(text) and _CURRENT.search(text or "") is not None
 
 
 def without_current(text: str) -> str:

@@ -62,23 +62,38 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from datetime import UTC, date, datetime, time
-from typing import TYPE_CHECKING, Literal, Protocol
+from functools import lru_cache
+from typing import TYPE_CHECKING, Literal, Protocol, TypedDict
 
 from agenttui.core import english_words
 from agenttui.core.recall_dates import NAMED_TIMES, TimeFilter, read_time
 from agenttui.core.recall_index import Document, SideIndex, index_for
 from agenttui.core.recall_related import related_terms
 from agenttui.core.recall_text import (
-    MAX_TERMS, STOP_WORDS, asks_current, fts_or_query, query_terms, typing_last_word, without_current,
+    MAX_TERMS,
+    STOP_WORDS,
+    asks_current,
+    fts_or_query,
+    query_terms,
+    typing_last_word,
+    without_current,
     word_forms,
 )
 from agenttui.core.tokens import estimate_tokens
 
 if TYPE_CHECKING:
     from agenttui.core.history import HistoryStore, RecallRow
+    from agenttui.core.memory import MemoryStore
     from agenttui.core.models import MemoryItem, SearchHit
+    from agenttui.core.project_memory import ProjectMemory
+
+class _Scope(TypedDict):
+    """The arguments every candidate query of one recall shares."""
+
+    before_id: int | None
+    conversation_id: str | None
+
 
 SourceKind = Literal["message", "note", "fact", "project"]
 ALL_SOURCES: tuple[SourceKind, ...] = ("message", "note", "fact", "project")
@@ -103,8 +118,8 @@ STATEMENT_PRIOR = 1.25  # the user's first-person statements (see ``prior``)
 QUESTION_PRIOR = 0.8  # the user's questions
 RECENCY_BONUS = 0.15  # the newest candidate gets +15 %: of two statements, the later is current
 CURRENT_BONUS = 0.5  # ... +50 % when the question asks how things are now ("these days")
-NEAR_DUPLICATE = 0.75
-MAX_SNIPPETS = 60  # message snippets prepared per question (a 2,000-token budget takes ~40)  # Jaccard of content words at which two messages count as one
+NEAR_DUPLICATE = 0.75  # Jaccard of content words at which two messages count as one
+MAX_SNIPPETS = 60  # message snippets prepared per question (a 2,000-token budget takes ~40)
 MATCH_CHARS = 700  # a matched message is quoted up to this long
 NEIGHBOUR_CHARS = 280  # its neighbouring turn up to this long
 ITEM_CHARS = 500
@@ -160,7 +175,7 @@ class Snippet:
 class SemanticRanker(Protocol):
     """Embedding ranking of messages (core/semantic.py), fused when ready in time."""
 
-    def start_ranking(self, query: str, limit: int) -> Future[Sequence[int]]:
+    def start_ranking(self, query: str, limit: int) -> Future[tuple[int, ...]]:
         """The ``limit`` best message ids for ``query``, computed without blocking the caller.
 
         A failure may be a :class:`SemanticNotice`: reported by the first
@@ -357,7 +372,8 @@ class _Lexical:
 
 
 _LEXICAL_CACHE_SIZE = 8
-_lexical_cache: dict[tuple, tuple[int, int, _Lexical]] = {}  # key -> (newest id, epoch, result)
+# key -> (newest id, epoch, result)
+_lexical_cache: dict[tuple[object, ...], tuple[int, tuple[int, int], _Lexical]] = {}
 _lexical_lock = threading.Lock()
 
 
@@ -419,7 +435,7 @@ def _lexical(history: HistoryStore, request: RecallRequest, today: date) -> _Lex
             ids.append(row.message_id)
         return ids
 
-    common = dict(before_id=request.before_id, conversation_id=request.conversation_id)
+    common: _Scope = {"before_id": request.before_id, "conversation_id": request.conversation_id}
     if match is not None:
         pool = history.recall_candidates(match, CANDIDATES * STATEMENT_POOL, highlight=request.prefix_last,
                                           **common)
@@ -468,18 +484,18 @@ def _message_lists(history: HistoryStore, request: RecallRequest, today: date,
     return rows, lists
 
 
-def _start_semantic(request: RecallRequest) -> Future[Sequence[int]] | None:
+def _start_semantic(request: RecallRequest) -> Future[tuple[int, ...]] | None:
     if request.semantic is None or not request.query.strip():
         return None
     try:
         return request.semantic.start_ranking(request.query, CANDIDATES)
     except Exception as error:  # embeddings are a bonus; lexical recall stands alone
-        failed: Future[Sequence[int]] = Future()
+        failed: Future[tuple[int, ...]] = Future()
         failed.set_exception(error)
         return failed
 
 
-def _semantic_ids(semantic: Future[Sequence[int]], result: RecallResult) -> list[int]:
+def _semantic_ids(semantic: Future[tuple[int, ...]], result: RecallResult) -> list[int]:
     """The semantic ranking if ready within ``SEMANTIC_WAIT``; else none (it runs on, kept)."""
     try:
         return list(semantic.result(timeout=SEMANTIC_WAIT))
@@ -652,7 +668,7 @@ def _memory_index(items: Sequence[MemoryItem]) -> SideIndex:
     return index
 
 
-def _memory_snippets(memory, request: RecallRequest) -> list[Snippet]:
+def _memory_snippets(memory: MemoryStore, request: RecallRequest) -> list[Snippet]:
     items = [] if not request.live_memory else memory.items("all", include_expired=False)
     archived_ids = set()
     for item in memory.archived("all"):
@@ -670,7 +686,7 @@ def _memory_snippets(memory, request: RecallRequest) -> list[Snippet]:
     ]
 
 
-def _project_snippets(project, request: RecallRequest) -> list[Snippet]:
+def _project_snippets(project: ProjectMemory, request: RecallRequest) -> list[Snippet]:
     entries = project.recall_entries()
     terms = query_terms(request.query)
     if not entries or not terms:
@@ -694,8 +710,8 @@ def _project_snippets(project, request: RecallRequest) -> list[Snippet]:
 # --------------------------------------------------------------------------
 # The entry point
 # --------------------------------------------------------------------------
-def recall(request: RecallRequest, *, history: HistoryStore | None = None, memory=None,
-           project=None, warn: Callable[[str], None] | None = None) -> RecallResult:
+def recall(request: RecallRequest, *, history: HistoryStore | None = None, memory: MemoryStore | None = None,
+           project: ProjectMemory | None = None, warn: Callable[[str], None] | None = None) -> RecallResult:
     """Ranked, de-duplicated snippets for ``request`` from the given stores (see module doc).
 
     A store that is None, or that fails, contributes nothing; failures become

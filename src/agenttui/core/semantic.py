@@ -40,10 +40,18 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypeVar
 
 from agenttui.core.embedding_client import EMBED_BATCH, EmbeddingClient, EmbeddingError
 from agenttui.core.embeddings import EmbeddingIndex
 from agenttui.core.retrieval import CANDIDATES, SemanticNotice
+
+if TYPE_CHECKING:
+    from agenttui.core.history import HistoryStore
+    from agenttui.core.services_view import CoreServices
+
+K = TypeVar("K")
+V = TypeVar("V")
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +62,6 @@ RETRY_S = 300.0  # after a transient failure (429, 5xx, timeout)
 QUERY_CACHE = 8  # queries whose vector and ranking are kept: assembly runs after every tool step
 RANKING_TTL_S = 120.0  # a kept ranking is reused this long (then new vectors may count)
 
-_STATE_ATTR = "_semantic_state"
 _STATE_LOCK = threading.Lock()
 
 
@@ -65,8 +72,8 @@ class SemanticUnavailable(SemanticNotice):
 class SemanticState:
     """Semantic recall of one session, profile and endpoint: client, index, on or off."""
 
-    def __init__(self, history, *, base_url: str | None, api_key: str | None, model: str,
-                 key: tuple = ()) -> None:
+    def __init__(self, history: HistoryStore, *, base_url: str | None, api_key: str | None, model: str,
+                 key: tuple[str, str | None, str] | tuple[()] = ()) -> None:
         self.key = key
         self.model = model
         self.index = EmbeddingIndex.for_history(history, model)
@@ -205,20 +212,20 @@ def _settled(result: tuple[int, ...] = (), *, error: BaseException | None = None
     return future
 
 
-def _keep(cache: OrderedDict, key, value) -> None:
+def _keep(cache: OrderedDict[K, V], key: K, value: V) -> None:
     cache[key] = value
     cache.move_to_end(key)
     while len(cache) > QUERY_CACHE:
         cache.popitem(last=False)
 
 
-def semantic_state(services) -> SemanticState:
+def semantic_state(services: CoreServices) -> SemanticState:
     """The session's state for the active profile, endpoint and embedding model (cached)."""
     history = services.history
     model = services.settings.recall.embedding_model
     key = (str(history.db_path), services.base_url, model)
     with _STATE_LOCK:
-        cached = getattr(services, _STATE_ATTR, None)
+        cached = services.session.semantic
         if cached is not None and cached.key == key:
             return cached
         lookup = services.api_key()
@@ -227,11 +234,11 @@ def semantic_state(services) -> SemanticState:
         if state.missing_key:  # not kept: a key set later in the session counts
             state.off_reason = "no API key" + (f" ({lookup.problem})" if lookup.problem else "")
             return state
-        setattr(services, _STATE_ATTR, state)
+        services.session.semantic = state
         return state
 
 
-def ranker_for(services) -> EmbeddingRanker | None:
+def ranker_for(services: CoreServices) -> EmbeddingRanker | None:
     """The ranker for context assembly; None when semantic recall is off or cannot start."""
     if not services.settings.recall.semantic:
         return None
@@ -243,7 +250,7 @@ def ranker_for(services) -> EmbeddingRanker | None:
     return state.ranker if state.enabled or state.ranker.has_unclaimed_failure() else None
 
 
-def prepare(services, text: str) -> Future[tuple[int, ...]] | None:
+def prepare(services: CoreServices, text: str) -> Future[tuple[int, ...]] | None:
     """Start embedding and ranking ``text`` as recall will for it (the chat's draft).
 
     The turn that sends ``text`` then finds vector and ranking kept. None when
@@ -271,7 +278,7 @@ class BackfillResult:
     seconds: float = 0.0
 
 
-def backfill(services, *, batch: int = EMBED_BATCH, should_stop: Callable[[], bool] | None = None,
+def backfill(services: CoreServices, *, batch: int = EMBED_BATCH, should_stop: Callable[[], bool] | None = None,
              limit: int | None = None, after_id: int | None = None,
              progress: Callable[[BackfillResult], None] | None = None,
              state: SemanticState | None = None) -> BackfillResult:
@@ -323,11 +330,11 @@ def _embed_rows(client: EmbeddingClient, rows: list[tuple[int, str]]) -> list[tu
     """(id, vector) for ``rows``; when the batch is rejected, each text alone, skipping the bad."""
     try:
         return list(zip((mid for mid, _ in rows), client.embed([t for _, t in rows],
-                                                             timeout=BACKFILL_TIMEOUT_S)))
+                                                             timeout=BACKFILL_TIMEOUT_S), strict=True))
     except EmbeddingError as error:
         if not (client.worked and error.status == 400 and len(rows) > 1):
             raise
-    pairs = []
+    pairs: list[tuple[int, Sequence[float]]] = []
     for mid, text in rows:  # one text the model refuses must not stall the rest
         try:
             pairs.append((mid, client.embed([text], timeout=BACKFILL_TIMEOUT_S)[0]))
@@ -338,7 +345,7 @@ def _embed_rows(client: EmbeddingClient, rows: list[tuple[int, str]]) -> list[tu
     return pairs
 
 
-def run_background(services, *, stop: threading.Event, notify: Callable[[str], None],
+def run_background(services: CoreServices, *, stop: threading.Event, notify: Callable[[str], None],
                    idle: float = IDLE_S, retry: float = RETRY_S) -> None:
     """The app's worker: backfill, then new messages every ``idle`` s, until ``stop`` is set.
 

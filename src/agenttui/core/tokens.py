@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 import string
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from agenttui.core.models import Message
@@ -93,7 +93,7 @@ def compute_message_tokens(message: Message) -> int:
     return tokens
 
 
-def wire_tokens(messages: list[dict]) -> int:
+def wire_tokens(messages: list[dict[str, Any]]) -> int:
     """Estimate for messages already in OpenAI wire form (for traces/inspector)."""
     tokens = REPLY_PRIMING
     for message in messages:

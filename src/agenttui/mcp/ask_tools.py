@@ -4,12 +4,15 @@ model sees their tools) and are all stopped before the event loop ends."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 START_TIMEOUT = 30.0  # seconds all servers together may take to connect
 
 
-async def start_for_ask(services: Any, warn: Callable[[str], None]) -> None:
+async def start_for_ask(services: Services, warn: Callable[[str], None]) -> None:
     from agenttui.mcp.manager import attach
 
     manager = attach(services)  # None (and no SDK import) when no server is configured
@@ -23,7 +26,7 @@ async def start_for_ask(services: Any, warn: Callable[[str], None]) -> None:
                  f"{connection.last_error or 'not ready'}; its tools are left out")
 
 
-async def stop_for_ask(services: Any) -> None:
+async def stop_for_ask(services: Services) -> None:
     from agenttui.mcp.manager import detach
 
     await detach(services)

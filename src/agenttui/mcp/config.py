@@ -24,7 +24,8 @@ without asking; ``["*"]`` = all), ``trust_read_only`` (tools the server marks
 Secrets: an ``env``/``headers`` value ``"@keyring"`` is read from the OS
 keyring (service ``agenttui``, user ``mcp:<scope>:<server>:<env|header>:<KEY>``);
 ``${VAR}`` (in ``env``, ``headers``, ``args`` and ``url``) is replaced by the
-environment variable ``VAR`` when the server starts. ``mcp add`` puts a value that looks like a credential (by its name --
+environment variable ``VAR`` when the server starts. ``mcp add`` puts a value that
+looks like a credential (by its name --
 token, key, secret, password, authorization, cookie -- or by the secret
 detectors) in the keyring, and refuses to write it to the file when there is
 no keyring; a credential in the command's arguments or the URL is refused

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -145,11 +146,11 @@ def make_client(server: ServerConfig, profile: str, environ: Any, errlog: Any,
     """An un-entered SDK ``Client`` for ``server`` (secrets resolved here, kept nowhere else).
 
     ``on_end`` is called if the server's stream ends (it exited), from the SDK's reader task."""
-    from mcp import Client, StdioServerParameters
     from mcp.client.stdio import stdio_client
     from mcp_types import Implementation
 
     from agenttui import __version__
+    from mcp import Client, StdioServerParameters
 
     env, headers = resolve_values(server, profile, environ)
     if server.url:
@@ -277,7 +278,7 @@ class Connection:
             try:
                 with self.stderr.open() as errlog:
                     client = make_client(self.server, self.profile, self.environ, errlog,
-                                         on_end=lambda at=attempt: self._stream_ended(at))
+                                         on_end=functools.partial(self._stream_ended, attempt))
                     async with asyncio.timeout(CONNECT_TIMEOUT):
                         await client.__aenter__()
                     try:

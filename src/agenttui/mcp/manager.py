@@ -8,7 +8,7 @@
     manager.tool_specs()                # for ToolRegistry (agent/tools.py)
     await manager.aclose()              # quit / end of ask: no process left behind
 
-It lives on the services object (``services._mcp_manager``) so the tool
+It lives in the run's session state (``services.session.mcp``) so the tool
 registry finds it without an import of the SDK; with no server configured
 :func:`attach` returns None and costs one TOML table lookup. Each successful
 start refreshes the tool cache (:mod:`agenttui.mcp.cache`) so ``mcp list``
@@ -26,17 +26,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agenttui.mcp.cache import CacheEntry, cache_key, read_all, write
 from agenttui.mcp.config import McpConfig, ServerConfig, load
 from agenttui.mcp.connection import Connection
 
-ATTR = "_mcp_manager"
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
+
 
 
 class McpManager:
-    def __init__(self, services: Any, config: McpConfig) -> None:
+    def __init__(self, services: Services, config: McpConfig) -> None:
         self.services = services
         self.config = config
         self.profile = services.profile_name
@@ -144,25 +146,25 @@ class McpManager:
             connection._set("disabled")
 
 
-def attach(services: Any) -> McpManager | None:
-    """The manager on ``services`` (made on first call); None when no server is configured."""
-    existing = services.__dict__.get(ATTR)
+def attach(services: Services) -> McpManager | None:
+    """The manager of this run (``services.session.mcp``, made on first call); None when no
+    server is configured."""
+    existing = services.session.mcp
     if existing is not None:
         return existing
     config = load(services.paths, services.profile_name)
     if not config.servers:
         return None
-    manager = McpManager(services, config)
-    setattr(services, ATTR, manager)
+    manager = services.session.mcp = McpManager(services, config)
     return manager
 
 
-def attached(services: Any) -> McpManager | None:
+def attached(services: Services) -> McpManager | None:
     """The manager if one was attached (never reads the config)."""
-    return getattr(services, "__dict__", {}).get(ATTR)
+    return services.session.mcp
 
 
-async def detach(services: Any) -> None:
-    manager = getattr(services, "__dict__", {}).pop(ATTR, None)
+async def detach(services: Services) -> None:
+    manager, services.session.mcp = services.session.mcp, None
     if manager is not None:
         await manager.aclose()

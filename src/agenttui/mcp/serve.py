@@ -24,24 +24,30 @@ protocol only: logs go to stderr.
 
 # No `from __future__ import annotations`: the SDK reads the tools' annotations (Context is local).
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 READ_TOOLS = ("memory_search", "memory_list", "history_search")
 
 
-def _context(services: Any) -> Any:
+def _context(services: "Services") -> Any:
     from agenttui.agent.tools import ToolContext
 
     return ToolContext(services)
 
 
-def _run(services: Any, tool: str, arguments: dict[str, Any]) -> str:
+def _run(services: "Services", tool: str, arguments: dict[str, Any]) -> str:
     """Run one of agenttui's own tools with its schema's checks and defaults."""
     from agenttui.agent.tool_schema import validate
-    from agenttui.agent.tools import all_tools
+    from agenttui.agent.tools import ToolOutcome, all_tools
 
     spec = all_tools(services.settings)[tool]
-    return str(spec.run(_context(services), validate(spec.parameters, arguments)).output)
+    outcome = spec.run(_context(services), validate(spec.parameters, arguments))
+    if not isinstance(outcome, ToolOutcome):  # agenttui's own memory and history tools are plain functions
+        raise TypeError(f"{tool} is not a plain function")
+    return str(outcome.output)
 
 
 def client_name(ctx: Any) -> str:
@@ -53,7 +59,7 @@ def client_name(ctx: Any) -> str:
     return "".join(c for c in name if c.isprintable())[:80] or "unknown client"
 
 
-def build_server(services: Any, read_only: bool = False) -> Any:
+def build_server(services: "Services", read_only: bool = False) -> Any:
     from mcp.server.mcpserver import Context, MCPServer
     from mcp_types import ToolAnnotations
 
@@ -102,7 +108,7 @@ def build_server(services: Any, read_only: bool = False) -> Any:
     return server
 
 
-def serve(services: Any, read_only: bool = False) -> None:
+def serve(services: "Services", read_only: bool = False) -> None:
     import logging
 
     logging.basicConfig(level=logging.WARNING)  # to stderr: stdout is the protocol

@@ -87,9 +87,8 @@ def _key_start(lowered: str, anchor: int) -> int:
 @lru_cache(maxsize=4096)
 def _classify_key(key: str, original_key: str) -> tuple[str, bool] | None:
     """(kind, strong) for a key name, or None when it is not secret-bearing."""
-    if any(w in key for w in _NOT_SECRET_WORDS):
-        if "authorization" not in key:
-            return None
+    if any(w in key for w in _NOT_SECRET_WORDS) and "authorization" not in key:
+        return None
     parts = [p for p in _SPLIT_KEY.split(original_key) if p]
     if parts and parts[-1].lower() in _METADATA_SUFFIXES:
         return None
@@ -142,7 +141,8 @@ def find_assignments(text: str, lowered: str) -> Iterator[Candidate]:
             value = value.split("`", 1)[0]
         if is_placeholder(value):
             continue
-        if not quoted and (is_code_reference(value, raw_key.split(".")[-1]) or text[vend : vend + 1] in ("[", "(", ".")):
+        if not quoted and (is_code_reference(value, raw_key.split(".")[-1])
+                           or text[vend : vend + 1] in ("[", "(", ".")):
             continue  # an expression: user_dict["password"], get(…), obj.attr
         if kind == "token" and value.isdigit():
             continue  # max_tokens=4096, token_count: 12
@@ -159,11 +159,11 @@ def find_assignments(text: str, lowered: str) -> Iterator[Candidate]:
             if looks_random(value):
                 yield vstart, vend, "high_entropy", GENERIC
             continue
-        if m.group("sep") == ":" and not quoted and not _value_ends_line(text, kstart, vend):
-            # "Reset password: click the link" — prose, unless it looks chosen;
-            # "activity token: android.os.BinderProxy@2bd79ce" — a dotted name.
-            if not looks_like_password(value) or _DOTTED_NAME.fullmatch(value):
-                continue
+        # "Reset password: click the link" — prose, unless it looks chosen;
+        # "activity token: android.os.BinderProxy@2bd79ce" — a dotted name.
+        if (m.group("sep") == ":" and not quoted and not _value_ends_line(text, kstart, vend)
+                and (not looks_like_password(value) or _DOTTED_NAME.fullmatch(value))):
+            continue
         if len(value) < 3:
             continue
         yield vstart, vend, kind, CONTEXT
@@ -354,6 +354,12 @@ _PEM_BODY = re.compile(
 )
 
 
+def _pem_body_end(text: str, start: int) -> int:
+    """Where the key body from ``start`` ends (the pattern also matches nothing: never None)."""
+    body = _PEM_BODY.match(text, start)
+    return body.end() if body else start
+
+
 def find_private_key_blocks(text: str, lowered: str) -> Iterator[Candidate]:
     no_end_after = len(text) + 1  # cache: no "-----END" at or after here
     for m in _PEM_BEGIN.finditer(text):
@@ -370,12 +376,12 @@ def find_private_key_blocks(text: str, lowered: str) -> Iterator[Candidate]:
             close = text.find("-----", end + 8, end + 8 + 64)
             end = close + 5 if close >= 0 else end + 8
         else:
-            end = _PEM_BODY.match(text, m.end()).end()
+            end = _pem_body_end(text, m.end())
         yield start, end, "private_key", CONTEXT + 5
     # PuTTY keys keep the private part after "Private-Lines:".
     i = text.find("Private-Lines:")
     while i >= 0:
-        end = _PEM_BODY.match(text, i + 14).end()
+        end = _pem_body_end(text, i + 14)
         yield i, end, "private_key", CONTEXT + 5
         i = text.find("Private-Lines:", end)
 

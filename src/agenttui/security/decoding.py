@@ -21,9 +21,9 @@ from .normalize import decode_tag_characters
 MAX_PAYLOADS = 32
 MAX_RUN = 20_000
 
-_B64_RUN = re.compile(r"[A-Za-z0-9+/_-]{16,20000}+={0,2}")
-_HEX_RUN = re.compile(r"(?:0x)?[0-9a-fA-F]{16,20000}+")
-_HEX_ESC = re.compile(r"(?:\\x[0-9a-fA-F]{2}){4,5000}+")
+_B64_RUN = re.compile(rf"[A-Za-z0-9+/_-]{{16,{MAX_RUN}}}+={{0,2}}")
+_HEX_RUN = re.compile(rf"(?:0x)?[0-9a-fA-F]{{16,{MAX_RUN}}}+")
+_HEX_ESC = re.compile(rf"(?:\\x[0-9a-fA-F]{{2}}){{4,{MAX_RUN // 4}}}+")  # 4 chars per byte
 _PCT = re.compile(r"%[0-9a-fA-F]{2}")
 
 

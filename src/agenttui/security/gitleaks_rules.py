@@ -27,12 +27,14 @@ commit b58d3f102cf3a2c84cb7f923d05c25c9b1aed84b, file config/gitleaks.toml. Used
     SOFTWARE.
 """
 
+from typing import Any
+
 # fmt: off
 # ruff: noqa: E501
 SOURCE_COMMIT = 'b58d3f102cf3a2c84cb7f923d05c25c9b1aed84b'
 
 # (id, regex, secret group, min entropy, keywords, anchored, allowlists)
-RULES: tuple[dict, ...] = ({'id': '1password-secret-key',
+RULES: tuple[dict[str, Any], ...] = ({'id': '1password-secret-key',
   'regex': '\\bA3-[A-Z0-9]{6}-(?:(?:[A-Z0-9]{11})|(?:[A-Z0-9]{6}-[A-Z0-9]{5}))-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}\\b',
   'group': 0,
   'entropy': 3.8,

@@ -81,7 +81,8 @@ def compiled(extra_needles: tuple[str, ...] = ()) -> _Compiled:
     """
     from . import gitleaks_rules as g
 
-    rules, index = [], {}
+    rules: list[_Rule] = []
+    index: dict[str, list[int]] = {}
     for r in g.RULES:
         allow = tuple(
             _Allow(a["target"], tuple(re.compile(x, re.ASCII) for x in a["regexes"]), tuple(a["stopwords"]))

@@ -20,6 +20,7 @@ is the write policy's job and is reported as "too long", not "suspicious".
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from itertools import chain
@@ -41,11 +42,11 @@ from .normalize import (
     ascii_table,
     ascii_translate,
     cheap_words,
-    turned_forms,
     has_hidden_candidates,
     hidden_characters,
     plain_variants,
     plain_view,
+    turned_forms,
     word_view,
 )
 
@@ -102,7 +103,7 @@ class _Prefilter:
                 self.always.append(i)
                 continue
             for lits in sets:
-                for lit in lits:
+                for lit in lits or ():
                     self._index(lit, 1 << bit)
                 bit += 1
             self.needs.append((1 << bit) - (1 << (bit - len(sets))))
@@ -148,7 +149,8 @@ class _Prefilter:
             out += [e for e in self.loose_pieces if e.partial[0] in form]
         return tuple(out)
 
-    def _hits(self, words: set[str], cache: dict[str, tuple[_Entry, ...]], lookup) -> list[_Entry]:
+    def _hits(self, words: set[str], cache: dict[str, tuple[_Entry, ...]],
+              lookup: Callable[[str], tuple[_Entry, ...]]) -> list[_Entry]:
         """Entries hit by `words`, through `cache` (filled with `lookup`)."""
         missing = words.difference(cache)  # set-vs-dict: O(len(words))
         if missing:
@@ -204,10 +206,7 @@ class _Prefilter:
         """Indices of the rules that may match in one of `views`."""
         text = "\n".join(views)  # no literal contains a newline
         ascii_only = text.isascii()
-        if ascii_only:
-            words = set(ascii_translate(text, _ASCII_RUN_SEP).split())
-        else:
-            words = set(_RUN.findall(text))
+        words = set(ascii_translate(text, _ASCII_RUN_SEP).split()) if ascii_only else set(_RUN.findall(text))
         found = 0
         hits = self._hits(words, self.word_hits, self._lookup)
         for e in hits + (self.loose_ascii if ascii_only else self.loose):
@@ -281,6 +280,7 @@ def _plain_hits(variants: list[str], live: set[int]) -> list[str]:
         hit = None
         for view in variants:
             for m in rule.rx.finditer(view):
+                assert rule.tail is not None  # a two-step rule has one
                 t = rule.tail.search(view, m.end(), m.end() + rule.window)
                 if t:
                     hit = view[m.start() : t.end()]

@@ -15,6 +15,24 @@ Precision notes (why some obvious phrases are narrower than they could be):
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+
+from .regex_tree import (
+    ASSERT,
+    ASSERT_NOT,
+    AT,
+    AT_BOUNDARY,
+    ATOMIC_GROUP,
+    BRANCH,
+    IN,
+    LITERAL,
+    MAX_REPEAT,
+    MIN_REPEAT,
+    POSSESSIVE_REPEAT,
+    SUBPATTERN,
+    Node,
+    parse,
+)
 
 _F = r"(?: \w+)"  # one filler word in a word view
 
@@ -30,7 +48,7 @@ WORD_RULES: list[tuple[str, str]] = [
     # --- English -----------------------------------------------------------
     ("instruction override", rf"\b{_OVERRIDE_VERB}{_F}{{0,4}}? {_PRIOR}{_F}{{0,2}}? {_NOUN_ANY}\b"),
     ("instruction override", rf"\b{_OVERRIDE_VERB}{_F}{{0,2}}? {_ALLISH}{_F}{{0,2}}? {_NOUN_STRICT}\b"),
-    ("instruction override", rf"\b(?:ignore|disregard|forget)(?: the| all| everything| anything| what){{0,2}} (?:above|before this|said before|you (?:were|have been|ve been) told|i said before)\b"),
+    ("instruction override", r"\b(?:ignore|disregard|forget)(?: the| all| everything| anything| what){0,2} (?:above|before this|said before|you (?:were|have been|ve been) told|i said before)\b"),
     # "you are now able to park in lot B" (an office e-mail) is not a role change
     ("role reassignment", r"\byou are now\b(?! (?:able|allowed|free to|ready|done|signed|logged|registered|subscribed|eligible|connected|set up|enrolled|on the|in the|a member|part of|\d))"),
     ("role reassignment", r"\byou re now (?:a|an|the|my|in|dan|free|called|named)\b"),
@@ -40,7 +58,7 @@ WORD_RULES: list[tuple[str, str]] = [
     ("role reassignment", r"\byour new (?:role|persona|identity|name|instructions|rules|task|purpose|goal|directive)s? (?:is|are)\b"),
     ("role reassignment", r"\b(?:act|behave|respond|roleplay|operate|answer) (?:as|like)(?: if you were| if you are)?(?: an?)? (?:unrestricted|unfiltered|uncensored|jailbroken|evil|dan\b|an? ai without|ai with no)"),
     # Phones, TVs and browsers have a developer mode: "enable developer mode on the new phone" is a note.
-    ("role reassignment", rf"\b(?:act|behave|respond|operate|pretend|you are|you re|enter|enable|activate|switch to|simulate)(?: \w+){{0,5}}? (?:developer|dan|god|jailbreak|unrestricted|unfiltered) mode\b(?! (?:on|in|for|of) (?:the |my |your |a |an |his |her |our )?(?:new |old |work |test )?(?:phone|android|iphone|ipad|device|pixel|tablet|laptop|tv|browser|chrome|firefox|edge|settings|emulator|samsung|xiaomi|watch|router|console|extension))"),
+    ("role reassignment", r"\b(?:act|behave|respond|operate|pretend|you are|you re|enter|enable|activate|switch to|simulate)(?: \w+){0,5}? (?:developer|dan|god|jailbreak|unrestricted|unfiltered) mode\b(?! (?:on|in|for|of) (?:the |my |your |a |an |his |her |our )?(?:new |old |work |test )?(?:phone|android|iphone|ipad|device|pixel|tablet|laptop|tv|browser|chrome|firefox|edge|settings|emulator|samsung|xiaomi|watch|router|console|extension))"),
     ("role reassignment", r"\bdo anything now\b"),
     # Bare "system prompt" is a mention ("the system prompt of the support bot is in the wiki");
     # the assistant's own is a probe. Reveal verbs and "ignore the system prompt" have their rules.
@@ -127,14 +145,13 @@ TWO_STEP_RULES: list[tuple[str, str, str, int]] = [
 ]
 
 # The paraphrase families in ten languages (issue 10 item 6) live in their own module.
+# Agent-hijack families from maintained public rule sets (skill-scanner, ATR).
+from .injection_agentic import PLAIN_RULES as _AGENTIC_PLAIN  # noqa: E402
+from .injection_agentic import TWO_STEP_RULES as _AGENTIC_TWO_STEP  # noqa: E402
+from .injection_agentic import WORD_RULES as _AGENTIC_WORD  # noqa: E402
 from .injection_families import PLAIN_RULES as _FAMILY_PLAIN  # noqa: E402
 from .injection_families import TWO_STEP_RULES as _FAMILY_TWO_STEP  # noqa: E402
 from .injection_families import WORD_RULES as _FAMILY_WORD  # noqa: E402
-
-# Agent-hijack families from maintained public rule sets (skill-scanner, ATR).
-from .injection_agentic import PLAIN_RULES as _AGENTIC_PLAIN
-from .injection_agentic import TWO_STEP_RULES as _AGENTIC_TWO_STEP
-from .injection_agentic import WORD_RULES as _AGENTIC_WORD
 
 WORD_RULES += _FAMILY_WORD + _AGENTIC_WORD
 PLAIN_RULES += _FAMILY_PLAIN + _AGENTIC_PLAIN
@@ -160,18 +177,6 @@ SQUASHED_ANYWHERE = (
 _ID_QUALIFIER = re.compile(r"\b(?:semua|seluruh|sebelumnya|sebelum ini|di atas|diatas|tadi|sistem|system|awal|asli|yang diberikan|kamu|anda|lo|lu)\b|\b(?:instruksi|perintah|aturan|arahan|petunjuk|prompt|pedoman|batasan)mu\b")
 
 
-def compile_word_rules() -> list[tuple[str, re.Pattern[str]]]:
-    return [(label, re.compile(p)) for label, p in WORD_RULES]
-
-
-def compile_plain_rules() -> list[tuple[str, re.Pattern[str]]]:
-    return [(label, re.compile(p)) for label, p in PLAIN_RULES]
-
-
-def compile_two_step() -> list[tuple[str, re.Pattern[str], re.Pattern[str], int]]:
-    return [(label, re.compile(a), re.compile(t), w) for label, a, t, w in TWO_STEP_RULES]
-
-
 def id_override_is_qualified(snippet: str) -> bool:
     """'lupakan aturan soal tab' is a preference; 'lupakan semua instruksi' is not."""
     return bool(_ID_QUALIFIER.search(snippet))
@@ -194,25 +199,22 @@ _CROSS_CAP = 64  # bound the cross products of alternations
 _LITERAL_MAX = 12  # a prefix of a necessary literal is necessary too
 
 
-def _exact(items) -> set[str] | None:
+def _exact(items: Sequence[Node]) -> set[str] | None:
     """The finite set of strings `items` can match, or None if not finite/small."""
-    from re._constants import (
-        ASSERT, ASSERT_NOT, AT, ATOMIC_GROUP, BRANCH, IN, LITERAL, MAX_REPEAT,
-        MIN_REPEAT, POSSESSIVE_REPEAT, SUBPATTERN,
-    )
-
     out = {""}
+    tails: set[str] | None
     for op, av in items:
-        if op is LITERAL:
+        if op == LITERAL:
             tails = {chr(av)}
         elif op in (AT, ASSERT, ASSERT_NOT):
             continue  # zero-width: does not break a literal stretch
-        elif op is SUBPATTERN or op is ATOMIC_GROUP:
-            tails = _exact(av[3] if op is SUBPATTERN else av)
-        elif op is BRANCH:
+        elif op in (SUBPATTERN, ATOMIC_GROUP):
+            tails = _exact(av[3] if op == SUBPATTERN else av)
+        elif op == BRANCH:
             parts = [_exact(b) for b in av[1]]
-            tails = None if None in parts else set().union(*parts)
-        elif op is IN and all(o is LITERAL for o, _ in av):
+            known = [p for p in parts if p is not None]
+            tails = set().union(*known) if len(known) == len(parts) else None
+        elif op == IN and all(o == LITERAL for o, _ in av):
             tails = {chr(c) for _, c in av}
         elif op in (MAX_REPEAT, MIN_REPEAT, POSSESSIVE_REPEAT) and av[:2] == (0, 1):
             tails = _exact(av[2])
@@ -227,13 +229,9 @@ def _exact(items) -> set[str] | None:
     return out
 
 
-def _necessary(items, word_start: bool = False) -> list[str] | None:
+def _necessary(items: Sequence[Node], word_start: bool = False) -> list[str] | None:
     """Best necessary stretch of `items`; a word start ("\\b", or `word_start`:
     right after a non-word char) is marked with _ANCHOR."""
-    from re._constants import (
-        AT, AT_BOUNDARY, ATOMIC_GROUP, BRANCH, MAX_REPEAT, MIN_REPEAT, POSSESSIVE_REPEAT, SUBPATTERN,
-    )
-
     found: list[set[str]] = []
     stretch = {_ANCHOR} if word_start else {""}
 
@@ -263,12 +261,13 @@ def _necessary(items, word_start: bool = False) -> list[str] | None:
         lead = stretch == {_ANCHOR} or all(s and not _WORD_START.match(s[-1]) for s in stretch)
         close()
         op, av = item
-        inner = None
-        if op is SUBPATTERN or op is ATOMIC_GROUP:
-            inner = _necessary(av[3] if op is SUBPATTERN else av, lead)
-        elif op is BRANCH:
+        inner: list[str] | None = None
+        if op in (SUBPATTERN, ATOMIC_GROUP):
+            inner = _necessary(av[3] if op == SUBPATTERN else av, lead)
+        elif op == BRANCH:
             parts = [_necessary(b, lead) for b in av[1]]
-            inner = None if not all(parts) else set().union(*parts)
+            known = [p for p in parts if p]
+            inner = [x for p in known for x in p] if len(known) == len(parts) else None
         elif op in (MAX_REPEAT, MIN_REPEAT, POSSESSIVE_REPEAT) and av[0] >= 1:
             inner = _necessary(av[2])
         if inner:
@@ -287,9 +286,7 @@ def required_literals(pattern: str) -> frozenset[str] | None:
     space (which is then dropped). The screener indexes such members by their
     run's first characters instead of searching for each.
     """
-    from re import _parser
-
-    found = _necessary(list(_parser.parse(pattern)))
+    found = _necessary(parse(pattern)[0])
     if not found:
         return None
     out = set()

@@ -9,28 +9,29 @@ scripts/generate_gitleaks_rules.py to tell anchored rules.
 from __future__ import annotations
 
 import re
-import re._constants as C  # type: ignore[import-not-found]
-import re._parser as P  # type: ignore[import-not-found]
+from collections.abc import Sequence
+
+from . import regex_tree as C
 
 
-def _prefixes(items, limit: int = 64) -> list[str] | None:
+def _prefixes(items: Sequence[C.Node], limit: int = 64) -> list[str] | None:
     outs = [""]
     for op, av in items:
-        if op is C.AT:
+        if op == C.AT:
             continue  # \b, ^: zero-width
-        if op is C.LITERAL:
+        if op == C.LITERAL:
             outs = [o + chr(av) for o in outs]
             continue
-        if op is C.IN and len(av) <= 8 and all(o is C.LITERAL for o, _ in av):
+        if op == C.IN and len(av) <= 8 and all(o == C.LITERAL for o, _ in av):
             outs = [o + chr(v) for o in outs for _, v in av]
-        elif op is C.SUBPATTERN:
+        elif op == C.SUBPATTERN:
             sub = _prefixes(av[3], limit)
             if sub is None:
                 return None
             outs = [o + s for o in outs for s in sub]
             if any(s == "" for s in sub):
                 return outs  # the subpattern may end early: stop here
-        elif op is C.BRANCH:
+        elif op == C.BRANCH:
             alts: list[str] = []
             for alt in av[1]:
                 sub = _prefixes(alt, limit)
@@ -47,11 +48,11 @@ def _prefixes(items, limit: int = 64) -> list[str] | None:
 
 def literal_prefixes(pattern: str, flags: int = 0) -> list[str] | None:
     """Literal strings every match starts with (lower-cased under IGNORECASE), or None."""
-    parsed = P.parse(pattern, flags)
-    out = _prefixes(list(parsed))
+    parsed, all_flags = C.parse(pattern, flags)
+    out = _prefixes(parsed)
     if out is None:
         return None
-    if parsed.state.flags & re.IGNORECASE:
+    if all_flags & re.IGNORECASE:
         out = [o.lower() for o in out]
     return out
 

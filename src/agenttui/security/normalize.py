@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping
 
 # Zero-width and bidi controls (and the invisible "tag" block used for ASCII
 # smuggling). Their presence is itself a signal; see `hidden_characters`.
@@ -34,8 +35,8 @@ _HOMOGLYPHS = str.maketrans(
         "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ϲ": "c", "ℓ": "l",
     }
 )
-_LEET_I = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s", "!": "i", "|": "l", "8": "b", "9": "g"})
-_LEET_L = str.maketrans({"0": "o", "1": "l", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s", "!": "i", "|": "l", "8": "b", "9": "g"})
+_LEET_I = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s", "!": "i", "|": "l", "8": "b", "9": "g"})  # noqa: E501 -- one regex or table row per line
+_LEET_L = str.maketrans({"0": "o", "1": "l", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s", "!": "i", "|": "l", "8": "b", "9": "g"})  # noqa: E501 -- one regex or table row per line
 
 _NON_WORD = re.compile(r"[\W_]+")
 # ≥3 single-character tokens in a row: "i g n o r e", "i.g.n.o.r.e".
@@ -103,7 +104,7 @@ def plain_view(text: str) -> str:
     return " ".join(text.casefold().split())
 
 
-def ascii_table(mapping: dict[int, str] | None = None, spaces: str = "") -> bytes:
+def ascii_table(mapping: Mapping[int, str | int] | None = None, spaces: str = "") -> bytes:
     """A bytes.translate table: `mapping` (an str.maketrans dict of ASCII), then
     every char in `spaces` (or, for "\\W_", every non-alphanumeric) → space.
 
@@ -114,8 +115,8 @@ def ascii_table(mapping: dict[int, str] | None = None, spaces: str = "") -> byte
     for code in range(128):
         ch = chr(code)
         if mapping and code in mapping:
-            ch = mapping[code]
-            ch = chr(ch) if isinstance(ch, int) else ch
+            mapped = mapping[code]
+            ch = chr(mapped) if isinstance(mapped, int) else mapped
         if ch in spaces or (spaces == "\\W_" and not ch.isalnum()):
             ch = " "
         out[code] = ord(ch)

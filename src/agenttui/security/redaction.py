@@ -8,7 +8,8 @@ of its highest-priority member; then each span becomes `[REDACTED:<kind>]`.
 Speed (`bench/bench_redaction.py`): the cost is a few dozen C
 scans over the text, and Python sees only real candidates.
 - Every whole-text scan is led by a literal (class-led rules are gated by
-  a literal-led hint), so `re` skips ahead with its prefix scan; an alternation of anchors is split into one literal-led regex per
+  a literal-led hint), so `re` skips ahead with its prefix scan; an
+  alternation of anchors is split into one literal-led regex per
   anchor (`anchored.AnchoredPattern`), since a class-led pattern costs a
   match attempt at every letter of its first-character set.
 - Provider rules that share a first character share one hint regex, so
@@ -25,6 +26,7 @@ import logging
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cache, lru_cache
+from typing import Any
 
 from . import gitleaks_scan
 from .command_rules import (
@@ -165,7 +167,7 @@ def _provider_candidates(text: str, found: set[str] | None = None) -> Iterator[C
     """`found`: the needles present (from the keyword pass); None runs every rule."""
     gates = _needles()[0]
     hint_found: dict[re.Pattern[str], bool] = {}  # a family's hint is searched once
-    for rule, gate in zip(PROVIDER_RULES, gates):
+    for rule, gate in zip(PROVIDER_RULES, gates, strict=True):
         if found is not None and gate is not None and found.isdisjoint(gate):
             continue
         if rule.hint is not None:
@@ -221,8 +223,8 @@ def _extra_candidates(text: str, patterns: Sequence[str]) -> Iterator[Candidate]
                 yield start, end, "custom", CONTEXT + 1  # the user's own rule names a span it shares
 
 
-def _merge(candidates: Iterable[Candidate]) -> list[list]:
-    merged: list[list] = []
+def _merge(candidates: Iterable[Candidate]) -> list[list[Any]]:
+    merged: list[list[Any]] = []
     for start, end, kind, priority in sorted(candidates, key=lambda c: (c[0], -c[1])):
         if merged and start < merged[-1][1]:
             last = merged[-1]
@@ -234,7 +236,7 @@ def _merge(candidates: Iterable[Candidate]) -> list[list]:
     return merged
 
 
-def _spans(text: str, extra_patterns: Sequence[str]) -> list[list]:
+def _spans(text: str, extra_patterns: Sequence[str]) -> list[list[Any]]:
     if not text:
         return []
     view = byte_view(text)

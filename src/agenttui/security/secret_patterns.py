@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import re
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from .values import char_classes, is_placeholder, shannon_entropy
 
@@ -64,7 +64,8 @@ _T = "[A-Za-z0-9_-]"  # url-safe token alphabet
 _B64 = "[A-Za-z0-9+/]"
 
 
-def _rule(kind, pattern, validate=None, group=0, hint=None, lead=0):
+def _rule(kind: str, pattern: str, validate: Callable[[str], bool] | None = None, group: int = 0,
+          hint: str | None = None, lead: int = 0) -> Rule:
     hint_rx = re.compile(hint) if hint else None
     return Rule(kind, re.compile(pattern), group, PROVIDER, validate, hint_rx, lead)
 

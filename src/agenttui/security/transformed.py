@@ -29,6 +29,7 @@ import binascii
 import re
 import shlex
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 from .redaction import find_secrets, redact_secrets
 
@@ -227,7 +228,7 @@ def redact_tool_output(command: str, output: str, extra_patterns: Sequence[str] 
     if not spans:
         return redact_secrets(output, extra_patterns)
     spans.sort()
-    merged: list[list] = []
+    merged: list[list[Any]] = []
     for s, e, kind in spans:
         if merged and s <= merged[-1][1]:
             merged[-1][1] = max(merged[-1][1], e)

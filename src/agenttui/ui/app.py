@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 from pathlib import Path
+from typing import TYPE_CHECKING, Literal
 
 from textual import events, on, work
 from textual.app import App
@@ -40,6 +41,9 @@ from agenttui.ui.startup import (
 )
 from agenttui.ui.themes import FALLBACK_THEME, find_theme, load_themes
 
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
+
 APP_NAME = "agenttui"
 _HERE = Path(__file__).parent  # as Textual resolves CSS_PATH: same strings, no re-parse
 EMBED_AFTER_S = 2.0  # the embeddings backfill starts once start-up work is done
@@ -59,7 +63,7 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
     BINDINGS = to_bindings(APP_ACTIONS)
     COMMANDS = App.COMMANDS | {AgentCommands}
 
-    def __init__(self, services, *, check_api_key: bool = True, defer_panes: bool | None = None) -> None:
+    def __init__(self, services: Services, *, check_api_key: bool = True, defer_panes: bool | None = None) -> None:
         super().__init__()
         self.services = services
         self.check_api_key = check_api_key
@@ -380,7 +384,7 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
 
         keys = [(s.id, self.key_for(s.id), s.description) for s in ALL_ACTIONS]
         keys.append(("app.command_palette", self.COMMAND_PALETTE_BINDING, "Command palette"))
-        log = self.main.chat.log
+        log = self.main.chat.chat_log
         notice = await log.notice(help_text(COMMANDS, keys))
         # Its first line at the top (it is taller than the chat): reading starts there.
         log.release_anchor()
@@ -495,7 +499,7 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
 
         memory = self.services.memory
 
-        def counts(scope: str) -> tuple[int, str]:
+        def counts(scope: Literal["user", "profile"]) -> tuple[int, str]:
             items = memory.items(scope)
             notes = sum(item.kind == "note" for item in items)
             return len(items), f"{notes} note(s) and {len(items) - notes} fact(s)"
@@ -504,7 +508,7 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
             asyncio.to_thread(counts, "user"), asyncio.to_thread(counts, "profile"))
         name = self.services.profile_name
         sizes = {"all": users + profiles, "user": users, "profile": profiles}
-        choices = (
+        choices: tuple[tuple[str, str, str], ...] = (
             ("all", "both scopes", f"This removes {user} of the user scope and {profile} of profile {name!r}."),
             ("user", "user scope only", f"This removes {user} of the user scope (every profile's)."),
             ("profile", f"profile {name!r} only", f"This removes {profile} of profile {name!r}."),
@@ -534,7 +538,9 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
 
     def _after_memory_screen(self, _result: object = None) -> None:
         if isinstance(self.screen, MainScreen) and self.screen.panes_ready:
-            self.main.query_one("#memory-pane").reload()
+            from agenttui.ui.widgets.memory_pane import MemoryPane
+
+            self.main.query_one("#memory-pane", MemoryPane).reload()
 
     def _after_settings(self, saved: bool | None) -> None:
         if saved:
@@ -560,7 +566,7 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
         restart_mcp(self)  # the new profile's MCP servers (its own and the user's)
 
 
-def make_app(services, *, check_api_key: bool = True, defer_panes: bool | None = None) -> AgentTUI:
+def make_app(services: Services, *, check_api_key: bool = True, defer_panes: bool | None = None) -> AgentTUI:
     """Build the app over ``services`` (the CLI and the tests both come through here)."""
     return AgentTUI(services, check_api_key=check_api_key, defer_panes=defer_panes)
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ ALL_ACTIONS = APP_ACTIONS + PROMPT_ACTIONS
 BINDING_IDS = frozenset(spec.id for spec in ALL_ACTIONS)
 
 
-def to_bindings(specs: tuple[ActionSpec, ...]) -> list[Binding]:
+def to_bindings(specs: tuple[ActionSpec, ...]) -> list[BindingType]:
     return [
         Binding(s.key, s.action, s.description, show=s.show, priority=s.priority, id=s.id)
         for s in specs

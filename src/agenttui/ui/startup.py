@@ -249,7 +249,8 @@ def set_start_theme(app: App, name: str) -> bool:
     dark/light stays as Textual's default (the ANSI colour filter depends on
     it). A light theme returns False: the caller sets it the usual way.
     """
-    if app.get_theme(name).dark != app.current_theme.dark:
+    theme = app.get_theme(name)
+    if theme is None or theme.dark != app.current_theme.dark:
         return False
     app.set_reactive(App.theme, name)
     app.stylesheet.set_variables(app.get_css_variables())

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
@@ -83,8 +84,9 @@ def parse_theme(data: dict, origin: str = "<theme>") -> Theme:
         isinstance(k, str) and isinstance(v, str) for k, v in variables.items()
     ):
         raise ThemeError(f"{origin}: [variables] must map names to strings")
-    extra = {k: float(data[k]) for k in ("luminosity_spread", "text_alpha") if k in data}
-    return Theme(name=name.strip(), dark=dark, variables=dict(variables), **colours, **extra)
+    options: dict[str, Any] = {**colours, **{k: float(data[k]) for k in ("luminosity_spread", "text_alpha")
+                                               if k in data}}
+    return Theme(name=name.strip(), dark=dark, variables=dict(variables), **options)
 
 
 def load_theme_file(path: Path) -> Theme:

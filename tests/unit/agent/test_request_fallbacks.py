@@ -10,16 +10,16 @@ import json
 
 import pytest
 
-from agenttui.agent import request_options
 from agenttui.agent.events import RequestFallback, RetryScheduled, TurnFailed, TurnFinished
 from agenttui.agent.loop import run_turn
+from agenttui.core.endpoint_state import EndpointMemory, state_path
 from tests.fakes import provider_rejections as rejections
 
 from .conftest import FAST_RETRIES, collect, final, of_type
 
 
 def state(services) -> dict:
-    return json.loads(request_options.state_path(services.paths.data_dir).read_text())
+    return json.loads(state_path(services.paths.data_dir).read_text())
 
 
 async def turn(services, conversation, text="question", **kwargs):
@@ -92,7 +92,7 @@ async def test_memory_is_per_model_and_survives_a_new_process(services, conversa
     await turn(services, conversation, model="qwen2.5:7b")
     assert fake_openai.chat_requests[-1]["tools"]
     # a fresh process reads the file (no in-process cache involved)
-    fresh = request_options.EndpointMemory(request_options.state_path(services.paths.data_dir))
+    fresh = EndpointMemory(state_path(services.paths.data_dir))
     assert fresh.omitted(fake_openai.base_url + "/", services.model) == {"tools"}
     assert fresh.omitted(fake_openai.base_url, "qwen2.5:7b") == set()
 
@@ -104,7 +104,7 @@ async def test_setting_on_never_falls_back(services, conversation, fake_openai):
     failed = final(events)
     assert isinstance(failed, TurnFailed) and "does not support tools" in failed.error
     assert len(fake_openai.chat_requests) == 1 and not of_type(events, RequestFallback)
-    assert not request_options.state_path(services.paths.data_dir).exists()
+    assert not state_path(services.paths.data_dir).exists()
 
 
 async def test_setting_on_sends_what_was_remembered(services, conversation, fake_openai):
@@ -134,7 +134,7 @@ async def test_an_unrelated_400_is_not_hidden_by_a_fallback(services, conversati
 
 
 async def test_a_state_file_that_cannot_be_read_or_written_costs_nothing(services, conversation, fake_openai):
-    path = request_options.state_path(services.paths.data_dir)
+    path = state_path(services.paths.data_dir)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("{ not json")
     fake_openai.reject("tools", rejections.TOOLS["vllm"])

@@ -12,7 +12,9 @@ import typing
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings as hsettings, strategies as st
+from hypothesis import given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 
 from agenttui.core.config import coerce_section, load_settings
 from agenttui.core.config_schema import (

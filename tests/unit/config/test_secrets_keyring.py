@@ -5,7 +5,11 @@ from __future__ import annotations
 import pytest
 
 from agenttui.core.secrets import (
-    NoKeyringBackend, delete_api_key, get_api_key, keyring_status, set_api_key,
+    NoKeyringBackend,
+    delete_api_key,
+    get_api_key,
+    keyring_status,
+    set_api_key,
 )
 
 

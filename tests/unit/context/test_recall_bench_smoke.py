@@ -7,6 +7,7 @@ really are paraphrases, and that the evidence check both finds and misses.
 
 from __future__ import annotations
 
+import itertools
 import sqlite3
 import sys
 from pathlib import Path
@@ -57,7 +58,7 @@ def test_default_corpus_meets_the_sizes(default_corpus):
     assert {q.lang for q in corpus.questions} == {"en", "id"}
     days = [m.created.date() for m in messages]
     assert max(days) < TODAY and (TODAY - min(days)).days > 500
-    assert all(a.created < b.created for a, b in zip(messages, messages[1:]))
+    assert all(a.created < b.created for a, b in itertools.pairwise(messages))
     for session in corpus.sessions:
         assert [m.role for m in session.messages] == ["user", "assistant"] * (len(session.messages) // 2)
 

@@ -16,7 +16,7 @@ def _write_memory(path, **fields) -> bytes:
     item = {"id": "a" * 32, "kind": "note", "scope": "user", "text": "I drink tea",
             "source": "explicit", **fields}
     raw = json.dumps({"schema": 1, "scope": "user", "items": [item], "archive": []})
-    for key, value in fields.items():  # json.dumps cannot spell these: write them as a user would
+    for value in fields.values():  # json.dumps cannot spell these: write them as a user would
         if isinstance(value, str) and value.startswith("RAW:"):
             raw = raw.replace(json.dumps(value), value[4:])
     path.parent.mkdir(parents=True, exist_ok=True)

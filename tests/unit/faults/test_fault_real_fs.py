@@ -9,6 +9,7 @@ paths with injected errors.
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -38,7 +39,7 @@ def test_full_disk(real_tmpfs, run_cli, fake_openai, tmp_path):
             assert "second answer" in asked.out
             assert "could not be saved to history" in asked.err and "disk is full" in asked.err
             recovery = asked.err.rsplit(" is in ", 1)[1].strip()
-            text = open(recovery).read()  # the full disk's own dir could not take it: temp dir
+            text = Path(recovery).read_text()  # the full disk's own dir could not take it: temp dir
             assert "second question" in text and "second answer" in text and SECRET not in text
             for argv in (("memory", "add", "more tea"), ("memory", "set", "language", "en"),
                          ("profile", "create", "work")):

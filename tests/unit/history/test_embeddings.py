@@ -72,7 +72,7 @@ def test_backfill_stores_unit_vectors_of_text_messages_only(fake_openai, service
     assert _sent(fake_openai) == texts[::-1]  # newest first
     rows = _rows(services)
     assert [r[0] for r in rows] == ids
-    for (mid, model, dim, blob), text in zip(rows, texts, strict=True):
+    for (_mid, model, dim, blob), text in zip(rows, texts, strict=True):
         vector = from_blob(blob)
         assert model == MODEL and dim == 64 == len(vector)
         assert math.isclose(math.sqrt(dot(vector, vector)), 1.0, rel_tol=1e-5)

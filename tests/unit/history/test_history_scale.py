@@ -19,7 +19,6 @@ import pytest
 
 from agenttui.core.history import HistoryStore
 from agenttui.core.history_schema import LINK_AS_ONE_BRANCH
-from agenttui.core.models import Message
 
 CONVERSATIONS = 400
 PER_CONVERSATION = 500  # 200,000 messages

@@ -38,7 +38,8 @@ def test_the_twin_reads_everything_and_writes_nothing(real, isolated_home):
     twin = incognito_services(services)
     assert is_incognito(twin) and not is_incognito(services)
     chat = twin.history.create_conversation()
-    stored = twin.history.append(chat.id, Message(role="user", content="my key is sk-proj-" + "Ab3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5bC7dE9"))
+    key = "sk-proj-" + "Ab3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5bC7dE9"
+    stored = twin.history.append(chat.id, Message(role="user", content=f"my key is {key}"))
     assert "sk-proj-" not in (stored.content or "")  # redacted as the real store would
     assert stored.id > max(m.id for m in twin.history.messages(kept.id))  # ids after the real ones
     assert [m.content for m in twin.history.messages(kept.id)] == ["deploy kraken how?", "make ship-kraken"]

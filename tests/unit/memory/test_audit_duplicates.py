@@ -13,7 +13,7 @@ from agenttui.core.audit_duplicates import lexical_pairs, vector_pairs
 SAME = [
     ("Takes coffee black, no sugar", "Takes coffee black with no sugar at all"),  # the light edit
     ("Prefers pytest over unittest for new projects", "For new projects the user prefers pytest over unittest"),
-    ("Nadia picks up the kids from school at 15:00 on Fridays", "Nadia picks the kids up from school at 15:00 every Friday"),
+    ("Nadia picks up the kids from school at 15:00 on Fridays", "Nadia picks the kids up from school at 15:00 every Friday"),  # noqa: E501 -- one regex or table row per line
     ("Allergic to peanuts", "allergic to peanuts!!"),
     ("Kopinya hitam tanpa gula", "Kopi hitam, tanpa gula ya"),
     ("Watched a movie with Raka", "Watched a film with Raka"),  # related words, both ways
@@ -127,9 +127,9 @@ def test_centred_takes_out_the_shared_direction():
     rng = random.Random(2)
     shared = [rng.gauss(0, 1) for _ in range(64)]
     vectors = [_unit([4 * s + rng.gauss(0, 1) for s in shared]) for _ in range(40)]
-    raw = sum(x * y for x, y in zip(vectors[0], vectors[1]))
+    raw = sum(x * y for x, y in zip(vectors[0], vectors[1], strict=True))
     out = centred(vectors)
-    after = sum(x * y for x, y in zip(out[0], out[1]))
+    after = sum(x * y for x, y in zip(out[0], out[1], strict=True))
     assert raw > 0.8 and abs(after) < 0.4
     assert abs(sum(x * x for x in out[0]) - 1) < 1e-9
     assert centred(vectors[: CENTRE_MIN - 1]) == [list(v) for v in vectors[: CENTRE_MIN - 1]]  # too few to tell
@@ -187,7 +187,7 @@ def test_a_translation_needs_less_closeness_than_a_rewording():
     filler = [f"Unrelated note {w} for the garden" for w in "abcdefghijklmnopqrst"]
     vectors = [_unit(base), half, *others]
     unit = audit_duplicates.centred(vectors)
-    cos = sum(x * y for x, y in zip(unit[0], unit[1]))
+    cos = sum(x * y for x, y in zip(unit[0], unit[1], strict=True))
     assert audit_duplicates.CROSS_LANGUAGE_MIN < cos < audit_duplicates.VECTOR_MIN
     translated = vector_pairs(vectors, ["Likes spicy food", "Suka makanan pedas", *filler])
     reworded = vector_pairs(vectors, ["Likes spicy food", "Enjoys food with lots of chili", *filler])

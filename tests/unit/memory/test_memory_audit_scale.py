@@ -8,8 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from agenttui.core.audit import audit
-
 BENCH = Path(__file__).resolve().parents[3] / "bench" / "bench_audit.py"
 
 

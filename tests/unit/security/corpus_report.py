@@ -76,7 +76,7 @@ def report() -> str:
             f"{name}: recall {fig.recall:.4f} ({fig.positives - len(fig.missed)}/{fig.positives}), "
             f"false-positive rate {fig.fp_rate:.4f} ({len(fig.false_positives)}/{fig.negatives})"
         )
-        for item, detail in fig.missed[:10]:
+        for item, _detail in fig.missed[:10]:
             lines.append(f"  missed [{getattr(item, 'kind', getattr(item, 'tag', ''))}] {item.text[:100]!r}")
         for item, detail in fig.false_positives[:10]:
             lines.append(f"  false positive {item.text[:100]!r} -> {str(detail)[:120]}")

@@ -76,7 +76,7 @@ def test_generic_prefix_is_cut_and_rule_anchored_at_its_keyword():
     py, cut = gen.convert(go)
     assert cut and py.startswith("(?i)(?:adafruit)")
     assert gen.anchored(py, ["adafruit"])
-    assert not gen.anchored(r"\b(pat[A-Za-z0-9]{14})", ["pat"]) is False  # literal prefix 'pat' is a keyword
+    assert gen.anchored(r"\b(pat[A-Za-z0-9]{14})", ["pat"]) is not False  # literal prefix 'pat' is a keyword
     assert not gen.anchored(r"[a-z]{3}x", ["x"])
 
 

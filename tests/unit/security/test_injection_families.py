@@ -89,7 +89,13 @@ def test_a_zero_width_space_inside_a_word_is_still_hidden_text():
 def _unbounded_repeats(items) -> list[str]:
     """Repeats with no upper bound over more than one character class."""
     from re._constants import (
-        ATOMIC_GROUP, BRANCH, MAX_REPEAT, MAXREPEAT, MIN_REPEAT, POSSESSIVE_REPEAT, SUBPATTERN,
+        ATOMIC_GROUP,
+        BRANCH,
+        MAX_REPEAT,
+        MAXREPEAT,
+        MIN_REPEAT,
+        POSSESSIVE_REPEAT,
+        SUBPATTERN,
     )
 
     bad = []

@@ -6,7 +6,6 @@ with a value generated here (random, seeded), never a real credential.
 
 from __future__ import annotations
 
-import base64
 import random
 import string
 

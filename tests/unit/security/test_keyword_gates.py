@@ -30,7 +30,8 @@ def test_gated_rules_find_what_ungated_rules_find():
     keywords = gitleaks_scan.compiled(redaction._needles()[1])
     for text in _texts():
         lowered = redaction.ascii_lower(text)
-        found = gitleaks_scan.present(keywords, gitleaks_scan.keyword_hits(lowered.encode("latin-1", "replace"), keywords))
+        hits = gitleaks_scan.keyword_hits(lowered.encode("latin-1", "replace"), keywords)
+        found = gitleaks_scan.present(keywords, hits)
         assert list(redaction._provider_candidates(text, found)) == list(redaction._provider_candidates(text)), text
         assert list(redaction._context_candidates(text, lowered, found)) == list(
             redaction._context_candidates(text, lowered)
@@ -52,4 +53,5 @@ def test_byte_view_keeps_offsets_and_non_ascii_values():
     assert len(view) == len(text) and max(map(ord, view)) < 256
     spans = {text[m.start : m.end] for m in redaction.find_secrets(text)}
     assert spans == {token, "пароль2024"}
-    assert redaction.redact_secrets(text) == "密码是 [REDACTED:github_token] 😀, DB_PASSWORD=[REDACTED:password]\u3000ok"
+    want = "密码是 [REDACTED:github_token] 😀, DB_PASSWORD=[REDACTED:password]\u3000ok"
+    assert redaction.redact_secrets(text) == want

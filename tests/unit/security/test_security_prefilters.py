@@ -33,7 +33,7 @@ def _fragments(*parts: str):
 def _same(pattern: AnchoredPattern, text: str) -> None:
     got = [(m.start(), pattern.end(m), m.groupdict()) for m in pattern.finditer(text)]
     want = [(m.start(), m.end(), m.groupdict()) for m in pattern.as_one_regex().finditer(text)]
-    for (_, _, g), (_, _, w) in zip(got, want):
+    for (_, _, g), (_, _, w) in zip(got, want, strict=False):  # unequal lengths fail the assert below
         g.pop("_end", None)
         w.pop("_end", None)
     assert got == want

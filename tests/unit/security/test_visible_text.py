@@ -126,7 +126,8 @@ def test_prose_keeps_newlines_and_tabs_and_nothing_acts(text):
 
 
 def test_prose_keeps_what_ordinary_text_needs():
-    for text in ["a\tb\nc", "👨\u200d👩\u200d👧 ❤\ufe0f", "שלום\u200f abc", "می\u200cخواهم", "Grüße — «\u00a0oui\u00a0»"]:
+    for text in ["a\tb\nc", "👨\u200d👩\u200d👧 ❤\ufe0f", "שלום\u200f abc", "می\u200cخواهم",
+                 "Grüße — «\u00a0oui\u00a0»"]:
         assert inert_text(text) == text
 
 

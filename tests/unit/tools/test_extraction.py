@@ -9,7 +9,6 @@ import pytest
 from agenttui.agent.extraction import apply_extraction, extraction_request
 
 
-
 @pytest.fixture(autouse=True)
 def _save_model_memory_at_once(services):
     """These tests are about what the gate stores; "ask" (the default) is tested on its own."""

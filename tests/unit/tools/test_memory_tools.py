@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
 from datetime import timedelta
+
+import pytest
 
 from agenttui.agent.tools import ToolRegistry
 from agenttui.core.models import utcnow

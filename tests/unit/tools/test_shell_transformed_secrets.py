@@ -94,7 +94,8 @@ async def test_plain_reading_keeps_keys_and_ordinary_lines(env_project):
 
 async def test_ordinary_encoded_output_is_left_alone(env_project):
     _need("base64", "od")
-    outcome = await run(env_project, "run_shell", {"command": "printf 'hello world, nothing secret here' | base64; rev README.md; od -c README.md"})
+    command = "printf 'hello world, nothing secret here' | base64; rev README.md; od -c README.md"
+    outcome = await run(env_project, "run_shell", {"command": command})
     assert "REDACTED" not in outcome.output
     assert "aGVsbG8gd29ybGQs" in outcome.output and "omeD #" in outcome.output
 

@@ -35,8 +35,10 @@ Memory pane and the next prompt pick it up; the screen dismisses with
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from rich.console import Group
 from rich.table import Table
@@ -55,6 +57,9 @@ from agenttui.ui import messages
 from agenttui.ui.inert import inert_line
 from agenttui.ui.widgets.audit_table import COLUMNS, FLAG_TAGS, AuditRow, AuditTable, rows_from
 from agenttui.ui.widgets.memory_item_editor import MemoryItemEditor, apply_edit
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 SORT_ORDER = list(COLUMNS)
 
@@ -101,7 +106,7 @@ class AuditScreen(Screen[bool]):
             super().__init__()
             self.proposals, self.problems = proposals, problems
 
-    def __init__(self, services, now: datetime | None = None, deep: bool = False) -> None:
+    def __init__(self, services: Services, now: datetime | None = None, deep: bool = False) -> None:
         super().__init__()
         self.deep = deep
         self.proposals: list = []  # deep review proposals still waiting for the user
@@ -205,15 +210,16 @@ class AuditScreen(Screen[bool]):
 
         memory, settings = self.services.memory, self.services.settings.memory
         items = memory.items("all", include_expired=True)
-        options = dict(now=self.now, stale_days=settings.stale_days, max_chars=settings.max_note_chars,
-                       redact_patterns=self.services.settings.redaction.extra_patterns)
+        run = functools.partial(audit, items, now=self.now, stale_days=settings.stale_days,
+                                max_chars=settings.max_note_chars,
+                                redact_patterns=self.services.settings.redaction.extra_patterns)
         embed, warning = embedder_for(self.services), None
         try:
-            findings = audit(items, embed=embed, **options)
+            findings = run(embed=embed)
         except Exception as error:  # EmbeddingError, or an endpoint gone: the lexical audit still runs
             if embed is None:
                 raise
-            findings = audit(items, **options)
+            findings = run()
             warning = f"Duplicates by meaning are off: {error}"
         self.post_message(self._Audited(rows_from(items, findings), warning))
 

@@ -44,7 +44,7 @@ def no_keyring(problem: str | None) -> bool:
     """The lookup's problem is core.secrets' "no usable keyring backend" advice."""
     from agenttui.core.secrets import ADVICE
 
-    return bool(problem) and problem.startswith(ADVICE.split("{", 1)[0])
+    return problem is not None and problem.startswith(ADVICE.split("{", 1)[0])
 
 
 def explanation(settings_key: str, problem: str | None) -> str:

@@ -52,6 +52,8 @@ from agenttui.ui.startup import (
 )
 
 if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
+    from agenttui.ui.app import AgentTUI
     from agenttui.ui.widgets.chat_pane import ChatPane
 
 NARROW_BELOW = 100
@@ -66,11 +68,13 @@ __all__ = ["PANES", "Blank", "HeaderSlot", "MainScreen", "PaneSlot"]
 class MainScreen(Screen):
     CSS_PATH = "main.tcss"
     AUTO_FOCUS = "#prompt, #early-prompt"
+    if TYPE_CHECKING:
+        app: AgentTUI
 
     class PanesReady(Message):
         """The real panes are mounted (after the first frame when deferred)."""
 
-    def __init__(self, services, *, defer_panes: bool | None = None) -> None:
+    def __init__(self, services: Services, *, defer_panes: bool | None = None) -> None:
         super().__init__()
         self.services = services
         self._defer_panes = defer_panes
@@ -121,7 +125,8 @@ class MainScreen(Screen):
         if quiet < PANES_AFTER_S and time.monotonic() - shown_at < PANES_LATEST_S:
             self.set_timer(PANES_AFTER_S - quiet, lambda: self._start_fill(shown_at))
             return
-        self.run_worker(self._import_then_fill, group="fill-panes")
+        # ignore: mypy cannot infer ResultType from WorkType's union for a coroutine function
+        self.run_worker(self._import_then_fill, group="fill-panes")  # type: ignore[arg-type]
 
     async def _import_then_fill(self) -> None:
         """A worker, not a handler: the screen's queue stays free to repaint what is typed."""
@@ -191,9 +196,6 @@ class MainScreen(Screen):
     # -- panes ---------------------------------------------------------------
     def pane(self, name: str) -> Widget:
         return self.query_one(PANE_IDS[name])
-
-    def pane_visible(self, name: str) -> bool:
-        return self.pane(name).display
 
     def toggle_pane(self, name: str) -> None:
         """F2 / F3 go to the pane (issue 12 item 12): shown if hidden, and focused; pressed

@@ -14,7 +14,7 @@ or a template with variables first asks for them in a small form
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -27,6 +27,9 @@ from textual.widgets.option_list import Option
 
 from agenttui.ui.inert import inert, inert_line
 from agenttui.ui.screens.mcp_arguments import ArgumentField, McpArgumentsScreen
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 LISTS = (("list_resources", "resource"), ("list_resource_templates", "template"), ("list_prompts", "prompt"))
 
@@ -45,11 +48,11 @@ class McpScreen(ModalScreen[str | None]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close"),
-        Binding("e", "toggle", "Enable/disable"),
+        Binding("e", "toggle_server", "Enable/disable"),  # not "toggle": Textual's own action
         Binding("r", "items", "Resources & prompts"),
     ]
 
-    def __init__(self, services: Any) -> None:
+    def __init__(self, services: Services) -> None:
         super().__init__()
         self.services = services
         # (kind, server, uri / uri template / prompt name, its arguments, what it says of itself)
@@ -131,7 +134,7 @@ class McpScreen(ModalScreen[str | None]):
     def action_close(self) -> None:
         self.dismiss(None)
 
-    async def action_toggle(self) -> None:
+    async def action_toggle_server(self) -> None:
         c = self._current()
         if c is None or self.manager is None:
             return

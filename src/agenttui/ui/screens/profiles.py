@@ -15,6 +15,7 @@ exists.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on, work
@@ -27,6 +28,9 @@ from textual.widgets import Button, Checkbox, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from agenttui.ui.inert import inert_line
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 
 class ProfilesScreen(ModalScreen[str | None]):
@@ -44,7 +48,7 @@ class ProfilesScreen(ModalScreen[str | None]):
             self.note = note
             self.error = error
 
-    def __init__(self, services, cwd: Path | None = None) -> None:
+    def __init__(self, services: Services, cwd: Path | None = None) -> None:
         super().__init__()
         self.services = services
         self.cwd = Path(cwd) if cwd is not None else Path.cwd()
@@ -203,7 +207,7 @@ def _create(profiles, name: str, bind: Path | None) -> str:
     return f"Created profile {name!r}" + (f", bound to {bind}" if bind else " (not bound to a folder)") + "."
 
 
-def _delete(services, name: str) -> str:
+def _delete(services: Services, name: str) -> str:
     from agenttui.core.backup import create_backup
 
     backup = create_backup(services.paths)  # before anything moves

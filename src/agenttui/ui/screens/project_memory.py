@@ -15,13 +15,17 @@ from __future__ import annotations
 import os
 import shlex
 import subprocess
+from typing import TYPE_CHECKING
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer, Static, TabbedContent, TabPane, TextArea
-from rich.text import Text
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 FILES = (("context", "context.md"), ("decisions", "decisions.md"), ("learnings", "learnings.md"))
 
@@ -34,7 +38,7 @@ class ProjectMemoryScreen(Screen[bool]):
         Binding("escape", "close", "Close", id="project.close"),
     ]
 
-    def __init__(self, services) -> None:
+    def __init__(self, services: Services) -> None:
         super().__init__()
         self.services = services
         self.saved: dict[str, str] = {}

@@ -21,8 +21,8 @@ conversation; it never reaches into the panes itself.
 from __future__ import annotations
 
 import asyncio
-import json
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from textual import on
 from textual.app import ComposeResult
@@ -37,6 +37,9 @@ from agenttui.core.recall_usage import RecallUsage, used_line
 from agenttui.ui.inert import inert, inert_line
 from agenttui.ui.widgets.memory_item_editor import MemoryItemEditor, apply_edit
 from agenttui.ui.widgets.used_list import UsedList, UsedRow
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 USED_KEYS = "e edit · d forget · Enter open/edit · Esc close"
 
@@ -94,7 +97,7 @@ class PromptInspectorScreen(ModalScreen[InspectorResult | None]):
         Binding("d,delete", "forget", "Forget note", id="inspector.forget"),
     ]
 
-    def __init__(self, prompt, usage: RecallUsage | None = None, *, services=None) -> None:
+    def __init__(self, prompt, usage: RecallUsage | None = None, *, services: Services | None = None) -> None:
         super().__init__()
         self.prompt = prompt
         self.usage = usage if usage is not None and not usage.empty else None
@@ -155,6 +158,12 @@ class PromptInspectorScreen(ModalScreen[InspectorResult | None]):
             return
         self.dismiss(InspectorResult(self.memory_changed, (row.conversation_id, row.message_id)))
 
+    @property
+    def _services(self) -> Services:
+        """The services, for the memory actions (``_memory_row`` lets them run only with them)."""
+        assert self.services is not None
+        return self.services
+
     def _memory_row(self, verb: str) -> UsedRow | None:
         row = self._row()
         if row is None or self.services is None:
@@ -171,7 +180,7 @@ class PromptInspectorScreen(ModalScreen[InspectorResult | None]):
         row = self._memory_row("edited")
         if row is None or row.item_id is None:
             return
-        memory = self.services.memory
+        memory = self._services.memory
         item = await asyncio.to_thread(memory.get, row.item_id)
         if item is None:
             archived = await asyncio.to_thread(memory.archived, "all")
@@ -190,7 +199,7 @@ class PromptInspectorScreen(ModalScreen[InspectorResult | None]):
         used.focus()
         row = used.current
         try:
-            result: WriteResult = await asyncio.to_thread(apply_edit, self.services.memory, event.item, event.text)
+            result: WriteResult = await asyncio.to_thread(apply_edit, self._services.memory, event.item, event.text)
         except Exception as exc:  # the gate / store explains itself (empty edit, unknown id ...)
             self.notify(str(exc) or type(exc).__name__, title="Memory edit failed", severity="error")
             return
@@ -217,7 +226,7 @@ class PromptInspectorScreen(ModalScreen[InspectorResult | None]):
 
         screen = ConfirmScreen(
             f"Forget this {row.kind}?", inert_line(row.text, 300),
-            backup=self.services.paths.memory_backups_dir, confirm_label="Forget")
+            backup=self._services.paths.memory_backups_dir, confirm_label="Forget")
 
         async def answered(confirmed: bool | None) -> None:
             if confirmed:
@@ -227,7 +236,7 @@ class PromptInspectorScreen(ModalScreen[InspectorResult | None]):
 
     async def _forget(self, row: UsedRow) -> None:
         try:
-            removed = await asyncio.to_thread(self.services.memory.remove, [row.item_id])
+            removed = await asyncio.to_thread(self._services.memory.remove, [row.item_id or ""])
         except OSError as exc:
             self.notify(str(exc), title="Memory not changed", severity="error")
             return
@@ -237,8 +246,3 @@ class PromptInspectorScreen(ModalScreen[InspectorResult | None]):
         self.memory_changed = True
         self.query_one(UsedList).item_forgotten(row)
         self.notify(inert_line(removed[0].display, 100), title=f"Forgot {len(removed)} item(s)")
-
-
-def as_json(prompt) -> str:
-    """The raw request (for copying)."""
-    return json.dumps({"model": prompt.model, "messages": prompt.messages, **prompt.params}, indent=2)

@@ -38,6 +38,7 @@ Decisions:
 from __future__ import annotations
 
 import copy
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on, work
@@ -48,6 +49,9 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.validation import ValidationResult, Validator
 from textual.widgets import Button, Input, Label, Select, Static, Switch, TextArea
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 TOP_KEYS = ("user_name", "temperature")  # shown under the endpoint, not in "General" (issue 12 item 23)
 SECTION_TITLES = {None: "General", "memory": "Memory", "history": "History", "recall": "Recall",
@@ -111,7 +115,7 @@ class SettingsScreen(ModalScreen[bool]):
             self.key_ok = key_ok
             self.session_key = session_key  # the typed key, when it is kept for this session only
 
-    def __init__(self, services) -> None:
+    def __init__(self, services: Services) -> None:
         super().__init__()
         self.services = services
         self._key_file_offered = False  # the file switch was shown (no keyring, or a file exists)
@@ -209,7 +213,7 @@ class SettingsScreen(ModalScreen[bool]):
     def _env_overrides(self):
         """Say when the environment wins over these fields (the header showed
         AGENTTUI_MODEL's model while this form showed config.toml's)."""
-        environ = getattr(self.services, "environ", None) or {}
+        environ = self.services.environ
         for var, what in (("AGENTTUI_MODEL", "model"), ("OPENAI_BASE_URL", "base URL")):
             if environ.get(var):
                 yield Static(Text(f"{var} is set, so this session uses {what} {environ[var]!r}; "
@@ -223,7 +227,7 @@ class SettingsScreen(ModalScreen[bool]):
     # -- the endpoint's models (issue 12 item 23) -----------------------------
     def _endpoint(self) -> tuple[str | None, str | None]:
         """(base URL, key) a turn would use with this form's values."""
-        environ = getattr(self.services, "environ", None) or {}
+        environ = self.services.environ
         base = environ.get("OPENAI_BASE_URL") or self.query_one("#set-base-url", Input).value.strip() or None
         typed = self.query_one("#set-api-key", Input).value.strip()
         return base, typed or self.services.api_key().value
@@ -312,6 +316,8 @@ class SettingsScreen(ModalScreen[bool]):
             table = getattr(settings, key.section) if key.section else settings
             if isinstance(widget, Switch | Select):
                 value = widget.value
+            elif not isinstance(widget, Input):  # _field yields only these three
+                raise TypeError(f"unexpected settings field {widget!r}")
             elif plain_type(key.hint) in (int, float):
                 text = widget.value.strip()
                 if not text and optional(key.hint):
@@ -373,7 +379,7 @@ class SettingsScreen(ModalScreen[bool]):
         from agenttui.core.config import save_settings
 
         key_note, key_ok, session_key = self._store_key(api_key, to_file)
-        if api_key and (getattr(self.services, "environ", None) or {}).get("OPENAI_API_KEY"):
+        if api_key and self.services.environ.get("OPENAI_API_KEY"):
             key_note += " OPENAI_API_KEY is set in this environment and is used first."
         try:
             save_settings(self.services.paths, settings)

@@ -9,8 +9,10 @@ All item text is passed through :func:`inert_line` and truncated.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from rich.text import Text
 from textual.widgets import DataTable
@@ -26,7 +28,7 @@ FLAG_TAGS = {
 FLAG_STYLES = {"suspicious": "bold red", "secret": "bold red", "conflict": "yellow",
                "duplicate": "yellow"}
 # column key -> (label, sort key over an AuditRow)
-COLUMNS: dict[str, tuple[str, object]] = {
+COLUMNS: dict[str, tuple[str, Callable[[AuditRow], Any]]] = {
     "scope": ("scope", lambda r: r.item.scope),
     "kind": ("kind", lambda r: r.item.kind),
     "text": ("text / key = value", lambda r: r.item.display.casefold()),

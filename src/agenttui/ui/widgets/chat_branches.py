@@ -31,16 +31,36 @@ from agenttui.ui.widgets.message_cursor import MessageAction
 from agenttui.ui.widgets.message_view import AssistantMessage, UserMessage
 
 if TYPE_CHECKING:
-    from agenttui.ui.widgets.chat_pane import ChatPane
+    from textual.widget import Widget
 
-    _Base = ChatPane
+    from agenttui.bootstrap import Services
+    from agenttui.ui.widgets.chat_log import ChatLog
+    from agenttui.ui.widgets.prompt_input import PromptInput
+
+    _Base = Widget
 else:
-    _Base = object
+    _Base = object  # at run time the widget half is ChatPane's other base
 
 EDITING_ID = "chat-editing"
 
 
 class ChatBranchesMixin(_Base):
+    if TYPE_CHECKING:  # what ChatPane provides (ChatPane subclasses this: it cannot be the base here)
+        services: Services
+        conversation_id: str | None
+        streaming: bool
+        _turn: int
+        _retry_of: int | None
+
+        @property
+        def chat_log(self) -> ChatLog: ...
+        @property
+        def prompt(self) -> PromptInput: ...
+        async def send(self, text: str, *, show: bool = True, retry: bool = False,
+                       edit_of: int | None = None) -> None: ...
+        async def open_conversation(self, conversation_id: str | None, message_id: int | None = None,
+                                    *, _lookup: bool = False) -> None: ...
+
     _editing: int | None = None  # the question being edited (its id), while the prompt holds it
     _draft_before_edit = ""  # what the prompt held when the edit began: it comes back after
 
@@ -112,7 +132,7 @@ class ChatBranchesMixin(_Base):
         self.cancel_edit(keep_text=True)
         if edited is None:
             return
-        await self.log.remove_from(edited)  # that branch is not the active one any more
+        await self.chat_log.remove_from(edited)  # that branch is not the active one any more
         await self.send(text, edit_of=edited)
         if draft and not self.prompt.text:  # the draft the edit pushed aside
             self.prompt.load_text(draft)
@@ -121,14 +141,14 @@ class ChatBranchesMixin(_Base):
     # -- regenerate ----------------------------------------------------------------
     async def regenerate(self, question_id: int, text: str) -> None:
         """Answer question ``question_id`` again: a sibling of its answers."""
-        await self.log.remove_from(question_id, keep_it=True)
+        await self.chat_log.remove_from(question_id, keep_it=True)
         self._retry_of = question_id
         await self.send(text, show=False, retry=True)
 
     async def regenerate_last(self) -> bool:
         """``ctrl+r`` after a finished reply: the last question shown is answered again.
         False when no stored question is shown."""
-        questions = [w for w in self.log.query(UserMessage) if w.message_id is not None]
+        questions = [w for w in self.chat_log.query(UserMessage) if w.message_id is not None]
         if not questions:
             return False
         await self.regenerate(questions[-1].message_id, questions[-1].text)  # type: ignore[arg-type]
@@ -137,11 +157,13 @@ class ChatBranchesMixin(_Base):
     # -- switch, fork ------------------------------------------------------------------
     async def switch_branch(self, message_id: int, step: int) -> None:
         cid = self.conversation_id
+        if cid is None:  # a message's action: its conversation is open
+            return
         shown = await asyncio.to_thread(self.services.history.switch_sibling, cid, message_id, step)
         if shown is None:
             self.notify("This message has no other version.", severity="information")
             return
-        self.log.keep_focus()  # ←/→ again goes on from the message shown
+        self.chat_log.keep_focus()  # ←/→ again goes on from the message shown
         await self.open_conversation(cid, shown)
         self.post_message(app_messages.ConversationsChanged(cid))
 
@@ -149,6 +171,8 @@ class ChatBranchesMixin(_Base):
         from agenttui.core.history import HistoryError
 
         cid = self.conversation_id
+        if cid is None:
+            return
         try:
             fork = await asyncio.to_thread(self.services.history.fork, cid, message_id)
         except HistoryError as exc:
@@ -167,8 +191,8 @@ class ChatBranchesMixin(_Base):
             return
         event = message.event
         if isinstance(event, ev.TurnFailed) and event.partial is not None and event.partial.id is not None:
-            replies = self.log.query(AssistantMessage)
+            replies = self.chat_log.query(AssistantMessage)
             if replies and replies.last().message_id is None:
                 replies.last().message_id = event.partial.id
         if isinstance(event, ev.TurnFinished | ev.TurnFailed):
-            self.log.refresh_branches()
+            self.chat_log.refresh_branches()

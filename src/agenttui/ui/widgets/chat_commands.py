@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from agenttui.core.models import Origin
+from agenttui.core.models import Origin, Scope
 from agenttui.ui import messages as app_messages
 from agenttui.ui.inert import inert_line
 from agenttui.ui.widgets.slash_commands import BY_NAME, parse
@@ -23,6 +24,17 @@ END_INSTRUCTION = (
     "using your update_context tool, then reply with a two-line summary."
 )
 
+if TYPE_CHECKING:
+    from textual.widget import Widget
+
+    from agenttui.bootstrap import Services
+    from agenttui.ui.app import AgentTUI
+    from agenttui.ui.widgets.chat_log import ChatLog
+
+    _Widget = Widget
+else:
+    _Widget = object  # at run time the widget half is ChatPane's other base
+
 _APP_ACTIONS = {
     "audit": "open_audit",
     "profile": "open_profiles",
@@ -30,7 +42,21 @@ _APP_ACTIONS = {
 }
 
 
-class SlashCommandsMixin:
+class SlashCommandsMixin(_Widget):
+    if TYPE_CHECKING:  # what ChatPane provides
+        services: Services
+        conversation_id: str | None
+        _end_session: bool
+        _image: str | None
+        app: AgentTUI
+
+        @property
+        def chat_log(self) -> ChatLog: ...
+        async def send(self, text: str, *, show: bool = True, retry: bool = False) -> None: ...
+        async def new_conversation(self, archive_current: bool = False) -> None: ...
+        async def compact(self) -> None: ...
+        async def toggle_incognito(self) -> None: ...
+
     async def run_slash_command(self, text: str) -> bool:
         """Run ``text`` if it is a slash command; False means "send it as a message"."""
         parsed = parse(text)
@@ -70,7 +96,7 @@ class SlashCommandsMixin:
 
     # -- memory -----------------------------------------------------------
     async def _cmd_remember(self, argument: str) -> None:
-        scope = "user"
+        scope: Scope = "user"
         if argument.endswith(" --profile") or argument == "--profile":
             scope, argument = "profile", argument.removesuffix("--profile").strip()
         if not argument:
@@ -121,11 +147,11 @@ class SlashCommandsMixin:
     async def _cmd_memory(self, argument: str) -> None:
         items = await asyncio.to_thread(self.services.memory.items, "all", False)
         if not items:
-            await self.log.notice("Memory is empty. /remember TEXT adds a note.")
+            await self.chat_log.notice("Memory is empty. /remember TEXT adds a note.")
         else:
             lines = [f"{'★ ' if item.pinned else ''}[{item.scope}/{item.source}] {inert_line(item.display, 160)}"
                      for item in items]  # ★: the Memory pane's pin mark
-            await self.log.notice(f"Memory ({len(items)} items):\n" + "\n".join(lines))
+            await self.chat_log.notice(f"Memory ({len(items)} items):\n" + "\n".join(lines))
         # The pane is shown, the focus stays here: the next letters are a message, not
         # the Memory list's keys (e edits, d deletes).
         show_pane = getattr(self.screen, "show_pane", None)
@@ -160,29 +186,23 @@ class SlashCommandsMixin:
         # Without a path: agenttui's exports folder (named in the toast), not wherever the
         # app was started; a second export never overwrites the first.
         exports = self.services.paths.data_dir / "exports"
-        target = Path(rest).expanduser() if rest else exports / f"agenttui-{self.conversation_id[:8]}.{fmt}"
+        target = Path(rest).expanduser() if rest else None
         history = self.services.history
         exporter = history.export_json if fmt == "json" else history.export_markdown
+        conversation_id = self.conversation_id
 
-        def write() -> None:
-            nonlocal target
-            from agenttui.core.files import atomic_write_text, ensure_dir, timestamp_slug
+        def write() -> Path:
+            from agenttui.core.history_export import write_export
 
-            if not rest:
-                ensure_dir(exports)
-                stamp, n = timestamp_slug(), 1
-                target = exports / f"agenttui-{self.conversation_id[:8]}-{stamp}.{fmt}"
-                while target.exists():
-                    n += 1
-                    target = exports / f"agenttui-{self.conversation_id[:8]}-{stamp}-{n}.{fmt}"
-            atomic_write_text(target, exporter(self.conversation_id))
+            return write_export(exporter(conversation_id), target, exports, f"agenttui-{conversation_id[:8]}", fmt)
 
         try:
-            await asyncio.to_thread(write)
+            written = await asyncio.to_thread(write)
         except OSError as exc:
-            self.notify(f"{target}: {exc.strerror or exc}", title="Export failed", severity="error")
+            where = exc.filename or target or exports
+            self.notify(f"{where}: {exc.strerror or exc}", title="Export failed", severity="error")
             return
-        self.notify(str(target), title="Exported")
+        self.notify(str(written), title="Exported")
 
     async def _cmd_end(self, argument: str) -> None:
         if getattr(self, "incognito", False):  # /end writes context.md and a session archive
@@ -207,7 +227,7 @@ class SlashCommandsMixin:
         except ImageError as exc:
             self.notify(str(exc), title="Cannot attach", severity="error")
             return
-        await self.log.notice(f"Attached {argument}; it goes with your next message.")
+        await self.chat_log.notice(f"Attached {argument}; it goes with your next message.")
 
     async def _cmd_compact(self, argument: str) -> None:
         await self.compact()  # chat_context.ContextMixin

@@ -20,7 +20,7 @@ A mixin of :class:`~agenttui.ui.widgets.chat_pane.ChatPane`.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import work
 from textual.content import Content
@@ -30,6 +30,9 @@ from textual.widgets import Static
 from agenttui.core.compaction import ContextFigures
 from agenttui.ui.inert import inert_line
 from agenttui.ui.widgets.chat_log import ChatLog
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 
 class NotSentMarker(Static):
@@ -93,7 +96,7 @@ class ContextMixin:
             await ready()
 
     @staticmethod
-    def _figures_now(services: Any, conversation_id: str) -> ContextFigures | None:
+    def _figures_now(services: Services, conversation_id: str) -> ContextFigures | None:
         from agenttui.core.compaction import figures
         from agenttui.core.context import assemble
         from agenttui.core.models import Message
@@ -127,7 +130,7 @@ class ContextMixin:
     async def _place_marker(self) -> None:
         pane: Any = self
         figures = self.context_figures
-        log = pane.log
+        log = pane.chat_log
         for old in list(log.query(NotSentMarker)):
             await old.remove()
         if figures is None or figures.not_sent <= 0 or figures.first_sent_id is None:
@@ -176,13 +179,13 @@ class ContextMixin:
 
         pane.app.push_screen(CompactScreen(text, plan.replaced, plan.dropped), answered)
 
-    async def _keep_summary(self, services: Any, conversation_id: str, text: str, plan: Any) -> None:
+    async def _keep_summary(self, services: Services, conversation_id: str, text: str, plan: Any) -> None:
         from agenttui.agent.compact import store_summary
 
         pane: Any = self
         stored = await asyncio.to_thread(store_summary, services, conversation_id, text, plan)
-        await pane.log.add(SummaryView(stored.content or "", stored.id))
-        pane.log.anchor()
+        await pane.chat_log.add(SummaryView(stored.content or "", stored.id))
+        pane.chat_log.anchor()
         pane.notify(f"Summary kept: sent instead of {plan.replaced} older message(s) "
                     f"({inert_line(str(plan.first_id), 12)}…{plan.last_id}).", title="/compact")
         self.measure_context()

@@ -21,9 +21,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agenttui.ui import messages as app_messages
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 INCOGNITO_TITLE = "Chat · incognito · not saved"
 ENTER_NOTICE = ("Incognito: memory and project context are read, nothing is written — no history, "
@@ -31,7 +34,7 @@ ENTER_NOTICE = ("Incognito: memory and project context are read, nothing is writ
 
 
 class IncognitoMixin:
-    _real_services: Any = None  # the app's services while incognito (self.services is the twin)
+    _real_services: Services | None = None  # the app's services while incognito (self.services is the twin)
 
     @property
     def incognito(self) -> bool:
@@ -54,9 +57,9 @@ class IncognitoMixin:
         await pane.open_conversation(None)  # before the swap: a queued draft goes back to the prompt
         self._real_services = pane.services
         self._use(twin)
-        await pane.log.notice(ENTER_NOTICE)
+        await pane.chat_log.notice(ENTER_NOTICE)
         for notice in twin.history.notices:
-            await pane.log.notice(notice)
+            await pane.chat_log.notice(notice)
         pane.prompt.focus()
 
     async def leave_incognito(self, then_open: tuple[str, int | None] | None = None,
@@ -90,18 +93,18 @@ class IncognitoMixin:
     async def _finish_leaving(self, save: bool, then_open: tuple[str, int | None] | None,
                               then: Callable[[], object] | None = None) -> None:
         pane: Any = self
-        if not self.incognito:
+        twin, real = pane.services, self._real_services
+        if not self.incognito or real is None:
             return
         if then is not None:  # quitting: save (or not) and go, no reopening
             if save and pane.conversation_id is not None:
                 from agenttui.core.incognito import save_conversation
 
-                await asyncio.to_thread(save_conversation, pane.services, pane.conversation_id,
-                                        self._real_services.history)
+                await asyncio.to_thread(save_conversation, twin, pane.conversation_id,
+                                        real.history)
             self.drop_incognito()
             then()
             return
-        twin, real = pane.services, self._real_services
         cid = pane.conversation_id
         pane.cancel_turn()
         saved = None
@@ -116,9 +119,9 @@ class IncognitoMixin:
         await pane.open_conversation(*(target or (None,)))
         if saved is not None:
             pane.post_message(app_messages.ConversationsChanged(saved.id))
-            await pane.log.notice("Saved to History; incognito is off.")
+            await pane.chat_log.notice("Saved to History; incognito is off.")
         else:
-            await pane.log.notice("Incognito is off; nothing of it was kept.")
+            await pane.chat_log.notice("Incognito is off; nothing of it was kept.")
         pane.prompt.focus()
 
     def drop_incognito(self) -> None:
@@ -131,7 +134,7 @@ class IncognitoMixin:
         twin.history.discard()
         self._real_services = None
         pane.services = real
-        pane.log.services = real
+        pane.chat_log.services = real
         pane.app.incognito = False
 
     async def incognito_profile_switched(self) -> None:
@@ -142,10 +145,10 @@ class IncognitoMixin:
             pane.notify("The incognito conversation was dropped with the profile switch.",
                         title="Incognito off", severity="warning")
 
-    def _use(self, services: Any) -> None:
+    def _use(self, services: Services) -> None:
         pane: Any = self
         pane.services = services
-        pane.log.services = services
+        pane.chat_log.services = services
         on = self.incognito
         pane.set_class(on, "-incognito")
         pane.border_title = INCOGNITO_TITLE if on else "Chat"

@@ -27,6 +27,7 @@ import asyncio
 import contextlib
 from collections import OrderedDict
 from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from textual import on, work
 from textual.containers import VerticalScroll
@@ -40,6 +41,11 @@ from agenttui.ui.widgets.message_cursor import CURSOR_BINDINGS, CURSOR_CSS, Mess
 from agenttui.ui.widgets.message_view import AssistantMessage, Notice, UserMessage
 from agenttui.ui.widgets.thinking_block import ThinkingBlock
 from agenttui.ui.widgets.tool_call_view import ToolCallView
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
+
+W = TypeVar("W", bound=Widget)
 
 PAGE = 20  # enough to fill a tall terminal; each Markdown reply costs ms to mount
 MAX_PAGES = 20
@@ -95,14 +101,14 @@ class ChatLog(MessageCursor, VerticalScroll):
             self.older = older
             self.focus_id = focus_id
 
-    def __init__(self, services, **kwargs) -> None:
+    def __init__(self, services: Services, **kwargs) -> None:
         super().__init__(**kwargs)
         self.services = services
         self.conversation_id: str | None = None
         self.oldest_id: int | None = None
         self.has_older = False
         self._loading = False
-        self._reveal_waits: list[asyncio.Future] = []  # a first page waiting for its replies
+        self._reveal_waits: list[asyncio.Future[Any]] = []  # a first page waiting for its replies
         # Bumped per show_conversation: a page read for an earlier opening of the same
         # conversation (left and reopened meanwhile) must not be mounted a second time.
         self._opened = 0
@@ -223,7 +229,7 @@ class ChatLog(MessageCursor, VerticalScroll):
         """Wait until ``replies`` show their text (their Markdown is parsed in a thread after
         mounting, so a page appeared in stages: questions first, replies up to seconds later
         under load). Bounded: past ``REVEAL_WAIT_S`` what is there is shown."""
-        waits = [asyncio.ensure_future(reply.rendered.wait()) for reply in replies]
+        waits: list[asyncio.Future[Any]] = [asyncio.ensure_future(reply.rendered.wait()) for reply in replies]
         if not waits:
             return
         self._reveal_waits = waits
@@ -279,13 +285,13 @@ class ChatLog(MessageCursor, VerticalScroll):
         return {reply: usage for (cid, reply), usage in self.used.items() if cid == conversation_id}
 
     # -- appending -----------------------------------------------------------
-    async def add(self, widget: Widget) -> Widget:
+    async def add(self, widget: W) -> W:
         await self.mount(widget)
         self.empty = False
         return widget
 
     async def notice(self, text: str, error: bool = False) -> Notice:
-        return await self.add(Notice(text, error=error))  # type: ignore[return-value]
+        return await self.add(Notice(text, error=error))
 
     def last_reply(self) -> AssistantMessage | None:
         replies = self.query(AssistantMessage)

@@ -54,6 +54,7 @@ import asyncio
 import contextlib
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -77,6 +78,9 @@ from agenttui.ui.widgets.slash_commands import SlashSuggestions, completions, pa
 from agenttui.ui.widgets.thinking_block import ThinkingBlock
 from agenttui.ui.widgets.tool_call_view import ToolCallView
 from agenttui.ui.widgets.used_line import UsedLine
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 
 LOOKUP_WAIT = 5.0  # seconds a message waits for the latest-conversation lookup at most
@@ -117,7 +121,7 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
             self.opening = opening  # which open_latest call found it
             self.if_untouched = if_untouched
 
-    def __init__(self, services, **kwargs) -> None:
+    def __init__(self, services: Services, **kwargs) -> None:
         super().__init__(**kwargs)
         self.services = services
         self.border_title = "Chat"
@@ -161,7 +165,7 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
         yield PromptInput(id="prompt", placeholder="Message… (Enter sends, /help)")
 
     @property
-    def log(self) -> ChatLog:  # type: ignore[override]
+    def chat_log(self) -> ChatLog:  # not `log`: that is Textual's logger on every widget
         return self.query_one(ChatLog)
 
     @property
@@ -169,7 +173,7 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
         return self.query_one(PromptInput)
 
     def on_mount(self) -> None:
-        self.watch(self.log, "empty", self._update_welcome, init=False)
+        self.watch(self.chat_log, "empty", self._update_welcome, init=False)
         self.open_latest(if_untouched=True)
 
     # -- welcome (empty state) -------------------------------------------------
@@ -185,7 +189,7 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
         return "Welcome to agenttui.\n\n" + "\n".join(f"• {line}" for line in lines)
 
     def _update_welcome(self, _empty: bool = True) -> None:
-        show = self.log.empty and self.conversation_id is None and self._lookup_done.is_set()
+        show = self.chat_log.empty and self.conversation_id is None and self._lookup_done.is_set()
         if show == self.has_class("-welcome"):
             return
         welcome = self.query_one("#chat-welcome", Static)
@@ -195,7 +199,7 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
         # all) when the first message hid the welcome, ~10 ms before the reply could show.
         self.set_class(show, "-welcome", update=False)
         welcome.display = show
-        self.log.styles.height = 0 if show else None  # None: the log's own CSS height again
+        self.chat_log.styles.height = 0 if show else None  # None: the log's own CSS height again
 
     # -- conversations ---------------------------------------------------------
     def open_latest(self, *, if_untouched: bool = False) -> None:
@@ -228,12 +232,12 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
     async def _adopt_latest(self, event: ConversationStarted) -> None:
         if event.opening != self._opening:
             return
-        if self._send_waits or (event.if_untouched and (self.conversation_id is not None or self.log.children)):
+        if self._send_waits or (event.if_untouched and (self.conversation_id is not None or self.chat_log.children)):
             # Something is shown already (a message waiting to be sent, /help's text):
             # keep it, continue the latest conversation, its last page above it.
             if self.conversation_id is None and event.conversation_id is not None:
                 self.conversation_id = event.conversation_id
-                await self.log.prepend_conversation(event.conversation_id)
+                await self.chat_log.prepend_conversation(event.conversation_id)
             return
         await self.open_conversation(event.conversation_id, _lookup=True)
 
@@ -249,7 +253,7 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
         self.can_retry = False
         self._reply = None
         self._thinking = None
-        await self.log.show_conversation(conversation_id, message_id)
+        await self.chat_log.show_conversation(conversation_id, message_id)
         self._update_welcome()
         self.context_figures = None
         self.measure_context()  # the header's meter for this conversation (a thread; sends nothing)
@@ -354,8 +358,8 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
         image = None if retry else self._image
         self._image = None
         if show:
-            await self.log.add(UserMessage(text, image=image is not None))
-        self.log.anchor()
+            await self.chat_log.add(UserMessage(text, image=image is not None))
+        self.chat_log.anchor()
         retry_of = self._retry_of if retry else None
         self._retry_of = retry_of  # a new message's id comes with its TurnStarted (none if cut before)
         self._retry_text = text
@@ -395,7 +399,7 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
                 conversation = await asyncio.to_thread(
                     self.services.history.create_conversation, None, self.services.model)
                 self.conversation_id = conversation.id
-                self.log.conversation_id = conversation.id
+                self.chat_log.conversation_id = conversation.id
             async for event in run_turn(self.services, self.conversation_id, text,
                                         image_path=image, cancel=cancel, retry_of=retry_of,
                                         edit_of=edit_of):
@@ -403,9 +407,11 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
         except Exception as exc:  # the loop reports faults as TurnFailed; this is a bug guard
             from agenttui.core.errors import explain  # e.g. no conversation: the disk is full
 
-            text = explain(exc) or await asyncio.to_thread(_bug_text, exc, self.incognito)  # never a class name
+            why = explain(exc)
+            if not why:  # a bug: where its crash log is, never a class name
+                why = await asyncio.to_thread(_bug_text, exc, self.incognito)
             self.post_message(self.AgentEventReceived(
-                ev.TurnFailed("llm_error", text, ev.Trace(turn_id=""), None), turn))
+                ev.TurnFailed("llm_error", why, ev.Trace(turn_id=""), None), turn))
 
     def _conversation_exists(self, conversation_id: str) -> bool:
         return self.services.history.get_conversation(conversation_id) is not None
@@ -416,8 +422,8 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
             if message.turn == self._turn:
                 await self._leave_deleted("This conversation was deleted elsewhere (another window or "
                                           "a command): your message starts a new one.")
-                await self.log.add(UserMessage(message.text, image=message.image))
-                self.log.anchor()
+                await self.chat_log.add(UserMessage(message.text, image=message.image))
+                self.chat_log.anchor()
         finally:
             message.moved.set()
 
@@ -441,8 +447,8 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
         self._retry_of = None
         self._reply = None
         self._thinking = None
-        await self.log.show_conversation(None)
-        await self.log.notice(notice)
+        await self.chat_log.show_conversation(None)
+        await self.chat_log.notice(notice)
 
     @on(AgentEventReceived)
     async def _agent_event(self, message: AgentEventReceived) -> None:
@@ -453,17 +459,17 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
             return  # Esc was pressed: the text stops there (the saved reply is shown at the end)
         if isinstance(event, ev.TurnStarted):
             self._retry_of = event.user_message.id  # a retry answers this message again
-            shown = self.log.query(UserMessage)
-            if shown and shown.last().message_id is None:  # its id places "older turns not sent"
-                shown.last().message_id = event.user_message.id
+            asked = self.chat_log.query(UserMessage)
+            if asked and asked.last().message_id is None:  # its id places "older turns not sent"
+                asked.last().message_id = event.user_message.id
         elif isinstance(event, ev.ReasoningDelta):
             if self._thinking is None:
-                self._thinking = await self.log.add(ThinkingBlock())  # type: ignore[assignment]
+                self._thinking = await self.chat_log.add(ThinkingBlock())
             self._thinking.write(event.text)
         elif isinstance(event, ev.TextDelta):
             self._end_thinking()
             if self._reply is None:  # mounted with its first words: one parse, one frame
-                self._reply = await self.log.add(AssistantMessage.streaming(event.text))  # type: ignore[assignment]
+                self._reply = await self.chat_log.add(AssistantMessage.streaming(event.text))
                 self._reply_drawn = asyncio.Event()
                 self._reply.call_after_refresh(self._reply_drawn.set)
             else:
@@ -472,12 +478,12 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
             await self._close_reply()
             view = ToolCallView(event.call)
             self._tool_views[event.call.id] = view
-            await self.log.add(view)
+            await self.chat_log.add(view)
         elif isinstance(event, ev.ToolCallFinished):
-            view = self._tool_views.get(event.call.id)
+            finished = self._tool_views.get(event.call.id)
             status = "denied" if event.denied else ("ok" if event.ok else "failed")
-            if view is not None:
-                view.set_status(status, event.output)
+            if finished is not None:
+                finished.set_status(status, event.output)
         elif isinstance(event, ev.ApprovalRequested):
             self._ask_approval(event)
         elif isinstance(event, ev.MemoryChanged):
@@ -491,7 +497,7 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
         elif isinstance(event, ev.PersistWarning):
             self.notify(event.text, title="History not saved yet", severity="warning")
         elif isinstance(event, ev.RequestFallback):  # once per endpoint and model: in the chat
-            await self.log.notice(event.text)
+            await self.chat_log.notice(event.text)
         elif isinstance(event, ev.TurnFinished):
             reply = self._reply
             await self._first_words_drawn()
@@ -510,7 +516,7 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
                         reply.mark_incomplete("cancelled")
                     await self._cancelled_notice()
             elif event.stop_reason != "success":
-                await self.log.notice(f"Stopped: {event.stop_reason.replace('_', ' ')}.", error=True)
+                await self.chat_log.notice(f"Stopped: {event.stop_reason.replace('_', ' ')}.", error=True)
             if saved:
                 self.last_reply_text = saved
             if self._end_session:
@@ -532,7 +538,7 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
                 await self._cancelled_notice()
             else:
                 hint = f"  Press {self._retry_key()} to retry." if event.retryable else ""
-                await self.log.notice(f"{event.error}{hint}", error=True)
+                await self.chat_log.notice(f"{event.error}{hint}", error=True)
                 self.can_retry = event.retryable
             self._end_session = False
 
@@ -571,7 +577,7 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
         await view.show_used(usage)
         reply_id = getattr(stored, "id", None)
         if reply_id is not None and self.conversation_id is not None:
-            self.log.remember_used(self.conversation_id, reply_id, usage)
+            self.chat_log.remember_used(self.conversation_id, reply_id, usage)
 
     # -- what a reply used: the prompt inspector -------------------------------
     @on(UsedLine.Selected)
@@ -704,7 +710,7 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
         if self._reply is not None:
             self._reply.mark_incomplete(f"cancelled · {hint}")
         else:
-            self.call_later(self.log.notice, f"Cancelled. {hint}.")
+            self.call_later(self.chat_log.notice, f"Cancelled. {hint}.")
 
     def _cancel_shown(self) -> None:
         """The turn Esc stopped has ended: the question can be asked again (now, if ctrl+r waited)."""
@@ -718,7 +724,7 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
 
     async def _cancelled_notice(self) -> None:
         self.can_retry = self._retry_text is not None  # the cut question can be asked again
-        await self.log.notice(f"Cancelled. {self._retry_key()} asks again.")
+        await self.chat_log.notice(f"Cancelled. {self._retry_key()} asks again.")
 
     async def retry(self) -> None:
         """Ask the last message again after a failed or cancelled reply; after a finished one,
@@ -741,7 +747,7 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
                         "cancelled, and regenerates a finished one.")
 
     def copy_last_reply(self) -> None:
-        reply = self.log.last_reply()
+        reply = self.chat_log.last_reply()
         text = self.last_reply_text or (reply.text if reply else "")
         if not text:
             self.notify("No reply to copy yet.", severity="warning")
@@ -755,7 +761,7 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
             await asyncio.to_thread(self.services.history.archive, current)
         await self.open_conversation(None)
         self.post_message(app_messages.ConversationsChanged(current))
-        await self.log.notice("Archived; new conversation." if archive_current else "New conversation.")
+        await self.chat_log.notice("Archived; new conversation." if archive_current else "New conversation.")
         self.prompt.focus()
 
     @work(thread=True, group="chat-end")

@@ -12,6 +12,7 @@ is dropped instead of being appended to the wrong list.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on, work
@@ -22,6 +23,9 @@ from textual.widgets.option_list import Option
 from agenttui.core.history_search import ConversationMatches
 from agenttui.core.models import Conversation, SearchHit, utcnow
 from agenttui.ui.inert import inert_line
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 HIGHLIGHT_OPEN, HIGHLIGHT_CLOSE = "«", "»"  # core.history's snippet markers
 PAGE = 100
@@ -106,7 +110,7 @@ class ConversationList(OptionList):
             self.loaded = loaded
             self.total = total
 
-    def __init__(self, services, **kwargs) -> None:
+    def __init__(self, services: Services, **kwargs) -> None:
         super().__init__(markup=False, **kwargs)
         self.services = services
         self.archived = False
@@ -171,7 +175,7 @@ class ConversationList(OptionList):
         if message.generation != self._generation:
             return  # a reload or profile switch happened meanwhile
         self._loading = False
-        for problem in list(getattr(self.services.history, "problems", None) or ()):
+        for problem in list(self.services.history.problems):
             if problem not in self._reported:  # issue 11: a corrupt database moved aside is said
                 self._reported.add(problem)
                 self.app.notify(problem, title="History", severity="warning", timeout=30)

@@ -14,6 +14,7 @@ in the chat that the restored history lacks is left (``ConversationDeleted``).
 from __future__ import annotations
 
 import contextlib
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.message import Message
@@ -21,6 +22,9 @@ from textual.widget import Widget
 
 from agenttui.core.data_watch import DataChanges, DataWatch
 from agenttui.ui import messages
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 POLL_INTERVAL = 1.0  # seconds; a poll costs a few stat calls and one PRAGMA
 
@@ -38,7 +42,7 @@ class DataWatcher(Widget):
             self.changes = changes
             self.left = left  # the open conversation the restored history does not have
 
-    def __init__(self, services, **kwargs) -> None:
+    def __init__(self, services: Services, **kwargs) -> None:
         super().__init__(**kwargs)
         self.services = services
         self._watch = DataWatch()

@@ -28,6 +28,8 @@ Decisions:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -39,6 +41,9 @@ from textual.widgets import Input, OptionList, Static
 
 from agenttui.ui import messages
 from agenttui.ui.widgets.conversation_list import ConversationList, SearchResults
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 SEARCH_DELAY = 0.25
 _LIST_ACTIONS = frozenset({"rename", "archive_or_restore", "toggle_archived", "delete", "clear_history"})
@@ -107,7 +112,7 @@ class HistoryPane(Vertical):
             self.note = note
             self.error = error
 
-    def __init__(self, services, **kwargs) -> None:
+    def __init__(self, services: Services, **kwargs) -> None:
         super().__init__(**kwargs)
         self.services = services
         self.border_title = "History"  # the main screen's pane title

@@ -28,6 +28,8 @@ Decisions:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -42,6 +44,10 @@ from agenttui.ui import messages
 from agenttui.ui.inert import inert_line
 from agenttui.ui.widgets.memory_item_editor import MemoryItemEditor, apply_edit, parse_entry
 from agenttui.ui.widgets.memory_offer import MemoryOffer
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
+    from agenttui.core.memory import MemoryStore
 
 # Where an item came from, shown only when the user did not write it themselves.
 SOURCE_TAGS = {"correction": "fix", "model": "model", "extraction": "auto", "import": "import"}
@@ -146,7 +152,7 @@ class MemoryPane(Vertical):
             self.error = error
             self.undo = undo
 
-    def __init__(self, services, **kwargs) -> None:
+    def __init__(self, services: Services, **kwargs) -> None:
         super().__init__(**kwargs)
         self.services = services
         self.border_title = "Memory"  # the main screen's pane title
@@ -363,11 +369,13 @@ class MemoryPane(Vertical):
             memory.discard_pending(item.id)  # in-process only: no I/O
 
 
-def _readd(memory, items: list[MemoryItem]) -> WriteResult:
+def _readd(memory: MemoryStore, items: list[MemoryItem]) -> WriteResult | None:
+    """Put back what was just removed; the last write's result (None: nothing to put back)."""
     result = None
     for item in items:
         if item.kind == "fact":
-            result = memory.set_fact(item.key, item.value, scope=item.scope, source=item.source, pinned=item.pinned)
+            result = memory.set_fact(item.key or "", item.value or "", scope=item.scope, source=item.source,
+                                     pinned=item.pinned)
         else:
             result = memory.add_note(item.text, scope=item.scope, source=item.source, pinned=item.pinned)
     return result

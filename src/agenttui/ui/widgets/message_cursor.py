@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from textual import events, work
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.message import Message as TextualMessage
 from textual.widget import Widget
 
@@ -35,7 +35,7 @@ else:
     _Base = object
 
 #: ChatLog's BINDINGS (Textual reads BINDINGS from widget classes only, not from mixins).
-CURSOR_BINDINGS = [
+CURSOR_BINDINGS: list[BindingType] = [
     Binding("up", "select_message(-1)", "Previous", show=False),
     Binding("down", "select_message(1)", "Next", show=False),
     Binding("e", "message('edit')", "Edit"),

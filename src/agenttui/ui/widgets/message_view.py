@@ -31,8 +31,8 @@ import asyncio
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.timer import Timer
 from textual.content import Content
+from textual.timer import Timer
 from textual.widgets import Markdown, Static
 from textual.widgets.markdown import MarkdownStream
 
@@ -72,12 +72,6 @@ class Notice(Static):
 
     def __init__(self, text: str, error: bool = False) -> None:
         super().__init__(Content(inert(text)), classes="-error" if error else "")
-
-
-class HelpView(Markdown):
-    """Trusted Markdown we generate ourselves (/help, /memory listings)."""
-
-    DEFAULT_CSS = "HelpView { margin: 1 0 0 0; padding: 0 1; background: $surface; }"
 
 
 class AssistantMessage(Vertical):

@@ -39,10 +39,12 @@ class ToolCallView(Collapsible):
     def __init__(self, call: ToolCall, status: str = "running", output: str = "") -> None:
         self.call = call
         self.status = status
+        # Content, not markup: a tool name or argument is never parsed as styles. Collapsible's
+        # hint says str; it hands the title to CollapsibleTitle(label: str | Content).
         super().__init__(
             Static(Content(inert(call.arguments)), classes="arguments"),
             Static(Content(inert(output)), classes="output"),
-            title=self._heading(), collapsed=True,
+            title=self._heading(), collapsed=True,  # type: ignore[arg-type]
         )
 
     def _heading(self) -> Content:

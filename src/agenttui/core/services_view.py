@@ -1,0 +1,48 @@
+"""What the core reads of the composition root (:class:`agenttui.bootstrap.Services`).
+
+``core/`` sits below ``bootstrap``, whose ``Services`` also names the agent's
+types (the cached client, the last request): so the core states the few
+things it uses as a Protocol instead of importing it. ``Services`` satisfies
+it, and mypy checks that wherever one is passed for the other.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol, Self
+
+if TYPE_CHECKING:
+    from agenttui.core.history import HistoryStore
+    from agenttui.core.memory import MemoryStore
+    from agenttui.core.paths import Paths
+    from agenttui.core.project_memory import ProjectMemory
+    from agenttui.core.secrets import KeyLookup
+    from agenttui.core.semantic import EmbeddingRanker, SemanticState
+    from agenttui.core.settings import Settings
+
+
+class SemanticSlot(Protocol):
+    """Where a session keeps semantic recall's state (``SessionState.semantic``)."""
+
+    semantic: SemanticState | None
+
+
+class CoreServices(Protocol):
+    paths: Paths
+    settings: Settings  # with the active profile's overrides
+    incognito: bool  # an incognito twin: reads, never writes (core/incognito.py)
+
+    @property
+    def session(self) -> SemanticSlot: ...
+    @property
+    def history(self) -> HistoryStore: ...
+    @property
+    def memory(self) -> MemoryStore: ...
+    @property
+    def project(self) -> ProjectMemory: ...
+    @property
+    def model(self) -> str: ...
+    @property
+    def base_url(self) -> str | None: ...
+    def api_key(self) -> KeyLookup: ...
+    def semantic_ranker(self) -> EmbeddingRanker | None: ...
+    def incognito_twin(self) -> Self: ...
