@@ -81,10 +81,7 @@ def run_set(args: argparse.Namespace) -> int:
     ok, _backend, advice = keyring_status()
     if not ok:  # say so before asking for the key
         return fail(advice + FILE_WAY_OUT)
-    try:
-        value = _read_key().strip()
-    except EOFError:
-        value = ""
+    value = _given_key()
     if not value:
         return fail("no key given (type it at the prompt, or pipe it on stdin)")
     try:
@@ -101,14 +98,19 @@ def run_set(args: argparse.Namespace) -> int:
     return 0
 
 
+def _given_key() -> str:
+    """The key typed at the prompt or piped on stdin, stripped; "" when none came."""
+    try:
+        return _read_key().strip()
+    except EOFError:
+        return ""
+
+
 def _set_file() -> int:
     from agenttui.core.key_file import KeyFileError, write_key_file
     from agenttui.core.secrets import get_api_key
 
-    try:
-        value = _read_key().strip()
-    except EOFError:
-        value = ""
+    value = _given_key()
     if not value:
         return fail("no key given (type it at the prompt, or pipe it on stdin)")
     path = _key_file()
