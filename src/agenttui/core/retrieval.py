@@ -22,10 +22,11 @@ Ranking (lexical, always on):
    one of the words, not all; more and rarer words rank higher. Words found
    in more than ``COMMON_SHARE`` of all messages are dropped while a rarer
    one remains: they rank nothing and cost the most to score.
-   The same words are ranked again among the user's own statements
-   (``USER_WEIGHT``: user messages without a question mark, where what a
-   user says of themselves lives; a question's distractors -- "what's a good
-   name for a cat?" -- crowd them out of the first list), and the other
+   The user's own statements among the best ``STATEMENT_POOL`` x
+   ``CANDIDATES`` matches form a list of their own (``USER_WEIGHT``: user
+   messages without a question mark, where what a user says of themselves
+   lives; a question's distractors -- "what's a good name for a cat?" --
+   crowd them out of the first list; one query serves both), and the other
    inflections a porter index does not fold ("bought" for "buy") are ranked
    in a list of their own (``FORMS_WEIGHT``), so a rare form's idf cannot
    outrank the question's own word.
