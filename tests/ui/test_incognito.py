@@ -6,9 +6,6 @@ real openai client against the fake server, Textual Pilot.
 
 from __future__ import annotations
 
-import hashlib
-from pathlib import Path
-
 import pytest
 
 from agenttui.core.history import HistoryStore
@@ -16,15 +13,10 @@ from agenttui.core.models import Message
 from agenttui.ui.app import make_app
 from agenttui.ui.screens.confirm import ConfirmScreen
 from agenttui.ui.widgets.message_view import UserMessage
+from tests.data_dir import tree
 from tests.ui.helpers import chat, replies, send, wait_until
 
 SIZE = (120, 36)
-
-
-def tree(home: Path) -> dict[str, str]:
-    """Every file under ``home`` (relative path -> sha256); directories too, as ''."""
-    return {str(p.relative_to(home)): hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else ""
-            for p in sorted(home.rglob("*"))}
 
 
 @pytest.fixture

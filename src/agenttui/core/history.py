@@ -1015,13 +1015,10 @@ class HistoryStore:
 
     def recall_candidates(self, match: str, limit: int, *, since: str | None = None,
                           until: str | None = None, conversation_id: str | None = None,
-                          before_id: int | None = None, highlight: bool = False,
-                          role: str | None = None, statements: bool = False) -> list[RecallRow]:
+                          before_id: int | None = None, highlight: bool = False) -> list[RecallRow]:
         """User and assistant messages matching an FTS5 ``match`` (best bm25 first).
 
-        ``highlight`` adds the FTS5 snippet with matches marked (search boxes);
-        ``role`` keeps one side of the conversation; ``statements`` leaves out
-        questions (a text holding a "?": "…? Be honest." is one).
+        ``highlight`` adds the FTS5 snippet with matches marked (search boxes).
 
         For :mod:`agenttui.core.retrieval`; ``match`` comes from
         :func:`agenttui.core.recall_text.fts_or_query`. Tool traffic is left
@@ -1042,11 +1039,6 @@ class HistoryStore:
         if before_id is not None:
             where.append("m.id < ?")
             params.append(int(before_id))
-        if role is not None:
-            where.append("m.role = ?")
-            params.append(role)
-        if statements:
-            where.append("m.content NOT LIKE '%?%'")
         # Rank first, fetch after: SQLite computes a query's output columns for every
         # row it sorts, and the content (and above all snippet(), which re-reads the
         # text) of thousands of matches cost more than their bm25.

@@ -442,7 +442,7 @@ def _lexical(history: HistoryStore, request: RecallRequest, today: date) -> _Lex
                                           **common)
         lists.append((keep(pool[:CANDIDATES]), 1.0))
         if not request.prefix_last:
-            statements = [row for row in pool if row.role == "user" and "?" not in row.content]
+            statements = [row for row in pool if row.role == "user" and not asks(row.content)]
             lists.append((keep(statements[:CANDIDATES]), USER_WEIGHT))
     forms_match = fts_or_query(extra)
     if forms_match is not None:
@@ -547,9 +547,14 @@ def prior(row: RecallRow) -> float:
     return _user_prior(row.content) if row.role == "user" else 1.0
 
 
+def asks(text: str) -> bool:
+    """Is a user message a question? A "?" anywhere counts: "…? Be honest." asks too."""
+    return "?" in text
+
+
 @lru_cache(maxsize=4096)  # a turn scores a few hundred rows, twice; the next turn meets many again
 def _user_prior(text: str) -> float:
-    if "?" in text:  # "…? Be honest." asks too (as HistoryStore.recall_candidates' ``statements``)
+    if asks(text):
         return QUESTION_PRIOR
     words = set(re.findall(r"[\w']+", text.casefold()))
     return STATEMENT_PRIOR if words & _FIRST_PERSON else 1.0

@@ -2,22 +2,15 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
-from pathlib import Path
 
 import pytest
 
 from agenttui.core.history import HistoryStore
 from agenttui.core.models import Message
+from tests.data_dir import tree
 
 QUESTION = "remind me how the kraken service gets deployed"
-
-
-def _tree(home: Path) -> dict[str, str]:
-    """Every file under ``home`` (relative path -> sha256); directories too, as ''."""
-    return {str(p.relative_to(home)): hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else ""
-            for p in sorted(home.rglob("*"))}
 
 
 @pytest.fixture
@@ -44,9 +37,9 @@ def _dry(cli, *flags):
 @pytest.mark.slow
 def test_new_leaves_the_data_dir_byte_identical_and_recalls_other_conversations(
         cli, seeded, isolated_home):
-    before = _tree(isolated_home)
+    before = tree(isolated_home)
     request = _dry(cli, "--new")
-    assert _tree(isolated_home) == before
+    assert tree(isolated_home) == before
 
     assert set(request) == {"model", "messages", "tools"}
     messages = request["messages"]
@@ -61,9 +54,9 @@ def test_new_leaves_the_data_dir_byte_identical_and_recalls_other_conversations(
 
 @pytest.mark.slow
 def test_without_new_it_is_the_latest_conversations_prompt(cli, seeded, isolated_home):
-    before = _tree(isolated_home)
+    before = tree(isolated_home)
     messages = _dry(cli)["messages"]
-    assert _tree(isolated_home) == before
+    assert tree(isolated_home) == before
     turns = [(m["role"], m["content"]) for m in messages if m["role"] != "system"]
     assert turns == [("user", "what should I eat today"), ("assistant", "A bowl of soto ayam."),
                      ("user", QUESTION)]
@@ -91,12 +84,12 @@ def test_needs_no_key_and_creates_no_home(cli, isolated_home):
 
 @pytest.mark.slow
 def test_readable_form_and_json_needs_dry_run(cli, seeded, isolated_home):
-    before = _tree(isolated_home)
+    before = tree(isolated_home)
     readable = cli("ask", "--dry-run", "--new", QUESTION)
     assert readable.code == 0, readable.err
     assert readable.out.startswith("model: ") and "\ntools: remember" in readable.out
     assert f"--- user ---\n{QUESTION}" in readable.out and "make ship-kraken" in readable.out
-    assert _tree(isolated_home) == before
+    assert tree(isolated_home) == before
     assert cli("ask", "--json", QUESTION).code == 2
 
 

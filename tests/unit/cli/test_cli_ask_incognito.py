@@ -7,22 +7,14 @@ by byte, before and after.
 
 from __future__ import annotations
 
-import hashlib
-from pathlib import Path
-
 import pytest
 
 from agenttui.core.history import HistoryStore
 from agenttui.core.models import Message
+from tests.data_dir import tree
 from tests.fakes.provider_rejections import STREAM_OPTIONS
 
 QUESTION = "remind me how the kraken service gets deployed"
-
-
-def tree(home: Path) -> dict[str, str]:
-    """Every file under ``home`` (relative path -> sha256); directories too, as ''."""
-    return {str(p.relative_to(home)): hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else ""
-            for p in sorted(home.rglob("*"))}
 
 
 @pytest.fixture
