@@ -60,6 +60,7 @@ from agenttui.core import files
 from agenttui.core.history_schema import SchemaTooNewError, check_not_too_new, migrate
 from agenttui.core.models import Conversation, Message, SearchHit, ToolCall, new_id, utcnow
 from agenttui.core.recall_text import fts_phrase
+from agenttui.core.term_counts import TermCountCache
 from agenttui.security import redact_secrets
 
 BUSY_TIMEOUT_S = 5.0
@@ -80,6 +81,11 @@ EXPORT_BATCH = 500
 RANK_WINDOW = 2_000
 #: ``term_counts`` stops counting here: past it a term is common, however common.
 TERM_COUNT_CAP = 5_000
+
+#: What recall returns: user and assistant turns, not tool traffic.
+_RECALLED_KINDS = ("m.role IN ('user', 'assistant')", "m.tool_calls IS NULL")
+#: Recall ranks this many times the rows it needs on the index alone (``_recall_by_index``).
+RECALL_OVERFETCH = 2
 
 #: Tables every query needs; one missing means a damaged file (see ``_check_tables``).
 _REQUIRED_TABLES = ("conversations", "messages", "messages_fts")
@@ -374,6 +380,7 @@ class HistoryStore:
         self._wrote = False  # a write transaction began since the last close (``close``)
         self._lock = threading.RLock()
         self._conn: sqlite3.Connection | None = None
+        self._term_counts = TermCountCache()
 
     # -- connection ----------------------------------------------------------
     def _db(self) -> sqlite3.Connection:
@@ -993,17 +1000,25 @@ class HistoryStore:
         """How many messages hold each (stemmed) term, counted up to ``cap``; 0 when absent.
 
         For recall's choice of terms: counting stops at ``cap``, so a very common
-        word costs no more than a rare one.
+        word costs no more than a rare one; answers are kept between calls while
+        they hold (:mod:`agenttui.core.term_counts`).
         """
+        cap = max(1, int(cap))
         counts: dict[str, int] = {}
         with self._lock:
             db = self._db()
             try:
+                known = self._term_counts
+                known.sync(self.epoch, self.message_total())
                 for term in terms:
-                    row = db.execute(
-                        "SELECT COUNT(*) FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? "
-                        "LIMIT ?)", (fts_phrase(term), max(1, int(cap)))).fetchone()
-                    counts[term] = int(row[0]) if row else 0
+                    count = known.get(term, cap)
+                    if count is None:
+                        row = db.execute(
+                            "SELECT COUNT(*) FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? "
+                            "LIMIT ?)", (fts_phrase(term), cap)).fetchone()
+                        count = int(row[0]) if row else 0
+                        known.put(term, count, cap)
+                    counts[term] = count
             except sqlite3.OperationalError:
                 return {term: 0 for term in terms}
         return counts
@@ -1025,7 +1040,7 @@ class HistoryStore:
         out (a tool result means nothing without its call). ``since``/``until``
         are ``_ts`` strings bounding ``created``. Ties go to the newer message.
         """
-        where = ["messages_fts MATCH ?", "m.role IN ('user', 'assistant')", "m.tool_calls IS NULL"]
+        where = ["messages_fts MATCH ?", *_RECALLED_KINDS]
         params: list[object] = [match]
         if since is not None:
             where.append("m.created >= ?")
@@ -1039,27 +1054,60 @@ class HistoryStore:
         if before_id is not None:
             where.append("m.id < ?")
             params.append(int(before_id))
-        # Rank first, fetch after: SQLite computes a query's output columns for every
-        # row it sorts, and the content (and above all snippet(), which re-reads the
-        # text) of thousands of matches cost more than their bm25.
-        sql = (
-            "SELECT m.id, m.conversation_id, c.title, c.archived, m.role, m.content, m.created, r.score "
-            "FROM (SELECT messages_fts.rowid AS id, bm25(messages_fts) AS score "
-            "      FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid "
-            f"     WHERE {' AND '.join(where)} ORDER BY score, m.id DESC LIMIT ?) AS r "
-            "JOIN messages m ON m.id = r.id JOIN conversations c ON c.id = m.conversation_id "
-            "ORDER BY r.score, m.id DESC"
-        )
         with self._lock:
             db = self._db()
             try:
-                rows = db.execute(sql, (*params, int(limit))).fetchall()
+                rows = None
+                if len(params) == 1 + (before_id is not None):  # no filter needs the message row
+                    rows = self._recall_by_index(db, match, before_id, int(limit))
+                if rows is None:
+                    # Rank first, fetch after: SQLite computes a query's output columns for
+                    # every row it sorts, and the content (above all snippet(), which re-reads
+                    # the text) of thousands of matches costs more than their bm25.
+                    rows = db.execute(
+                        "SELECT m.id, m.conversation_id, c.title, c.archived, m.role, m.content, m.created, "
+                        "r.score FROM (SELECT messages_fts.rowid AS id, bm25(messages_fts) AS score "
+                        "      FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid "
+                        f"     WHERE {' AND '.join(where)} ORDER BY score, m.id DESC LIMIT ?) AS r "
+                        "JOIN messages m ON m.id = r.id JOIN conversations c ON c.id = m.conversation_id "
+                        "ORDER BY r.score, m.id DESC", (*params, int(limit))).fetchall()
                 marks = self._highlights(db, match, [row[0] for row in rows]) if highlight else {}
             except sqlite3.OperationalError:
                 return []
         return [RecallRow(mid, cid, title or "", bool(archived), role, content or "",
                           _from_ts(created), float(score), marks.get(mid, ""))
                 for mid, cid, title, archived, role, content, created, score in rows]
+
+    @staticmethod
+    def _recall_by_index(db: sqlite3.Connection, match: str, before_id: int | None,
+                         limit: int) -> list[Any] | None:
+        """The best ``limit`` recall rows ranked on the FTS index alone, or None when unsure.
+
+        Checking each match's role in the messages table costs more than its
+        bm25 (a row read per match; thousands for a common word), so rank the
+        index alone, over-fetch, and drop tool traffic from the best few. When
+        at least ``limit`` rows survive they are exactly the filtered ranking's
+        best; otherwise the caller runs the filtered ranking.
+        """
+        bound = "AND rowid < ? " if before_id is not None else ""
+        fetch = limit * RECALL_OVERFETCH
+        ranked = db.execute(
+            f"SELECT rowid, bm25(messages_fts) AS score FROM messages_fts WHERE messages_fts MATCH ? {bound}"
+            "ORDER BY score, rowid DESC LIMIT ?",
+            (match, *(() if before_id is None else (int(before_id),)), fetch)).fetchall()
+        scores = dict(ranked)
+        ids = list(scores)
+        rows = []
+        for start in range(0, len(ids), EXPORT_BATCH):  # under SQLite's bound-variable limit
+            chunk = ids[start:start + EXPORT_BATCH]
+            rows += [(*row, scores[row[0]]) for row in db.execute(
+                "SELECT m.id, m.conversation_id, c.title, c.archived, m.role, m.content, m.created "
+                "FROM messages m JOIN conversations c ON c.id = m.conversation_id "
+                f"WHERE m.id IN ({', '.join('?' * len(chunk))}) AND {' AND '.join(_RECALLED_KINDS)}", chunk)]
+        rows.sort(key=lambda row: (row[-1], -row[0]))
+        if len(rows) >= limit or len(ranked) < fetch:  # enough survived, or every match was seen
+            return rows[:limit]
+        return None
 
     @staticmethod
     def _highlights(db: sqlite3.Connection, match: str, ids: Sequence[int]) -> dict[int, str]:
