@@ -69,6 +69,7 @@ from typing import TYPE_CHECKING, Literal, Protocol, TypedDict
 
 from agenttui.core import english_words
 from agenttui.core.recall_dates import NAMED_TIMES, TimeFilter, read_time
+from agenttui.core.recall_dedup import NearDuplicates
 from agenttui.core.recall_index import Document, SideIndex, index_for
 from agenttui.core.recall_related import related_terms
 from agenttui.core.recall_text import (
@@ -571,15 +572,15 @@ def _message_snippets(history: HistoryStore, request: RecallRequest, today: date
               for mid, row in rows.items()}
     order = sorted(rows, key=lambda mid: (-scores[mid], -mid))
     snippets: list[Snippet] = []
-    kept: list[frozenset[str]] = []
+    kept = NearDuplicates(NEAR_DUPLICATE)
     for mid in order:
         if len(kept) >= MAX_SNIPPETS:
-            break  # more than a budget ever holds; comparing the rest would cost O(n²)
+            break  # more than a budget ever holds
         row = rows[mid]
         words = frozenset(query_terms(row.content))
-        if not row.content.strip() or any(_similar(words, other) for other in kept):
+        if not row.content.strip() or kept.seen(words):
             continue  # "Btw, is it better to pay off the car loan early?" once is enough
-        kept.append(words)
+        kept.add(words)
         matched = Turn(row.message_id, row.role, row.created,
                        _quote(row.content, result.terms, MATCH_CHARS), matched=True)
         snippets.append(Snippet(
@@ -589,16 +590,6 @@ def _message_snippets(history: HistoryStore, request: RecallRequest, today: date
             turns=(matched,), archived=row.archived,
         ))
     return snippets
-
-
-def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
-    """Near-duplicate texts: their content words overlap by ``NEAR_DUPLICATE`` (Jaccard) or more."""
-    if not a or not b:
-        return a == b
-    small, large = sorted((len(a), len(b)))
-    if small < NEAR_DUPLICATE * large:  # Jaccard is at most small/large: skip the set work
-        return False
-    return len(a & b) / len(a | b) >= NEAR_DUPLICATE
 
 
 def with_neighbour(history: HistoryStore, snippet: Snippet, request: RecallRequest,

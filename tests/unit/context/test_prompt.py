@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from agenttui.core.context_prompt import (
     MEMORY_INTRO,
     TRUNCATED_MARK,
+    _order,
     build_system_prompt,
     select_memory,
 )
@@ -154,3 +158,13 @@ def test_unpacks_as_text_and_injected_ids():
     item = note("likes tea")
     text, ids = build([item])
     assert "likes tea" in text and ids == [item.id]
+
+
+@settings(max_examples=200, deadline=None)
+@given(scores=st.lists(st.sampled_from((0.0, 0.0, 0.5, 1.0, 2.0)), min_size=0, max_size=30),
+       first=st.integers(0, 12))
+def test_the_first_notes_are_the_head_of_the_full_order(scores, first):
+    """``_order(first=n)`` ranks only related notes when enough are: still the full order's head."""
+    items = [note(f"note {k}", age_days=k % 7) for k in range(len(scores))]
+    by_id = {item.id: score for item, score in zip(items, scores, strict=True)}
+    assert _order(items, by_id, first=first) == _order(items, by_id)[:first]
