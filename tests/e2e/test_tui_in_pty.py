@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import os
 import sys
+import termios
+import time
 from pathlib import Path
 
 import pytest
@@ -57,3 +59,30 @@ def test_chat_remember_quit_then_check_disk(fake_openai, isolated_home, tmp_path
         stored = [(m.role, m.content) for m in history.messages(conversation.id)]
     assert stored == [("user", "hello agent"), ("assistant", "Hi from the fake server")]
     assert fake_openai.last_messages()[-1] == {"role": "user", "content": "hello agent"}
+
+
+def early_mode(attrs: list) -> bool:
+    """The terminal as ``cli.early_keys`` sets it: CR kept, not yet Textual's raw mode (ISIG still on)."""
+    return not attrs[0] & termios.ICRNL and bool(attrs[3] & termios.ISIG)
+
+
+@pytest.mark.slow
+def test_an_enter_typed_while_the_app_starts_sends_the_message(fake_openai, isolated_home, tmp_path):
+    """Keys typed after launch and before Textual's raw mode: the Enter used to arrive as ctrl+j
+    (the terminal's ICRNL), a new line in the prompt; the message was never sent."""
+    fake_openai.reply("Hi early bird")
+    env = agent_env(isolated_home, fake_openai.base_url)
+    with PtyTerminal([str(AGENTTUI)], env=env, size=(120, 36), cwd=str(tmp_path)) as term:
+        before = termios.tcgetattr(term.fd)
+        assert before[0] & termios.ICRNL  # a fresh pty is cooked, as a shell leaves it
+        deadline = time.monotonic() + 20
+        while not early_mode(termios.tcgetattr(term.fd)):
+            assert time.monotonic() < deadline, "the terminal never left cooked mode before Textual's raw mode"
+            time.sleep(0.001)
+        term.send("hello agent\r")  # Textual has not read the terminal yet
+        term.wait_for("Hi early bird", timeout=30)
+        term.press("ctrl+q")
+        assert term.wait_exit(10) == 0
+        after = termios.tcgetattr(term.fd)
+    assert fake_openai.last_messages()[-1] == {"role": "user", "content": "hello agent"}
+    assert after[:6] == before[:6], "the terminal is left as it was found"
