@@ -58,6 +58,10 @@ panes costs several times the bare app's whole start-up. So:
 7. **argv** is pre-parsed in :func:`agenttui.cli._tui_only`, not here: it
    runs before anything is imported, and this module imports Textual, which
    every other command (``ask``, ``memory``) must not pay for.
+8. **Keys typed before Textual's raw mode** keep their meaning: the terminal
+   leaves cooked mode (``ICRNL``, ``ICANON``, ``ECHO``) in
+   :mod:`agenttui.cli.early_keys`, for the same reason as step 7: it must run
+   before this module's imports.
 
 These lean on Textual internals (``set_reactive`` and ``stylesheet`` before
 the first parse, ``theme_changed_signal``, ``_get_default_css``, the
