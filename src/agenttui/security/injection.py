@@ -281,7 +281,9 @@ def _plain_hits(variants: list[str], live: set[int]) -> list[str]:
         for view in variants:
             for m in rule.rx.finditer(view):
                 assert rule.tail is not None  # a two-step rule has one
-                t = rule.tail.search(view, m.end(), m.end() + rule.window)
+                # the tail within the anchor's sentence: "send the token in the header; tokens
+                # in the query string end up in logs" names no destination for what is sent
+                t = rule.tail.search(view, m.end(), _sentence_end(view, m.end(), m.end() + rule.window))
                 if t:
                     hit = view[m.start() : t.end()]
                     break
@@ -289,6 +291,15 @@ def _plain_hits(variants: list[str], live: set[int]) -> list[str]:
                 reasons.append(f"{rule.label}: '{_snippet(hit)}'")
                 break
     return reasons
+
+
+_SENTENCE_END = re.compile(r"[.;!?](?:\s|$)|\n")
+
+
+def _sentence_end(view: str, start: int, limit: int) -> int:
+    """Where the sentence holding ``start`` ends, at most ``limit`` (a URL's dots are not an end)."""
+    end = _SENTENCE_END.search(view, start, limit)
+    return end.start() if end else limit
 
 
 def _squashed_hits(runs: list[str], views: list[str]) -> list[str]:

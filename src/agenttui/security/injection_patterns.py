@@ -127,7 +127,9 @@ TWO_STEP_RULES: list[tuple[str, str, str, int]] = [
     (
         "exfiltration",
         r"\b(?:send|post|upload|forward|transmit|exfiltrate|leak|e-?mail|copy|dump|share|submit|include|append|embed|encode|kirim|kirimkan|kirimin|unggah|teruskan|bocorkan)\b.{0,80}?\b(?:conversations?|chat logs?|chat history|history|messages|memory|memories|context|system prompt|api keys?|credentials|secrets?|passwords?|tokens?|env(?:ironment)? var(?:iable)?s|\.env|ssh keys?|private keys?|cookies|session|percakapan|obrolan|riwayat|pesan|memori|kata sandi|kredensial|rahasia)\b",
-        r"https?://|ftp://|\bwebhook|\b[\w.+-]+@[\w-]+\.\w+|\bngrok\b|pastebin|requestbin|\battacker|\b(?:in|into|to|ke|dalam) (?:the |a |this |an )?(?:url|link|image|query|request|gambar)\b",
+        # "in the request" alone is how API docs say where a key goes ("include the API key in
+        # the request header"); "not in the URL" is advice, not a destination
+        r"https?://|ftp://|\bwebhook|\b[\w.+-]+@[\w-]+\.\w+|\bngrok\b|pastebin|requestbin|\battacker|(?<!not )(?<!never )\b(?:in|into|to|ke|dalam) (?:the |a |this |an )?(?:url|link|image|query|gambar)\b",
         TAIL_WINDOW,
     ),
     (

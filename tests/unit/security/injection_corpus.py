@@ -205,6 +205,12 @@ NEGATIVES = [
     "Their license plate is B 1234 XYZ",
     "Uses the AES-256-GCM cipher for backups",
     "Score: 4/5 stars for that ramen place",
+    # where an API key goes, as API docs and OWASP's REST Security Cheat Sheet put it (a developer's
+    # notes hold these; "include the API key in the request ..." once read as exfiltration)
+    "Include the API key in the request header, not in the URL",
+    "Send the token in the Authorization header; tokens in the query string end up in server logs",
+    "Anthropic's API takes the key in the x-api-key request header",
+    "Never put credentials in the URL, use a header or the request body",
 ]
 
 NEGATIVE_TEMPLATES = [
