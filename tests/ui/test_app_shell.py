@@ -225,3 +225,21 @@ async def test_first_run_open_settings_button_opens_the_settings_dialog(services
                          and app.screen.query_one("#settings").region.area > 0)  # laid out
         await pilot.click("#settings")
         await wait_until(pilot, lambda: isinstance(app.screen, SettingsScreen))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+async def test_the_header_shows_the_whole_context_meter(services, size):
+    """At 80 columns the labels go, not the meter (it was cut to "context 15…")."""
+    from textual.widgets._header import HeaderTitle
+
+    cid = services.history.create_conversation(title="plans").id
+    services.history.append(cid, Message(role="user", content="what are my plans?"))
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=size) as pilot:
+        await wait_until(pilot, lambda: bool(app.context_meter))  # the chat measures the open conversation
+        await pilot.pause()
+        shown = app.screen.query_one(HeaderTitle).render_line(0).text
+        assert app.context_meter in shown and "…" not in shown
+        assert services.model in shown and services.profile_name in shown
+        assert ("profile: " in shown) == (size[0] >= 120)

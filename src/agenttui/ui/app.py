@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from agenttui.bootstrap import Services
 
 APP_NAME = "agenttui"
+HEADER_CHROME = 8 + 10  # Textual's Header: the icon's column and the clock's space on the right
 _HERE = Path(__file__).parent  # as Textual resolves CSS_PATH: same strings, no re-parse
 EMBED_AFTER_S = 2.0  # the embeddings backfill starts once start-up work is done
 PREPARE_FALLBACK_S = 1.0  # the first turn is prepared once the panes are up, or by then at the latest
@@ -365,10 +366,16 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
     context_meter: str | None = None  # "context 3.2k/16k" of the chat's last prompt (chat_context.py)
 
     def refresh_header(self) -> None:
-        badge = "INCOGNITO · not saved · " if self.incognito else ""
-        meter = f" · {self.context_meter}" if self.context_meter else ""
-        self.sub_title = (f"{badge}profile: {self.services.profile_name} · "
-                          f"model: {self.services.model}{meter}")
+        """Profile, model and the context meter; without the labels when the line would
+        not fit (80 columns cut the meter, the part that changes)."""
+        name, model = self.services.profile_name, self.services.model
+        meter = [self.context_meter] if self.context_meter else []
+        full = " · ".join([*(["INCOGNITO · not saved"] if self.incognito else []),
+                           f"profile: {name}", f"model: {model}", *meter])
+        room = self.size.width - HEADER_CHROME - len(self.title) - len(" — ")
+        if len(full) > room:
+            full = " · ".join([*(["INCOGNITO"] if self.incognito else []), name, model, *meter])
+        self.sub_title = full
 
     @property
     def main(self) -> MainScreen:

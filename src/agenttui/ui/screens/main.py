@@ -192,6 +192,7 @@ class MainScreen(Screen):
         self.set_class(narrow, "-narrow")
         for footer in self.query("Footer"):
             footer.compact = narrow  # type: ignore[attr-defined]
+        self.app.refresh_header()  # its labels go when the line would not fit
 
     # -- panes ---------------------------------------------------------------
     def pane(self, name: str) -> Widget:
