@@ -38,6 +38,7 @@ import sys
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing before the command runs
 if TYPE_CHECKING:
+    from agenttui.agent.events import AgentEvent, TurnFailed, TurnFinished
     from agenttui.bootstrap import Services
 
 
@@ -133,95 +134,114 @@ def _preload_openai() -> None:
 
 
 async def _ask(services: Services, args: argparse.Namespace, text: str, api_key: str) -> int:
-    from agenttui.agent.events import (
-        ApprovalRequested,
-        MemoryChanged,
-        PersistWarning,
-        ReasoningDelta,
-        RequestFallback,
-        RetryScheduled,
-        TextDelta,
-        ToolCallFinished,
-        ToolCallStarted,
-        TurnFailed,
-        TurnFinished,
-    )
-    from agenttui.agent.loop import aclose_client, client_for, run_turn
-    from agenttui.cli.common import exact, fail, inert, warn
-    from agenttui.core.visible_text import InertStream, exact_line
-
-    history = services.history
+    from agenttui.agent.loop import aclose_client, client_for
+    from agenttui.agent.turn import TurnController
     from agenttui.cli.ask_conversation import ConversationNotFound, continued_conversation
+    from agenttui.cli.common import warn
+    from agenttui.mcp.ask_tools import start_for_ask, stop_for_ask
 
     try:
         conversation = continued_conversation(services, args)
     except ConversationNotFound:
         return 1
     if conversation is None:
-        conversation = history.create_conversation(model=args.model or services.model)
-    out = sys.stdout
-    reply_text = InertStream()  # the reply on stdout: newlines and tabs kept, no escape acts
-    wrote = ""
-    code = 0
-    thinking = False  # "thinking…" said for this stretch of reasoning (issue 9: not a stall)
-    from agenttui.mcp.ask_tools import start_for_ask, stop_for_ask
-
+        conversation = services.history.create_conversation(model=args.model or services.model)
+    turns = TurnController()
+    turn = turns.start(text, image=args.image, conversation_known=True)
+    printer = _Printer(args.yes)
     await start_for_ask(services, warn)  # MCP servers, if any: their tools in the first request
     try:
         # The key was looked up above: the loop need not ask the keyring again.
-        async for event in run_turn(services, conversation.id, text, image_path=args.image,
-                                    model=args.model, client=client_for(services, api_key)):
-            if isinstance(event, ReasoningDelta):
-                if not thinking:  # the reasoning itself is not printed: stdout is the reply
-                    print("thinking…", file=sys.stderr, flush=True)
-                    thinking = True
-            elif isinstance(event, TextDelta):
-                thinking = False
-                out.write(reply_text.feed(event.text))
-                out.flush()
-                wrote = event.text or wrote
-            elif isinstance(event, ApprovalRequested):
-                event.future.set_result(bool(args.yes))
-                verb = "approved" if args.yes else "denied (rerun with --yes to allow)"
-                # exactly what runs: hidden parts (an OSC payload, bidi controls) shown as escapes
-                warn(f"{verb} [{event.risk} risk] {exact_line(event.call.name, 80)}: {exact(event.summary)}")
-            elif isinstance(event, ToolCallStarted):
-                print(f"[tool] {exact_line(event.call.name, 80)} {exact_line(event.call.arguments, 200)}",
-                      file=sys.stderr)
-            elif isinstance(event, ToolCallFinished) and not event.ok and not event.denied:
-                print(f"[tool] {exact_line(event.call.name, 80)} failed: {inert(event.output[:300])}",
-                      file=sys.stderr)
-            elif isinstance(event, MemoryChanged):
-                _report_memory(event, warn, inert)
-            elif isinstance(event, PersistWarning):
-                pass  # the loop retries at turn end; save_or_rescue (below) reports what is left
-            elif isinstance(event, RequestFallback):  # once per endpoint and model
-                warn(event.text)
-            elif isinstance(event, RetryScheduled):
-                warn(f"{event.reason} Retrying in {event.delay:.1f} s (retry {event.attempt}).")
-            elif isinstance(event, TurnFinished | TurnFailed):
-                out.write(reply_text.flush())
-                if wrote and not wrote.endswith("\n"):
-                    out.write("\n")
-                    out.flush()
-                figures = event.trace.context  # honest context (issue 15): what the model did not see
-                if figures is not None and figures.not_sent > 0:
-                    more = "+" if figures.not_sent_more else ""
-                    warn(f"older turns not sent: {figures.not_sent}{more} (the prompt's budget is "
-                         f"{figures.budget} tokens; /compact in the app summarises them)")
-                if isinstance(event, TurnFailed):
-                    kept = " (the partial reply is kept in history)" if event.partial else ""
-                    code = fail(event.error + kept)
-                elif event.stop_reason != "success":
-                    warn(f"the turn stopped early: {event.stop_reason}")
+        async for event in turns.events(services, conversation.id, turn, model=args.model,
+                                        client=client_for(services, api_key)):
+            turns.observe(event)
+            printer.show(event)
     finally:
         await aclose_client(services)
         await stop_for_ask(services)  # no MCP server process outlives the command
     if args.incognito:  # its store is in memory: no recovery file either
-        return code
+        return printer.code
     from agenttui.cli.unsaved import save_or_rescue
 
-    return save_or_rescue(services) or code  # never exit 0 holding unsaved messages
+    return save_or_rescue(services) or printer.code  # never exit 0 holding unsaved messages
+
+
+class _Printer:
+    """Renders a turn's events: the reply on stdout, everything else on stderr (module doc)."""
+
+    def __init__(self, approve: bool) -> None:
+        from agenttui.core.visible_text import InertStream
+
+        self.approve = approve
+        self.reply_text = InertStream()  # the reply on stdout: newlines and tabs kept, no escape acts
+        self.wrote = ""
+        self.code = 0
+        self.thinking = False  # "thinking…" said for this stretch of reasoning (issue 9: not a stall)
+
+    def show(self, event: AgentEvent) -> None:
+        from typing import assert_never
+
+        from agenttui.agent import events as ev
+        from agenttui.cli.common import exact, fail, inert, warn
+        from agenttui.core.visible_text import exact_line
+
+        out = sys.stdout
+        match event:
+            case ev.TurnStarted():
+                pass
+            case ev.ReasoningDelta():
+                if not self.thinking:  # the reasoning itself is not printed: stdout is the reply
+                    print("thinking…", file=sys.stderr, flush=True)
+                    self.thinking = True
+            case ev.TextDelta():
+                self.thinking = False
+                out.write(self.reply_text.feed(event.text))
+                out.flush()
+                self.wrote = event.text or self.wrote
+            case ev.ApprovalRequested():
+                event.future.set_result(self.approve)
+                verb = "approved" if self.approve else "denied (rerun with --yes to allow)"
+                # exactly what runs: hidden parts (an OSC payload, bidi controls) shown as escapes
+                warn(f"{verb} [{event.risk} risk] {exact_line(event.call.name, 80)}: {exact(event.summary)}")
+            case ev.ToolCallStarted():
+                print(f"[tool] {exact_line(event.call.name, 80)} {exact_line(event.call.arguments, 200)}",
+                      file=sys.stderr)
+            case ev.ToolCallFinished():
+                if not event.ok and not event.denied:
+                    print(f"[tool] {exact_line(event.call.name, 80)} failed: {inert(event.output[:300])}",
+                          file=sys.stderr)
+            case ev.MemoryChanged():
+                _report_memory(event, warn, inert)
+            case ev.PersistWarning():
+                pass  # the loop retries at turn end; save_or_rescue (in _ask) reports what is left
+            case ev.RequestFallback():  # once per endpoint and model
+                warn(event.text)
+            case ev.RetryScheduled():
+                warn(f"{event.reason} Retrying in {event.delay:.1f} s (retry {event.attempt}).")
+            case ev.TurnFinished() | ev.TurnFailed():
+                self._end(event)
+                if isinstance(event, ev.TurnFailed):
+                    kept = " (the partial reply is kept in history)" if event.partial else ""
+                    self.code = fail(event.error + kept)
+                elif event.stop_reason != "success":
+                    warn(f"the turn stopped early: {event.stop_reason}")
+            case _:
+                assert_never(event)
+
+    def _end(self, event: TurnFinished | TurnFailed) -> None:
+        """The reply's last bytes and a newline; what the model did not see (issue 15: honest context)."""
+        from agenttui.cli.common import warn
+
+        out = sys.stdout
+        out.write(self.reply_text.flush())
+        if self.wrote and not self.wrote.endswith("\n"):
+            out.write("\n")
+            out.flush()
+        figures = event.trace.context
+        if figures is not None and figures.not_sent > 0:
+            more = "+" if figures.not_sent_more else ""
+            warn(f"older turns not sent: {figures.not_sent}{more} (the prompt's budget is "
+                 f"{figures.budget} tokens; /compact in the app summarises them)")
 
 
 def _read_stdin() -> str:
