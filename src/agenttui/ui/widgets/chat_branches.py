@@ -33,6 +33,7 @@ from agenttui.ui.widgets.message_view import AssistantMessage, UserMessage
 if TYPE_CHECKING:
     from textual.widget import Widget
 
+    from agenttui.agent.turn import TurnController
     from agenttui.bootstrap import Services
     from agenttui.ui.widgets.chat_log import ChatLog
     from agenttui.ui.widgets.prompt_input import PromptInput
@@ -49,15 +50,14 @@ class ChatBranchesMixin(_Base):
         services: Services
         conversation_id: str | None
         streaming: bool
-        _turn: int
-        _retry_of: int | None
+        turns: TurnController
 
         @property
         def chat_log(self) -> ChatLog: ...
         @property
         def prompt(self) -> PromptInput: ...
-        async def send(self, text: str, *, show: bool = True, retry: bool = False,
-                       edit_of: int | None = None) -> None: ...
+        async def send(self, text: str, *, show: bool = True, retry_of: int | None = None,
+                       edit_of: int | None = None, then_archive: bool = False) -> None: ...
         async def open_conversation(self, conversation_id: str | None, message_id: int | None = None,
                                     *, _lookup: bool = False) -> None: ...
 
@@ -142,8 +142,7 @@ class ChatBranchesMixin(_Base):
     async def regenerate(self, question_id: int, text: str) -> None:
         """Answer question ``question_id`` again: a sibling of its answers."""
         await self.chat_log.remove_from(question_id, keep_it=True)
-        self._retry_of = question_id
-        await self.send(text, show=False, retry=True)
+        await self.send(text, show=False, retry_of=question_id)
 
     async def regenerate_last(self) -> bool:
         """``ctrl+r`` after a finished reply: the last question shown is answered again.
@@ -187,7 +186,7 @@ class ChatBranchesMixin(_Base):
     # -- after a turn ------------------------------------------------------------------
     async def on_chat_pane_agent_event_received(self, message) -> None:
         """Runs after the pane's own handler: ids for what the turn stored, then the navigators."""
-        if message.turn != self._turn:
+        if not self.turns.is_current(message.turn):
             return
         event = message.event
         if isinstance(event, ev.TurnFailed) and event.partial is not None and event.partial.id is not None:

@@ -1,22 +1,28 @@
-"""What the chat's slash commands do (the table is in ``slash_commands``).
+"""The chat's slash commands: one table (name -> handler, help, argument), and what each does.
 
-A mixin of :class:`~agenttui.ui.widgets.chat_pane.ChatPane`: each command is a
-small method; store calls run in thread workers and report back with toasts
-(gate rejections are error toasts with the gate's reason). Commands that
-open another screen call the App action of the same name, so keys, the
-palette and the slash command share one path.
+``COMMANDS`` is the single source for dispatch, completion (``slash_commands``)
+and ``/help`` (:func:`help_text`): a command is one row, whose handler is a
+small method of :class:`SlashCommandsMixin`, a mixin of
+:class:`~agenttui.ui.widgets.chat_pane.ChatPane`. The row's argument spec is
+checked before the handler runs (a required argument that is missing shows the
+usage; an argument outside ``choices`` is refused), so handlers do not repeat it.
+Store calls run in thread workers and report back with toasts (gate rejections
+are error toasts with the gate's reason). Commands that open another screen
+call the App action of the same name, so keys, the palette and the slash
+command share one path.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from agenttui.core.models import Origin, Scope
 from agenttui.ui import messages as app_messages
 from agenttui.ui.inert import inert_line
-from agenttui.ui.widgets.slash_commands import BY_NAME, parse
 
 END_INSTRUCTION = (
     "We are ending this session. Update the project context (context.md) with the "
@@ -27,6 +33,7 @@ END_INSTRUCTION = (
 if TYPE_CHECKING:
     from textual.widget import Widget
 
+    from agenttui.agent.turn import TurnController
     from agenttui.bootstrap import Services
     from agenttui.ui.app import AgentTUI
     from agenttui.ui.widgets.chat_log import ChatLog
@@ -35,24 +42,47 @@ if TYPE_CHECKING:
 else:
     _Widget = object  # at run time the widget half is ChatPane's other base
 
-_APP_ACTIONS = {
-    "audit": "open_audit",
-    "profile": "open_profiles",
-    "mcp": "open_mcp",
-}
+Handler = Callable[["SlashCommandsMixin", str], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class SlashCommand:
+    """One row of the table: what ``/name ARGUMENT`` runs, and what completion and /help say."""
+
+    name: str  # without the slash
+    usage: str  # argument synopsis, "" when none
+    help: str
+    run: Handler  # awaited with the pane and the argument (stripped; "" when none)
+    example: str = ""
+    required: bool = False  # an empty argument shows the usage and example instead of running
+    choices: tuple[str, ...] = ()  # the argument, casefolded, is "" or one of these
+    choices_are: str = ""  # what the choices are, for the refusal ("a scope")
+
+
+def parse(text: str) -> tuple[str, str] | None:
+    """``"/remember  x y"`` -> ``("remember", "x y")``; None when not a slash command."""
+    stripped = text.strip()
+    if not stripped.startswith("/") or stripped.startswith("//"):
+        return None
+    name, _, argument = stripped[1:].partition(" ")
+    return name.lower(), argument.strip()
+
+
+def _or_list(words: tuple[str, ...]) -> str:
+    return ", ".join(words[:-1]) + f" or {words[-1]}" if len(words) > 1 else "".join(words)
 
 
 class SlashCommandsMixin(_Widget):
     if TYPE_CHECKING:  # what ChatPane provides
         services: Services
         conversation_id: str | None
-        _end_session: bool
-        _image: str | None
+        turns: TurnController
         app: AgentTUI
 
         @property
         def chat_log(self) -> ChatLog: ...
-        async def send(self, text: str, *, show: bool = True, retry: bool = False) -> None: ...
+        async def send(self, text: str, *, show: bool = True, retry_of: int | None = None,
+                       edit_of: int | None = None, then_archive: bool = False) -> None: ...
         async def new_conversation(self, archive_current: bool = False) -> None: ...
         async def compact(self) -> None: ...
         async def toggle_incognito(self) -> None: ...
@@ -63,20 +93,19 @@ class SlashCommandsMixin(_Widget):
         if parsed is None:
             return False
         name, argument = parsed
-        if name not in BY_NAME:
+        command = BY_NAME.get(name)
+        if command is None:
             self.notify(f"Unknown command /{inert_line(name, 40)}. /help lists them.", severity="error")
             return True
-        if name == "audit" and argument.strip().casefold() == "deep":
-            from agenttui.ui.screens.audit import AuditScreen  # the model reviews memory too
-
-            self.app.push_screen(AuditScreen(self.services, deep=True), self.app._after_memory_screen)
+        if command.required and not argument:
+            self._usage(name)
             return True
-        if name in _APP_ACTIONS:
-            await self.app.run_action(_APP_ACTIONS[name])
+        if command.choices and argument.casefold() not in ("", *command.choices):
+            self.notify(f"/{name} takes {command.choices_are}: {_or_list(command.choices)} "
+                        f"(not {inert_line(argument.casefold(), 30)!r}).", severity="error")
             return True
-        handler = getattr(self, f"_cmd_{name.replace('-', '_')}")
         try:
-            await handler(argument)
+            await command.run(self, argument)
         except Exception as exc:
             from agenttui.core.errors import explain  # /remember on a full disk: a notice
             from agenttui.core.incognito import IncognitoRefused
@@ -114,9 +143,6 @@ class SlashCommandsMixin(_Widget):
         self.post_message(app_messages.MemoryChanged())
 
     async def _cmd_forget(self, argument: str) -> None:
-        if not argument:
-            self._usage("forget")
-            return
         matches = await asyncio.to_thread(self.services.memory.find, argument)
         if not matches:
             self.notify(f"Nothing in memory contains {argument!r}.", severity="warning")
@@ -158,13 +184,16 @@ class SlashCommandsMixin(_Widget):
         if show_pane is not None:
             show_pane("memory")
 
-    async def _cmd_reset_memory(self, argument: str) -> None:
-        scope = argument.strip().casefold()
-        if scope not in ("", "user", "profile", "all"):
-            self.notify(f"/reset-memory takes a scope: user, profile or all (not {inert_line(scope, 30)!r}).",
-                        severity="error")
+    async def _cmd_reset_memory(self, argument: str) -> None:  # the scope is checked (table)
+        await self.app.run_action(f"reset_memory({argument.casefold()!r})")
+
+    async def _cmd_audit(self, argument: str) -> None:
+        if argument.casefold() != "deep":
+            await self.app.run_action("open_audit")
             return
-        await self.app.run_action(f"reset_memory({scope!r})")
+        from agenttui.ui.screens.audit import AuditScreen  # the model reviews memory too
+
+        self.app.push_screen(AuditScreen(self.services, deep=True), self.app._after_memory_screen)
 
     # -- conversations ----------------------------------------------------
     async def _cmd_new(self, argument: str) -> None:
@@ -212,18 +241,14 @@ class SlashCommandsMixin(_Widget):
         if self.conversation_id is None:
             self.notify("Nothing to archive yet.", severity="warning")
             return
-        self._end_session = True
-        await self.send(END_INSTRUCTION, show=True)
+        await self.send(END_INSTRUCTION, show=True, then_archive=True)
 
     async def _cmd_attach(self, argument: str) -> None:
-        if not argument:
-            self._usage("attach")
-            return
         from agenttui.agent.images import ImageError, load_image
 
         try:
             await asyncio.to_thread(load_image, argument)  # check it now, not at send time
-            self._image = str(Path(argument).expanduser())
+            self.turns.image = str(Path(argument).expanduser())
         except ImageError as exc:
             self.notify(str(exc), title="Cannot attach", severity="error")
             return
@@ -239,7 +264,47 @@ class SlashCommandsMixin(_Widget):
         await self.app.run_action("help")
 
 
-def help_text(commands, bindings) -> str:
+def _app_action(action: str) -> Handler:
+    """A command that opens another screen: the App action, as its key and the palette run it."""
+
+    async def run(pane: SlashCommandsMixin, argument: str) -> None:
+        await pane.app.run_action(action)
+
+    return run
+
+
+_Mixin = SlashCommandsMixin
+COMMANDS: tuple[SlashCommand, ...] = (
+    SlashCommand("remember", "TEXT [--profile]", "save a note to memory (user scope; --profile for this profile)",
+                 _Mixin._cmd_remember, "/remember I prefer short answers", required=True),
+    SlashCommand("forget", "SUBSTRING", "remove the memory notes that contain SUBSTRING", _Mixin._cmd_forget,
+                 "/forget short answers", required=True),
+    SlashCommand("memory", "", "list what is remembered", _Mixin._cmd_memory),
+    SlashCommand("reset", "", "archive this conversation and start a new one", _Mixin._cmd_reset),
+    SlashCommand("reset-memory", "[user|profile|all]", "delete all memory of a scope (asks which, backs up)",
+                 _Mixin._cmd_reset_memory, "/reset-memory profile", choices=("user", "profile", "all"),
+                 choices_are="a scope"),
+    SlashCommand("new", "", "start a new conversation", _Mixin._cmd_new),
+    SlashCommand("audit", "[deep]", "open the memory audit (deep: the model reviews memory and proposes changes)",
+                 _Mixin._cmd_audit, "/audit deep"),
+    SlashCommand("profile", "", "switch, create or delete profiles", _app_action("open_profiles")),
+    SlashCommand("export", "[md|json] [PATH]", "export this conversation", _Mixin._cmd_export,
+                 "/export md notes.md"),
+    SlashCommand("end", "", "ask the agent to update context.md, then archive the session", _Mixin._cmd_end),
+    SlashCommand("attach", "PATH", "attach an image to the next message", _Mixin._cmd_attach,
+                 "/attach ~/shot.png", required=True),
+    SlashCommand("compact", "", "summarise the older messages (shown for editing); the summary is "
+                 "sent instead of them, the originals stay in History", _Mixin._cmd_compact),
+    SlashCommand("incognito", "", "chat without saving anything (memory is read); again to leave, "
+                 "offering to save", _Mixin._cmd_incognito),
+    SlashCommand("mcp", "", "MCP servers: state, tools, stderr, enable/disable; insert a resource or prompt",
+                 _app_action("open_mcp")),
+    SlashCommand("help", "", "list commands and keys", _Mixin._cmd_help),
+)
+BY_NAME = {command.name: command for command in COMMANDS}
+
+
+def help_text(commands: tuple[SlashCommand, ...], bindings) -> str:
     """Plain-text help (commands, then keys) shown in the chat by /help and F1."""
     # No padded columns: the chat is often 40 columns wide, where padding wrapped
     # every entry into ragged fragments. "name — what" wraps cleanly at any width.

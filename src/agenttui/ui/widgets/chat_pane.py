@@ -54,7 +54,7 @@ import asyncio
 import contextlib
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, assert_never
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -65,6 +65,7 @@ from textual.timer import Timer
 from textual.widgets import Static
 
 from agenttui.agent import events as ev
+from agenttui.agent.turn import Turn, TurnController
 from agenttui.core.recall_usage import RecallUsage
 from agenttui.ui import messages as app_messages
 from agenttui.ui.widgets.chat_branches import ChatBranchesMixin
@@ -102,7 +103,7 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
     can_retry: reactive[bool] = reactive(False, bindings=True)
 
     class AgentEventReceived(TextualMessage, bubble=False):  # for this pane only: no hops up the DOM
-        def __init__(self, event: object, turn: int) -> None:
+        def __init__(self, event: ev.AgentEvent, turn: int) -> None:
             super().__init__()
             self.event = event
             self.turn = turn
@@ -110,9 +111,9 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
     class _ConversationGone(TextualMessage):
         """The turn's conversation no longer exists: the pane moves to a new one, then sets ``moved``."""
 
-        def __init__(self, text: str, image: bool, turn: int, moved: asyncio.Event) -> None:
+        def __init__(self, turn: Turn, moved: asyncio.Event) -> None:
             super().__init__()
-            self.text, self.image, self.turn, self.moved = text, image, turn, moved
+            self.turn, self.moved = turn, moved
 
     class ConversationStarted(TextualMessage):
         def __init__(self, conversation_id: str | None, opening: int = 0, if_untouched: bool = False) -> None:
@@ -126,25 +127,15 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
         self.services = services
         self.border_title = "Chat"
         self.conversation_id: str | None = None
-        self._cancel: asyncio.Event | None = None
-        self._turn = 0  # events of an abandoned turn are ignored
+        # The turn's state (what is sent, retry-of, the lookup it waits for, stopping, the
+        # message kept on failure, /attach, the queue): UI-free, shared with `agenttui ask`.
+        self.turns = TurnController()
         self._reply: AssistantMessage | None = None
         self._reply_drawn: asyncio.Event | None = None  # set once the reply's first frame is drawn
         self._thinking: ThinkingBlock | None = None  # the reasoning streaming now (issue 9)
         self._tool_views: dict[str, ToolCallView] = {}
-        self._retry_text: str | None = None
-        self._queued: list[str] = []  # sent while a reply streamed: sent when it ends
-        self.stopping = False  # Esc pressed: the turn is winding down (shown as cancelled already)
-        self._retry_when_stopped = False  # ctrl+r pressed meanwhile
-        self._retry_of: int | None = None  # id of the failed turn's user message
-        self._image: str | None = None  # /attach: path of the image for the next send
-        self._end_session = False  # /end: archive the session when this turn finishes
         self.last_reply_text = ""
         self.last_used: RecallUsage | None = None  # what the last turn used (F4 opens at it)
-        self._opening = 0  # bumped by anything the user opens or sends: stale lookups are dropped
-        self._lookup_done = asyncio.Event()  # the latest-conversation lookup has been handled
-        self._lookup_done.set()
-        self._send_waits = False  # a sent message waits for the lookup to know its conversation
         self._prepare_timer: Timer | None = None  # [recall] semantic: the draft's debounce
         self.draft_prepared = ""  # the last draft whose preparation started (the debounce ran out)
         self._unsaved_timer: Timer | None = None  # retries messages the history refused
@@ -172,6 +163,11 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
     def prompt(self) -> PromptInput:
         return self.query_one(PromptInput)
 
+    @property
+    def stopping(self) -> bool:
+        """Esc pressed: the turn is winding down (shown as cancelled already)."""
+        return self.turns.stopping
+
     def on_mount(self) -> None:
         self.watch(self.chat_log, "empty", self._update_welcome, init=False)
         self.open_latest(if_untouched=True)
@@ -189,7 +185,7 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
         return "Welcome to agenttui.\n\n" + "\n".join(f"• {line}" for line in lines)
 
     def _update_welcome(self, _empty: bool = True) -> None:
-        show = self.chat_log.empty and self.conversation_id is None and self._lookup_done.is_set()
+        show = self.chat_log.empty and self.conversation_id is None and not self.turns.lookup.pending
         if show == self.has_class("-welcome"):
             return
         welcome = self.query_one("#chat-welcome", Static)
@@ -211,9 +207,7 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
         ``if_untouched`` (start-up): dropped too if anything is in the chat
         already, such as /help's text.
         """
-        self._opening += 1
-        self._lookup_done = asyncio.Event()
-        self._find_latest(self._opening, if_untouched)
+        self._find_latest(self.turns.lookup.begin(), if_untouched)
 
     @work(thread=True, group="chat-open")
     def _find_latest(self, opening: int, if_untouched: bool) -> None:
@@ -225,14 +219,14 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
         try:
             await self._adopt_latest(event)
         finally:
-            if event.opening == self._opening:
-                self._lookup_done.set()
+            if self.turns.lookup.current(event.opening):
+                self.turns.lookup.answered(event.opening)
                 self._update_welcome()
 
     async def _adopt_latest(self, event: ConversationStarted) -> None:
-        if event.opening != self._opening:
+        if not self.turns.lookup.current(event.opening):
             return
-        if self._send_waits or (event.if_untouched and (self.conversation_id is not None or self.chat_log.children)):
+        if self.turns.waiting or (event.if_untouched and (self.conversation_id is not None or self.chat_log.children)):
             # Something is shown already (a message waiting to be sent, /help's text):
             # keep it, continue the latest conversation, its last page above it.
             if self.conversation_id is None and event.conversation_id is not None:
@@ -244,12 +238,12 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
     async def open_conversation(self, conversation_id: str | None, message_id: int | None = None,
                                 *, _lookup: bool = False) -> None:
         if not _lookup:  # the lookup's own opening keeps its number (its handler marks it done)
-            self._opening += 1
-            self._lookup_done.set()
+            self.turns.lookup.supersede()
         self.cancel_turn()
         self._unqueue_to_prompt()
         self.cancel_edit(keep_text=True)  # an edit of the conversation left behind
         self.conversation_id = conversation_id
+        self.turns.forget_kept()
         self.can_retry = False
         self._reply = None
         self._thinking = None
@@ -307,8 +301,8 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
         if self.editing is not None and not self.streaming:  # a new version of an earlier question
             await self.send_edit(event.text)
             return
-        if self.streaming or self._queued:  # after the reply (and what was queued before it)
-            self._queued.append(event.text)
+        if self.streaming or self.turns.queued:  # after the reply (and what was queued before it)
+            self.turns.queued.append(event.text)
             self._show_queued()
             return
         await self.send(event.text)
@@ -317,7 +311,7 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
         from agenttui.ui.inert import inert_line
 
         line = self.query_one("#chat-queued", Static)
-        queued = self._queued
+        queued = self.turns.queued
         if queued:
             what = " · ".join(f"“{inert_line(text, 80)}”" for text in queued)
             head = "Queued" if len(queued) == 1 else f"{len(queued)} queued"
@@ -325,16 +319,16 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
         line.set_class(bool(queued), "-shown")
 
     async def _send_queued(self) -> None:
-        if self._queued and not self.streaming:
-            text = self._queued.pop(0)
+        text = None if self.streaming else self.turns.take_queued()
+        if text is not None:
             self._show_queued()
             await self.send(text)
 
     def _unqueue_to_prompt(self) -> None:
         """Another conversation opens: queued text goes back to the prompt, not to that one."""
-        if not self._queued:
+        if not self.turns.queued:
             return
-        texts, self._queued = self._queued, []
+        texts, self.turns.queued = self.turns.queued, []
         prompt = self.prompt
         draft = prompt.text
         prompt.load_text("\n".join(texts + ([draft] if draft.strip() else [])))
@@ -342,8 +336,10 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
         self._show_queued()
 
     # -- turns ---------------------------------------------------------------
-    async def send(self, text: str, *, show: bool = True, retry: bool = False,
-                   edit_of: int | None = None) -> None:
+    async def send(self, text: str, *, show: bool = True, retry_of: int | None = None,
+                   edit_of: int | None = None, then_archive: bool = False) -> None:
+        """Send ``text`` (``retry_of``: answer that stored question again; ``edit_of``: a new
+        version of that question; ``then_archive``: /end archives the session after it)."""
         if self.streaming:
             self.notify("A reply is still streaming: Esc cancels it.", severity="warning")
             return
@@ -351,59 +347,38 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
         # the turn waits for the lookup and continues that conversation. The wait is
         # in the turn worker, never here: this pane handles the lookup's answer only
         # after this handler returns.
-        self._send_waits = not self._lookup_done.is_set() and self.conversation_id is None
-        if not self._send_waits:
-            self._opening += 1  # a latest-conversation lookup still running must not replace this
-            self._lookup_done.set()
-        image = None if retry else self._image
-        self._image = None
+        turn = self.turns.start(text, conversation_known=self.conversation_id is not None,
+                                retry_of=retry_of, edit_of=edit_of, then_archive=then_archive)
         if show:
-            await self.chat_log.add(UserMessage(text, image=image is not None))
+            await self.chat_log.add(UserMessage(text, image=turn.image is not None))
         self.chat_log.anchor()
-        retry_of = self._retry_of if retry else None
-        self._retry_of = retry_of  # a new message's id comes with its TurnStarted (none if cut before)
-        self._retry_text = text
         self.can_retry = False
-        self._cancel = asyncio.Event()
-        self._turn += 1
         self._reply = None
         self._reply_drawn = None
         self._thinking = None
         self._tool_views = {}
-        self.stopping = self._retry_when_stopped = False
         self._set_streaming(True)
-        self._run_turn(text, image, retry_of, self._cancel, self._turn, edit_of)
+        self._run_turn(turn)
 
     @work(group="chat-turn", exclusive=True, exit_on_error=False)
-    async def _run_turn(self, text: str, image: str | None, retry_of: int | None,
-                        cancel: asyncio.Event, turn: int, edit_of: int | None = None) -> None:
-        from agenttui.agent.loop import run_turn  # openai is imported here, not at start-up
-
+    async def _run_turn(self, turn: Turn) -> None:
         try:
             ready = getattr(self.app, "first_turn_ready", None)
             if ready is not None:  # the app is preparing the first turn: wait rather than race it
                 await ready()
-            if self._send_waits:
-                try:
-                    await asyncio.wait_for(self._lookup_done.wait(), LOOKUP_WAIT)
-                except TimeoutError:
-                    self._opening += 1  # too slow: a new conversation, and the late answer is dropped
-                self._send_waits = False
+            await self.turns.conversation_ready(turn, LOOKUP_WAIT)
             if self.conversation_id is not None and not await asyncio.to_thread(
                     self._conversation_exists, self.conversation_id):
                 moved = asyncio.Event()
-                self.post_message(self._ConversationGone(text, image is not None, turn, moved))
+                self.post_message(self._ConversationGone(turn, moved))
                 await moved.wait()
-                retry_of = edit_of = None  # its message went with the conversation: sent afresh
             if self.conversation_id is None:
                 conversation = await asyncio.to_thread(
                     self.services.history.create_conversation, None, self.services.model)
                 self.conversation_id = conversation.id
                 self.chat_log.conversation_id = conversation.id
-            async for event in run_turn(self.services, self.conversation_id, text,
-                                        image_path=image, cancel=cancel, retry_of=retry_of,
-                                        edit_of=edit_of):
-                self.post_message(self.AgentEventReceived(event, turn))
+            async for event in self.turns.events(self.services, self.conversation_id, turn):
+                self.post_message(self.AgentEventReceived(event, turn.number))
         except Exception as exc:  # the loop reports faults as TurnFailed; this is a bug guard
             from agenttui.core.errors import explain  # e.g. no conversation: the disk is full
 
@@ -411,20 +386,22 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
             if not why:  # a bug: where its crash log is, never a class name
                 why = await asyncio.to_thread(_bug_text, exc, self.incognito)
             self.post_message(self.AgentEventReceived(
-                ev.TurnFailed("llm_error", why, ev.Trace(turn_id=""), None), turn))
+                ev.TurnFailed("llm_error", why, ev.Trace(turn_id=""), None), turn.number))
 
     def _conversation_exists(self, conversation_id: str) -> bool:
         return self.services.history.get_conversation(conversation_id) is not None
 
     @on(_ConversationGone)
     async def _conversation_gone(self, message: _ConversationGone) -> None:
+        turn = message.turn
         try:
-            if message.turn == self._turn:
+            if self.turns.is_current(turn.number):
                 await self._leave_deleted("This conversation was deleted elsewhere (another window or "
                                           "a command): your message starts a new one.")
-                await self.chat_log.add(UserMessage(message.text, image=message.image))
+                await self.chat_log.add(UserMessage(turn.text, image=turn.image is not None))
                 self.chat_log.anchor()
         finally:
+            self.turns.conversation_lost(turn)  # its message went with the conversation: sent afresh
             message.moved.set()
 
     async def conversation_deleted(self, conversation_id: str | None) -> None:
@@ -432,19 +409,16 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
         if self.conversation_id is None or conversation_id not in (None, self.conversation_id):
             return
         if self.streaming:  # its turn is abandoned: nothing of it may land in the next conversation
-            self.cancel_turn()
-            self._turn += 1
+            self.turns.abandon()
             self._set_streaming(False)
-            self._cancel = None
         await self._leave_deleted("This conversation was deleted: what you send next starts a new one.")
 
     async def _leave_deleted(self, notice: str) -> None:
         self._unqueue_to_prompt()
-        self._opening += 1  # a latest-conversation lookup still running must not reopen anything
-        self._lookup_done.set()
+        self.turns.lookup.supersede()  # a latest-conversation lookup still running must not reopen anything
         self.conversation_id = None
+        self.turns.forget_kept()
         self.can_retry = False
-        self._retry_of = None
         self._reply = None
         self._thinking = None
         await self.chat_log.show_conversation(None)
@@ -452,95 +426,109 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
 
     @on(AgentEventReceived)
     async def _agent_event(self, message: AgentEventReceived) -> None:
-        if message.turn != self._turn:
+        turn = self.turns.turn
+        if turn is None or turn.number != message.turn:  # an abandoned turn's events are ignored
             return
         event = message.event
-        if self.stopping and isinstance(event, ev.TextDelta | ev.ReasoningDelta):
+        if turn.stopped and isinstance(event, ev.TextDelta | ev.ReasoningDelta):
             return  # Esc was pressed: the text stops there (the saved reply is shown at the end)
-        if isinstance(event, ev.TurnStarted):
-            self._retry_of = event.user_message.id  # a retry answers this message again
-            asked = self.chat_log.query(UserMessage)
-            if asked and asked.last().message_id is None:  # its id places "older turns not sent"
-                asked.last().message_id = event.user_message.id
-        elif isinstance(event, ev.ReasoningDelta):
-            if self._thinking is None:
-                self._thinking = await self.chat_log.add(ThinkingBlock())
-            self._thinking.write(event.text)
-        elif isinstance(event, ev.TextDelta):
-            self._end_thinking()
-            if self._reply is None:  # mounted with its first words: one parse, one frame
-                self._reply = await self.chat_log.add(AssistantMessage.streaming(event.text))
-                self._reply_drawn = asyncio.Event()
-                self._reply.call_after_refresh(self._reply_drawn.set)
-            else:
-                await self._reply.write(event.text)
-        elif isinstance(event, ev.ToolCallStarted):
-            await self._close_reply()
-            view = ToolCallView(event.call)
-            self._tool_views[event.call.id] = view
-            await self.chat_log.add(view)
-        elif isinstance(event, ev.ToolCallFinished):
-            finished = self._tool_views.get(event.call.id)
-            status = "denied" if event.denied else ("ok" if event.ok else "failed")
-            if finished is not None:
-                finished.set_status(status, event.output)
-        elif isinstance(event, ev.ApprovalRequested):
-            self._ask_approval(event)
-        elif isinstance(event, ev.MemoryChanged):
-            self._memory_event(event)
-        elif isinstance(event, ev.RetryScheduled):  # one toast, the latest attempt's (issue 12 item 18)
-            from agenttui.ui.toasts import dismiss_toasts
+        self.turns.observe(event)
+        match event:
+            case ev.TurnStarted():
+                asked = self.chat_log.query(UserMessage)
+                if asked and asked.last().message_id is None:  # its id places "older turns not sent"
+                    asked.last().message_id = event.user_message.id
+            case ev.ReasoningDelta():
+                if self._thinking is None:
+                    self._thinking = await self.chat_log.add(ThinkingBlock())
+                self._thinking.write(event.text)
+            case ev.TextDelta():
+                await self._show_text(event.text)
+            case ev.ToolCallStarted():
+                await self._close_reply()
+                view = ToolCallView(event.call)
+                self._tool_views[event.call.id] = view
+                await self.chat_log.add(view)
+            case ev.ToolCallFinished():
+                finished = self._tool_views.get(event.call.id)
+                status = "denied" if event.denied else ("ok" if event.ok else "failed")
+                if finished is not None:
+                    finished.set_status(status, event.output)
+            case ev.ApprovalRequested():
+                self._ask_approval(event)
+            case ev.MemoryChanged():
+                self._memory_event(event)
+            case ev.RetryScheduled():  # one toast, the latest attempt's (issue 12 item 18)
+                from agenttui.ui.toasts import dismiss_toasts
 
-            dismiss_toasts(self.app, "Model call failed")
-            self.notify(f"{event.reason}\nRetrying in {event.delay:.0f} s (attempt {event.attempt}).",
-                        title="Model call failed", severity="warning")
-        elif isinstance(event, ev.PersistWarning):
-            self.notify(event.text, title="History not saved yet", severity="warning")
-        elif isinstance(event, ev.RequestFallback):  # once per endpoint and model: in the chat
-            await self.chat_log.notice(event.text)
-        elif isinstance(event, ev.TurnFinished):
-            reply = self._reply
-            await self._first_words_drawn()
-            await self._turn_over()
-            await self._show_used(reply, event.reply, event.trace)
-            if reply is not None and event.reply is not None and reply.message_id is None:
-                reply.message_id = event.reply.id
-            if event.trace.context is not None:  # the header's meter, "older turns not sent"
-                await self.show_context(event.trace.context)
-            saved = await self._show_as_saved(reply, event.reply)
-            if event.stop_reason == "cancelled":
-                if self.stopping:  # marked when Esc was pressed: one marker
-                    self._cancel_shown()
-                else:
-                    if reply is not None:
-                        reply.mark_incomplete("cancelled")
-                    await self._cancelled_notice()
-            elif event.stop_reason != "success":
-                await self.chat_log.notice(f"Stopped: {event.stop_reason.replace('_', ' ')}.", error=True)
-            if saved:
-                self.last_reply_text = saved
-            if self._end_session:
-                self._archive_session()
-        elif isinstance(event, ev.TurnFailed):
-            reply = self._reply
-            await self._first_words_drawn()
-            await self._turn_over()
-            await self._show_used(reply, event.partial, event.trace)
-            if event.trace.context is not None:
-                await self.show_context(event.trace.context)
-            await self._show_as_saved(reply, event.partial)
-            shown = self.stopping and event.stop_reason == "cancelled"  # marked when Esc was pressed
-            if reply is not None and event.partial is not None and not shown:
-                reply.mark_incomplete(event.partial.incomplete_reason or event.stop_reason)
-            if shown:
-                self._cancel_shown()
-            elif event.stop_reason == "cancelled":
-                await self._cancelled_notice()
+                dismiss_toasts(self.app, "Model call failed")
+                self.notify(f"{event.reason}\nRetrying in {event.delay:.0f} s (attempt {event.attempt}).",
+                            title="Model call failed", severity="warning")
+            case ev.PersistWarning():
+                self.notify(event.text, title="History not saved yet", severity="warning")
+            case ev.RequestFallback():  # once per endpoint and model: in the chat
+                await self.chat_log.notice(event.text)
+            case ev.TurnFinished():
+                await self._turn_finished(turn, event)
+            case ev.TurnFailed():
+                await self._turn_failed(turn, event)
+            case _:
+                assert_never(event)
+
+    async def _show_text(self, text: str) -> None:
+        self._end_thinking()
+        if self._reply is None:  # mounted with its first words: one parse, one frame
+            self._reply = await self.chat_log.add(AssistantMessage.streaming(text))
+            self._reply_drawn = asyncio.Event()
+            self._reply.call_after_refresh(self._reply_drawn.set)
+        else:
+            await self._reply.write(text)
+
+    async def _turn_ended(self, event: ev.TurnFinished | ev.TurnFailed) -> AssistantMessage | None:
+        """What both ends show: the reply closed, the "used" line, the context meter. The reply's view."""
+        reply = self._reply
+        stored = event.reply if isinstance(event, ev.TurnFinished) else event.partial
+        await self._first_words_drawn()
+        await self._turn_over()
+        await self._show_used(reply, stored, event.trace)
+        if isinstance(event, ev.TurnFinished) and reply is not None and stored is not None \
+                and reply.message_id is None:
+            reply.message_id = stored.id
+        if event.trace.context is not None:  # the header's meter, "older turns not sent"
+            await self.show_context(event.trace.context)
+        return reply
+
+    async def _turn_finished(self, turn: Turn, event: ev.TurnFinished) -> None:
+        reply = await self._turn_ended(event)
+        saved = await self._show_as_saved(reply, event.reply)
+        if event.stop_reason == "cancelled":
+            if turn.stopped:  # marked when Esc was pressed: one marker
+                self._cancel_shown(turn)
             else:
-                hint = f"  Press {self._retry_key()} to retry." if event.retryable else ""
-                await self.chat_log.notice(f"{event.error}{hint}", error=True)
-                self.can_retry = event.retryable
-            self._end_session = False
+                if reply is not None:
+                    reply.mark_incomplete("cancelled")
+                await self._cancelled_notice()
+        elif event.stop_reason != "success":
+            await self.chat_log.notice(f"Stopped: {event.stop_reason.replace('_', ' ')}.", error=True)
+        if saved:
+            self.last_reply_text = saved
+        if turn.then_archive:
+            self._archive_session()
+
+    async def _turn_failed(self, turn: Turn, event: ev.TurnFailed) -> None:
+        reply = await self._turn_ended(event)
+        await self._show_as_saved(reply, event.partial)
+        shown = turn.stopped and event.stop_reason == "cancelled"  # marked when Esc was pressed
+        if reply is not None and event.partial is not None and not shown:
+            reply.mark_incomplete(event.partial.incomplete_reason or event.stop_reason)
+        if shown:
+            self._cancel_shown(turn)
+        elif event.stop_reason == "cancelled":
+            await self._cancelled_notice()
+        else:
+            hint = f"  Press {self._retry_key()} to retry." if event.retryable else ""
+            await self.chat_log.notice(f"{event.error}{hint}", error=True)
+            self.can_retry = self.turns.kept is not None  # the message is kept: it can be sent again
 
     async def _first_words_drawn(self) -> None:
         """Wait (at most ``FIRST_WORDS_WAIT_S``) for the frame showing the reply's first words.
@@ -634,9 +622,8 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
     async def _turn_over(self) -> None:
         await self._close_reply()
         self._set_streaming(False)
-        self._cancel = None
         self._show_unsaved()
-        if self._queued:
+        if self.turns.queued:
             self.call_later(self._send_queued)  # once this turn's end is shown
         self.post_message(app_messages.ConversationsChanged(self.conversation_id))
 
@@ -688,10 +675,7 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
 
     # -- actions reached through App bindings --------------------------------
     def cancel_turn(self) -> bool:
-        if self._cancel is None:
-            return False
-        self._cancel.set()
-        return True
+        return self.turns.cancel()
 
     def stop_turn(self) -> None:
         """The user's Esc: cancel, and show it at once with one marker (issue 12 item 15).
@@ -702,9 +686,8 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
         """
         if not self.streaming and self.cancel_edit():  # Esc while editing an earlier question
             return
-        if not self.streaming or self.stopping or not self.cancel_turn():
+        if not self.streaming or not self.turns.stop():
             return
-        self.stopping = True
         self.app.refresh_bindings()
         hint = f"{self._retry_key()} asks again"
         if self._reply is not None:
@@ -712,34 +695,35 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
         else:
             self.call_later(self.chat_log.notice, f"Cancelled. {hint}.")
 
-    def _cancel_shown(self) -> None:
+    def _cancel_shown(self, turn: Turn) -> None:
         """The turn Esc stopped has ended: the question can be asked again (now, if ctrl+r waited)."""
-        self.can_retry = self._retry_text is not None
-        if self._retry_when_stopped:
-            self._retry_when_stopped = False
+        self.can_retry = self.turns.kept is not None
+        if turn.retry_when_stopped:
+            turn.retry_when_stopped = False
             self.call_later(self.retry)
 
     def _retry_key(self) -> str:
         return self.app.key_for("chat.retry") if hasattr(self.app, "key_for") else "ctrl+r"
 
     async def _cancelled_notice(self) -> None:
-        self.can_retry = self._retry_text is not None  # the cut question can be asked again
+        self.can_retry = self.turns.kept is not None  # the cut question can be asked again
         await self.chat_log.notice(f"Cancelled. {self._retry_key()} asks again.")
 
     async def retry(self) -> None:
         """Ask the last message again after a failed or cancelled reply; after a finished one,
         regenerate it (issue 15: the new answer is a sibling, the old one kept); with nothing
         to answer again, say what the key does."""
-        if self.streaming and self.stopping:  # Esc was pressed: asked again once it has wound down
-            self._retry_when_stopped = True
+        turn, kept = self.turns.turn, self.turns.kept
+        if self.streaming and turn is not None and turn.stopped:  # Esc was pressed: asked again
+            turn.retry_when_stopped = True  # once it has wound down
         elif self.streaming:
             self.notify("A reply is still streaming: Esc stops it, then "
                         f"{self._retry_key()} asks again.", severity="warning")
-        elif self.can_retry and self._retry_text is not None:
-            if self._retry_of is not None:  # the stored question is answered again; the cut
-                await self.regenerate(self._retry_of, self._retry_text)  # reply is a sibling now
+        elif self.can_retry and kept is not None:
+            if kept.retry_of is not None:  # the stored question is answered again; the cut
+                await self.regenerate(kept.retry_of, kept.text)  # reply is a sibling now
             else:  # cut before it was stored: sent afresh (it is shown already)
-                await self.send(self._retry_text, show=False)
+                await self.send(kept.text, show=False)
         elif await self.regenerate_last():  # a finished reply: answered again, both kept
             pass
         else:
@@ -766,7 +750,6 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
 
     @work(thread=True, group="chat-end")
     def _archive_session(self) -> None:
-        self._end_session = False
         cid = self.conversation_id
         if cid is None:
             return
