@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 
 import pytest
@@ -19,6 +20,18 @@ def test_parse_and_completions():
     assert parse("hello /remember") is None
     assert [c.name for c in completions("/re")] == ["remember", "reset", "reset-memory"]
     assert completions("/remember x") == []
+
+
+def test_dispatch_completion_and_help_come_from_one_table():
+    from agenttui.ui.widgets.chat_commands import COMMANDS, help_text
+
+    text = help_text(COMMANDS, [])
+    for command in COMMANDS:
+        assert f"/{command.name}" in text and command.help in text
+        assert command in completions(f"/{command.name}")
+        assert inspect.iscoroutinefunction(command.run), command.name  # awaited with (pane, argument)
+        if command.required:  # the usage toast shows the example
+            assert command.example.startswith(f"/{command.name} "), command.name
 
 
 @pytest.mark.slow
