@@ -1,8 +1,11 @@
 """The Chat pane: the message log, slash-command suggestions and the prompt.
 
 Workers compute, messages carry, handlers mutate: the turn worker iterates
-``agent.loop.run_turn`` and posts each event as ``AgentEventReceived``; the
-handler renders it. Text deltas go to the reply's ``MarkdownStream`` (append
+``agent.loop.run_turn`` through the turn controller (:mod:`agenttui.agent.turn`,
+which holds the turn's state: what is sent, retry-of, the lookup it waits for,
+stopping, the message kept on failure) and posts each event as
+``AgentEventReceived``; the handler tells the controller and renders it (one
+``match``, exhaustive by ``assert_never``). Text deltas go to the reply's ``MarkdownStream`` (append
 only, coalesced when the UI falls behind). The loop and the openai client are
 imported in the worker, after the first frame.
 
