@@ -12,7 +12,7 @@ import pytest
 
 from agenttui.core.history import HistoryStore
 from agenttui.ui.app import make_app
-from tests.ui.helpers import notifications, wait_until, workers_done
+from tests.ui.helpers import notifications, send, wait_until, workers_done
 
 
 def _db(services):
@@ -129,3 +129,30 @@ async def test_remember_on_a_full_disk_is_a_notice_and_the_app_carries_on(servic
         await send(pilot, "/remember I drink tea")  # room again: it works
         await wait_until(pilot, lambda: any(t == "Remembered" for _, t, _ in notifications(app)))
     assert [i.display for i in services.memory.items("all")] == ["I drink tea"]
+
+
+@pytest.mark.slow
+async def test_a_bug_in_a_turn_leaves_its_crash_log_in_the_sessions_own_home(fake_openai, make_services,
+                                                                            monkeypatch, tmp_path, isolated_home):
+    """The chat's bug guard writes where the session's environment says, like the app's own policy."""
+    import os
+
+    from agenttui.agent import loop
+    from agenttui.ui.widgets.message_view import Notice
+
+    home = tmp_path / "session-home"
+    services = make_services(environ={**os.environ, "AGENTTUI_HOME": str(home)})
+
+    async def broken(*args, **kwargs):  # a bug inside the loop, not a provider fault
+        raise RuntimeError("unexpected state in the loop")
+        yield  # an async generator, as run_turn is
+
+    monkeypatch.setattr(loop, "run_turn", broken)
+    app = make_app(services)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await send(pilot, "hello")
+        await wait_until(pilot, lambda: list((home / "log").glob("crash-*.log")))
+        log = next((home / "log").glob("crash-*.log"))
+        await wait_until(pilot, lambda: any(str(log) in str(n.render()) for n in app.screen.query(Notice)))
+    assert "unexpected state in the loop" in log.read_text()
+    assert not list((isolated_home / "log").glob("crash-*.log"))

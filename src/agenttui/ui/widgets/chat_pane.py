@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Mapping
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, assert_never
@@ -387,7 +388,7 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
 
             why = explain(exc)
             if not why:  # a bug: where its crash log is, never a class name
-                why = await asyncio.to_thread(_bug_text, exc, self.incognito)
+                why = await asyncio.to_thread(_bug_text, exc, self.services.environ, self.incognito)
             self.post_message(self.AgentEventReceived(
                 ev.TurnFailed("llm_error", why, ev.Trace(turn_id=""), None), turn.number))
 
@@ -761,13 +762,13 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
         self.app.call_from_thread(self.notify, str(path), title="Session archived")
 
 
-def _bug_text(exc: Exception, incognito: bool = False) -> str:
+def _bug_text(exc: Exception, environ: Mapping[str, str], incognito: bool = False) -> str:
     """What the chat says when a turn broke on a bug: where the details are, not a class name."""
     if incognito:  # incognito writes no file, not even a crash log
         return (f"Something went wrong in agenttui and the reply stopped ({type(exc).__name__}). "
                 "Incognito writes no crash log: do the same outside incognito to get one.")
     from agenttui.core.crash_log import write_crash_log
 
-    log = write_crash_log(exc, ("tui",))
+    log = write_crash_log(exc, ("tui",), environ)  # the profile's environment: its state dir
     where = f"The details are in {log} (secrets redacted)." if log else "No crash log could be written."
     return f"Something went wrong in agenttui and the reply stopped. {where}"
