@@ -129,125 +129,172 @@ def check_write(
     editing_id: str | None = None,
     untrusted: bool = False,
 ) -> GateDecision:
-    """Decide what to do with one proposed write.
+    """Decide what to do with one proposed write: the rules of the module doc, in order.
 
     ``existing`` are the live items of the target scope (others are ignored);
     ``editing_id`` is the item being edited, which must not count as its own
     duplicate.
     """
-    # 1. shape ---------------------------------------------------------------
+    rejected = _shape(kind, scope, source, settings)  # 1, and 2 for scopes
+    if rejected is not None:
+        return rejected
+    write = _Write(kind, scope, from_model=source in MODEL_SOURCES)
+    rejected = (_fact(write, key, value, source, settings) if kind == "fact"  # 1-3 for keys
+                else _note(write, text))
+    if rejected is None:
+        rejected = _injection(write)  # 4
+    if rejected is None:
+        rejected = _secrets(write, redact_patterns)  # 5
+    if rejected is None:
+        rejected = _length(write, settings)  # 6
+    if rejected is not None:
+        return rejected
+    decision = GateDecision("add", text=write.body if kind == "note" else "", key=write.key,
+                            value=write.body if kind == "fact" else None, redacted=write.redacted)
+    _dedupe(decision, write, existing, editing_id, settings)  # 7
+    _consent(decision, write, settings, confirmed=confirmed, untrusted=untrusted)  # 8
+    if write.notes:
+        reason = "; ".join(write.notes)
+        decision.reason = reason[0].upper() + reason[1:] + "."
+    return decision
+
+
+@dataclass
+class _Write:
+    """A proposed write as the rules see it, step by step."""
+
+    kind: str
+    scope: str
+    from_model: bool
+    key: str | None = None  # normalised (facts)
+    body: str = ""  # the note text or fact value, stripped; redacted by the secrets step
+    redacted: bool = False
+    notes: list[str] = field(default_factory=list)  # what the gate changed, for the reason
+
+    @property
+    def checked(self) -> str:
+        """The text the injection screen reads: a fact's key belongs to it."""
+        return f"{self.key}: {self.body}" if self.kind == "fact" else self.body
+
+
+def _shape(kind: str, scope: str, source: str, settings: MemorySettings) -> GateDecision | None:
     if kind not in ("note", "fact"):
         return _reject(f"Unknown memory kind {kind!r}.")
     if scope not in SCOPES:
         return _reject(f"Unknown memory scope {scope!r}; use 'user' or 'profile'.")
     if source not in SOURCES:
         return _reject(f"Unknown memory source {source!r}.")
-    from_model = source in MODEL_SOURCES
-
-    # 2. policy boundary: scope -------------------------------------------------
-    if from_model and scope not in settings.model_scopes:
+    if source in MODEL_SOURCES and scope not in settings.model_scopes:  # policy boundary: scope
         return _reject(f"The model may not write to the {scope!r} memory scope (policy).")
+    return None
 
-    if kind == "fact":
-        raw_key = (key or "").strip()
-        if not raw_key:
-            return _reject("A fact needs a key, e.g. `language = en`.")
-        key = normalise_key(raw_key)
-        if len(key) > MAX_KEY_CHARS or not _KEY.match(key):
-            return _reject(
-                f"Invalid fact key {raw_key!r}: use lowercase letters, digits and '_' "
-                f"(starting with a letter, up to {MAX_KEY_CHARS} characters)."
-            )
-        body = (value or "").strip()
-        if not body:
-            return _reject(f"The fact {key!r} needs a value.")
-        # 3. runtime boundary, every source
-        blocked = key_is_blocked(key, settings.blocked_keys)
-        if blocked:
-            return _reject(f"The key {key!r} is blocked (matches {blocked!r}); it is never stored.")
-        # 2. policy boundary: keys
-        user_free = source in USER_SOURCES and settings.allow_any_fact_key_from_user
-        if not user_free and key not in settings.fact_keys:
-            who = "The model" if from_model else "This source"
-            return _reject(f"{who} may not set the fact key {key!r} (not in the allowed fact keys).")
-        checked = f"{key}: {body}"
-    else:
-        body = (text or "").strip()
-        if not body:
-            return _reject("Nothing to remember: the note is empty.")
-        checked = body
 
-    # 4. injection -----------------------------------------------------------
-    if is_suspicious_note(checked):
-        why = injection_reasons(checked)
-        detail = f" ({'; '.join(why)})" if why else ""
-        return _reject(f"This looks like an instruction to the assistant, not a memory{detail}.", why)
+def _note(write: _Write, text: str) -> GateDecision | None:
+    write.body = (text or "").strip()
+    return None if write.body else _reject("Nothing to remember: the note is empty.")
 
-    # 5. secrets -------------------------------------------------------------
-    redacted = redact_secrets(body, tuple(redact_patterns))
-    has_secret = redacted != body or contains_secret(body)
-    notes: list[str] = []
-    if has_secret:
-        if from_model:
-            return _reject("It contains a secret (credential); the model may not store secrets.")
-        if _only_redactions_left(redacted):
-            return _reject("It contains only a secret; secrets are never stored in memory.")
-        trim = trim_secret_sentences(redacted)
-        if not trim.kept:
-            return _reject(
-                f"It is mostly a secret ({trim.kinds_text}): without it, only {redacted_stub(redacted)!r} "
-                "would be left, which says nothing. Secrets are never stored in memory; "
-                "keep them in a password manager."
-            )
-        body = trim.kept
-        if trim.removed:
-            dropped = " ".join(trim.removed)
-            notes.append(f"removed {dropped!r}: it only named a secret ({trim.kinds_text}), "
-                         "and secrets are never stored in memory")
-        else:
-            notes.append(f"a secret ({trim.kinds_text}) was redacted before saving")
 
-    # 6. length --------------------------------------------------------------
-    if len(body) > settings.max_note_chars:
-        what = "value" if kind == "fact" else "note"
+def _fact(write: _Write, key: str | None, value: str | None, source: str,
+          settings: MemorySettings) -> GateDecision | None:
+    raw_key = (key or "").strip()
+    if not raw_key:
+        return _reject("A fact needs a key, e.g. `language = en`.")
+    write.key = normalise_key(raw_key)
+    if len(write.key) > MAX_KEY_CHARS or not _KEY.match(write.key):
         return _reject(
-            f"The {what} is too long ({len(body)} characters; the limit is "
-            f"{settings.max_note_chars}). Shorten it."
+            f"Invalid fact key {raw_key!r}: use lowercase letters, digits and '_' "
+            f"(starting with a letter, up to {MAX_KEY_CHARS} characters)."
         )
+    write.body = (value or "").strip()
+    if not write.body:
+        return _reject(f"The fact {write.key!r} needs a value.")
+    blocked = key_is_blocked(write.key, settings.blocked_keys)  # runtime boundary, every source
+    if blocked:
+        return _reject(f"The key {write.key!r} is blocked (matches {blocked!r}); it is never stored.")
+    user_free = source in USER_SOURCES and settings.allow_any_fact_key_from_user  # policy boundary: keys
+    if not user_free and write.key not in settings.fact_keys:
+        who = "The model" if write.from_model else "This source"
+        return _reject(f"{who} may not set the fact key {write.key!r} (not in the allowed fact keys).")
+    return None
 
-    decision = GateDecision("add", text=body if kind == "note" else "", key=key if kind == "fact" else None,
-                            value=body if kind == "fact" else None, redacted=has_secret)
 
-    # 7. dedupe / same key ----------------------------------------------------
-    peers = [i for i in existing if i.scope == scope and i.kind == kind and i.id != editing_id]
-    if kind == "note":
+def _injection(write: _Write) -> GateDecision | None:
+    if not is_suspicious_note(write.checked):
+        return None
+    why = injection_reasons(write.checked)
+    detail = f" ({'; '.join(why)})" if why else ""
+    return _reject(f"This looks like an instruction to the assistant, not a memory{detail}.", why)
+
+
+def _secrets(write: _Write, redact_patterns: Sequence[str]) -> GateDecision | None:
+    """Refused from the model; from the user, redacted, or dropped with the sentences naming it."""
+    redacted = redact_secrets(write.body, tuple(redact_patterns))
+    if redacted == write.body and not contains_secret(write.body):
+        return None
+    write.redacted = True
+    if write.from_model:
+        return _reject("It contains a secret (credential); the model may not store secrets.")
+    if _only_redactions_left(redacted):
+        return _reject("It contains only a secret; secrets are never stored in memory.")
+    trim = trim_secret_sentences(redacted)
+    if not trim.kept:
+        return _reject(
+            f"It is mostly a secret ({trim.kinds_text}): without it, only {redacted_stub(redacted)!r} "
+            "would be left, which says nothing. Secrets are never stored in memory; "
+            "keep them in a password manager."
+        )
+    write.body = trim.kept
+    if trim.removed:
+        dropped = " ".join(trim.removed)
+        write.notes.append(f"removed {dropped!r}: it only named a secret ({trim.kinds_text}), "
+                           "and secrets are never stored in memory")
+    else:
+        write.notes.append(f"a secret ({trim.kinds_text}) was redacted before saving")
+    return None
+
+
+def _length(write: _Write, settings: MemorySettings) -> GateDecision | None:
+    if len(write.body) <= settings.max_note_chars:
+        return None
+    what = "value" if write.kind == "fact" else "note"
+    return _reject(
+        f"The {what} is too long ({len(write.body)} characters; the limit is "
+        f"{settings.max_note_chars}). Shorten it."
+    )
+
+
+def _dedupe(decision: GateDecision, write: _Write, existing: Sequence[MemoryItem], editing_id: str | None,
+            settings: MemorySettings) -> None:
+    """A near-equal note refreshes its twin; a fact with a known key updates (or refreshes) it."""
+    peers = [i for i in existing if i.scope == write.scope and i.kind == write.kind and i.id != editing_id]
+    body = write.body
+    if write.kind == "note":
         threshold = settings.near_duplicate_threshold
         twin = next((i for i in peers if is_near_duplicate(body, i.text, threshold)), None)
         if twin is not None:
-            decision.action = "refresh"
-            decision.target_id = twin.id
-            notes.append(f"already remembered as {twin.text!r}; refreshed it instead of adding")
+            decision.action, decision.target_id = "refresh", twin.id
+            write.notes.append(f"already remembered as {twin.text!r}; refreshed it instead of adding")
+        return
+    same = next((i for i in peers if i.key == write.key), None)
+    if same is None:
+        return
+    decision.target_id = same.id
+    if (same.value or "") == body:
+        decision.action = "refresh"
+        write.notes.append(f"{write.key} was already {body!r}; refreshed it")
     else:
-        same = next((i for i in peers if i.key == key), None)
-        if same is not None:
-            decision.target_id = same.id
-            if (same.value or "") == body:
-                decision.action = "refresh"
-                notes.append(f"{key} was already {body!r}; refreshed it")
-            else:
-                decision.action = "update"
-                notes.append(f"{key} changed from {same.value!r} to {body!r}")
+        decision.action = "update"
+        write.notes.append(f"{write.key} changed from {same.value!r} to {body!r}")
 
-    # 8. consent -------------------------------------------------------------
-    if from_model and not confirmed and decision.action != "refresh":
-        sensitive = kind == "fact" and key in settings.sensitive_keys
-        if sensitive or untrusted or settings.model_consent == "ask":
-            decision.action = "pending"
-            wait = (f"{key!r} is a sensitive key" if sensitive else
-                    "proposed after reading untrusted content" if untrusted else "model memory needs your yes")
-            notes.insert(0, f"waiting for confirmation ({wait})")
 
-    decision.reason = "; ".join(notes)
-    if decision.reason:
-        decision.reason = decision.reason[0].upper() + decision.reason[1:] + "."
-    return decision
+def _consent(decision: GateDecision, write: _Write, settings: MemorySettings, *, confirmed: bool,
+             untrusted: bool) -> None:
+    """A model write that adds or changes something waits for the user's yes when the rules say so."""
+    if not write.from_model or confirmed or decision.action == "refresh":
+        return
+    sensitive = write.kind == "fact" and write.key in settings.sensitive_keys
+    if sensitive or untrusted or settings.model_consent == "ask":
+        decision.action = "pending"
+        wait = (f"{write.key!r} is a sensitive key" if sensitive else
+                "proposed after reading untrusted content" if untrusted else "model memory needs your yes")
+        write.notes.insert(0, f"waiting for confirmation ({wait})")
