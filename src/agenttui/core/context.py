@@ -174,41 +174,15 @@ def assemble(
         user_message = Message(role="user", content=user_message)
     settings = services.settings
     warnings: list[str] = []
-
-    page = services.history.messages(conversation_id, limit=_page_size(settings))
-    position = next(
-        (k for k, m in enumerate(page) if user_message.id is not None and m.id == user_message.id),
-        None,
-    )
-    if position is None:
-        older_msgs = [m for m in page if m.id is None or m.id != user_message.id]
-        current = [user_message]
-    else:
-        older_msgs = page[:position]
-        # the stored copy is redacted; send the caller's (it may hold the image)
-        current = [user_message, *page[position + 1 :]]
-    current = [m for group in group_messages(current) for m in group]
-    older_msgs, summary = split_summary(older_msgs)  # a /compact summary replaces what it covers
+    page, older_msgs, current, summary = _read_page(services, conversation_id, user_message)
     summary_block = summary_wire(summary) if summary is not None else None
-    if not current or current[0] is not user_message:
-        current.insert(0, user_message)
-
-    try:
-        items = services.memory.items("all", include_expired=False, copies=False)  # read only
-    except Exception as error:
-        items = []
-        warnings.append(f"memory could not be read: {error}")
-    try:
-        project_section = services.project.prompt_section()
-    except Exception as error:
-        project_section = ""
-        warnings.append(f"project context could not be read: {error}")
+    items, project_section = _memory_and_project(services, warnings)
     parts = build_system_prompt(settings, items, project_section, user_message.content, now=now)
 
     total = prompt_budget(settings, services.model)
     # framing the estimates of the parts do not see: reply priming, the two system messages
-    framing = REPLY_PRIMING + 2 * MESSAGE_OVERHEAD
-    fixed = estimate_tokens(parts.text) + sum(message_tokens(m) for m in current) + framing
+    fixed = (estimate_tokens(parts.text) + sum(message_tokens(m) for m in current)
+             + REPLY_PRIMING + 2 * MESSAGE_OVERHEAD)
     if summary_block is not None:
         fixed += estimate_tokens(summary_block["content"]) + MESSAGE_OVERHEAD
     recall_budget = max(0, min(settings.recall.history_tokens, total - fixed))
@@ -222,31 +196,9 @@ def assemble(
         collapse_tool_steps=settings.history.collapse_tool_steps,
         current_turn_id=_NOT_A_TURN,  # every stored step here is from an older turn
     )
-
-    recalled: list[Snippet] = []
     snippet_budget = recall_budget - estimate_tokens(RECALL_INTRO) - RECALL_FRAMING
-    if settings.recall.enabled and snippet_budget > 0 and (user_message.content or "").strip():
-        request = RecallRequest(
-            query=user_message.content or "",
-            sources=("message", "note", "fact", "project"),
-            limit=0,
-            token_budget=snippet_budget,
-            neighbours=settings.recall.neighbours,
-            live_memory=False,  # live notes are in the system prompt already
-            # ids at or past the current message can never come back (before_id); leaving
-            # them out of the set keeps it the same before and after the message is stored
-            exclude_message_ids=frozenset(m.id for m in (*window, *current) if m.id is not None
-                                          and (user_message.id is None or m.id < user_message.id))
-            # the conversation's other branches (issue 15): a turn sees its own branch only
-            | _off_branch(services, conversation_id, warnings),
-            before_id=user_message.id,
-            now=now,
-            semantic=_semantic_ranker(services) if semantic else None,
-        )
-        found = recall(request, history=services.history, memory=services.memory,
-                       project=services.project)
-        recalled = found.snippets
-        warnings.extend(found.notices)
+    recalled = _recalled(services, conversation_id, user_message, (*window, *current), snippet_budget,
+                         now=now, semantic=semantic, warnings=warnings)
 
     if mark_used and parts.injected_ids:
         try:
@@ -282,6 +234,73 @@ def assemble(
         first_sent_id=next((m.id for m in (*window, *current) if m.id is not None), None),
         summary=summary,
     )
+
+
+def _read_page(services: CoreServices, conversation_id: str, user_message: Message
+               ) -> tuple[list[Message], list[Message], list[Message], Message | None]:
+    """The page read, the older messages (before any /compact summary's end), this turn's
+    messages (the user's first, then the steps stored since it) and the summary."""
+    page = services.history.messages(conversation_id, limit=_page_size(services.settings))
+    position = next(
+        (k for k, m in enumerate(page) if user_message.id is not None and m.id == user_message.id),
+        None,
+    )
+    if position is None:
+        older_msgs = [m for m in page if m.id is None or m.id != user_message.id]
+        current = [user_message]
+    else:
+        older_msgs = page[:position]
+        # the stored copy is redacted; send the caller's (it may hold the image)
+        current = [user_message, *page[position + 1 :]]
+    current = [m for group in group_messages(current) for m in group]
+    older_msgs, summary = split_summary(older_msgs)  # a /compact summary replaces what it covers
+    if not current or current[0] is not user_message:
+        current.insert(0, user_message)
+    return page, older_msgs, current, summary
+
+
+def _memory_and_project(services: CoreServices, warnings: list[str]) -> tuple[list[MemoryItem], str]:
+    """Live memory items (the cached objects: read only) and the project section; a failure of
+    either is a warning, not a lost turn."""
+    try:
+        items = services.memory.items("all", include_expired=False, copies=False)
+    except Exception as error:
+        items = []
+        warnings.append(f"memory could not be read: {error}")
+    try:
+        project_section = services.project.prompt_section()
+    except Exception as error:
+        project_section = ""
+        warnings.append(f"project context could not be read: {error}")
+    return items, project_section
+
+
+def _recalled(services: CoreServices, conversation_id: str, user_message: Message, sent: Sequence[Message],
+              snippet_budget: int, *, now: datetime | None, semantic: bool, warnings: list[str]) -> list[Snippet]:
+    """Recall for the user's message within ``snippet_budget`` tokens, leaving out what is ``sent``."""
+    settings = services.settings
+    if not settings.recall.enabled or snippet_budget <= 0 or not (user_message.content or "").strip():
+        return []
+    request = RecallRequest(
+        query=user_message.content or "",
+        sources=("message", "note", "fact", "project"),
+        limit=0,
+        token_budget=snippet_budget,
+        neighbours=settings.recall.neighbours,
+        live_memory=False,  # live notes are in the system prompt already
+        # ids at or past the current message can never come back (before_id); leaving
+        # them out of the set keeps it the same before and after the message is stored
+        exclude_message_ids=frozenset(m.id for m in sent if m.id is not None
+                                      and (user_message.id is None or m.id < user_message.id))
+        # the conversation's other branches (issue 15): a turn sees its own branch only
+        | _off_branch(services, conversation_id, warnings),
+        before_id=user_message.id,
+        now=now,
+        semantic=_semantic_ranker(services) if semantic else None,
+    )
+    found = recall(request, history=services.history, memory=services.memory, project=services.project)
+    warnings.extend(found.notices)
+    return found.snippets
 
 
 def _off_branch(services: CoreServices, conversation_id: str, warnings: list[str]) -> frozenset[int]:
