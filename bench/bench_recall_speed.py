@@ -46,7 +46,7 @@ from bench_history import Corpus  # noqa: E402
 from agenttui.bootstrap import build_services  # noqa: E402
 from agenttui.core import memory_file  # noqa: E402
 from agenttui.core.context import assemble  # noqa: E402
-from agenttui.core.history import _ts  # noqa: E402
+from agenttui.core.history_rows import to_ts as _ts  # noqa: E402
 from agenttui.core.history_schema import LINK_AS_ONE_BRANCH  # noqa: E402
 from agenttui.core.memory_file import ScopeData  # noqa: E402
 from agenttui.core.models import MemoryItem, Message  # noqa: E402

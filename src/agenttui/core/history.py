@@ -52,14 +52,15 @@ import re
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from agenttui.core import files
+from agenttui.core import history_recall as recall_queries
+from agenttui.core.history_recall import HIGHLIGHT_CLOSE, HIGHLIGHT_OPEN, SNIPPET_TOKENS, RecallRow
+from agenttui.core.history_rows import MESSAGE_COLUMNS, from_ts, message_from_row, message_meta, to_ts
 from agenttui.core.history_schema import SchemaTooNewError, check_not_too_new, migrate
 from agenttui.core.models import Conversation, Message, SearchHit, ToolCall, new_id, utcnow
-from agenttui.core.recall_text import fts_phrase
 from agenttui.core.term_counts import TermCountCache
 from agenttui.security import redact_secrets
 
@@ -68,9 +69,6 @@ TITLE_MAX_CHARS = 60
 EXPLICIT_TITLE_MAX_CHARS = 200
 #: Marks around matched terms in :attr:`SearchHit.snippet`; plain characters
 #: (not Rich markup), so the CLI can print them and the UI can restyle them.
-HIGHLIGHT_OPEN = "«"
-HIGHLIGHT_CLOSE = "»"
-SNIPPET_TOKENS = 12
 #: Search terms beyond this are ignored: bounds the cost of a pasted novel.
 MAX_QUERY_TERMS = 16
 #: The last term is prefix-matched ("migr" finds "migration") from this length on;
@@ -82,31 +80,11 @@ RANK_WINDOW = 2_000
 #: ``term_counts`` stops counting here: past it a term is common, however common.
 TERM_COUNT_CAP = 5_000
 
-#: What recall returns: user and assistant turns, not tool traffic.
-_RECALLED_KINDS = ("m.role IN ('user', 'assistant')", "m.tool_calls IS NULL")
-#: Recall ranks this many times the rows it needs on the index alone (``_recall_by_index``).
-RECALL_OVERFETCH = 2
-
 #: Tables every query needs; one missing means a damaged file (see ``_check_tables``).
 _REQUIRED_TABLES = ("conversations", "messages", "messages_fts")
 _SQLITE_HEADER = b"SQLite format 3\x00"
 _SQLITE_NOTADB = 26
 _SQLITE_CORRUPT = 11
-
-
-@dataclasses.dataclass(frozen=True)
-class RecallRow:
-    """One candidate message for recall (see :meth:`HistoryStore.recall_candidates`)."""
-
-    message_id: int
-    conversation_id: str
-    conversation_title: str
-    archived: bool
-    role: str
-    content: str
-    created: datetime
-    bm25: float  # SQLite's: more negative = more relevant
-    highlight: str  # FTS5 snippet, matches in HIGHLIGHT_OPEN/CLOSE
 
 
 class HistoryError(Exception):
@@ -198,90 +176,12 @@ def _clean_title(title: str) -> str:
     return _truncate(title, EXPLICIT_TITLE_MAX_CHARS)
 
 
-def _ts(moment: datetime) -> str:
-    """Fixed-width ISO 8601 UTC (always with microseconds) so text order = time order."""
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).isoformat(timespec="microseconds")
-
-
-def _from_ts(text: str) -> datetime:
-    try:
-        moment = datetime.fromisoformat(text)
-    except (ValueError, TypeError):  # a damaged row: its text still shows, dated 1970
-        return _UNREADABLE_TIME
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-
-
-#: The time shown for a row whose stored time cannot be read (a damaged file):
-#: losing the date is better than losing the conversation list.
-_UNREADABLE_TIME = datetime(1970, 1, 1, tzinfo=UTC)
-
-
-_MESSAGE_COLUMNS = (
-    "id, conversation_id, role, content, tool_calls, tool_call_id, name, "
-    "image_b64, image_mime, turn_id, created, tokens, incomplete, meta, parent_id"
-)
 _CONVERSATION_COLUMNS = "id, title, created, updated, model, archived, message_count, active_leaf_id"
 #: ``Message.parent_id`` given to ``append``: start a new root (editing a conversation's first
 #: question). Never a real id: AUTOINCREMENT ids start at 1.
 NEW_ROOT = 0
-#: ``neighbour`` looks this many messages up or down its branch at most (tool steps between).
-NEIGHBOUR_STEPS = 12
 #: A path walk without a limit (SQLite needs a number).
 _NO_LIMIT = 1 << 62
-
-
-def _message_from_row(row: Sequence[Any]) -> Message:
-    (mid, cid, role, content, tool_calls, tool_call_id, name,
-     image_b64, image_mime, turn_id, created, tokens, incomplete, meta, parent_id) = row
-    calls: list[ToolCall] = []
-    if tool_calls:
-        with contextlib.suppress(ValueError, TypeError, KeyError):
-            calls = [ToolCall(id=c["id"], name=c["name"], arguments=c["arguments"],
-                              extra=c.get("extra") or {})
-                     for c in json.loads(tool_calls)]
-    message = Message(
-        role=role, content=content, tool_calls=calls, tool_call_id=tool_call_id,
-        name=name, image_b64=image_b64, image_mime=image_mime, id=mid,
-        conversation_id=cid, turn_id=turn_id, created=_from_ts(created),
-        tokens=tokens, incomplete=bool(incomplete), parent_id=parent_id,
-    )
-    if meta:
-        apply_meta(message, meta)
-    return message
-
-
-def message_meta(message: Message) -> str | None:
-    """The ``meta`` column of ``message`` (schema v5), or None when it has nothing to keep."""
-    meta: dict[str, Any] = {}
-    if message.incomplete_reason:
-        meta["incomplete_reason"] = message.incomplete_reason
-    if message.provider_fields:
-        meta["provider"] = message.provider_fields
-    if message.reasoning:
-        meta["reasoning"] = message.reasoning
-    if message.cut_tool_calls:
-        meta["cut_tool_calls"] = message.cut_tool_calls
-    if message.summary_of:
-        meta["summary_of"] = list(message.summary_of)
-    return json.dumps(meta, ensure_ascii=False) if meta else None
-
-
-def apply_meta(message: Message, meta: str) -> None:
-    """Fill ``message`` from a stored ``meta``; an unreadable one is ignored (the text is kept)."""
-    with contextlib.suppress(ValueError, TypeError):
-        data = json.loads(meta)
-        if isinstance(data, dict):
-            message.incomplete_reason = data.get("incomplete_reason") or None
-            provider = data.get("provider")
-            message.provider_fields = provider if isinstance(provider, dict) else {}
-            message.reasoning = data.get("reasoning") or None
-            cut = data.get("cut_tool_calls")
-            message.cut_tool_calls = cut if isinstance(cut, list) else []
-            span = data.get("summary_of")
-            if isinstance(span, list) and len(span) == 2 and all(isinstance(i, int) for i in span):
-                message.summary_of = (span[0], span[1])
 
 
 def _insert_messages(db: sqlite3.Connection, cid: str, stored: Sequence[Message],
@@ -329,7 +229,7 @@ def _insert_messages(db: sqlite3.Connection, cid: str, stored: Sequence[Message]
                              **({"extra": c.extra} if c.extra else {})}
                             for c in message.tool_calls]) if message.tool_calls else None,
                 message.tool_call_id, message.name, message.image_b64,
-                message.image_mime, message.turn_id, _ts(message.created),
+                message.image_mime, message.turn_id, to_ts(message.created),
                 int(message.tokens), int(message.incomplete), message_meta(message), parent,
             ),
         )
@@ -359,8 +259,8 @@ def _not_a_database(path: Path) -> bool:
 
 def _conversation_from_row(row: Sequence[Any]) -> Conversation:
     cid, title, created, updated, model, archived, count, leaf = row
-    return Conversation(id=cid, title=title, created=_from_ts(created),
-                        updated=_from_ts(updated), model=model,
+    return Conversation(id=cid, title=title, created=from_ts(created),
+                        updated=from_ts(updated), model=model,
                         archived=bool(archived), message_count=count, active_leaf_id=leaf)
 
 
@@ -524,7 +424,7 @@ class HistoryStore:
             db.execute(
                 "INSERT INTO conversations (id, title, created, updated, model, archived) "
                 "VALUES (?, ?, ?, ?, ?, 0)",
-                (conversation.id, conversation.title, _ts(now), _ts(now), model),
+                (conversation.id, conversation.title, to_ts(now), to_ts(now), model),
             )
         return conversation
 
@@ -654,7 +554,7 @@ class HistoryStore:
             cursor = db.execute(
                 "UPDATE conversations SET updated = ?, message_count = message_count + ?, "
                 "title = CASE WHEN title = '' THEN ? ELSE title END WHERE id = ?",
-                (_ts(utcnow()), len(stored), title, cid),
+                (to_ts(utcnow()), len(stored), title, cid),
             )
             if cursor.rowcount == 0:
                 raise UnknownConversationError(cid)
@@ -695,7 +595,7 @@ class HistoryStore:
             cursor = db.execute(
                 "INSERT OR IGNORE INTO conversations (id, title, created, updated, model, archived, "
                 "message_count) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (cid, title, _ts(conversation.created), _ts(conversation.updated),
+                (cid, title, to_ts(conversation.created), to_ts(conversation.updated),
                  conversation.model, int(conversation.archived), len(stored)),
             )
             if cursor.rowcount == 0:
@@ -728,10 +628,10 @@ class HistoryStore:
                 f"WITH RECURSIVE path(id, depth) AS (SELECT {start}, 1 UNION ALL "
                 "SELECT m.parent_id, path.depth + 1 FROM messages m JOIN path ON m.id = path.id "
                 "WHERE m.parent_id IS NOT NULL AND path.depth < ?) "
-                f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE id IN (SELECT id FROM path) "
+                f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE id IN (SELECT id FROM path) "
                 "AND conversation_id = ? ORDER BY id",
                 (*params, _NO_LIMIT if limit is None else int(limit), cid)).fetchall()
-        return [_message_from_row(row) for row in rows]
+        return [message_from_row(row) for row in rows]
 
     def branch_ids(self, cid: str, leaf_id: int | None = None) -> list[int]:
         """Ids of the path from the root to ``leaf_id`` (default: the active leaf), ascending."""
@@ -760,9 +660,9 @@ class HistoryStore:
             chunk = ids[start:start + batch]
             marks = ", ".join("?" * len(chunk))
             with self._read() as db:
-                rows = db.execute(f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE id IN ({marks}) "
+                rows = db.execute(f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE id IN ({marks}) "
                                   "ORDER BY id", chunk).fetchall()
-            yield from (_message_from_row(row) for row in rows)
+            yield from (message_from_row(row) for row in rows)
 
     def has_branches(self, cid: str) -> bool:
         """Does any message of ``cid`` have a sibling? (the ``branched`` flag, schema v7)"""
@@ -885,12 +785,12 @@ class HistoryStore:
             db.execute(
                 "INSERT INTO conversations (id, title, created, updated, model, archived, message_count) "
                 "VALUES (?, ?, ?, ?, ?, 0, ?)",
-                (fork.id, fork.title, _ts(now), _ts(now), fork.model, len(ids)))
+                (fork.id, fork.title, to_ts(now), to_ts(now), fork.model, len(ids)))
             copies: list[Message] = []
             for start in range(0, len(ids), EXPORT_BATCH):
                 chunk = ids[start:start + EXPORT_BATCH]
-                copies += [_message_from_row(row) for row in db.execute(
-                    f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE id IN ({', '.join('?' * len(chunk))}) "
+                copies += [message_from_row(row) for row in db.execute(
+                    f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE id IN ({', '.join('?' * len(chunk))}) "
                     "ORDER BY id", chunk)]
             for message in copies:
                 message.conversation_id, message.parent_id = fork.id, None  # one branch, in order
@@ -905,19 +805,19 @@ class HistoryStore:
         while True:
             with self._read() as db:
                 rows = db.execute(
-                    f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ? "
+                    f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ? "
                     "AND id > ? ORDER BY id ASC LIMIT ?", (cid, after, batch)).fetchall()
             if not rows:
                 return
             for row in rows:
-                yield _message_from_row(row)
+                yield message_from_row(row)
             after = rows[-1][0]
 
     def get_message(self, message_id: int) -> Message | None:
         with self._read() as db:
-            row = db.execute(f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE id = ?",
+            row = db.execute(f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE id = ?",
                              (int(message_id),)).fetchone()
-        return _message_from_row(row) if row else None
+        return message_from_row(row) if row else None
 
     def count_messages(self, cid: str) -> int:
         with self._read() as db:
@@ -983,7 +883,7 @@ class HistoryStore:
                 return []
         return [
             SearchHit(conversation_id=cid, conversation_title=title, message_id=mid,
-                      role=role, snippet=snippet or "", created=_from_ts(created), rank=rank)
+                      role=role, snippet=snippet or "", created=from_ts(created), rank=rank)
             for cid, title, mid, role, snippet, created, rank in rows
         ]
 
@@ -1007,173 +907,52 @@ class HistoryStore:
         counts: dict[str, int] = {}
         with self._lock:
             db = self._db()
+            known = self._term_counts
+            known.sync(self.epoch, self.message_total())
             try:
-                known = self._term_counts
-                known.sync(self.epoch, self.message_total())
                 for term in terms:
                     count = known.get(term, cap)
                     if count is None:
-                        row = db.execute(
-                            "SELECT COUNT(*) FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? "
-                            "LIMIT ?)", (fts_phrase(term), cap)).fetchone()
-                        count = int(row[0]) if row else 0
+                        count = recall_queries.count_term(db, term, cap)
                         known.put(term, count, cap)
                     counts[term] = count
             except sqlite3.OperationalError:
                 return {term: 0 for term in terms}
         return counts
 
-    def message_total(self) -> int:
-        with self._read() as db:
-            row = db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'messages'").fetchone()
-        return int(row[0]) if row else 0
-
     def recall_candidates(self, match: str, limit: int, *, since: str | None = None,
                           until: str | None = None, conversation_id: str | None = None,
                           before_id: int | None = None, highlight: bool = False) -> list[RecallRow]:
-        """User and assistant messages matching an FTS5 ``match`` (best bm25 first).
-
-        ``highlight`` adds the FTS5 snippet with matches marked (search boxes).
-
-        For :mod:`agenttui.core.retrieval`; ``match`` comes from
-        :func:`agenttui.core.recall_text.fts_or_query`. Tool traffic is left
-        out (a tool result means nothing without its call). ``since``/``until``
-        are ``_ts`` strings bounding ``created``. Ties go to the newer message.
-        """
-        where = ["messages_fts MATCH ?", *_RECALLED_KINDS]
-        params: list[object] = [match]
-        if since is not None:
-            where.append("m.created >= ?")
-            params.append(since)
-        if until is not None:
-            where.append("m.created < ?")
-            params.append(until)
-        if conversation_id is not None:
-            where.append("m.conversation_id = ?")
-            params.append(conversation_id)
-        if before_id is not None:
-            where.append("m.id < ?")
-            params.append(int(before_id))
+        """:func:`agenttui.core.history_recall.candidates`; none for a match FTS5 refuses."""
         with self._lock:
-            db = self._db()
             try:
-                rows = None
-                if len(params) == 1 + (before_id is not None):  # no filter needs the message row
-                    rows = self._recall_by_index(db, match, before_id, int(limit))
-                if rows is None:
-                    # Rank first, fetch after: SQLite computes a query's output columns for
-                    # every row it sorts, and the content (above all snippet(), which re-reads
-                    # the text) of thousands of matches costs more than their bm25.
-                    rows = db.execute(
-                        "SELECT m.id, m.conversation_id, c.title, c.archived, m.role, m.content, m.created, "
-                        "r.score FROM (SELECT messages_fts.rowid AS id, bm25(messages_fts) AS score "
-                        "      FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid "
-                        f"     WHERE {' AND '.join(where)} ORDER BY score, m.id DESC LIMIT ?) AS r "
-                        "JOIN messages m ON m.id = r.id JOIN conversations c ON c.id = m.conversation_id "
-                        "ORDER BY r.score, m.id DESC", (*params, int(limit))).fetchall()
-                marks = self._highlights(db, match, [row[0] for row in rows]) if highlight else {}
+                return recall_queries.candidates(self._db(), match, limit, since=since, until=until,
+                                                 conversation_id=conversation_id, before_id=before_id,
+                                                 highlight=highlight)
             except sqlite3.OperationalError:
                 return []
-        return [RecallRow(mid, cid, title or "", bool(archived), role, content or "",
-                          _from_ts(created), float(score), marks.get(mid, ""))
-                for mid, cid, title, archived, role, content, created, score in rows]
-
-    @staticmethod
-    def _recall_by_index(db: sqlite3.Connection, match: str, before_id: int | None,
-                         limit: int) -> list[Any] | None:
-        """The best ``limit`` recall rows ranked on the FTS index alone, or None when unsure.
-
-        Checking each match's role in the messages table costs more than its
-        bm25 (a row read per match; thousands for a common word), so rank the
-        index alone, over-fetch, and drop tool traffic from the best few. When
-        at least ``limit`` rows survive they are exactly the filtered ranking's
-        best; otherwise the caller runs the filtered ranking.
-        """
-        bound = "AND rowid < ? " if before_id is not None else ""
-        fetch = limit * RECALL_OVERFETCH
-        ranked = db.execute(
-            f"SELECT rowid, bm25(messages_fts) AS score FROM messages_fts WHERE messages_fts MATCH ? {bound}"
-            "ORDER BY score, rowid DESC LIMIT ?",
-            (match, *(() if before_id is None else (int(before_id),)), fetch)).fetchall()
-        scores = dict(ranked)
-        ids = list(scores)
-        rows = []
-        for start in range(0, len(ids), EXPORT_BATCH):  # under SQLite's bound-variable limit
-            chunk = ids[start:start + EXPORT_BATCH]
-            rows += [(*row, scores[row[0]]) for row in db.execute(
-                "SELECT m.id, m.conversation_id, c.title, c.archived, m.role, m.content, m.created "
-                "FROM messages m JOIN conversations c ON c.id = m.conversation_id "
-                f"WHERE m.id IN ({', '.join('?' * len(chunk))}) AND {' AND '.join(_RECALLED_KINDS)}", chunk)]
-        rows.sort(key=lambda row: (row[-1], -row[0]))
-        if len(rows) >= limit or len(ranked) < fetch:  # enough survived, or every match was seen
-            return rows[:limit]
-        return None
-
-    @staticmethod
-    def _highlights(db: sqlite3.Connection, match: str, ids: Sequence[int]) -> dict[int, str]:
-        """FTS5 snippets (matches marked) of just these messages."""
-        if not ids:
-            return {}
-        marks = ", ".join("?" * len(ids))
-        return dict(db.execute(
-            f"SELECT rowid, snippet(messages_fts, 0, ?, ?, '…', ?) FROM messages_fts "
-            f"WHERE messages_fts MATCH ? AND rowid IN ({marks})",
-            (HIGHLIGHT_OPEN, HIGHLIGHT_CLOSE, SNIPPET_TOKENS, match, *ids)).fetchall())
 
     def rows_for_ids(self, ids: Sequence[int], *, before_id: int | None = None,
                      conversation_id: str | None = None) -> list[RecallRow]:
         """User/assistant text messages with these ids (for recall's embedding ranking)."""
-        wanted = [int(i) for i in ids if before_id is None or int(i) < before_id]
-        if not wanted:
-            return []
-        marks = ", ".join("?" * len(wanted))
-        sql = ("SELECT m.id, m.conversation_id, c.title, c.archived, m.role, m.content, m.created "
-               "FROM messages m JOIN conversations c ON c.id = m.conversation_id "
-               f"WHERE m.id IN ({marks}) AND m.role IN ('user', 'assistant') AND m.tool_calls IS NULL"
-               + (" AND m.conversation_id = ?" if conversation_id is not None else ""))
-        params: list[object] = wanted + ([conversation_id] if conversation_id is not None else [])
         with self._read() as db:
-            rows = db.execute(sql, params).fetchall()
-        return [RecallRow(mid, cid, title or "", bool(archived), role, content or "",
-                          _from_ts(created), 0.0, "")
-                for mid, cid, title, archived, role, content, created in rows]
+            return recall_queries.rows_for_ids(db, ids, before_id=before_id, conversation_id=conversation_id)
 
     def recent_in_span(self, since: str, until: str, limit: int,
                        before_id: int | None = None) -> list[RecallRow]:
         """User messages created in [since, until), newest first (for "what did I do last week")."""
-        sql = ("SELECT m.id, m.conversation_id, c.title, c.archived, m.role, m.content, m.created "
-               "FROM messages m JOIN conversations c ON c.id = m.conversation_id "
-               "WHERE m.created >= ? AND m.created < ? AND m.role = 'user'"
-               + (" AND m.id < ?" if before_id is not None else "")
-               + " ORDER BY m.created DESC, m.id DESC LIMIT ?")
-        params: list[object] = [since, until, *([int(before_id)] if before_id is not None else []), int(limit)]
         with self._read() as db:
-            rows = db.execute(sql, params).fetchall()
-        return [RecallRow(mid, cid, title or "", bool(archived), role, content or "",
-                          _from_ts(created), 0.0, "")
-                for mid, cid, title, archived, role, content, created in rows]
+            return recall_queries.recent_in_span(db, since, until, limit, before_id)
 
     def neighbour(self, message_id: int, conversation_id: str, *, after: bool) -> Message | None:
-        """The nearest user/assistant text message before (or after) ``message_id`` on its
-        branch: up through its parents, or down through its newest children (the latest
-        answer to a question), past tool traffic, at most ``NEIGHBOUR_STEPS`` messages away."""
-        step = ("SELECT id FROM messages WHERE conversation_id = ? AND parent_id = ? "
-                "ORDER BY id DESC LIMIT 1" if after else
-                "SELECT parent_id FROM messages WHERE conversation_id = ? AND id = ?")
+        """:func:`agenttui.core.history_recall.neighbour`: the turn before or after on its branch."""
         with self._read() as db:
-            current: int | None = int(message_id)
-            for _ in range(NEIGHBOUR_STEPS):
-                row = db.execute(step, (conversation_id, current)).fetchone()
-                current = row[0] if row else None
-                if current is None:
-                    return None
-                found = db.execute(
-                    f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE id = ? "
-                    "AND role IN ('user', 'assistant') AND tool_calls IS NULL "
-                    "AND content IS NOT NULL AND content != ''", (current,)).fetchone()
-                if found:
-                    return _message_from_row(found)
-        return None
+            return recall_queries.neighbour(db, message_id, conversation_id, after=after)
+
+    def message_total(self) -> int:
+        with self._read() as db:
+            row = db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'messages'").fetchone()
+        return int(row[0]) if row else 0
 
     @staticmethod
     def _is_indexed_word(db: sqlite3.Connection, phrase: str) -> bool:

@@ -85,7 +85,8 @@ from agenttui.core.recall_text import (
 from agenttui.core.tokens import estimate_tokens
 
 if TYPE_CHECKING:
-    from agenttui.core.history import HistoryStore, RecallRow
+    from agenttui.core.history import HistoryStore
+    from agenttui.core.history_recall import RecallRow
     from agenttui.core.memory import MemoryStore
     from agenttui.core.models import MemoryItem, SearchHit
     from agenttui.core.project_memory import ProjectMemory

@@ -27,7 +27,7 @@ from agenttui.ui.inert import inert_line
 if TYPE_CHECKING:
     from agenttui.bootstrap import Services
 
-HIGHLIGHT_OPEN, HIGHLIGHT_CLOSE = "«", "»"  # core.history's snippet markers
+HIGHLIGHT_OPEN, HIGHLIGHT_CLOSE = "«", "»"  # core.history_recall's snippet markers (not imported: start-up)
 PAGE = 100
 PREFETCH = 20
 
