@@ -717,6 +717,33 @@ async def _user_message(services: Services, cid: str, message_id: int) -> Messag
 
 async def _turn_events(services: Services, turn: _Turn, text: str,
                        image_path: Any, edit_of: int | None = None) -> AsyncIterator[AgentEvent]:
+    """The turn as events: its user message, then the model's steps, then its end."""
+    async for event in _open(services, turn, text, image_path, edit_of):
+        yield event
+        if isinstance(event, TurnFailed):
+            return
+    if turn.client is None:
+        key = services.api_key()
+        if not key.value:
+            from agenttui.agent.no_key import no_key_message
+
+            final: AgentEvent = TurnFailed("llm_error", no_key_message(key.problem),
+                                           turn.finish_trace(), None, retryable=False)
+            async for event in _end(services, final):
+                yield event
+            return
+        turn.client = client_for(services, key.value)
+    outcome: list[AgentEvent] = []
+    async for event in _steps(services, turn, outcome):
+        yield event
+    async for event in _end(services, outcome[0], turn):
+        yield event
+
+
+async def _open(services: Services, turn: _Turn, text: str, image_path: Any,
+                edit_of: int | None) -> AsyncIterator[AgentEvent]:
+    """Store the user's message (or find the one answered again) and start the turn;
+    a ``TurnFailed`` ends it here (nothing stored)."""
     leftover = await asyncio.to_thread(flush_pending, services)  # leftovers of an earlier turn go first
     if leftover:
         yield PersistWarning(leftover)
@@ -752,19 +779,10 @@ async def _turn_events(services: Services, turn: _Turn, text: str,
         async for event in _after_user_message(services, turn, user):
             yield event
 
-    final: AgentEvent
-    if turn.client is None:
-        key = services.api_key()
-        if not key.value:
-            from agenttui.agent.no_key import no_key_message
 
-            final = TurnFailed("llm_error", no_key_message(key.problem),
-                               turn.finish_trace(), None, retryable=False)
-            async for event in _end(services, final):
-                yield event
-            return
-        turn.client = client_for(services, key.value)
-
+async def _steps(services: Services, turn: _Turn, outcome: list[AgentEvent]) -> AsyncIterator[AgentEvent]:
+    """Request, stream, run the tools asked for; again until a reply without tool calls, the
+    step or time limit, a cancel or a failure. The turn's final event goes into ``outcome``."""
     tools = turn.registry.schemas()
     max_steps = max(1, int(services.settings.agent.max_steps))
     try:
@@ -797,34 +815,37 @@ async def _turn_events(services: Services, turn: _Turn, text: str,
                 turn.reply = message
                 async for event in _after_reply(services, turn, message):
                     yield event
-                final = TurnFinished("success", turn.finish_trace(), message)
-                break
+                outcome.append(TurnFinished("success", turn.finish_trace(), message))
+                return
             if step == max_steps - 1:
                 turn.close_open_calls(f"Not run: the turn reached its step limit (max_steps={max_steps}).")
-                final = TurnFinished("max_steps", turn.finish_trace(), message)
-                break
+                outcome.append(TurnFinished("max_steps", turn.finish_trace(), message))
+                return
             for call in calls:
                 yield ToolCallStarted(call=call)
                 async for event in turn.run_tool(call):
                     yield event
-    except _Stop as stop:
+    except (_Stop, _LLMError, _Incomplete, _ToolCrash) as stop:
+        outcome.append(_stopped(turn, stop))
+
+
+def _stopped(turn: _Turn, stop: Exception) -> AgentEvent:
+    """The final event of a turn ended early: what came is kept, open tool calls get a result."""
+    if isinstance(stop, _Stop):
         partial = turn.keep_partial(turn.completion, "Cancelled by the user." if stop.reason == "cancelled"
                                     else "The turn ran out of time (agent.max_seconds).")
         turn.close_open_calls("Cancelled by the user: the tool was not run." if stop.reason == "cancelled"
                               else "Not run: the turn ran out of time.")
-        final = TurnFinished(stop.reason, turn.finish_trace(), partial or turn.reply)  # type: ignore[arg-type]
-    except _LLMError as exc:
-        partial = turn.keep_partial(turn.completion, exc.failure.message)
+        return TurnFinished(stop.reason, turn.finish_trace(), partial or turn.reply)  # type: ignore[arg-type]
+    if isinstance(stop, _LLMError):
+        partial = turn.keep_partial(turn.completion, stop.failure.message)
         turn.close_open_calls("Not run: the model call failed.")
-        final = TurnFailed("llm_error", exc.failure.message, turn.finish_trace(), partial)
-    except _Incomplete as exc:
-        partial = turn.keep_partial(turn.completion, exc.reason)
-        final = TurnFailed("incomplete", exc.reason, turn.finish_trace(), partial)
-    except _ToolCrash as exc:
-        turn.close_open_calls("Not run: an earlier tool in this step crashed.")
-        final = TurnFailed("tool_error", str(exc), turn.finish_trace(), None)
-    async for event in _end(services, final, turn):
-        yield event
+        return TurnFailed("llm_error", stop.failure.message, turn.finish_trace(), partial)
+    if isinstance(stop, _Incomplete):
+        partial = turn.keep_partial(turn.completion, stop.reason)
+        return TurnFailed("incomplete", stop.reason, turn.finish_trace(), partial)
+    turn.close_open_calls("Not run: an earlier tool in this step crashed.")
+    return TurnFailed("tool_error", str(stop), turn.finish_trace(), None)
 
 
 async def _end(services: Services, final: AgentEvent, turn: _Turn | None = None) -> AsyncIterator[AgentEvent]:
