@@ -662,87 +662,115 @@ def vector_pairs(vectors: Sequence[Sequence[float] | None], texts: Sequence[str]
     words themselves (without ``embed``: never).
     """
     threshold = VECTOR_MIN if threshold is None else threshold
-    stats = LAST_VECTOR_STATS
-    stats.candidates = stats.cosines = 0
+    LAST_VECTOR_STATS.candidates = LAST_VECTOR_STATS.cosines = 0
     present = [i for i, v in enumerate(vectors) if v]
     if len(present) < 2:
         return []
-    dim = min(len(vectors[i]) for i in present)  # type: ignore[arg-type]
-    unit = centred([list(vectors[i][:dim]) for i in present])  # type: ignore[index]
-    bits = [sum(1 << k for k, x in enumerate(v) if x > 0) for v in unit]
-    chosen = [texts[i] for i in present]
-    sigs = signatures(chosen)
-    where = {i: n for n, i in enumerate(present)}
-    known_pos = {(where[a], where[b]) for a, b in known if a in where and b in where}
-    family = _families(len(present), known_pos)  # notes known to say the same: one crowd member
-    langs = [language(t) for t in chosen]
-
-    def is_cross(p: int, q: int) -> bool:
-        return bool(langs[p] and langs[q] and langs[p] != langs[q])
-
-    cross = min(threshold, CROSS_LANGUAGE_MIN)
-    far, far_cross = _max_hamming(threshold, dim), _max_hamming(cross, dim)
-    groups: dict[frozenset[str], list[int]] = defaultdict(list)
-    for n, sig in enumerate(sigs):
-        groups[sig.anchors].append(n)
-    # position -> (family, language) -> the family's closest cosine to it
-    near: dict[int, dict[tuple[int, str | None], float]] = defaultdict(dict)
-    close: list[tuple[int, int, float]] = []
-    for members in groups.values():
-        if len(members) < 2:
-            continue
-        for p, q in _candidates(members, bits, dim):
-            stats.candidates += 1
-            fp, fq = family[p], family[q]
-            if fp == fq:
-                continue  # already known to say the same
-            two = is_cross(p, q)
-            if (bits[p] ^ bits[q]).bit_count() > (far_cross if two else far):
-                continue
-            stats.cosines += 1
-            cos = _dot(unit[p], unit[q])
-            if cos > near[p].get((fq, langs[q]), -2.0):
-                near[p][fq, langs[q]] = cos
-            if cos > near[q].get((fp, langs[p]), -2.0):
-                near[q][fp, langs[p]] = cos
-            if cos < (cross if two else threshold):
-                continue
-            sa, sb = sigs[p], sigs[q]
-            if not same_anchors(sa, sb) or any((y, x2) in sb.order for x2, y in sa.order):
-                continue
-            close.append((p, q, cos))
-
-    def crowded(p: int, other: int) -> float:
-        """Mean cosine of p's nearest notes, the other note's family left out; for a
-        translation, its nearest notes in the other note's language (bitext mining's
-        rule: every note is nearer to notes of its own language)."""
-        want = langs[other] if is_cross(p, other) else None
-        others = sorted((c for (f, lang), c in near[p].items()
-                         if f != family[other] and (want is None or lang == want)), reverse=True)[:NEIGHBOURS]
-        return sum(others) / len(others) if others else -1.0
-
-    close = [(p, q, cos) for p, q, cos in close
-             if cos >= max(crowded(p, q), crowded(q, p)) + (CROSS_MARGIN if is_cross(p, q) else MARGIN)]
+    scan = _VectorScan(vectors, texts, present, known, threshold)
+    close = [(p, q, cos) for p, q, cos in scan.close_pairs() if scan.stands_out(p, q, cos)]
     # A slot refilled is a thing of one language: across two, every word differs.
-    swaps = {(p, q): None if is_cross(p, q) else _swapped(chosen[p], chosen[q], sigs[p].names | sigs[q].names)
+    swaps = {(p, q): None if scan.is_cross(p, q) else
+             _swapped(scan.texts[p], scan.texts[q], scan.sigs[p].names | scan.sigs[q].names)
              for p, q, _ in close}
     words = sorted({w for pairs in swaps.values() if pairs for pair in pairs for w in pair})
     word_vectors = dict(zip(words, centred(list(map(list, embed(words)))), strict=True)) if (embed and words) else {}
     pairs: list[DuplicatePair] = []
     for p, q, cos in close:
-        why = f"close in meaning (embedding cosine {cos:.2f}, centred{'; a translation' if is_cross(p, q) else ''})"
+        translated = "; a translation" if scan.is_cross(p, q) else ""
+        why = f"close in meaning (embedding cosine {cos:.2f}, centred{translated})"
         swapped = swaps[(p, q)]
         if swapped is not None:
-            scored = [(a, b, _cos(word_vectors.get(a), word_vectors.get(b))) for a, b in swapped]
-            a_ok = {a for a, _, c in scored if c >= WORD_MIN}
-            b_ok = {b for _, b, c in scored if c >= WORD_MIN}
-            if a_ok != {a for a, _ in swapped} or b_ok != {b for _, b in swapped}:
+            best = _swap_agrees(swapped, word_vectors)
+            if best is None:
                 continue  # a word swapped for one that means something else
-            best = max(scored, key=lambda t: t[2])
             why += f"; {best[0]} ~ {best[1]} ({best[2]:.2f})"
         i, j = sorted((present[p], present[q]))
         pairs.append(DuplicatePair(i, j, why))
     return sorted(pairs, key=lambda p: (p.a, p.b))
+
+
+class _VectorScan:
+    """The notes with vectors (by position), and what :func:`vector_pairs` learns comparing them."""
+
+    def __init__(self, vectors: Sequence[Sequence[float] | None], texts: Sequence[str], present: list[int],
+                 known: Collection[tuple[int, int]], threshold: float) -> None:
+        self.threshold = threshold
+        self.dim = min(len(vectors[i]) for i in present)  # type: ignore[arg-type]
+        self.unit = centred([list(vectors[i][: self.dim]) for i in present])  # type: ignore[index]
+        self.bits = [sum(1 << k for k, x in enumerate(v) if x > 0) for v in self.unit]
+        self.texts = [texts[i] for i in present]
+        self.sigs = signatures(self.texts)
+        where = {i: n for n, i in enumerate(present)}
+        known_pos = {(where[a], where[b]) for a, b in known if a in where and b in where}
+        self.family = _families(len(present), known_pos)  # notes known to say the same: one crowd member
+        self.langs = [language(t) for t in self.texts]
+        # position -> (family, language) -> the family's closest cosine to it
+        self.near: dict[int, dict[tuple[int, str | None], float]] = defaultdict(dict)
+
+    def is_cross(self, p: int, q: int) -> bool:
+        return bool(self.langs[p] and self.langs[q] and self.langs[p] != self.langs[q])
+
+    def close_pairs(self) -> list[tuple[int, int, float]]:
+        """Pairs with the same anchors at least the threshold apart (cross-language: its own),
+        noting every cosine computed in ``near`` (the crowds)."""
+        stats, unit, bits, langs, family, near = (LAST_VECTOR_STATS, self.unit, self.bits, self.langs,
+                                                  self.family, self.near)
+        cross = min(self.threshold, CROSS_LANGUAGE_MIN)
+        far, far_cross = _max_hamming(self.threshold, self.dim), _max_hamming(cross, self.dim)
+        groups: dict[frozenset[str], list[int]] = defaultdict(list)
+        for n, sig in enumerate(self.sigs):
+            groups[sig.anchors].append(n)
+        close: list[tuple[int, int, float]] = []
+        for members in groups.values():
+            if len(members) < 2:
+                continue
+            for p, q in _candidates(members, bits, self.dim):
+                stats.candidates += 1
+                fp, fq = family[p], family[q]
+                if fp == fq:
+                    continue  # already known to say the same
+                two = self.is_cross(p, q)
+                if (bits[p] ^ bits[q]).bit_count() > (far_cross if two else far):
+                    continue
+                stats.cosines += 1
+                cos = _dot(unit[p], unit[q])
+                if cos > near[p].get((fq, langs[q]), -2.0):
+                    near[p][fq, langs[q]] = cos
+                if cos > near[q].get((fp, langs[p]), -2.0):
+                    near[q][fp, langs[p]] = cos
+                if cos < (cross if two else self.threshold):
+                    continue
+                sa, sb = self.sigs[p], self.sigs[q]
+                if not same_anchors(sa, sb) or any((y, x2) in sb.order for x2, y in sa.order):
+                    continue
+                close.append((p, q, cos))
+        return close
+
+    def crowded(self, p: int, other: int) -> float:
+        """Mean cosine of p's nearest notes, the other note's family left out; for a
+        translation, its nearest notes in the other note's language (bitext mining's
+        rule: every note is nearer to notes of its own language)."""
+        want = self.langs[other] if self.is_cross(p, other) else None
+        others = sorted((c for (f, lang), c in self.near[p].items()
+                         if f != self.family[other] and (want is None or lang == want)), reverse=True)[:NEIGHBOURS]
+        return sum(others) / len(others) if others else -1.0
+
+    def stands_out(self, p: int, q: int, cos: float) -> bool:
+        """Closer than the crowd around either note by the margin (see :func:`vector_pairs`)."""
+        margin = CROSS_MARGIN if self.is_cross(p, q) else MARGIN
+        return cos >= max(self.crowded(p, q), self.crowded(q, p)) + margin
+
+
+def _swap_agrees(swapped: list[tuple[str, str]], word_vectors: dict[str, list[float]]
+                 ) -> tuple[str, str, float] | None:
+    """The closest refilled pair when each refilled word is close in meaning (``WORD_MIN``) to
+    one it replaces, on both sides; else None."""
+    scored = [(a, b, _cos(word_vectors.get(a), word_vectors.get(b))) for a, b in swapped]
+    a_ok = {a for a, _, c in scored if c >= WORD_MIN}
+    b_ok = {b for _, b, c in scored if c >= WORD_MIN}
+    if a_ok != {a for a, _ in swapped} or b_ok != {b for _, b in swapped}:
+        return None
+    return max(scored, key=lambda t: t[2])
 
 
 def _cos(a: Sequence[float] | None, b: Sequence[float] | None) -> float:
