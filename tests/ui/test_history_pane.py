@@ -3,8 +3,6 @@ rename / archive / restore / delete (confirm, Cancel first, backup first)."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from textual.widgets import Button, Input
 
@@ -27,15 +25,12 @@ async def test_pages_10000_conversations_newest_first(tmp_path):
     _many(services.history, 10_000)
     app = Harness(services, HistoryPane)
     async with app.run_test(size=(120, 36)) as pilot:
-        started = time.perf_counter()
         await settle(pilot, app)
-        first_page = time.perf_counter() - started
         listing = app.query_one(ConversationList)
         assert listing.total == 10_000
         assert listing.option_count == PAGE  # not the whole profile
         first = listing.conversations[listing.get_option_at_index(0).id]
         assert first.title == "conversation 09999"  # newest first
-        assert first_page < 2.0  # generous: the first page answers fast
         # moving the cursor near the end loads the next page
         listing.focus()
         listing.highlighted = PAGE - 5

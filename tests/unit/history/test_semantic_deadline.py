@@ -24,7 +24,7 @@ FILLER = [
     "lunch at the ramen place on friday", "the invoice for march is overdue",
 ]
 NOW = datetime(2026, 3, 12, 9, 30, tzinfo=UTC)
-DELAY = 1.0  # the endpoint's answer time: far beyond what a turn may wait
+DELAY = 1.5  # the endpoint's answer time: far beyond what a turn may wait (within QUERY_TIMEOUT_S)
 
 
 def _seed(services, fake) -> str:
