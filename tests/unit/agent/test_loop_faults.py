@@ -132,13 +132,13 @@ async def test_cancel_event_stops_streaming_and_keeps_partial(services, conversa
     fake_openai.reply(SLOW_TEXT, words_per_second=15)
     cancel = asyncio.Event()
     events = []
-    started = time.monotonic()
     async for event in run_turn(services, conversation.id, "question", cancel=cancel):
         events.append(event)
         if len(of_type(events, TextDelta)) == 3:
             cancel.set()
-    # the full reply would take 4 s; cancelling after 3 deltas ends it well before
-    assert time.monotonic() - started < 2.5
+    # the full reply would take 4 s; cancelling after 3 deltas ends it: a few more at most
+    # (counted, not timed: a busy machine slows both alike)
+    assert len(of_type(events, TextDelta)) < len(SLOW_TEXT.split()) // 2
     done = final(events)
     assert isinstance(done, TurnFinished) and done.stop_reason == "cancelled"
     assert done.reply is not None and done.reply.incomplete
