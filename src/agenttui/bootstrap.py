@@ -57,12 +57,30 @@ class SessionState:
     (:mod:`agenttui.agent.prompt_capture`).
     ``semantic``: semantic recall's index and client (:func:`agenttui.core.semantic.semantic_state`).
     ``mcp``: the MCP servers attached for this run (:func:`agenttui.mcp.manager.attach`).
+    It lives in ``shared``, which an incognito twin's copy of this state shares
+    (``Services.incognito_twin``): servers attached after the chat went
+    incognito (they start 0.5 s after the panes) are the twin's too.
     """
 
     unsaved: deque[tuple[str, Message]] = field(default_factory=deque)
     client: tuple[tuple[object, ...], AsyncOpenAI] | None = None
     last_prompt: CapturedPrompt | None = None
     semantic: SemanticState | None = None
+    shared: RunShared = field(default_factory=lambda: RunShared())
+
+    @property
+    def mcp(self) -> McpManager | None:
+        return self.shared.mcp
+
+    @mcp.setter
+    def mcp(self, manager: McpManager | None) -> None:
+        self.shared.mcp = manager
+
+
+@dataclass
+class RunShared:
+    """What every copy of a run's session state shares (one object): its MCP servers."""
+
     mcp: McpManager | None = None
 
 

@@ -89,3 +89,23 @@ async def test_incognito_with_an_mcp_server_leaves_the_data_dir_byte_identical(
     # the open history store's -wal/-shm files went away when the services closed (SQLite's own)
     assert tree(isolated_home) == {k: v for k, v in before.items() if not k.endswith(("-wal", "-shm"))}
     assert "incognito-only words" not in log.read_text()
+
+
+def test_servers_attached_after_the_chat_went_incognito_are_the_twins_too(paths, tmp_path):
+    """The app attaches MCP 0.5 s after the panes; a chat made incognito before that had no MCP
+    tools for the rest of its session (the twin kept a copy of the session state)."""
+    from agenttui.bootstrap import build_services
+    from agenttui.mcp.config import servers_table, update
+    from agenttui.mcp.manager import attach, attached
+
+    update(paths, lambda mcp: servers_table(mcp, "user", "default").__setitem__(
+        "bad", {"command": sys.executable, "args": [HOSTILE]}))
+    services = build_services(paths=paths, cwd=tmp_path)
+    try:
+        twin = services.incognito_twin()
+        assert attached(twin) is None
+        manager = attach(services)  # not started: attaching is what the twin must see
+        assert manager is not None and attached(twin) is manager
+        assert twin.session.unsaved is not services.session.unsaved  # never the queue of writes
+    finally:
+        services.close()
