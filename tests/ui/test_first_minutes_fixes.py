@@ -329,6 +329,25 @@ async def test_export_without_a_path_goes_to_the_exports_folder_not_the_current_
 
 
 @pytest.mark.slow
+async def test_export_with_an_unknown_format_says_so_and_writes_nothing(
+        chat_services, fake_openai, tmp_path, monkeypatch):
+    """"/export pdf" wrote Markdown to a file named "pdf" in the current folder."""
+    fake_openai.reply("an answer")
+    monkeypatch.chdir(tmp_path)
+    app = make_app(chat_services, check_api_key=False)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        pane = chat(app)
+        await send(pilot, "a question")
+        await wait_until(pilot, lambda: not pane.streaming and replies(app) == ["an answer"])
+        await send(pilot, "/export pdf")
+        await wait_until(pilot, lambda: any("Unknown export format 'pdf'" in n[2] for n in app.notices))
+        await send(pilot, "/export notes.md")  # a path is still a path
+        await wait_until(pilot, lambda: (tmp_path / "notes.md").exists())
+    assert not (tmp_path / "pdf").exists()
+    assert not (chat_services.paths.data_dir / "exports").exists()
+
+
+@pytest.mark.slow
 async def test_reset_on_an_empty_conversation_does_nothing_and_says_so(chat_services, fake_openai):
     app = make_app(chat_services, check_api_key=False)
     async with app.run_test(size=SIZE, notifications=True) as pilot:

@@ -45,6 +45,14 @@ else:
 Handler = Callable[["SlashCommandsMixin", str], Awaitable[None]]
 
 
+EXPORT_FORMATS = ("md", "json")
+
+
+def _looks_like_path(word: str) -> bool:
+    """A file name has a dot or a folder in it; a bare word after /export is a format."""
+    return "." in word or "/" in word or word.startswith("~")
+
+
 @dataclass(frozen=True)
 class SlashCommand:
     """One row of the table: what ``/name ARGUMENT`` runs, and what completion and /help say."""
@@ -210,8 +218,13 @@ class SlashCommandsMixin(_Widget):
             self.notify("Nothing to export yet.", severity="warning")
             return
         parts = argument.split(maxsplit=1)
-        fmt = parts[0].lower() if parts and parts[0].lower() in ("md", "json") else "md"
-        rest = parts[1] if len(parts) > 1 else (parts[0] if parts and parts[0].lower() not in ("md", "json") else "")
+        if len(parts) == 1 and parts[0].lower() not in EXPORT_FORMATS and not _looks_like_path(parts[0]):
+            # "/export pdf" meant a format, not a file named "pdf"
+            self.notify(f"Unknown export format {parts[0]!r}: use md or json, or give a path such as "
+                        f"{parts[0]}.md.", title="Not exported", severity="warning")
+            return
+        fmt = parts[0].lower() if parts and parts[0].lower() in EXPORT_FORMATS else "md"
+        rest = parts[1] if len(parts) > 1 else (parts[0] if parts and parts[0].lower() not in EXPORT_FORMATS else "")
         # Without a path: agenttui's exports folder (named in the toast), not wherever the
         # app was started; a second export never overwrites the first.
         exports = self.services.paths.data_dir / "exports"
