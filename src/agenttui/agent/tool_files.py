@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from agenttui.agent.tool_schema import ArgumentError
-from agenttui.agent.tools import ToolContext, ToolOutcome, ToolSpec
+from agenttui.agent.tool_spec import ToolContext, ToolOutcome, ToolSpec
 
 if TYPE_CHECKING:
     from agenttui.bootstrap import Services

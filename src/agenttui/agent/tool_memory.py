@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from agenttui.agent.tool_schema import ArgumentError
-from agenttui.agent.tools import Approval, ToolContext, ToolOutcome, ToolSpec
+from agenttui.agent.tool_spec import Approval, ToolContext, ToolOutcome, ToolSpec
 from agenttui.core.context_prompt import rank_items, relevance
 from agenttui.core.models import MemoryItem, WriteResult
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agenttui.agent.tools import ToolContext, ToolOutcome, ToolSpec
+from agenttui.agent.tool_spec import ToolContext, ToolOutcome, ToolSpec
 
 MAX_TITLE = 200
 MAX_BODY = 8_000

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agenttui.agent.shell_risk import shell_risk
-from agenttui.agent.tools import Approval, ToolContext, ToolOutcome, ToolSpec
+from agenttui.agent.tool_spec import Approval, ToolContext, ToolOutcome, ToolSpec
 
 if TYPE_CHECKING:
     from agenttui.bootstrap import Services

@@ -40,77 +40,23 @@ import asyncio
 import inspect
 import json
 import logging
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from agenttui.agent.events import Risk
-from agenttui.agent.shell_risk import shell_risk
+from agenttui.agent import tool_files, tool_history, tool_memory, tool_project, tool_shell
 from agenttui.agent.tool_schema import ArgumentError, parse_arguments, validate
-from agenttui.core.models import Origin, ToolCall, WriteResult
+from agenttui.agent.tool_spec import TRUSTED_OUTPUT_TOOLS, Approval, ToolContext, ToolOutcome, ToolSpec
+from agenttui.core.models import ToolCall
 
 if TYPE_CHECKING:
     from agenttui.bootstrap import Services
 
-__all__ = ["ToolContext", "ToolOutcome", "ToolRegistry", "ToolSpec", "all_tools", "shell_risk"]
+__all__ = ["ToolRegistry", "all_tools", "summarize"]
 
 log = logging.getLogger(__name__)
 
 
-@dataclass
-class ToolOutcome:
-    output: str
-    ok: bool = True
-    memory: list[WriteResult] = field(default_factory=list)  # for the trace / MemoryChanged
-
-
-@dataclass
-class ToolContext:
-    """What a tool may use: the services and where the call came from."""
-
-    services: Services
-    conversation_id: str | None = None
-    untrusted_reads: list[str] = field(default_factory=list)  # tools run this turn that read untrusted text
-
-    @property
-    def settings(self) -> Any:
-        return self.services.settings
-
-    @property
-    def max_output(self) -> int:
-        return max(200, int(self.settings.agent.max_tool_output))
-
-    def origin(self) -> Origin:
-        return Origin(profile=self.services.profile_name,
-                      conversation_id=self.conversation_id)
-
-
-# Tools whose output is agenttui's own memory store, not outside text.
-TRUSTED_OUTPUT_TOOLS = frozenset({"remember", "forget", "recall"})
-
-Approval = tuple[bool, str, Risk]
-Runner = Callable[[ToolContext, dict[str, Any]], "ToolOutcome | Awaitable[ToolOutcome]"]
-
-
-@dataclass(frozen=True)
-class ToolSpec:
-    name: str
-    description: str
-    parameters: dict[str, Any]
-    run: Runner
-    approval: Callable[[ToolContext, dict[str, Any]], Approval] | None = None
-    check_arguments: bool = True  # MCP tools: the server checks its own (full JSON Schema)
-
-    def schema(self) -> dict[str, Any]:
-        return {"type": "function",
-                "function": {"name": self.name, "description": self.description,
-                             "parameters": self.parameters}}
-
-
 def all_tools(settings: Any = None) -> dict[str, ToolSpec]:
     """Every tool we have, by name (schemas may depend on ``settings``)."""
-    from agenttui.agent import tool_files, tool_history, tool_memory, tool_project, tool_shell
-
     specs: list[ToolSpec] = [
         *tool_memory.specs(settings),
         *tool_history.specs(settings),

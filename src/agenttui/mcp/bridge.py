@@ -34,7 +34,7 @@ import json
 import re
 from typing import Any
 
-from agenttui.agent.tools import Approval, ToolContext, ToolOutcome, ToolSpec
+from agenttui.agent.tool_spec import Approval, ToolContext, ToolOutcome, ToolSpec
 from agenttui.mcp.cache import ToolInfo
 
 PREFIX = "mcp__"

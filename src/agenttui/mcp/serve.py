@@ -33,7 +33,7 @@ READ_TOOLS = ("memory_search", "memory_list", "history_search")
 
 
 def _context(services: "Services") -> Any:
-    from agenttui.agent.tools import ToolContext
+    from agenttui.agent.tool_spec import ToolContext
 
     return ToolContext(services)
 
@@ -41,7 +41,8 @@ def _context(services: "Services") -> Any:
 def _run(services: "Services", tool: str, arguments: dict[str, Any]) -> str:
     """Run one of agenttui's own tools with its schema's checks and defaults."""
     from agenttui.agent.tool_schema import validate
-    from agenttui.agent.tools import ToolOutcome, all_tools
+    from agenttui.agent.tool_spec import ToolOutcome
+    from agenttui.agent.tools import all_tools
 
     spec = all_tools(services.settings)[tool]
     outcome = spec.run(_context(services), validate(spec.parameters, arguments))
