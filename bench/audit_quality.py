@@ -16,8 +16,8 @@ from collections.abc import Sequence
 
 from audit_corpus import NOW, Truth
 
-from agenttui.core.audit import audit
-from agenttui.core.audit_duplicates import Embed
+from agenttui.core.audit.duplicates import Embed
+from agenttui.core.audit.findings import audit
 from agenttui.core.models import AuditFinding, MemoryItem
 
 DUP_CATEGORIES = ("dup_exact", "dup_light", "dup_paraphrase", "dup_translation")

@@ -120,7 +120,7 @@ async def raw_turns(base_url: str, messages: list[dict], tools: list[dict],
 
 def components(services, cid: str, turns: int) -> dict[str, float]:
     """The two parts of the overhead, timed on their own."""
-    from agenttui.core.context import assemble
+    from agenttui.core.context.assemble import assemble
     from agenttui.core.models import Message
 
     assemble_t, persist_t = [], []

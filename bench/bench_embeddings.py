@@ -84,7 +84,7 @@ def p95_ms(samples: list[float]) -> float:
 # --------------------------------------------------------------------------
 def child(batch: int) -> None:
     from agenttui.bootstrap import build_services
-    from agenttui.core.semantic import backfill, semantic_state
+    from agenttui.core.recall.semantic import backfill, semantic_state
 
     services = build_services()
     state = semantic_state(services)
@@ -150,7 +150,7 @@ def run_backfill(db: Path, env: dict[str, str], fake, messages: int, batch: int)
 # --------------------------------------------------------------------------
 def fill_model(db: Path, model: str, dim: int) -> float:
     """Store ``dim``-dimensional fake vectors for every text message under ``model``."""
-    from agenttui.core.embeddings import EmbeddingIndex
+    from agenttui.core.recall.embeddings import EmbeddingIndex
     from tests.fakes.openai_server import fake_embedding
 
     index = EmbeddingIndex(db, model)
@@ -179,7 +179,7 @@ class _Precomputed:
 
 
 def exact_top(index, query: list[float], limit: int) -> list[int]:
-    from agenttui.core.embeddings import dot, from_blob, normalised
+    from agenttui.core.recall.embeddings import dot, from_blob, normalised
 
     q = normalised(query)
     conn = sqlite3.connect(str(index.db_path))
@@ -193,10 +193,10 @@ def exact_top(index, query: list[float], limit: int) -> list[int]:
 def run_ranking(db: Path, fake, dims: list[int], queries: int, exact_queries: int) -> None:
     from bench_history import Corpus
 
-    from agenttui.core.embedding_client import EmbeddingClient
-    from agenttui.core.embeddings import SCAN_LIMIT, EmbeddingIndex
-    from agenttui.core.history import HistoryStore
-    from agenttui.core.retrieval import RecallRequest, recall
+    from agenttui.core.history.store import HistoryStore
+    from agenttui.core.recall.embedding_client import EmbeddingClient
+    from agenttui.core.recall.embeddings import SCAN_LIMIT, EmbeddingIndex
+    from agenttui.core.recall.retrieval import RecallRequest, recall
     from tests.fakes.openai_server import fake_embedding
 
     corpus = Corpus(seed=7)  # the profile's vocabulary; a fresh stream of texts
@@ -275,9 +275,9 @@ def run_assemble(env: dict[str, str], fake, model: str, dim: int, queries: int, 
     from bench_history import Corpus
 
     from agenttui.bootstrap import build_services
-    from agenttui.core import retrieval
-    from agenttui.core.context import assemble
-    from agenttui.core.semantic import EmbeddingRanker, prepare, semantic_state
+    from agenttui.core.context.assemble import assemble
+    from agenttui.core.recall import retrieval
+    from agenttui.core.recall.semantic import EmbeddingRanker, prepare, semantic_state
 
     corpus = Corpus(seed=7)
     corpus.rng.seed(123)  # fresh queries: nothing of them is kept yet
@@ -352,7 +352,7 @@ def main() -> None:
 
     from bench_history import Corpus, build
 
-    from agenttui.core.paths import Paths
+    from agenttui.core.config.paths import Paths
     from tests.fakes.openai_server import FakeOpenAI
 
     with tempfile.TemporaryDirectory() as tmp:

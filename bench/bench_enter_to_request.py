@@ -65,8 +65,8 @@ from bench_recall_speed import build_history, build_notes  # noqa: E402
 from bench_streaming import AGENTTUI, env_for  # noqa: E402
 
 from agenttui.bootstrap import build_services  # noqa: E402
-from agenttui.core.paths import Paths  # noqa: E402
-from agenttui.core.recall_text import STOP_WORDS  # noqa: E402
+from agenttui.core.config.paths import Paths  # noqa: E402
+from agenttui.core.recall.text import STOP_WORDS  # noqa: E402
 from tests.e2e.pty_terminal import PtyTerminal  # noqa: E402
 from tests.fakes import openai_server  # noqa: E402
 

@@ -75,8 +75,8 @@ def env_for(home: Path) -> dict[str, str]:
 
 def populate(home: Path, conversations: int, per_conversation: int, notes: int) -> None:
     from agenttui.bootstrap import build_services
+    from agenttui.core.config.paths import Paths
     from agenttui.core.models import Message
-    from agenttui.core.paths import Paths
 
     services = build_services(paths=Paths.from_env({"AGENTTUI_HOME": str(home)}), cwd=home, environ={})
     for i in range(notes):

@@ -185,8 +185,8 @@ def enter_to_first_words(term: PtyTerminal, server: openai_server.FakeOpenAI, me
 def populate(home: Path, cwd: Path, messages: int) -> None:
     """One conversation of ``messages`` messages in the profile agenttui will use from ``cwd``."""
     from agenttui.bootstrap import build_services
+    from agenttui.core.config.paths import Paths
     from agenttui.core.models import Message
-    from agenttui.core.paths import Paths
 
     services = build_services(paths=Paths.from_env({"AGENTTUI_HOME": str(home)}), cwd=cwd, environ={})
     conversation = services.history.create_conversation("earlier questions")

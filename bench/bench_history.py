@@ -37,8 +37,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from agenttui.core.history import HistoryStore  # noqa: E402
-from agenttui.core.history_schema import LINK_AS_ONE_BRANCH  # noqa: E402
+from agenttui.core.history.schema import LINK_AS_ONE_BRANCH  # noqa: E402
+from agenttui.core.history.store import HistoryStore  # noqa: E402
 from agenttui.core.models import Message  # noqa: E402
 
 SPREAD_CONVERSATIONS = 2_000

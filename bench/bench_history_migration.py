@@ -35,7 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from agenttui.core import history_schema as schema
+from agenttui.core.history import schema
 
 STAMP = "2025-06-01T12:00:00.000000+00:00"
 

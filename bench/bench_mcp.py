@@ -46,7 +46,7 @@ HOSTILE = str(ROOT / "tests" / "mcp" / "hostile_server.py")
 
 
 def five_servers(home: Path, repo: Path) -> None:
-    from agenttui.core.paths import Paths
+    from agenttui.core.config.paths import Paths
     from agenttui.mcp.config import servers_table, update
 
     servers = {
@@ -66,10 +66,10 @@ def make_repo(repo: Path) -> None:
 
 
 async def tool_call_overhead(calls: int) -> tuple[float, float]:
-    from agenttui.agent.tools import ToolRegistry
+    from agenttui.agent.tools.registry import ToolRegistry
     from agenttui.bootstrap import build_services
+    from agenttui.core.config.paths import Paths
     from agenttui.core.models import ToolCall
-    from agenttui.core.paths import Paths
     from agenttui.mcp.config import servers_table, update
     from agenttui.mcp.manager import attach, detach
     from mcp import Client, StdioServerParameters

@@ -28,7 +28,7 @@ CHILD = r"""
 import json, resource, sys, time, types
 from pathlib import Path
 which, path, budget = sys.argv[1], Path(sys.argv[2]), 20_000
-import agenttui.agent.tool_files as tool_files
+import agenttui.agent.tools.files as tool_files
 import agenttui.security  # loaded before measuring, for both readers
 base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 start = time.perf_counter()

@@ -77,8 +77,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from recall_corpus import Corpus, Question, generate  # noqa: E402
 
-from agenttui.core.context import RECALL_INTRO, AssembledPrompt, assemble  # noqa: E402
-from agenttui.core.context_prompt import build_system_prompt  # noqa: E402
+from agenttui.core.context.assemble import RECALL_INTRO, AssembledPrompt, assemble  # noqa: E402
+from agenttui.core.context.prompt import build_system_prompt  # noqa: E402
 from agenttui.core.models import Message  # noqa: E402
 from agenttui.core.tokens import estimate_tokens, wire_tokens  # noqa: E402
 
@@ -121,7 +121,7 @@ class Outcome:
 # --------------------------------------------------------------------------
 def make_services(home: Path, semantic_url: str | None = None, history_tokens: int | None = None):
     from agenttui.bootstrap import build_services
-    from agenttui.core.paths import Paths
+    from agenttui.core.config.paths import Paths
 
     environ = {"AGENTTUI_HOME": str(home), "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
     if semantic_url:
@@ -136,7 +136,7 @@ def make_services(home: Path, semantic_url: str | None = None, history_tokens: i
 
 def embed_all(services) -> float:
     """Backfill every message's vector through agenttui's own pipeline; returns seconds."""
-    from agenttui.core.semantic import backfill
+    from agenttui.core.recall.semantic import backfill
 
     started = time.perf_counter()
     result = backfill(services)
@@ -288,7 +288,7 @@ def _ms(samples: list[float]) -> dict[str, float]:
 
 def _prepare(services, text: str) -> None:
     """The question's embedding and ranking, ready before the turn (module doc)."""
-    from agenttui.core.semantic import prepare
+    from agenttui.core.recall.semantic import prepare
 
     ready = prepare(services, text)
     if ready is not None:

@@ -5,7 +5,7 @@
 Builds one profile (messages over 2,000 conversations, Zipf-distributed
 pseudo-words as in bench_history.py, dates spread over 18 months; 2,000
 notes written through the memory file), then times
-``agenttui.core.context.assemble`` for a question in a *new* conversation:
+``agenttui.core.context.assemble.assemble`` for a question in a *new* conversation:
 
 * ``recall`` -- default settings (retrieval over every conversation, notes
   ranked by bm25, project memory);
@@ -44,13 +44,13 @@ sys.path.insert(0, str(ROOT / "bench"))
 from bench_history import Corpus  # noqa: E402
 
 from agenttui.bootstrap import build_services  # noqa: E402
-from agenttui.core import memory_file  # noqa: E402
-from agenttui.core.context import assemble  # noqa: E402
-from agenttui.core.history_rows import to_ts as _ts  # noqa: E402
-from agenttui.core.history_schema import LINK_AS_ONE_BRANCH  # noqa: E402
-from agenttui.core.memory_file import ScopeData  # noqa: E402
+from agenttui.core.config.paths import Paths  # noqa: E402
+from agenttui.core.context.assemble import assemble  # noqa: E402
+from agenttui.core.history.rows import to_ts as _ts  # noqa: E402
+from agenttui.core.history.schema import LINK_AS_ONE_BRANCH  # noqa: E402
+from agenttui.core.memory import file as memory_file  # noqa: E402
+from agenttui.core.memory.file import ScopeData  # noqa: E402
 from agenttui.core.models import MemoryItem, Message  # noqa: E402
-from agenttui.core.paths import Paths  # noqa: E402
 
 TODAY = datetime(2026, 11, 23, 12, tzinfo=UTC)
 CONVERSATIONS = 2_000

@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
 
-from agenttui.core.backup import BackupError, check_archive  # noqa: E402
+from agenttui.core.backup.archive import BackupError, check_archive  # noqa: E402
 from tests.unit.config.test_restore_limits import MB, bomb, many_files  # noqa: E402
 
 

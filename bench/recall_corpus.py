@@ -336,7 +336,7 @@ def _timestamps(rng: random.Random, sessions: list[Session], lengths: list[int])
 # --------------------------------------------------------------------------
 def _notes(rng: random.Random, total: int, instances: list[_Instance]) -> tuple[list[Note], dict[int, list[int]]]:
     """All notes in the order they are added; returns them and question index -> planted note keys."""
-    from agenttui.core.memory_text import similarity
+    from agenttui.core.memory.text import similarity
 
     planted = [(q, text) for q, inst in enumerate(instances) for text in inst.note_texts]
     fixed = [text for inst in instances for text in inst.distractor_notes]

@@ -1,4 +1,4 @@
-"""Regenerate README's configuration reference from the schema (core/config_schema.py).
+"""Regenerate README's configuration reference from the schema (core/config/schema.py).
 
     python scripts/config_reference.py --write   # rewrite the block between the markers
     python scripts/config_reference.py --check   # exit 1 if README differs (what the test checks)
@@ -14,7 +14,7 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 
 
 def main(argv: list[str] | None = None) -> int:
-    from agenttui.core.config_schema import replace_reference
+    from agenttui.core.config.schema import replace_reference
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", action="store_true", help="rewrite README.md in place")

@@ -117,9 +117,9 @@ def _freeze_history(db_path: Path, days: dict[str, str]) -> None:
 def build_demo(home: Path, env: dict[str, str]):
     """Write the demo data into ``home`` and return services over it."""
     from agenttui.bootstrap import build_services
+    from agenttui.core.config.paths import Paths
+    from agenttui.core.config.profiles import ProfileStore
     from agenttui.core.models import Message
-    from agenttui.core.paths import Paths
-    from agenttui.core.profiles import ProfileStore
 
     paths = Paths.from_env(env)
     project = home / "projects" / PROFILE

@@ -26,7 +26,7 @@ def isolated_home(tmp_path, monkeypatch):
 
 @pytest.fixture
 def paths(isolated_home):
-    from agenttui.core.paths import Paths
+    from agenttui.core.config.paths import Paths
 
     return Paths.from_env()
 

@@ -5,7 +5,7 @@ their own ``paths`` / ``environ`` / ``cwd`` instead of patching anything.
 The stores (memory, history, project memory) are built on first use:
 ``build_services`` reads config.toml and resolves the profile, nothing more,
 so the UI's first frame waits neither on SQLite and JSON nor on importing the
-store modules (``core.history`` pulls in the redaction rules). A store can
+store modules (``core.history.store`` pulls in the redaction rules). A store can
 still be assigned directly (tests swap one in).
 
 What the agent keeps between turns of this run (unsaved history writes, the
@@ -25,20 +25,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from agenttui.core.paths import Paths
+from agenttui.core.config.paths import Paths
 
 if TYPE_CHECKING:  # annotations only: importing these eagerly would slow start-up
     from openai import AsyncOpenAI
 
     from agenttui.agent.prompt_capture import CapturedPrompt
-    from agenttui.core.history import HistoryStore
-    from agenttui.core.memory import MemoryStore
+    from agenttui.core.config.api_key import KeyLookup
+    from agenttui.core.config.profiles import Profile, ProfileStore
+    from agenttui.core.config.settings import Settings
+    from agenttui.core.history.store import HistoryStore
+    from agenttui.core.memory.project import ProjectMemory
+    from agenttui.core.memory.store import MemoryStore
     from agenttui.core.models import Message
-    from agenttui.core.profiles import Profile, ProfileStore
-    from agenttui.core.project_memory import ProjectMemory
-    from agenttui.core.secrets import KeyLookup
-    from agenttui.core.semantic import EmbeddingRanker, SemanticState
-    from agenttui.core.settings import Settings
+    from agenttui.core.recall.semantic import EmbeddingRanker, SemanticState
     from agenttui.mcp.manager import McpManager
 
 _BUILD_LOCK = threading.RLock()  # a store is built once, and never half-way through a profile switch
@@ -55,7 +55,7 @@ class SessionState:
     it was built for (:func:`agenttui.agent.loop.client_for`).
     ``last_prompt``: the last request sent, unredacted, for the prompt inspector
     (:mod:`agenttui.agent.prompt_capture`).
-    ``semantic``: semantic recall's index and client (:func:`agenttui.core.semantic.semantic_state`).
+    ``semantic``: semantic recall's index and client (:func:`agenttui.core.recall.semantic.semantic_state`).
     ``mcp``: the MCP servers attached for this run (:func:`agenttui.mcp.manager.attach`).
     It lives in ``shared``, which an incognito twin's copy of this state shares
     (``Services.incognito_twin``): servers attached after the chat went
@@ -109,7 +109,7 @@ class Services:
         if store is None:
             with _BUILD_LOCK:
                 if self._memory is None:
-                    from agenttui.core.memory import MemoryStore
+                    from agenttui.core.memory.store import MemoryStore
 
                     self._memory = MemoryStore(self.paths, self.profile.name, self.settings.memory,
                                                redact_patterns=self.settings.redaction.extra_patterns)
@@ -127,7 +127,7 @@ class Services:
         if store is None:
             with _BUILD_LOCK:
                 if self._history is None:
-                    from agenttui.core.history import HistoryStore
+                    from agenttui.core.history.store import HistoryStore
 
                     self._history = HistoryStore(self.paths.history_db(self.profile.name),
                                                  redact_patterns=self.settings.redaction.extra_patterns)
@@ -149,7 +149,7 @@ class Services:
         if store is None:
             with _BUILD_LOCK:
                 if self._project is None:
-                    from agenttui.core.project_memory import ProjectMemory
+                    from agenttui.core.memory.project import ProjectMemory
 
                     self._project = ProjectMemory(self.paths.project_dir(self.profile.name))
                 store = self._project
@@ -176,8 +176,8 @@ class Services:
         this session, then the keyring entry of this profile (``api_key:<profile>``),
         then the shared one, then the opt-in key file. keyring is imported here,
         never before the first frame."""
-        from agenttui.core.key_file import key_file_path
-        from agenttui.core.secrets import get_api_key
+        from agenttui.core.config.api_key import get_api_key
+        from agenttui.core.config.key_file import key_file_path
 
         return get_api_key(self.environ, profile=self.profile_name, session=self.session_api_key,
                            key_file=key_file_path(self.paths.config_dir))
@@ -202,11 +202,11 @@ class Services:
         return twin
 
     def semantic_ranker(self) -> EmbeddingRanker | None:
-        """Recall's embedding ranker (core/semantic.py), cached for the session; None while
+        """Recall's embedding ranker (core/recall/semantic.py), cached for the session; None while
         ``[recall] semantic`` is off or after it failed. Imported here, never at start-up."""
         if not self.settings.recall.semantic:
             return None
-        from agenttui.core.semantic import ranker_for
+        from agenttui.core.recall.semantic import ranker_for
 
         return ranker_for(self)
 
@@ -219,7 +219,7 @@ class Services:
         _attach_profile(self, profile)
 
     def reload_settings(self) -> None:
-        from agenttui.core.config import load_settings
+        from agenttui.core.config.file import load_settings
 
         loaded = load_settings(self.paths)
         self.base_settings = loaded.settings
@@ -250,8 +250,8 @@ def build_services(
     cwd: Path | None = None,
     environ: Mapping[str, str] | None = None,
 ) -> Services:
-    from agenttui.core.config import load_settings
-    from agenttui.core.profiles import ProfileStore
+    from agenttui.core.config.file import load_settings
+    from agenttui.core.config.profiles import ProfileStore
 
     env = os.environ if environ is None else environ
     paths = paths or Paths.from_env(dict(env))

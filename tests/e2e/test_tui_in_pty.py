@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from agenttui.core.history import HistoryStore
-from agenttui.core.paths import Paths
+from agenttui.core.config.paths import Paths
+from agenttui.core.history.store import HistoryStore
 from tests.e2e.pty_terminal import PtyTerminal
 
 AGENTTUI = Path(sys.executable).parent / "agenttui"

@@ -45,7 +45,7 @@ async def hostile(paths):
 
 @pytest.mark.slow
 async def test_tools_are_named_and_schemas_made_safe(hostile):
-    from agenttui.agent.tools import ToolRegistry
+    from agenttui.agent.tools.registry import ToolRegistry
 
     registry = ToolRegistry(hostile)
     schemas = {s["function"]["name"]: s["function"] for s in registry.schemas()}
@@ -63,7 +63,7 @@ async def test_tools_are_named_and_schemas_made_safe(hostile):
 
 @pytest.mark.slow
 async def test_approval_is_asked_unless_allowed_per_server(hostile):
-    from agenttui.agent.tools import ToolRegistry
+    from agenttui.agent.tools.registry import ToolRegistry
     from agenttui.mcp.manager import attached
 
     registry = ToolRegistry(hostile)
@@ -83,7 +83,7 @@ async def test_approval_is_asked_unless_allowed_per_server(hostile):
 
 @pytest.mark.slow
 async def test_output_is_bounded_redacted_and_untrusted(hostile):
-    from agenttui.agent.tools import ToolRegistry
+    from agenttui.agent.tools.registry import ToolRegistry
 
     hostile.settings.agent.max_tool_output = 2_000
     registry = ToolRegistry(hostile)
@@ -99,8 +99,8 @@ async def test_output_is_bounded_redacted_and_untrusted(hostile):
 
 @pytest.mark.slow
 async def test_escape_sequences_reach_the_model_as_text_and_the_screen_inert(hostile):
-    from agenttui.agent.tools import ToolRegistry
-    from agenttui.core.context import delimit_tool_output
+    from agenttui.agent.tools.registry import ToolRegistry
+    from agenttui.core.context.assemble import delimit_tool_output
     from agenttui.core.visible_text import inert_text
 
     outcome = await ToolRegistry(hostile).execute(call("mcp__bad__escapes"))
@@ -113,7 +113,7 @@ async def test_escape_sequences_reach_the_model_as_text_and_the_screen_inert(hos
 
 @pytest.mark.slow
 async def test_a_slow_tool_times_out_and_the_server_stays_usable(hostile):
-    from agenttui.agent.tools import ToolRegistry
+    from agenttui.agent.tools.registry import ToolRegistry
 
     registry = ToolRegistry(hostile)
     slow = await registry.execute(call("mcp__bad__slow", {"seconds": 60}))
@@ -123,7 +123,7 @@ async def test_a_slow_tool_times_out_and_the_server_stays_usable(hostile):
 
 @pytest.mark.slow
 async def test_a_crash_mid_call_is_reported_and_the_server_restarted(hostile):
-    from agenttui.agent.tools import ToolRegistry
+    from agenttui.agent.tools.registry import ToolRegistry
     from agenttui.mcp.manager import attached
 
     registry = ToolRegistry(hostile)
@@ -147,7 +147,7 @@ async def _ready_soon(connection) -> bool:
 
 @pytest.mark.slow
 async def test_stop_leaves_no_process(paths):
-    from agenttui.agent.tools import ToolRegistry
+    from agenttui.agent.tools.registry import ToolRegistry
     from agenttui.mcp.manager import attach, detach
 
     services = services_with(paths, {"bad": {"command": sys.executable, "args": [HOSTILE]}})
@@ -177,7 +177,7 @@ def make_repo(repo) -> None:
 
 @pytest.mark.slow
 async def test_real_git_server_on_a_temporary_repository(paths, tmp_path):
-    from agenttui.agent.tools import ToolRegistry
+    from agenttui.agent.tools.registry import ToolRegistry
     from agenttui.mcp.manager import attach, detach
 
     repo = tmp_path / "repo"
@@ -224,7 +224,7 @@ def test_names_and_schemas_of_odd_tools():
 
 @pytest.mark.slow
 async def test_a_server_that_keeps_dying_is_given_up_after_the_restarts(paths, monkeypatch):
-    from agenttui.agent.tools import ToolRegistry
+    from agenttui.agent.tools.registry import ToolRegistry
     from agenttui.mcp import connection as connection_module
     from agenttui.mcp.manager import attach, detach
 

@@ -129,7 +129,7 @@ def test_usage_errors_and_duplicates(cli):
 
 
 def test_settings_keep_the_mcp_table(paths):
-    from agenttui.core.config import load_settings, save_settings
+    from agenttui.core.config.file import load_settings, save_settings
     from agenttui.mcp.config import load, servers_table, update
 
     update(paths, lambda mcp: servers_table(mcp, "user", "default").__setitem__(
@@ -176,7 +176,7 @@ def test_commands_that_need_no_server_do_not_start_or_import_one(cli, isolated_h
 async def test_http_headers_from_the_keyring_reach_the_server(paths, http_server, monkeypatch):
     import keyring
 
-    from agenttui.agent.tools import ToolRegistry
+    from agenttui.agent.tools.registry import ToolRegistry
     from agenttui.bootstrap import build_services
     from agenttui.core.models import ToolCall
     from agenttui.mcp.config import KEYRING, keyring_user, servers_table, update

@@ -21,7 +21,7 @@ AGENTTUI = Path(sys.executable).parent / "agenttui"
 @pytest.mark.slow
 @pytest.mark.parametrize("how", ["quit", "sigterm", "sigkill"])
 def test_no_server_left_after_the_app_ends(how, isolated_home, tmp_path):
-    from agenttui.core.paths import Paths
+    from agenttui.core.config.paths import Paths
     from agenttui.mcp.config import servers_table, update
 
     assert AGENTTUI.exists(), f"install the package first: {AGENTTUI}"

@@ -26,7 +26,7 @@ async def _until(predicate, seconds: float = 60.0) -> bool:
 
 
 async def test_a_server_killed_while_idle_is_restarted_before_the_next_call(hostile, monkeypatch):
-    from agenttui.agent.tools import ToolRegistry
+    from agenttui.agent.tools.registry import ToolRegistry
     from agenttui.mcp import connection as connection_module
     from agenttui.mcp.manager import attached
 
@@ -48,7 +48,7 @@ async def test_a_server_killed_while_idle_is_restarted_before_the_next_call(host
 
 
 async def test_a_call_during_the_restart_waits_for_it(hostile, monkeypatch):
-    from agenttui.agent.tools import ToolRegistry
+    from agenttui.agent.tools.registry import ToolRegistry
     from agenttui.mcp import connection as connection_module
     from agenttui.mcp.manager import attached
 

@@ -10,7 +10,7 @@ import sqlite3
 
 import pytest
 
-from agenttui.core.history import HistoryStore
+from agenttui.core.history.store import HistoryStore
 from agenttui.ui.app import make_app
 from tests.ui.helpers import notifications, send, wait_until, workers_done
 

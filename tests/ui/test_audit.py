@@ -241,7 +241,7 @@ async def test_audit_deep_lists_proposals_and_applies_only_accepted_ones(chat_se
 @pytest.mark.slow
 async def test_semantic_audit_finds_a_paraphrase_and_warns_once_when_embeddings_fail(chat_services, fake_openai):
     """With [recall] semantic on (the app's embedding backfill runs beside, so no settle())."""
-    from agenttui.core import audit_vectors
+    from agenttui.core.audit import vectors as audit_vectors
 
     audit_vectors.forget()
     services = chat_services

@@ -15,7 +15,7 @@ import sys
 import pytest
 
 from agenttui.agent.loop import pending_count
-from agenttui.core.history import HistoryStore
+from agenttui.core.history.store import HistoryStore
 from agenttui.core.models import Message
 from agenttui.ui.app import make_app
 from tests.ui.helpers import chat, replies, send, wait_until

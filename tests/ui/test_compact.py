@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from agenttui.core.compaction import SUMMARY_INTRO
+from agenttui.core.context.compaction import SUMMARY_INTRO
 from agenttui.core.models import Message
 from agenttui.ui.app import make_app
 from agenttui.ui.screens.compact import CompactScreen

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from agenttui.core.backup import create_backup, restore_backup
-from agenttui.core.history import HistoryStore
-from agenttui.core.memory import MemoryStore
+from agenttui.core.backup.archive import create_backup, restore_backup
+from agenttui.core.history.store import HistoryStore
+from agenttui.core.memory.store import MemoryStore
 from agenttui.ui.app import make_app
 from agenttui.ui.widgets.conversation_list import ConversationList
 from agenttui.ui.widgets.memory_pane import MemoryPane
@@ -57,7 +57,7 @@ async def test_a_conversation_from_another_process_appears(services):
 
 @pytest.mark.slow
 async def test_restore_while_running_is_noticed(services, paths, tmp_path):
-    from agenttui.core.config import save_settings
+    from agenttui.core.config.file import save_settings
 
     services.base_settings.model = "model-in-the-backup"
     save_settings(paths, services.base_settings)

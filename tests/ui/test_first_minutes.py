@@ -158,7 +158,7 @@ def test_memory_subtitle_counts_pinned_items():
 
 @pytest.mark.slow
 async def test_first_run_without_a_keyring_offers_only_what_works(services):
-    from agenttui.core.secrets import ADVICE
+    from agenttui.core.config.api_key import ADVICE
     from agenttui.ui.screens.first_run import FirstRunScreen
 
     app = make_app(services, check_api_key=False)

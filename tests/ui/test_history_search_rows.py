@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import pytest
 from textual.widgets import Input
 
-from agenttui.core.history_search import group_by_conversation
+from agenttui.core.history.search import group_by_conversation
 from agenttui.core.models import Message
 from agenttui.ui.app import make_app
 from agenttui.ui.widgets.conversation_list import SearchResults

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from agenttui.core.history import HistoryStore
+from agenttui.core.history.store import HistoryStore
 from agenttui.core.models import Message
 from agenttui.ui.app import make_app
 from agenttui.ui.screens.confirm import ConfirmScreen

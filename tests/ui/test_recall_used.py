@@ -200,8 +200,8 @@ async def test_an_earlier_reply_lists_its_own_items_not_the_last_request(chat_se
 def test_rows_are_inert():
     from datetime import UTC, datetime
 
-    from agenttui.core.recall_usage import RecallUsage
-    from agenttui.core.retrieval import Snippet, Turn
+    from agenttui.core.recall.retrieval import Snippet, Turn
+    from agenttui.core.recall.usage import RecallUsage
     from agenttui.ui.widgets.used_list import row_label, rows_for
 
     when = datetime(2026, 3, 12, 9, tzinfo=UTC)

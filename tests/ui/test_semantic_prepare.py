@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from agenttui.core.models import Message
-from agenttui.core.semantic import backfill
+from agenttui.core.recall.semantic import backfill
 from agenttui.ui import app as app_module
 from agenttui.ui.app import make_app
 from tests.ui.helpers import chat, wait_until, workers_done

@@ -50,7 +50,7 @@ async def test_save_writes_config_and_keyring_not_the_key(services, memory_keyri
         assert data["memory"]["extraction"] is True
         assert data["memory"]["inject_notes"] == 12
         assert KEY not in raw and "api_key" not in raw
-        from agenttui.core.secrets import get_api_key
+        from agenttui.core.config.api_key import get_api_key
 
         assert get_api_key({}).value == KEY
         # applied live
@@ -94,7 +94,7 @@ async def test_enter_in_the_key_field_saves_and_env_overrides_are_named(make_ser
         await pilot.press(*KEY, "enter")
         await settle(pilot, app)
         assert not isinstance(app.screen, SettingsScreen)
-        from agenttui.core.secrets import get_api_key
+        from agenttui.core.config.api_key import get_api_key
 
         assert get_api_key({}).value == KEY
 
@@ -102,7 +102,7 @@ async def test_enter_in_the_key_field_saves_and_env_overrides_are_named(make_ser
 @pytest.mark.slow
 async def test_every_simple_key_of_the_schema_has_a_field_with_its_meaning(services):
     """The form is built from the config schema (issue 11): a new key is one entry there."""
-    from agenttui.core.config_schema import schema_keys
+    from agenttui.core.config.schema import schema_keys
     from agenttui.ui.screens.settings import field_id, form_keys
 
     app = make_app(services, check_api_key=False)

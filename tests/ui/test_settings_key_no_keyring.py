@@ -9,7 +9,7 @@ import stat
 import pytest
 from textual.widgets import Input, Switch
 
-from agenttui.core.key_file import key_file_path
+from agenttui.core.config.key_file import key_file_path
 from agenttui.ui.app import make_app
 from agenttui.ui.screens.settings import SettingsScreen
 from tests.ui.data_harness import settle

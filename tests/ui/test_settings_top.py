@@ -62,7 +62,7 @@ async def test_a_gateway_without_the_list_says_so(chat_services, fake_openai):
 
 @pytest.mark.slow
 async def test_an_empty_soul_restores_the_default(services):
-    from agenttui.core.settings import DEFAULT_SOUL
+    from agenttui.core.config.settings import DEFAULT_SOUL
 
     services.base_settings.soul = "something else"
     app = make_app(services, check_api_key=False)

@@ -37,7 +37,7 @@ from pathlib import Path
 import pytest
 
 from agenttui.cli import build_parser
-from agenttui.core.config_schema import toml_value
+from agenttui.core.config.schema import toml_value
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -206,10 +206,10 @@ def fake_server():
 def seeded(tmp_path_factory):
     """A home with data for every example; copied fresh for each command."""
     from agenttui.bootstrap import build_services
-    from agenttui.core.backup import create_backup
+    from agenttui.core.backup.archive import create_backup
+    from agenttui.core.config.paths import Paths
+    from agenttui.core.config.profiles import ProfileStore
     from agenttui.core.models import Message
-    from agenttui.core.paths import Paths
-    from agenttui.core.profiles import ProfileStore
 
     root = tmp_path_factory.mktemp("readme-template")
     work = root / "work"
@@ -299,7 +299,7 @@ def _section(heading: str) -> str:
 
 
 def test_every_setting_is_in_the_configuration_reference_with_its_default():
-    from agenttui.core.settings import Settings
+    from agenttui.core.config.settings import Settings
 
     defaults = Settings()
     problems = []
@@ -345,8 +345,8 @@ def _labelled_toml(label: str) -> list[dict]:
 
 
 def test_config_examples_load_without_warnings():
-    from agenttui.core.config import coerce_section
-    from agenttui.core.settings import Settings
+    from agenttui.core.config.file import coerce_section
+    from agenttui.core.config.settings import Settings
     from agenttui.ui.bindings import keymap_from_settings
 
     examples = _labelled_toml("config.toml")
@@ -358,8 +358,8 @@ def test_config_examples_load_without_warnings():
 
 
 def test_profile_example_loads_without_warnings(paths):
+    from agenttui.core.config.profiles import ProfileStore
     from agenttui.core.files import atomic_write_text
-    from agenttui.core.profiles import ProfileStore
 
     (example,) = [b for b in blocks("toml") if b.startswith("# profile.toml")]
     store = ProfileStore(paths)

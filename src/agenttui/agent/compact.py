@@ -1,7 +1,7 @@
 """``/compact``'s model call: summarise the older part of a conversation (issue 15 item 4).
 
 :func:`summarise` reads the active branch, picks what to summarise
-(:func:`agenttui.core.compaction.plan_compaction`) and asks the model once --
+(:func:`agenttui.core.context.compaction.plan_compaction`) and asks the model once --
 not streamed, no tools, the transcript quoted as data -- for a summary. It
 stores nothing: the chat shows the summary for editing and stores it
 (:func:`store_summary`) only when the user keeps it. Failures are
@@ -12,12 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from agenttui.core.compaction import (
-    CompactPlan,
-    plan_compaction,
-    summary_message,
-    summary_request,
-)
+from agenttui.core.context.compaction import CompactPlan, plan_compaction, summary_message, summary_request
 from agenttui.core.models import Message
 
 if TYPE_CHECKING:
@@ -40,7 +35,7 @@ async def summarise(services: Services, plan: CompactPlan, *, client: Any = None
     """The model's summary of ``plan`` (stripped); raises :class:`CompactError`."""
     from agenttui.agent.loop import client_for
     from agenttui.agent.retry import classify
-    from agenttui.core.model_limits import prompt_budget
+    from agenttui.core.context.model_limits import prompt_budget
 
     model = model or services.model
     if client is None:

@@ -47,7 +47,7 @@ from agenttui.core.models import MemoryItem, WriteResult
 
 if TYPE_CHECKING:
     from agenttui.bootstrap import Services
-    from agenttui.core.memory import MemoryStore
+    from agenttui.core.memory.store import MemoryStore
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """The request a turn would send, built without sending it (``agenttui ask --dry-run``).
 
 :func:`preview_request` runs the loop's own first-step prompt builder
-(``_Turn.build_messages``: the same :func:`~agenttui.core.context.assemble`
+(``_Turn.build_messages``: the same :func:`~agenttui.core.context.assemble.assemble`
 call with ``mark_used=False``) and the same tool list
 (``ToolRegistry(services, conversation_id).schemas()``) as
 :func:`agenttui.agent.loop.run_turn`, so what it shows cannot drift from what
@@ -41,7 +41,7 @@ def preview_request(services: Services, conversation_id: str, text: str, *, mode
     ``image_path``.
     """
     from agenttui.agent.loop import _Turn
-    from agenttui.agent.tools import ToolRegistry
+    from agenttui.agent.tools.registry import ToolRegistry
     from agenttui.mcp.manager import attach
 
     attach(services)  # MCP tools as last cached (nothing is started: a dry run connects nowhere)

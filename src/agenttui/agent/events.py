@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from agenttui.core.models import Message, ToolCall, WriteResult
-from agenttui.core.recall_usage import RecallUsage
+from agenttui.core.recall.usage import RecallUsage
 
 Risk = Literal["low", "medium", "high"]
 StopReason = Literal[
@@ -46,7 +46,7 @@ class Trace:
     seconds: float = 0.0
     llm_seconds: float = 0.0  # of ``seconds``, spent waiting on the model (incl. retries' waits)
     used: RecallUsage | None = None  # memory and recall of the turn's first request (for "used: …")
-    context: Any = None  # core.compaction.ContextFigures of the latest request (tokens, not sent)
+    context: Any = None  # core.context.compaction.ContextFigures of the latest request (tokens, not sent)
 
 
 @dataclass

@@ -158,7 +158,7 @@ async def extract_memory(services: Services, turn: Any, reply: Message) -> Async
         raw = response.choices[0].message.content or ""
         origin = Origin(profile=services.profile_name,
                         conversation_id=getattr(turn, "cid", None), message_id=user.id)
-        from agenttui.agent.tool_spec import TRUSTED_OUTPUT_TOOLS
+        from agenttui.agent.tools.spec import TRUSTED_OUTPUT_TOOLS
 
         steps = getattr(getattr(turn, "trace", None), "steps", None) or ()
         untrusted = any(s.tool not in TRUSTED_OUTPUT_TOOLS and not s.denied for s in steps)

@@ -137,7 +137,7 @@ from agenttui.agent.stream_reply import StreamedReply, not_a_stream
 from agenttui.agent.wire_repair import repair_empty_replies
 from agenttui.core.endpoint_state import EndpointMemory, Option, memory_for
 from agenttui.core.models import Message, ToolCall, WriteResult, new_id
-from agenttui.core.recall_usage import RecallUsage
+from agenttui.core.recall.usage import RecallUsage
 
 if TYPE_CHECKING:
     from agenttui.bootstrap import Services
@@ -153,7 +153,7 @@ class _Stop(Exception):
 
 # ---------------------------------------------------------------- persistence
 def _persist_errors() -> tuple[type[BaseException], ...]:
-    from agenttui.core.history import HistoryWriteError  # here: core.history loads the redaction rules
+    from agenttui.core.history.store import HistoryWriteError  # here: core.history.store loads the redaction rules
 
     return (sqlite3.Error, OSError, HistoryWriteError)
 
@@ -172,7 +172,7 @@ def flush_pending(services: Services) -> str | None:
 
 
 def _flush(services: Services) -> str | None:
-    from agenttui.core.history import UnknownConversationError
+    from agenttui.core.history.store import UnknownConversationError
 
     queue = _pending(services)
     while queue:
@@ -374,13 +374,13 @@ class _Turn:
 
     # -------------------------------------------------------------- prompt
     def build_messages(self, first_step: bool) -> list[dict[str, Any]]:
-        """The request for this step, by :func:`agenttui.core.context.assemble`.
+        """The request for this step, by :func:`agenttui.core.context.assemble.assemble`.
 
         Adds what ``assemble`` cannot see: messages of this turn whose write
         failed (queued, sent redacted as the store would) and, for a retry,
         drops what followed the retried message in earlier turns.
         """
-        from agenttui.core.context import assemble, to_wire
+        from agenttui.core.context.assemble import assemble, to_wire
 
         assert self.user is not None  # set before the first step
         assembled = assemble(self.services, self.cid, self.user, mark_used=False)
@@ -389,7 +389,7 @@ class _Turn:
             self.trace.used = RecallUsage.of(  # what shaped the answer: the "used: …" line
                 assembled.memory_items, assembled.recalled, turn_id=self.trace.turn_id,
                 recall_tokens=assembled.recall_tokens, budget=assembled.budget)
-        from agenttui.core.compaction import figures
+        from agenttui.core.context.compaction import figures
 
         self.trace.context = figures(assembled)  # the header's meter, "older turns not sent"
         messages = list(assembled.messages)
@@ -687,7 +687,7 @@ async def run_turn(
 ) -> AsyncIterator[AgentEvent]:
     """Run one turn; see the module docstring for the contract."""
     if registry is None:
-        from agenttui.agent.tools import ToolRegistry
+        from agenttui.agent.tools.registry import ToolRegistry
 
         registry = ToolRegistry(services, conversation_id)
     elif hasattr(registry, "conversation_id"):
@@ -758,7 +758,7 @@ async def _open(services: Services, turn: _Turn, text: str, image_path: Any,
         turn.branch_from = stored.id  # the new reply: a sibling of the ones it had
     else:
         if stored is not None:  # an edit: the new question is a sibling of the old one
-            from agenttui.core.history import NEW_ROOT
+            from agenttui.core.history.store import NEW_ROOT
 
             turn.branch_from = stored.parent_id if stored.parent_id is not None else NEW_ROOT
         user = Message(role="user", content=text)

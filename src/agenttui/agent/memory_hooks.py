@@ -57,7 +57,7 @@ def _origin(services: Services, message: Message) -> Origin:
 def _preview(services: Services, note: str) -> tuple[str, str]:
     """(verdict, text): what the gate would do -- "reject: <reason>", "refresh" or
     "add" -- and the note as it would be stored (secrets redacted)."""
-    from agenttui.core.memory_gate import check_write
+    from agenttui.core.memory.gate import check_write
 
     settings = services.settings
     decision = check_write(
@@ -75,7 +75,7 @@ def after_user_message(services: Services, message: Message) -> list[MemoryChang
     if mode == "off" or message.role != "user" or not (message.content or "").strip():
         return []
     try:
-        from agenttui.core.corrections import detect_correction
+        from agenttui.core.memory.corrections import detect_correction
 
         correction = detect_correction(message.content or "")
     except Exception:  # the detector is a nicety; never cost the user the turn

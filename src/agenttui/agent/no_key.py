@@ -14,7 +14,7 @@ _LOCAL = "local servers such as Ollama accept any value"
 
 def no_key_message(problem: str | None) -> str:
     """Plain text, at most two sentences; ``problem`` is ``KeyLookup.problem``."""
-    from agenttui.core.secrets import ADVICE
+    from agenttui.core.config.api_key import ADVICE
 
     if problem and problem.startswith(ADVICE.split("{", 1)[0]):
         return (f"No API key is set, and there is no keyring to store one: export OPENAI_API_KEY "

@@ -72,10 +72,10 @@ def prepare_prompt(services: Services) -> None:
     """A dry run of the turn's work before its request (module doc, step 3); never raises."""
     try:
         import agenttui.agent.memory_hooks  # noqa: F401 -- correction detection on every message
-        import agenttui.core.corrections  # noqa: F401 -- its rules compile at import
+        import agenttui.core.memory.corrections  # noqa: F401 -- its rules compile at import
         from agenttui.agent import request_options  # noqa: F401 -- the request's option rules, imported
-        from agenttui.agent.tools import ToolRegistry
-        from agenttui.core.context import prepare
+        from agenttui.agent.tools.registry import ToolRegistry
+        from agenttui.core.context.assemble import prepare
         from agenttui.core.endpoint_state import memory_for
         from agenttui.security import redact_secrets
 

@@ -4,7 +4,7 @@ Prints what ``agenttui ask TEXT`` would send as its first request -- built by
 the loop's own code (:func:`agenttui.agent.dry_run.preview_request`) -- and
 contacts nothing: no endpoint, no API key, no keyring. It writes nothing
 either: history is opened through
-:class:`~agenttui.core.history_readonly.ReadOnlyHistoryStore` (no
+:class:`~agenttui.core.history.readonly.ReadOnlyHistoryStore` (no
 conversation row, no migration, no ``PRAGMA optimize``), memory use counts
 are not touched (``mark_used=False``) and no backup is made, so every file
 under the data dir stays byte for byte as it was.
@@ -37,8 +37,8 @@ def run_dry_run(args: argparse.Namespace, text: str) -> int:
     from agenttui.agent.dry_run import preview_request
     from agenttui.agent.images import ImageError
     from agenttui.cli.ask_conversation import ConversationNotFound, continued_conversation
-    from agenttui.core.history import HistoryError
-    from agenttui.core.history_readonly import ReadOnlyHistoryStore
+    from agenttui.core.history.readonly import ReadOnlyHistoryStore
+    from agenttui.core.history.store import HistoryError
     from agenttui.core.models import new_id
 
     services = open_services(args)

@@ -9,7 +9,7 @@ from agenttui.cli.common import add_yes, confirm_destructive, fail, paths, warn
 
 
 def _size(text: str) -> int:
-    from agenttui.core.backup_limits import parse_size
+    from agenttui.core.backup.limits import parse_size
 
     try:
         return parse_size(text)
@@ -44,7 +44,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_backup(args: argparse.Namespace) -> int:
-    from agenttui.core.backup import create_backup
+    from agenttui.core.backup.archive import create_backup
 
     output = args.output
     if output is not None and output.is_dir():
@@ -60,7 +60,7 @@ def run_backup(args: argparse.Namespace) -> int:
 
 def _name_skipped(archive: Path) -> None:
     """Files in the data dir that are not agenttui's are left out: say which."""
-    from agenttui.core.backup import read_manifest
+    from agenttui.core.backup.archive import read_manifest
 
     try:
         skipped = read_manifest(archive).get("skipped") or []
@@ -72,8 +72,8 @@ def _name_skipped(archive: Path) -> None:
 
 
 def run_restore(args: argparse.Namespace) -> int:
-    from agenttui.core.backup import BackupError, check_archive, restore_backup
-    from agenttui.core.backup_limits import RestoreLimits, human_size
+    from agenttui.core.backup.archive import BackupError, check_archive, restore_backup
+    from agenttui.core.backup.limits import RestoreLimits, human_size
 
     if not args.archive.is_file():
         return fail(f"{args.archive}: no such file")

@@ -95,7 +95,7 @@ def confirm_destructive(args: argparse.Namespace, action: str, word: str | None 
 
 
 def paths():
-    from agenttui.core.paths import Paths
+    from agenttui.core.config.paths import Paths
 
     return Paths.from_env()
 
@@ -104,8 +104,8 @@ def open_services(args: argparse.Namespace):
     """Build the services for ``--profile`` (or the cwd's profile); ``None`` after
     printing why, when that is impossible (unknown profile, bad name)."""
     from agenttui.bootstrap import build_services
-    from agenttui.core.paths import InvalidProfileName
-    from agenttui.core.profiles import ProfileError
+    from agenttui.core.config.paths import InvalidProfileName
+    from agenttui.core.config.profiles import ProfileError
 
     try:
         services = build_services(profile=getattr(args, "profile", None))
@@ -170,7 +170,7 @@ def report_failure(exc: BaseException, argv: list[str]) -> int:
 
 def backup_first(what: str) -> str | None:
     """A full backup before a destructive command; prints where it went."""
-    from agenttui.core.backup import create_backup
+    from agenttui.core.backup.archive import create_backup
 
     try:
         path = create_backup(paths())

@@ -22,13 +22,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
-    from agenttui.core.doctor import DoctorContext, run_checks
-    from agenttui.core.paths import Paths
+    from agenttui.core.config.paths import Paths
+    from agenttui.core.doctor.checks import DoctorContext, run_checks
 
     paths = Paths.from_env()
     probe_timeout = args.probe_timeout
     if probe_timeout is None:
-        from agenttui.core.config import load_settings
+        from agenttui.core.config.file import load_settings
 
         probe_timeout = float(load_settings(paths).settings.agent.request_timeout)
     ctx = DoctorContext(paths=paths, environ=os.environ, endpoint_timeout=args.timeout,

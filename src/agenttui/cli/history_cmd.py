@@ -89,13 +89,13 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def run_search(args: argparse.Namespace) -> int:
-    """Recall's ranking (core/retrieval.py): any word may match, best first, every source."""
+    """Recall's ranking (core/recall/retrieval.py): any word may match, best first, every source."""
     if not args.query.strip():
         return fail("usage: agenttui history search QUERY  (e.g. agenttui history search deploy)", 2)
     services = open_services(args)
     if services is None:
         return 1
-    from agenttui.core.retrieval import RecallRequest, recall
+    from agenttui.core.recall.retrieval import RecallRequest, recall
 
     found = recall(RecallRequest(query=args.query, limit=args.limit, neighbours=False),
                    history=services.history, memory=services.memory, project=services.project)
@@ -176,7 +176,7 @@ def run_show(args: argparse.Namespace) -> int:
     # paged, never all at once
     messages = (history.iter_messages if args.all else history.iter_branch)(conversation.id)
     if args.json:
-        from agenttui.core.history_export import message_json
+        from agenttui.core.history.export import message_json
 
         patterns = history.redact_patterns
         print(json_text({"conversation": _conversation_json(conversation),
@@ -205,7 +205,7 @@ def run_fork(args: argparse.Namespace) -> int:
     if opened is None:
         return 1
     services, conversation = opened
-    from agenttui.core.history import HistoryError
+    from agenttui.core.history.store import HistoryError
 
     try:
         fork = services.history.fork(conversation.id, args.at)

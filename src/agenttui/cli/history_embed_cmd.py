@@ -2,7 +2,7 @@
 
 Embeds the profile's messages that have no vector for ``[recall]
 embedding_model`` yet, newest first, through the configured endpoint's
-``/v1/embeddings`` (:func:`agenttui.core.semantic.backfill`). Progress goes to
+``/v1/embeddings`` (:func:`agenttui.core.recall.semantic.backfill`). Progress goes to
 stderr, the summary to stdout. Interrupting (Ctrl-C) keeps every finished
 batch; running it again resumes. The app does the same in the background when
 ``[recall] semantic = true``; this is for a large history, or a first run
@@ -33,8 +33,8 @@ def run_embed(args: argparse.Namespace) -> int:
     services = open_services(args)
     if services is None:
         return 1
-    from agenttui.core.history import HistoryError
-    from agenttui.core.semantic import backfill, semantic_state
+    from agenttui.core.history.store import HistoryError
+    from agenttui.core.recall.semantic import backfill, semantic_state
 
     try:
         state = semantic_state(services)

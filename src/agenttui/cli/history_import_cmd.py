@@ -1,7 +1,7 @@
 """``agenttui history import FILE... [--format auto|agenttui|chatgpt]``.
 
 Reads agenttui's own JSON exports or ChatGPT's ``conversations.json``
-(parsing and the rules for what is kept: :mod:`agenttui.core.history_import`)
+(parsing and the rules for what is kept: :mod:`agenttui.core.history.importer`)
 into the active profile's history. Message times and titles are kept; text is
 redacted by the store on the way in; importing a file again adds nothing
 (stable conversation ids). One line of counts per file (and a total for
@@ -21,7 +21,7 @@ from pathlib import Path
 
 from agenttui.cli.common import PROG, fail, inert, open_services
 
-FORMAT_CHOICES = ("auto", "agenttui", "chatgpt")  # = core.history_import.FORMATS
+FORMAT_CHOICES = ("auto", "agenttui", "chatgpt")  # = core.history.importer.FORMATS
 
 
 def register_import(sub: argparse._SubParsersAction) -> None:
@@ -46,8 +46,8 @@ def _summary(counts) -> str:
 
 
 def run_import(args: argparse.Namespace) -> int:
-    from agenttui.core.history import HistoryError
-    from agenttui.core.history_import import ImportCounts, ImportFormatError, import_into, read_export
+    from agenttui.core.history.importer import ImportCounts, ImportFormatError, import_into, read_export
+    from agenttui.core.history.store import HistoryError
 
     services = open_services(args)
     if services is None:

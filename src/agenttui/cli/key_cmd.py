@@ -11,7 +11,7 @@ then the shared one. OPENAI_API_KEY in the environment wins over both.
 
 ``--file`` is the explicit opt-in for systems without a keyring (issue 12
 item 8, as the Settings dialog's switch): the key goes to ``<config
-dir>/api_key``, one line, mode 0600, not encrypted (:mod:`agenttui.core.key_file`);
+dir>/api_key``, one line, mode 0600, not encrypted (:mod:`agenttui.core.config.key_file`);
 it is shared by all profiles, so it does not combine with ``--this-profile``.
 The lookup order is OPENAI_API_KEY, the keyring, then that file. Without a
 keyring and without ``--file``, ``set`` fails and names both ways out.
@@ -48,8 +48,8 @@ def _target_profile(args: argparse.Namespace) -> str | None:
         return None
     from pathlib import Path
 
-    from agenttui.core.paths import Paths
-    from agenttui.core.profiles import ProfileStore
+    from agenttui.core.config.paths import Paths
+    from agenttui.core.config.profiles import ProfileStore
 
     return ProfileStore(Paths.from_env()).resolve(Path.cwd(), args.profile).name
 
@@ -63,8 +63,8 @@ def _read_key() -> str:
 
 
 def _key_file():
-    from agenttui.core.key_file import key_file_path
-    from agenttui.core.paths import Paths
+    from agenttui.core.config.key_file import key_file_path
+    from agenttui.core.config.paths import Paths
 
     return key_file_path(Paths.from_env().config_dir)
 
@@ -74,7 +74,7 @@ FILE_WAY_OUT = ("\n  - or, without a keyring, store it in a plain file readable 
 
 
 def run_set(args: argparse.Namespace) -> int:
-    from agenttui.core.secrets import SecretsError, keyring_status, set_api_key
+    from agenttui.core.config.api_key import SecretsError, keyring_status, set_api_key
 
     if args.file:
         return _set_file()
@@ -107,8 +107,8 @@ def _given_key() -> str:
 
 
 def _set_file() -> int:
-    from agenttui.core.key_file import KeyFileError, write_key_file
-    from agenttui.core.secrets import get_api_key
+    from agenttui.core.config.api_key import get_api_key
+    from agenttui.core.config.key_file import KeyFileError, write_key_file
 
     value = _given_key()
     if not value:
@@ -129,7 +129,7 @@ def _set_file() -> int:
 
 
 def _delete_file(args: argparse.Namespace) -> int:
-    from agenttui.core.key_file import KeyFileError, delete_key_file
+    from agenttui.core.config.key_file import KeyFileError, delete_key_file
 
     path = _key_file()
     if not path.exists():
@@ -145,7 +145,7 @@ def _delete_file(args: argparse.Namespace) -> int:
 
 
 def run_delete(args: argparse.Namespace) -> int:
-    from agenttui.core.secrets import SecretsError, delete_api_key, keyring_status
+    from agenttui.core.config.api_key import SecretsError, delete_api_key, keyring_status
 
     if args.file:
         return _delete_file(args)

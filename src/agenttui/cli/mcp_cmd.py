@@ -154,7 +154,7 @@ def run_add(args: argparse.Namespace) -> int:
                     secret_refs.append((kind, key, value))
                     values[key] = KEYRING
         server.env, server.headers = env, headers
-        from agenttui.core.config import ConfigError
+        from agenttui.core.config.file import ConfigError
         from agenttui.mcp.config import read_raw
 
         try:
@@ -166,7 +166,7 @@ def run_add(args: argparse.Namespace) -> int:
             return fail(f"an MCP server named {args.name!r} already exists in {where}; "
                         f"remove it first: agenttui mcp remove {args.name} --scope {args.scope}")
         if secret_refs:
-            from agenttui.core.secrets import NoKeyringBackend, SecretsError
+            from agenttui.core.config.api_key import NoKeyringBackend, SecretsError
 
             try:
                 for kind, key, value in secret_refs:
@@ -285,7 +285,7 @@ def run_list(args: argparse.Namespace) -> int:
 
 def run_remove(args: argparse.Namespace) -> int:
     from agenttui.cli.common import fail, open_services
-    from agenttui.core.config import ConfigError
+    from agenttui.core.config.file import ConfigError
     from agenttui.mcp.cache import cache_key, write
     from agenttui.mcp.config import (
         delete_secrets,

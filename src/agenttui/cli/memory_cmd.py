@@ -194,8 +194,8 @@ def _deep_review(services: Services, items, args: argparse.Namespace, findings) 
 
 
 def run_audit(args: argparse.Namespace) -> int:
-    from agenttui.core.audit import audit
-    from agenttui.core.audit_vectors import embedder_for
+    from agenttui.core.audit.findings import audit
+    from agenttui.core.audit.vectors import embedder_for
 
     services = open_services(args)
     if services is None:

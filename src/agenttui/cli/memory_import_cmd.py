@@ -1,7 +1,7 @@
 """``agenttui memory import FILE [--scope user|profile]``.
 
 Reads notes (and facts) from a JSON or text/Markdown file (formats and rules:
-:mod:`agenttui.core.memory_import`) and submits each to the memory write gate
+:mod:`agenttui.core.memory.importer`) and submits each to the memory write gate
 with source ``import``. stdout gets the counts (added / refreshed / updated /
 refused); every refusal is listed on stderr with the gate's reason. Exit 0
 once the file was read, whatever the gate decided about each note (a refusal
@@ -34,7 +34,7 @@ def _short(text: str) -> str:
 
 
 def run_import(args: argparse.Namespace) -> int:
-    from agenttui.core.memory_import import MemoryImportError, import_notes, read_notes_file
+    from agenttui.core.memory.importer import MemoryImportError, import_notes, read_notes_file
 
     name = inert(str(args.file))
     try:

@@ -13,8 +13,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from agenttui.core.config.paths import Paths
     from agenttui.core.crash_log import state_dirs
-    from agenttui.core.paths import Paths
 
     locations = {name: str(path) for name, path in Paths.from_env().describe().items()}
     locations["log_dir"] = str(state_dirs("log")[0])  # crash logs (issue 11)

@@ -30,13 +30,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _store():
-    from agenttui.core.profiles import ProfileStore
+    from agenttui.core.config.profiles import ProfileStore
 
     return ProfileStore(paths())
 
 
 def run_list(args: argparse.Namespace) -> int:
-    from agenttui.core.profiles import ProfileError
+    from agenttui.core.config.profiles import ProfileError
 
     store = _store()
     try:
@@ -59,8 +59,8 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def run_create(args: argparse.Namespace) -> int:
-    from agenttui.core.paths import InvalidProfileName
-    from agenttui.core.profiles import ProfileError
+    from agenttui.core.config.paths import InvalidProfileName
+    from agenttui.core.config.profiles import ProfileError
 
     try:
         profile = _store().create(args.name, bind=args.path)
@@ -72,8 +72,8 @@ def run_create(args: argparse.Namespace) -> int:
 
 
 def run_delete(args: argparse.Namespace) -> int:
-    from agenttui.core.paths import InvalidProfileName
-    from agenttui.core.profiles import ProfileError
+    from agenttui.core.config.paths import InvalidProfileName
+    from agenttui.core.config.profiles import ProfileError
 
     store = _store()
     try:

@@ -27,7 +27,7 @@ import traceback
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from agenttui.core.paths import APP_NAME, HOME_ENV
+from agenttui.core.config.paths import APP_NAME, HOME_ENV
 
 _COMMAND_WORD = frozenset("abcdefghijklmnopqrstuvwxyz-_")
 

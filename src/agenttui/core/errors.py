@@ -22,17 +22,17 @@ import sys
 
 # Our modules' exceptions whose text is already a message for the user.
 _MESSAGE_ERRORS = (
-    ("agenttui.core.history", "HistoryError"),
-    ("agenttui.core.history_schema", "SchemaTooNewError"),
+    ("agenttui.core.history.store", "HistoryError"),
+    ("agenttui.core.history.schema", "SchemaTooNewError"),
     ("agenttui.core.files", "CorruptFileError"),
-    ("agenttui.core.profiles", "ProfileError"),
-    ("agenttui.core.paths", "InvalidProfileName"),
-    ("agenttui.core.secrets", "SecretsError"),
-    ("agenttui.core.backup", "BackupError"),
-    ("agenttui.core.config", "ConfigError"),
-    ("agenttui.core.history_import", "ImportFormatError"),
-    ("agenttui.core.memory_import", "MemoryImportError"),
-    ("agenttui.core.embedding_client", "EmbeddingError"),
+    ("agenttui.core.config.profiles", "ProfileError"),
+    ("agenttui.core.config.paths", "InvalidProfileName"),
+    ("agenttui.core.config.api_key", "SecretsError"),
+    ("agenttui.core.backup.archive", "BackupError"),
+    ("agenttui.core.config.file", "ConfigError"),
+    ("agenttui.core.history.importer", "ImportFormatError"),
+    ("agenttui.core.memory.importer", "MemoryImportError"),
+    ("agenttui.core.recall.embedding_client", "EmbeddingError"),
     ("agenttui.agent.images", "ImageError"),
 )
 

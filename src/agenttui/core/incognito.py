@@ -8,7 +8,7 @@ conversations -- and nothing is written under the data dir:
   an in-memory SQLite database with the same schema and the same redaction
   (so the model sees exactly what a saved chat would send); every other
   conversation is read through a
-  :class:`~agenttui.core.history_readonly.ReadOnlyHistoryStore` (``query_only``:
+  :class:`~agenttui.core.history.readonly.ReadOnlyHistoryStore` (``query_only``:
   no SQL can write, open and close leave every file byte for byte as it was).
   Its message ids start after the real file's highest, so recall's "before
   this message" bounds still hold. Writes to a real conversation are refused.
@@ -38,8 +38,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from agenttui.core.history import HistoryError, HistoryStore, HistoryWriteError
-from agenttui.core.history_schema import migrate
+from agenttui.core.history.schema import migrate
+from agenttui.core.history.store import HistoryError, HistoryStore, HistoryWriteError
 from agenttui.core.models import Conversation, Message
 
 if TYPE_CHECKING:
@@ -91,7 +91,7 @@ class IncognitoHistory:
 
     def __init__(self, db_path: Path, redact_patterns: Iterable[str] = (),
                  busy_timeout: float | None = None) -> None:
-        from agenttui.core.history_readonly import ReadOnlyHistoryStore
+        from agenttui.core.history.readonly import ReadOnlyHistoryStore
 
         self.db_path = Path(db_path)
         self.redact_patterns = tuple(redact_patterns)
@@ -120,7 +120,7 @@ class IncognitoHistory:
         return max(int(row[0] or 0) if row else 0, int(seq[0] or 0) if seq else 0)
 
     def _real_broken(self, exc: BaseException) -> None:
-        from agenttui.core.history_readonly import ReadOnlyHistoryStore
+        from agenttui.core.history.readonly import ReadOnlyHistoryStore
 
         self.notices.append(f"past conversations are not read in incognito: {exc}")
         self.real.close()

@@ -235,7 +235,7 @@ class Message:
     # the message under that one (a sibling branch), ``history.NEW_ROOT`` (0) starts a new root.
     parent_id: int | None = None
     # A /compact summary (role "system"): the first and last message id it replaces in requests
-    # (core/compaction.py); kept in ``messages.meta``.
+    # (core/context/compaction.py); kept in ``messages.meta``.
     summary_of: tuple[int, int] | None = None
 
     def to_openai(self) -> dict[str, Any]:

@@ -11,13 +11,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol, Self
 
 if TYPE_CHECKING:
-    from agenttui.core.history import HistoryStore
-    from agenttui.core.memory import MemoryStore
-    from agenttui.core.paths import Paths
-    from agenttui.core.project_memory import ProjectMemory
-    from agenttui.core.secrets import KeyLookup
-    from agenttui.core.semantic import EmbeddingRanker, SemanticState
-    from agenttui.core.settings import Settings
+    from agenttui.core.config.api_key import KeyLookup
+    from agenttui.core.config.paths import Paths
+    from agenttui.core.config.settings import Settings
+    from agenttui.core.history.store import HistoryStore
+    from agenttui.core.memory.project import ProjectMemory
+    from agenttui.core.memory.store import MemoryStore
+    from agenttui.core.recall.semantic import EmbeddingRanker, SemanticState
 
 
 class SemanticSlot(Protocol):

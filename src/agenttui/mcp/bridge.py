@@ -1,6 +1,6 @@
 """MCP tools as agenttui tools (issue 14 item 2).
 
-Each tool of a connected server becomes a :class:`~agenttui.agent.tools.ToolSpec`
+Each tool of a connected server becomes a :class:`~agenttui.agent.tools.registry.ToolSpec`
 named ``mcp__<server>__<tool>`` (characters a provider refuses in a function
 name become ``_``; a name over 64 characters is cut and given a short hash).
 
@@ -34,7 +34,7 @@ import json
 import re
 from typing import Any
 
-from agenttui.agent.tool_spec import Approval, ToolContext, ToolOutcome, ToolSpec
+from agenttui.agent.tools.spec import Approval, ToolContext, ToolOutcome, ToolSpec
 from agenttui.mcp.cache import ToolInfo
 
 PREFIX = "mcp__"

@@ -13,7 +13,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from agenttui.core.paths import Paths
+from agenttui.core.config.paths import Paths
 
 
 @dataclass

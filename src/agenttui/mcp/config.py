@@ -31,8 +31,8 @@ detectors) in the keyring, and refuses to write it to the file when there is
 no keyring; a credential in the command's arguments or the URL is refused
 (``${VAR}`` is the way there). Values are never printed, only the names.
 
-The ``[mcp]`` table is this module's: :func:`agenttui.core.config.load_settings`
-leaves it alone and :func:`~agenttui.core.config.save_settings` keeps it as
+The ``[mcp]`` table is this module's: :func:`agenttui.core.config.file.load_settings`
+leaves it alone and :func:`~agenttui.core.config.file.save_settings` keeps it as
 written (it keeps unknown tables). Edits go through :func:`update`, under the
 same lock as the settings' saves.
 """
@@ -44,7 +44,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from agenttui.core.paths import Paths
+from agenttui.core.config.paths import Paths
 
 Scope = Literal["user", "profile"]
 KEYRING = "@keyring"
@@ -187,7 +187,7 @@ def _table(data: Any, *keys: str) -> dict[str, Any]:
 
 def read_raw(paths: Paths) -> dict[str, Any]:
     """The ``[mcp]`` table of config.toml ({} when absent; a broken file raises ConfigError)."""
-    from agenttui.core.config import parse_toml_file
+    from agenttui.core.config.file import parse_toml_file
 
     if not paths.config_file.exists():
         return {}
@@ -217,7 +217,7 @@ def effective(raw: dict[str, Any], profile: str, where: str = "config.toml") -> 
 
 def load(paths: Paths, profile: str) -> McpConfig:
     """Effective servers of ``profile``; a config.toml that does not parse gives none, with the reason."""
-    from agenttui.core.config import ConfigError
+    from agenttui.core.config.file import ConfigError
 
     try:
         raw = read_raw(paths)
@@ -231,7 +231,7 @@ def update(paths: Paths, change: Callable[[dict[str, Any]], None]) -> None:
     rest of the file as it was, minus comments -- tomli-w cannot keep them)."""
     import tomli_w
 
-    from agenttui.core.config import ConfigError, parse_toml_file
+    from agenttui.core.config.file import ConfigError, parse_toml_file
     from agenttui.core.files import atomic_write_text, locked
 
     path = paths.config_file
@@ -280,8 +280,8 @@ def looks_secret(key: str, value: str) -> bool:
 
 
 def store_secret(user: str, value: str) -> None:
-    """Into the keyring; :class:`agenttui.core.secrets.NoKeyringBackend` when there is none."""
-    from agenttui.core.secrets import SecretsError, _require_backend
+    """Into the keyring; :class:`agenttui.core.config.api_key.NoKeyringBackend` when there is none."""
+    from agenttui.core.config.api_key import SecretsError, _require_backend
 
     _require_backend()
     import keyring

@@ -5,7 +5,7 @@
     manager = attach(services)          # reads config.toml; starts nothing
     manager.start_all()                 # in the running loop, in the background
     await manager.wait_started(10)      # ``ask``: before the first request
-    manager.tool_specs()                # for ToolRegistry (agent/tools.py)
+    manager.tool_specs()                # for ToolRegistry (agent/tools/registry.py)
     await manager.aclose()              # quit / end of ask: no process left behind
 
 It lives in the run's session state (``services.session.mcp``) so the tool

@@ -1,7 +1,7 @@
 """``agenttui mcp serve``: the profile's memory and history for other agents (issue 14 item 4).
 
 A stdio MCP server (the SDK's ``MCPServer``) with four tools, each the same
-code path as agenttui's own tools (agent/tool_memory.py, agent/tool_history.py):
+code path as agenttui's own tools (agent/tools/memory.py, agent/tools/history.py):
 
 * ``memory_search(query, limit)`` -- notes and facts, most relevant first;
 * ``memory_list(scope, limit)`` -- what is stored (``all``, ``user``, ``profile``);
@@ -33,16 +33,16 @@ READ_TOOLS = ("memory_search", "memory_list", "history_search")
 
 
 def _context(services: "Services") -> Any:
-    from agenttui.agent.tool_spec import ToolContext
+    from agenttui.agent.tools.spec import ToolContext
 
     return ToolContext(services)
 
 
 def _run(services: "Services", tool: str, arguments: dict[str, Any]) -> str:
     """Run one of agenttui's own tools with its schema's checks and defaults."""
-    from agenttui.agent.tool_schema import validate
-    from agenttui.agent.tool_spec import ToolOutcome
-    from agenttui.agent.tools import all_tools
+    from agenttui.agent.tools.registry import all_tools
+    from agenttui.agent.tools.schema import validate
+    from agenttui.agent.tools.spec import ToolOutcome
 
     spec = all_tools(services.settings)[tool]
     outcome = spec.run(_context(services), validate(spec.parameters, arguments))
@@ -96,7 +96,7 @@ def build_server(services: "Services", read_only: bool = False) -> Any:
                                  "project) or user (everywhere).",
                      annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False))
         def memory_add(text: str, ctx: Context, scope: str = "profile") -> str:
-            from agenttui.agent.tool_memory import describe_result
+            from agenttui.agent.tools.memory import describe_result
             from agenttui.core.models import Origin
 
             if scope not in ("user", "profile"):

@@ -315,10 +315,10 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
 
     @work(thread=True, group="embeddings", exclusive=True, exit_on_error=False)
     def _embed_history(self) -> None:
-        """Semantic recall: embed the history in the background (core/semantic.py), until exit."""
+        """Semantic recall: embed the history in the background (core/recall/semantic.py), until exit."""
         from textual.worker import get_current_worker
 
-        from agenttui.core.semantic import run_background
+        from agenttui.core.recall.semantic import run_background
 
         worker = get_current_worker()
 
@@ -343,7 +343,7 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
 
     @work(thread=True, group="save-settings", exclusive=True)
     def _save_settings(self) -> None:
-        from agenttui.core.config import save_settings
+        from agenttui.core.config.file import save_settings
 
         try:
             save_settings(self.services.paths, self.services.base_settings)

@@ -189,7 +189,7 @@ async def test_max_seconds_stops_a_slow_reply(services, conversation, fake_opena
 
 def _locked_history(services):
     """Swap in a store with a short busy timeout, and lock its database from outside."""
-    from agenttui.core.history import HistoryStore
+    from agenttui.core.history.store import HistoryStore
 
     db_path = services.paths.history_db(services.profile_name)
     services.history.close()

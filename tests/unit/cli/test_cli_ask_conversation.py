@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from agenttui.core.history import HistoryStore
+from agenttui.core.history.store import HistoryStore
 from agenttui.core.models import Message
 
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from agenttui.core.history import HistoryStore
+from agenttui.core.history.store import HistoryStore
 from agenttui.core.models import Message
 from tests.data_dir import tree
 

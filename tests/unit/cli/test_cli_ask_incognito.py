@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from agenttui.core.history import HistoryStore
+from agenttui.core.history.store import HistoryStore
 from agenttui.core.models import Message
 from tests.data_dir import tree
 from tests.fakes.provider_rejections import STREAM_OPTIONS

@@ -11,7 +11,7 @@ from agenttui.core.models import Message
 
 @pytest.fixture
 def conversation(paths):
-    from agenttui.core.history import HistoryStore
+    from agenttui.core.history.store import HistoryStore
 
     store = HistoryStore(paths.history_db("default"))
     conv = store.create_conversation("Deploy plan")

@@ -10,7 +10,7 @@ from agenttui.core.models import Message
 
 
 def _seed(paths, count: int) -> None:
-    from agenttui.core.history import HistoryStore
+    from agenttui.core.history.store import HistoryStore
 
     store = HistoryStore(paths.history_db("default"))
     cid = store.create_conversation("notes").id

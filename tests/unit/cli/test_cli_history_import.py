@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from agenttui.core.history import HistoryStore
+from agenttui.core.history.store import HistoryStore
 from agenttui.core.models import Message, ToolCall
 
 CHATGPT = Path(__file__).parent / "data" / "chatgpt_conversations.json"

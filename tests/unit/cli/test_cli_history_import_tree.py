@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from agenttui.core.history import HistoryStore
+from agenttui.core.history.store import HistoryStore
 from agenttui.core.models import Message
 
 BRANCHED = Path(__file__).parent / "data" / "chatgpt_branched.json"

@@ -82,8 +82,8 @@ def test_key_for_one_profile_wins_for_that_profile_only(cli, file_keyring, monke
 
 # -- --file: the opt-in 0600 key file for systems without a keyring (issue 12 item 8) --------
 def _key_file(home):
-    from agenttui.core.key_file import key_file_path
-    from agenttui.core.paths import Paths
+    from agenttui.core.config.key_file import key_file_path
+    from agenttui.core.config.paths import Paths
 
     return key_file_path(Paths.from_env({"AGENTTUI_HOME": str(home)}).config_dir)
 

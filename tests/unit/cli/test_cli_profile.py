@@ -8,7 +8,7 @@ import pty
 
 import pytest
 
-from agenttui.core.paths import Paths
+from agenttui.core.config.paths import Paths
 
 
 @pytest.mark.slow

@@ -9,13 +9,13 @@ import tarfile
 
 import pytest
 
-from agenttui.core.backup import BackupError, create_backup, move_to_trash, restore_backup
+from agenttui.core.backup.archive import BackupError, create_backup, move_to_trash, restore_backup
 from agenttui.core.files import atomic_write_text
 from agenttui.core.models import Message
 
 
 def _history(paths, profile="work"):
-    from agenttui.core.history import HistoryStore
+    from agenttui.core.history.store import HistoryStore
 
     return HistoryStore(paths.history_db(profile))
 
@@ -157,7 +157,7 @@ def test_backups_made_in_the_same_second_keep_their_extension(paths):
     """Issue 12 item 21: the second one was named '….tar.gz-2' (not found by *.tar.gz, not opened as one)."""
     import time
 
-    from agenttui.core.backup import default_backup_path
+    from agenttui.core.backup.archive import default_backup_path
     from agenttui.core.files import timestamp_slug
 
     paths.backups_dir.mkdir(parents=True, exist_ok=True)

@@ -8,8 +8,8 @@ import tomllib
 
 import pytest
 
-from agenttui.core.config import ConfigError, load_settings, save_settings
-from agenttui.core.settings import Settings
+from agenttui.core.config.file import ConfigError, load_settings, save_settings
+from agenttui.core.config.settings import Settings
 
 
 def write(paths, text: str) -> bytes:

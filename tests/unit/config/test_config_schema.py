@@ -1,4 +1,4 @@
-"""The config schema (core/config_schema.py): one entry per key drives validation and README.
+"""The config schema (core/config/schema.py): one entry per key drives validation and README.
 
 Issue 11 item 7: ``max_note_chars = -1`` (then every note refused with "limit is
 -1"), ``max_tool_output = -5``, ``max_seconds = 0`` and
@@ -16,8 +16,8 @@ from hypothesis import given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
-from agenttui.core.config import coerce_section, load_settings
-from agenttui.core.config_schema import (
+from agenttui.core.config.file import coerce_section, load_settings
+from agenttui.core.config.schema import (
     REFERENCE_END,
     REFERENCE_START,
     check_value,
@@ -26,7 +26,7 @@ from agenttui.core.config_schema import (
     render_reference,
     schema_keys,
 )
-from agenttui.core.settings import Settings
+from agenttui.core.config.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[3]
 NUMERIC = [k for k in schema_keys() if typing.get_origin(k.hint) is None and k.hint in (int, float)]
@@ -71,8 +71,8 @@ def test_nan_inf_and_huge_numbers_are_out_of_range_not_a_crash():
 
 
 def test_a_profile_override_out_of_range_is_reported_and_not_applied(paths):
+    from agenttui.core.config.profiles import ProfileStore
     from agenttui.core.files import atomic_write_text
-    from agenttui.core.profiles import ProfileStore
 
     store = ProfileStore(paths)
     store.create("work")
@@ -119,8 +119,8 @@ def test_readme_configuration_reference_is_generated_from_the_schema():
 
 @pytest.mark.parametrize("value", ["5", "-0.5", "nan", "1e400", str(10**400)])
 def test_a_profile_temperature_out_of_range_is_reported_and_ignored(paths, value):
+    from agenttui.core.config.profiles import ProfileStore
     from agenttui.core.files import atomic_write_text
-    from agenttui.core.profiles import ProfileStore
 
     store = ProfileStore(paths)
     store.create("work")

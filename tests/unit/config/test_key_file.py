@@ -7,14 +7,8 @@ import stat
 
 import pytest
 
-from agenttui.core.key_file import (
-    KeyFileError,
-    delete_key_file,
-    key_file_path,
-    read_key_file,
-    write_key_file,
-)
-from agenttui.core.secrets import get_api_key
+from agenttui.core.config.api_key import get_api_key
+from agenttui.core.config.key_file import KeyFileError, delete_key_file, key_file_path, read_key_file, write_key_file
 
 KEY = "sk-test-abcdefghijklmnopqrstuvwxyz0123456789ABCD"
 posix_only = pytest.mark.skipif(os.name != "posix", reason="file modes are POSIX permissions")
@@ -64,7 +58,7 @@ def test_missing_file_is_no_key_and_delete_says_whether_there_was_one(tmp_path):
 
 
 def test_lookup_order_env_session_keyring_file(tmp_path, memory_keyring):
-    from agenttui.core.secrets import set_api_key
+    from agenttui.core.config.api_key import set_api_key
 
     path = key_file_path(tmp_path)
     write_key_file(path, "sk-from-file")
@@ -86,8 +80,8 @@ def test_without_a_keyring_the_file_is_found_and_the_advice_kept_otherwise(tmp_p
 
 
 def test_doctor_finds_the_key_file_without_a_keyring(tmp_path, no_keyring):
-    from agenttui.core.doctor import DoctorContext, check_api_key
-    from agenttui.core.paths import Paths
+    from agenttui.core.config.paths import Paths
+    from agenttui.core.doctor.checks import DoctorContext, check_api_key
 
     paths = Paths(config_dir=tmp_path / "config", data_dir=tmp_path / "data")
     assert check_api_key(DoctorContext(paths, {}, offline=True)).status == "fail"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from agenttui.core.paths import InvalidProfileName
-from agenttui.core.profiles import Profile, ProfileError, ProfileExists, ProfileNotFound, ProfileStore
-from agenttui.core.settings import Settings
+from agenttui.core.config.paths import InvalidProfileName
+from agenttui.core.config.profiles import Profile, ProfileError, ProfileExists, ProfileNotFound, ProfileStore
+from agenttui.core.config.settings import Settings
 
 
 def test_default_is_always_listed(paths):

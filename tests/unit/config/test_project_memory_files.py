@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from agenttui.core.project_memory import ProjectMemory
+from agenttui.core.memory.project import ProjectMemory
 
 
 def test_missing_files_are_fine(tmp_path):

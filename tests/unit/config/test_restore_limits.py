@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from agenttui.core.backup import BackupError, check_archive, create_backup, restore_backup
-from agenttui.core.backup_limits import RestoreLimits, allowed_file, human_size, parse_size
+from agenttui.core.backup.archive import BackupError, check_archive, create_backup, restore_backup
+from agenttui.core.backup.limits import RestoreLimits, allowed_file, human_size, parse_size
 from agenttui.core.files import atomic_write_text
 
 MANIFEST = json.dumps({"format": "agenttui-backup", "version": 1}).encode()
@@ -149,7 +149,7 @@ def test_a_file_listed_twice_is_refused(paths, tmp_path):
 
 
 def test_everything_a_backup_writes_restores_and_strays_are_named_not_archived(paths, tmp_path):
-    from agenttui.core.history import HistoryStore
+    from agenttui.core.history.store import HistoryStore
 
     _seed(paths)
     atomic_write_text(paths.user_themes_dir / "dusk.toml", 'name = "dusk"\n')

@@ -4,13 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agenttui.core.secrets import (
-    NoKeyringBackend,
-    delete_api_key,
-    get_api_key,
-    keyring_status,
-    set_api_key,
-)
+from agenttui.core.config.api_key import NoKeyringBackend, delete_api_key, get_api_key, keyring_status, set_api_key
 
 
 def test_env_var_wins_over_keyring(memory_keyring):
@@ -70,7 +64,7 @@ def test_chainer_with_nothing_to_chain_is_not_usable(use_keyring):
 
 
 def test_multiline_key_is_refused(memory_keyring):
-    from agenttui.core.secrets import SecretsError
+    from agenttui.core.config.api_key import SecretsError
 
     with pytest.raises(SecretsError):
         set_api_key("a\nb")

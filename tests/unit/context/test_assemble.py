@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from agenttui.core.context import IMAGE_PLACEHOLDER, INTERRUPTED_MARK, assemble, delimit_tool_output
+from agenttui.core.context.assemble import IMAGE_PLACEHOLDER, INTERRUPTED_MARK, assemble, delimit_tool_output
 from agenttui.core.models import Message, ToolCall
-from agenttui.core.retrieval import RecallRequest, recall
+from agenttui.core.recall.retrieval import RecallRequest, recall
 
 
 def add(services, cid, role, content, **extra) -> Message:

@@ -9,13 +9,8 @@ from __future__ import annotations
 import pytest
 
 from agenttui.agent.compact import CompactError, plan_for, store_summary
-from agenttui.core.compaction import (
-    SUMMARY_INTRO,
-    ContextFigures,
-    figures,
-    summary_request,
-)
-from agenttui.core.context import assemble
+from agenttui.core.context.assemble import assemble
+from agenttui.core.context.compaction import SUMMARY_INTRO, ContextFigures, figures, summary_request
 from agenttui.core.models import Message
 
 
@@ -107,8 +102,8 @@ def test_a_summary_survives_json_export_and_import_and_an_incognito_save(service
     ids are new, and the range follows them."""
     import json
 
-    from agenttui.core.history import HistoryStore
-    from agenttui.core.history_import import import_into, parse_export
+    from agenttui.core.history.importer import import_into, parse_export
+    from agenttui.core.history.store import HistoryStore
     from agenttui.core.incognito import incognito_services, save_conversation
 
     cid = services.history.create_conversation("Kraken").id

@@ -7,15 +7,9 @@ from datetime import timedelta
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agenttui.core.context_prompt import (
-    MEMORY_INTRO,
-    TRUNCATED_MARK,
-    _order,
-    build_system_prompt,
-    select_memory,
-)
+from agenttui.core.config.settings import Settings
+from agenttui.core.context.prompt import MEMORY_INTRO, TRUNCATED_MARK, _order, build_system_prompt, select_memory
 from agenttui.core.models import MemoryItem, utcnow
-from agenttui.core.settings import Settings
 from agenttui.core.tokens import estimate_tokens
 
 NOW = utcnow()

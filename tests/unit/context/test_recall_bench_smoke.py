@@ -20,8 +20,8 @@ sys.path.insert(0, str(BENCH))
 import bench_recall  # noqa: E402
 from recall_corpus import TODAY, generate  # noqa: E402
 
-from agenttui.core.context import AssembledPrompt  # noqa: E402
-from agenttui.core.recall_text import query_terms  # noqa: E402
+from agenttui.core.context.assemble import AssembledPrompt  # noqa: E402
+from agenttui.core.recall.text import query_terms  # noqa: E402
 
 TINY = dict(sessions=12, messages_per_session=24, notes=60, seed=3, per_kind=2)
 

@@ -1,12 +1,12 @@
-"""Counting and wording of a reply's "used: …" line (core/recall_usage.py)."""
+"""Counting and wording of a reply's "used: …" line (core/recall/usage.py)."""
 
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
 
 from agenttui.core.models import MemoryItem
-from agenttui.core.recall_usage import RecallUsage, UsageCounts, count_usage, format_span, used_line, used_variants
-from agenttui.core.retrieval import Snippet, Turn
+from agenttui.core.recall.retrieval import Snippet, Turn
+from agenttui.core.recall.usage import RecallUsage, UsageCounts, count_usage, format_span, used_line, used_variants
 
 TODAY = date(2026, 4, 10)
 

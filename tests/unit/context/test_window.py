@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agenttui.core.context_window import group_messages, select_window
+from agenttui.core.context.window import group_messages, select_window
 from agenttui.core.models import Message, ToolCall
 from agenttui.core.tokens import message_tokens
 

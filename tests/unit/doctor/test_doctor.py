@@ -12,8 +12,8 @@ import keyring
 import pytest
 from keyring.backends import fail as fail_backend
 
-from agenttui.core import doctor
-from agenttui.core.doctor import DoctorContext
+from agenttui.core.doctor import checks as doctor
+from agenttui.core.doctor.checks import DoctorContext
 from agenttui.core.files import atomic_write_text, ensure_dir
 
 

@@ -11,8 +11,8 @@ import sys
 
 import pytest
 
-from agenttui.core import doctor
-from agenttui.core.doctor import DoctorContext
+from agenttui.core.doctor import checks as doctor
+from agenttui.core.doctor.checks import DoctorContext
 from agenttui.core.endpoint_state import memory_for
 
 

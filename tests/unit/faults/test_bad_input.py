@@ -8,7 +8,7 @@ import math
 import pytest
 
 from agenttui.cli import main
-from agenttui.core.paths import InvalidProfileName, check_profile_name
+from agenttui.core.config.paths import InvalidProfileName, check_profile_name
 from tests.unit.faults.conftest import no_traceback
 
 

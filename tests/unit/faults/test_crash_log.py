@@ -6,7 +6,7 @@ import pytest
 
 from agenttui.cli import main
 from agenttui.core.crash_log import command_words, state_dirs, write_crash_log
-from agenttui.core.memory import MemoryStore
+from agenttui.core.memory.store import MemoryStore
 
 SECRET = "sk-proj-" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8s9T0"
 

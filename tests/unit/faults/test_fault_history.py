@@ -15,7 +15,7 @@ import pytest
 
 from agenttui.cli import main
 from agenttui.core.errors import explain
-from agenttui.core.history import HistoryError, HistoryStore, HistoryWriteError
+from agenttui.core.history.store import HistoryError, HistoryStore, HistoryWriteError
 from agenttui.core.models import Message
 from tests.unit.faults.conftest import WORDS, fail_os
 

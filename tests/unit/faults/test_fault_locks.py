@@ -66,7 +66,7 @@ def test_a_memory_lock_held_elsewhere_is_a_clear_failure(argv, services, monkeyp
 
 
 def test_a_database_locked_by_another_process_fails_clearly(services, monkeypatch, capsys):
-    from agenttui.core.history import HistoryError, HistoryStore
+    from agenttui.core.history.store import HistoryError, HistoryStore
 
     db = services.paths.history_db("default")
     with HistoryStore(db) as store:

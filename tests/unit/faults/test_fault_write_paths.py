@@ -37,13 +37,13 @@ def snapshot(root: Path) -> dict[str, bytes]:
 
 
 def _backup(services) -> None:
-    from agenttui.core.backup import create_backup
+    from agenttui.core.backup.archive import create_backup
 
     create_backup(services.paths)
 
 
 def _save_config(services) -> None:
-    from agenttui.core.config import save_settings
+    from agenttui.core.config.file import save_settings
 
     services.settings.memory.max_notes = 7
     save_settings(services.paths, services.settings)
@@ -107,7 +107,7 @@ def test_the_cli_says_it_in_one_line_with_exit_1(services, home, monkeypatch, ca
 def test_a_profile_create_that_failed_can_be_retried(services, home, monkeypatch):
     import errno
 
-    from agenttui.core.profiles import ProfileExists
+    from agenttui.core.config.profiles import ProfileExists
 
     with monkeypatch.context() as patch, pytest.raises(OSError):
         fail_os(patch, errno.ENOSPC, home)

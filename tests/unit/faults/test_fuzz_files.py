@@ -32,8 +32,8 @@ import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
+from agenttui.core.config.paths import Paths
 from agenttui.core.errors import explain
-from agenttui.core.paths import Paths
 
 settings.register_profile("default-faults", max_examples=60, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
@@ -70,7 +70,7 @@ VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4)
 
 
 def _setting_names() -> dict[str, list[str]]:
-    from agenttui.core.settings import Settings
+    from agenttui.core.config.settings import Settings
 
     sections: dict[str, list[str]] = {"": []}
     for f in dataclasses.fields(Settings):
@@ -112,7 +112,7 @@ def _toml(doc: dict) -> bytes | None:
 
 # -- config.toml -------------------------------------------------------------------------
 def _load_config(paths: Paths, raw: bytes):
-    from agenttui.core.config import load_settings
+    from agenttui.core.config.file import load_settings
 
     paths.config_file.parent.mkdir(parents=True, exist_ok=True)
     paths.config_file.write_bytes(raw)
@@ -137,7 +137,7 @@ def test_config_any_bytes(raw):
 def test_config_any_document(doc):
     raw = _toml(doc)
     assume(raw is not None)
-    from agenttui.core.settings import Settings
+    from agenttui.core.config.settings import Settings
 
     with fresh_paths() as paths:
         loaded = _load_config(paths, raw)
@@ -170,7 +170,7 @@ def _same(got, value) -> bool:
 @FUZZ
 @given(st.binary(max_size=300) | config_documents().map(_toml).filter(bool))
 def test_profile_file_any_content(raw):
-    from agenttui.core.profiles import ProfileStore
+    from agenttui.core.config.profiles import ProfileStore
 
     with fresh_paths() as paths:
         store = ProfileStore(paths)
@@ -231,7 +231,7 @@ def memory_documents(draw) -> bytes:
 @FUZZ
 @given(st.binary(max_size=300) | memory_documents())
 def test_memory_file_any_content(raw):
-    from agenttui.core.memory import MemoryStore
+    from agenttui.core.memory.store import MemoryStore
 
     with fresh_paths() as paths:
         path = paths.user_memory_file
@@ -249,7 +249,7 @@ def test_memory_file_any_content(raw):
 
 # -- the history database ---------------------------------------------------------------
 def _valid_database(path: Path) -> bytes:
-    from agenttui.core.history import HistoryStore
+    from agenttui.core.history.store import HistoryStore
     from agenttui.core.models import Message
 
     with HistoryStore(path) as store:
@@ -270,7 +270,7 @@ def _template() -> bytes:
 
 
 def _use_history(path: Path) -> None:
-    from agenttui.core.history import HistoryStore
+    from agenttui.core.history.store import HistoryStore
     from agenttui.core.models import Message
 
     store = HistoryStore(path, busy_timeout=0.2)
@@ -362,8 +362,8 @@ def _dot_member() -> bytes:
 @given(st.binary(max_size=400) | archives())
 @example(raw=_dot_member())
 def test_backup_archive_any_content(raw):
-    from agenttui.core.backup import BackupError, restore_backup
-    from agenttui.core.memory import MemoryStore
+    from agenttui.core.backup.archive import BackupError, restore_backup
+    from agenttui.core.memory.store import MemoryStore
 
     with fresh_paths() as paths:
         MemoryStore(paths, "default").add_note("the note before the restore", source="explicit")

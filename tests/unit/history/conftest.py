@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agenttui.core.history import HistoryStore
+from agenttui.core.history.store import HistoryStore
 
 
 @pytest.fixture

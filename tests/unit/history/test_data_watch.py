@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from agenttui.core.data_watch import DataWatch
 from agenttui.core.files import atomic_write_text
-from agenttui.core.history import HistoryStore
+from agenttui.core.history.store import HistoryStore
 
 
 def _poll(watch, memory, store):

@@ -12,16 +12,16 @@ import time
 
 import pytest
 
-from agenttui.core.context import assemble
-from agenttui.core.embeddings import PENDING_CHARS, EmbeddingIndex, dot, from_blob
+from agenttui.core.context.assemble import assemble
 from agenttui.core.models import Message, ToolCall
-from agenttui.core.retrieval import RecallRequest, recall
-from agenttui.core.semantic import backfill, semantic_state
+from agenttui.core.recall.embeddings import PENDING_CHARS, EmbeddingIndex, dot, from_blob
+from agenttui.core.recall.retrieval import RecallRequest, recall
+from agenttui.core.recall.semantic import backfill, semantic_state
 
 MODEL = "text-embedding-3-small"  # the default [recall] embedding_model
 
 REX = "I adopted a small dog named Rex"
-# No word in common with REX, nor one related in meaning (recall_related would bridge
+# No word in common with REX, nor one related in meaning (recall.related would bridge
 # "what is my puppy called?" to "dog": the table is English only).
 PUPPY = "siapa nama peliharaanku?"
 FILLER = [
@@ -301,7 +301,7 @@ def test_background_worker_embeds_new_messages_and_stops_when_asked(fake_openai,
     import threading
     import time
 
-    from agenttui.core.semantic import run_background
+    from agenttui.core.recall.semantic import run_background
 
     ids = _conversation(services, ["first old text", "second old text"])
     services.settings.recall.semantic = True

@@ -21,14 +21,14 @@ import time
 
 import pytest
 
-from agenttui.core.history import HistoryStore
+from agenttui.core.history.store import HistoryStore
 
 TRIALS = 30
 
 _CHILD = textwrap.dedent("""
     import sys
     from pathlib import Path
-    from agenttui.core.history import HistoryStore
+    from agenttui.core.history.store import HistoryStore
     from agenttui.core.models import Message, ToolCall
 
     db, cid, trial = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])

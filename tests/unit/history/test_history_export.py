@@ -7,7 +7,7 @@ import sqlite3
 
 from history_fakes import fake_openai_key
 
-from agenttui.core.history_export import EXPORT_FORMAT
+from agenttui.core.history.export import EXPORT_FORMAT
 from agenttui.core.models import Message, ToolCall
 
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from agenttui.core.history_import import (
+from agenttui.core.history.importer import (
     ImportFormatError,
     chatgpt_path,
     detect_format,
     parse_agenttui_document,
     parse_chatgpt_conversation,
 )
-from agenttui.core.memory_import import parse_json_notes, parse_text_notes
+from agenttui.core.memory.importer import parse_json_notes, parse_text_notes
 
 
 def _node(node_id, parent, children, role="user", text="", create_time=None):

@@ -6,7 +6,7 @@ import json
 
 from history_fakes import fake_openai_key
 
-from agenttui.core.history import HistoryStore
+from agenttui.core.history.store import HistoryStore
 from agenttui.core.models import Message, ToolCall
 
 

@@ -24,8 +24,8 @@ from typing import Any
 
 import pytest
 
-from agenttui.core.history import HistoryStore
-from agenttui.core.history_schema import LINK_AS_ONE_BRANCH
+from agenttui.core.history.schema import LINK_AS_ONE_BRANCH
+from agenttui.core.history.store import HistoryStore
 
 CONVERSATIONS = 400
 PER_CONVERSATION = 500  # 200,000 messages

@@ -6,8 +6,8 @@ import sqlite3
 
 import pytest
 
-from agenttui.core.history import HistoryError, HistoryStore
-from agenttui.core.history_schema import MIGRATIONS, SCHEMA_VERSION, migrate, schema_version
+from agenttui.core.history.schema import MIGRATIONS, SCHEMA_VERSION, migrate, schema_version
+from agenttui.core.history.store import HistoryError, HistoryStore
 from agenttui.core.models import Message
 
 
@@ -70,7 +70,7 @@ def test_migrates_a_version_1_file_and_backfills_counts(db_path):
 
 
 def test_a_failed_migration_changes_nothing(db_path, monkeypatch):
-    import agenttui.core.history_schema as schema
+    import agenttui.core.history.schema as schema
 
     db_path.parent.mkdir(parents=True)
     conn = _raw(db_path)

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agenttui.core.history import HIGHLIGHT_CLOSE, HIGHLIGHT_OPEN, to_fts_query
+from agenttui.core.history.store import HIGHLIGHT_CLOSE, HIGHLIGHT_OPEN, to_fts_query
 from agenttui.core.models import Message
 
 
@@ -127,7 +127,7 @@ def test_fuzz_search_never_raises(store, text):
 
 
 def test_broad_queries_rank_within_the_most_recent_matches(store, monkeypatch):
-    import agenttui.core.history as history
+    import agenttui.core.history.store as history
 
     conversation = store.create_conversation()
     best_but_old = store.append(conversation.id, Message("user", "zeta zeta zeta zeta"))

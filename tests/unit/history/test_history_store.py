@@ -8,12 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from agenttui.core.history import (
-    HistoryStore,
-    HistoryWriteError,
-    UnknownConversationError,
-    derive_title,
-)
+from agenttui.core.history.store import HistoryStore, HistoryWriteError, UnknownConversationError, derive_title
 from agenttui.core.models import Message, ToolCall
 
 

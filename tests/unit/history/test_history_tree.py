@@ -7,8 +7,8 @@ import sqlite3
 
 import pytest
 
-from agenttui.core import history_schema as schema
-from agenttui.core.history import NEW_ROOT, HistoryError, HistoryStore
+from agenttui.core.history import schema
+from agenttui.core.history.store import NEW_ROOT, HistoryError, HistoryStore
 from agenttui.core.models import Message, ToolCall
 
 T0 = "2025-03-0{day}T10:00:00.000000+00:00"

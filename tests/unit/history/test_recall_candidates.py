@@ -10,9 +10,9 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agenttui.core.history import HistoryStore
+from agenttui.core.history.store import HistoryStore
 from agenttui.core.models import Message, ToolCall
-from agenttui.core.recall_text import fts_or_query
+from agenttui.core.recall.text import fts_or_query
 
 WORDS = ("kopi", "cat", "vet", "naps", "tuna")
 EVERY_DATE = "0000"  # a ``since`` that keeps every row: takes the filtered path

@@ -12,10 +12,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from agenttui.core.context import assemble
+from agenttui.core.context.assemble import assemble
 from agenttui.core.models import Message
-from agenttui.core.retrieval import CANDIDATES
-from agenttui.core.semantic import backfill, prepare, semantic_state
+from agenttui.core.recall.retrieval import CANDIDATES
+from agenttui.core.recall.semantic import backfill, prepare, semantic_state
 
 REX = "I adopted a small dog named Rex"
 PUPPY = "siapa nama peliharaanku?"  # no word in common with REX, nor a related one (test_embeddings)

@@ -12,7 +12,7 @@ import sqlite3
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agenttui.core.history import HistoryStore
+from agenttui.core.history.store import HistoryStore
 from agenttui.core.models import Message
 
 WORDS = ("kopi", "cat", "migraine", "dentist")

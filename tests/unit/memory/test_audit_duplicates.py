@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from agenttui.core import audit_duplicates
-from agenttui.core.audit_duplicates import lexical_pairs, vector_pairs
+from agenttui.core.audit import duplicates as audit_duplicates
+from agenttui.core.audit.duplicates import lexical_pairs, vector_pairs
 
 SAME = [
     ("Takes coffee black, no sugar", "Takes coffee black with no sugar at all"),  # the issue's light edit
@@ -122,7 +122,7 @@ def test_vector_pairs_need_a_pair_to_stand_out_from_its_crowd():
 
 def test_centred_takes_out_the_shared_direction():
     """multilingual-e5 gives unrelated notes cosine ~0.8: centring brings them near 0."""
-    from agenttui.core.audit_duplicates import CENTRE_MIN, centred
+    from agenttui.core.audit.duplicates import CENTRE_MIN, centred
 
     rng = random.Random(2)
     shared = [rng.gauss(0, 1) for _ in range(64)]
@@ -170,7 +170,7 @@ def test_a_big_group_without_anchors_is_searched_by_bands_not_all_pairs():
 
 
 def test_language_of_a_note_by_its_function_words():
-    from agenttui.core.audit_duplicates import language
+    from agenttui.core.audit.duplicates import language
 
     assert language("Ibu saya tinggal di Bandung") == "id"
     assert language("My mother lives in Bandung") == "en"
@@ -217,7 +217,7 @@ def test_vector_pairs_skip_items_without_vectors():
 @pytest.mark.slow
 def test_vector_search_compares_a_small_fraction_of_all_pairs():
     """Counts, not seconds: 3,000 notes in 30 topics (vectors clustered as real ones are)."""
-    from agenttui.core import audit_duplicates
+    from agenttui.core.audit import duplicates as audit_duplicates
 
     rng = random.Random(3)
     dim = 384

@@ -10,10 +10,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from agenttui.core import audit_vectors
-from agenttui.core.audit import audit
-from agenttui.core.embedding_client import EmbeddingClient, EmbeddingError
+from agenttui.core.audit import vectors as audit_vectors
+from agenttui.core.audit.findings import audit
 from agenttui.core.models import MemoryItem
+from agenttui.core.recall.embedding_client import EmbeddingClient, EmbeddingError
 
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
 

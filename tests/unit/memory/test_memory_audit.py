@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from agenttui.core.audit import MAX_TWINS, audit, flagged
+from agenttui.core.audit.findings import MAX_TWINS, audit, flagged
 from agenttui.core.models import MemoryItem
 
 NOW = datetime(2026, 6, 1, tzinfo=UTC)

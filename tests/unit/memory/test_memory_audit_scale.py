@@ -37,7 +37,7 @@ def test_near_duplicate_work_is_a_small_budget_per_note():
     bench's template words recur across many notes; the per-note budget below
     is what keeps the audit fast, and what a pairwise loop would blow.
     """
-    from agenttui.core.memory_text import NearDuplicateIndex
+    from agenttui.core.memory.text import NearDuplicateIndex
 
     bench = _bench()
     big, _ = bench.make_corpus(10_000, seed=3)

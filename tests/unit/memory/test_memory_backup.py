@@ -6,12 +6,12 @@ import json
 import stat
 from datetime import date, timedelta
 
-from agenttui.core import memory_file
-from agenttui.core.memory import MemoryStore
-from agenttui.core.memory_backup import backup_memory_daily, daily_backups, snapshot_memory
-from agenttui.core.memory_file import ScopeData
+from agenttui.core.config.settings import MemorySettings
+from agenttui.core.memory import file as memory_file
+from agenttui.core.memory.backup import backup_memory_daily, daily_backups, snapshot_memory
+from agenttui.core.memory.file import ScopeData
+from agenttui.core.memory.store import MemoryStore
 from agenttui.core.models import MemoryItem
-from agenttui.core.settings import MemorySettings
 
 GITHUB_TOKEN = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"
 

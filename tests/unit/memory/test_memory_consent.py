@@ -8,8 +8,8 @@ import json
 import pytest
 
 from agenttui.agent.extraction import apply_extraction
-from agenttui.core.memory_gate import check_write
-from agenttui.core.settings import MemorySettings
+from agenttui.core.config.settings import MemorySettings
+from agenttui.core.memory.gate import check_write
 
 
 def note(source: str, settings: MemorySettings, **kw):

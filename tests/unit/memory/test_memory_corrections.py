@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agenttui.core.corrections import detect_correction
+from agenttui.core.memory.corrections import detect_correction
 
 HITS = [
     # (message, expected rule, expected substring of the note)
@@ -123,8 +123,8 @@ def test_huge_paste_is_not_scanned():
 
 @pytest.mark.parametrize(("message", "rule", "note"), HITS)
 def test_detected_notes_pass_the_write_gate(message, rule, note):
-    from agenttui.core.memory_gate import check_write
-    from agenttui.core.settings import MemorySettings
+    from agenttui.core.config.settings import MemorySettings
+    from agenttui.core.memory.gate import check_write
 
     found = detect_correction(message)
     decision = check_write("note", "user", "correction", settings=MemorySettings(), text=found.note)

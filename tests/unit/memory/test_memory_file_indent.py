@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agenttui.core import memory_file
+from agenttui.core.memory import file as memory_file
 
 scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text()
 values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=3)

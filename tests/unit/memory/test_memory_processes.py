@@ -17,14 +17,14 @@ import time
 
 import pytest
 
-from agenttui.core.memory import MemoryStore
-from agenttui.core.settings import MemorySettings
+from agenttui.core.config.settings import MemorySettings
+from agenttui.core.memory.store import MemoryStore
 
 WRITER = textwrap.dedent("""
     import sys
-    from agenttui.core.memory import MemoryStore
-    from agenttui.core.paths import Paths
-    from agenttui.core.settings import MemorySettings
+    from agenttui.core.memory.store import MemoryStore
+    from agenttui.core.config.paths import Paths
+    from agenttui.core.config.settings import MemorySettings
 
     tag, count, profile, scope = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
     store = MemoryStore(Paths.from_env(), profile, MemorySettings(max_notes=100_000))

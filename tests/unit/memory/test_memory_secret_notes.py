@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from agenttui.core.memory_gate import check_write
-from agenttui.core.memory_secret_notes import trim_secret_sentences
-from agenttui.core.settings import MemorySettings
+from agenttui.core.config.settings import MemorySettings
+from agenttui.core.memory.gate import check_write
+from agenttui.core.memory.secret_notes import trim_secret_sentences
 
 OPENAI_KEY = "sk-proj-" + "Ab3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5bC7dE9"
 GITHUB_PAT = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"

@@ -8,9 +8,9 @@ from datetime import timedelta
 
 import pytest
 
-from agenttui.core.memory import MemoryStore
+from agenttui.core.config.settings import MemorySettings
+from agenttui.core.memory.store import MemoryStore
 from agenttui.core.models import MemoryItem, utcnow
-from agenttui.core.settings import MemorySettings
 
 OPENAI_KEY = "sk-proj-" + "Ab3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5bC7dE9"
 
@@ -281,7 +281,7 @@ def test_fast_writer_output_is_exactly_json_indent_2(store, paths):
     store.add_note("archived later")
     data = doc(paths.user_memory_file)
     data["archive"] = [{**data["items"][0], "id": "archived1"}]
-    from agenttui.core import memory_file
+    from agenttui.core.memory import file as memory_file
 
     parsed = memory_file.parse(json.dumps(data), "user").data
     assert memory_file.dumps(parsed) == json.dumps(data, indent=2, ensure_ascii=False) + "\n"

@@ -6,13 +6,7 @@ import itertools
 import random
 from datetime import UTC, datetime
 
-from agenttui.core.memory_text import (
-    NearDuplicateIndex,
-    is_near_duplicate,
-    jaccard,
-    normalise_text,
-    token_set,
-)
+from agenttui.core.memory.text import NearDuplicateIndex, is_near_duplicate, jaccard, normalise_text, token_set
 from agenttui.core.models import MemoryItem, Origin
 
 

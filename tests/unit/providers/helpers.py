@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from agenttui.agent.events import TurnFailed, TurnFinished
 from agenttui.agent.loop import run_turn
-from agenttui.core.context import INTERRUPTED_MARK
+from agenttui.core.context.assemble import INTERRUPTED_MARK
 
 from .conftest import FAST_RETRIES
 

@@ -12,8 +12,8 @@ import sqlite3
 import pytest
 
 from agenttui.agent.wire_repair import EMPTY_REPLY
-from agenttui.core import history_schema as schema
-from agenttui.core.history import HistoryStore
+from agenttui.core.history import schema
+from agenttui.core.history.store import HistoryStore
 from agenttui.core.models import Message, ToolCall
 
 from . import formats
@@ -93,7 +93,7 @@ def test_provider_fields_round_trip_exactly_and_text_is_redacted(tmp_path):
 def test_export_and_import_keep_what_the_provider_needs_back(tmp_path):
     import json
 
-    from agenttui.core.history_import import parse_agenttui_document
+    from agenttui.core.history.importer import parse_agenttui_document
 
     source = HistoryStore(tmp_path / "a.db")
     cid = source.create_conversation("gemini").id

@@ -1,4 +1,4 @@
-"""core/english_words.py: lemminflect's answers, written out (scripts/build_english_words.py)."""
+"""core/recall/english_words.py: lemminflect's answers, written out (scripts/build_english_words.py)."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ from importlib import resources
 
 import pytest
 
-from agenttui.core import english_words
-from agenttui.core.recall_text import word_forms
+from agenttui.core.recall import english_words
+from agenttui.core.recall.text import word_forms
 
 lemminflect = pytest.importorskip("lemminflect", reason="lemminflect (test extra) is the table's source")
 
 
 def _sample() -> list[str]:
-    raw = resources.files("agenttui.core").joinpath("data/english_words.tsv.gz").read_bytes()
+    raw = resources.files("agenttui.core.recall").joinpath("data/english_words.tsv.gz").read_bytes()
     words = [line.split("\t", 1)[0] for line in gzip.decompress(raw).decode().splitlines()
              if line and not line.startswith("#")]
     return words[::40] + ["went", "bought", "children", "mice", "paid", "puppies", "looked", "named", "be"]
@@ -40,8 +40,9 @@ def test_word_forms_irregular_known_and_unknown_words():
 
 
 def test_recall_never_imports_lemminflect():
-    code = ("import sys; from agenttui.core.recall_text import word_forms; "
-            "from agenttui.core.recall_related import related_words; from agenttui.core.retrieval import names_in; "
+    code = ("import sys; from agenttui.core.recall.text import word_forms; "
+            "from agenttui.core.recall.related import related_words; "
+            "from agenttui.core.recall.retrieval import names_in; "
             "word_forms('bought'); related_words('puppies'); names_in('Looked it up: Nur lives there', set()); "
             "print('lemminflect' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)

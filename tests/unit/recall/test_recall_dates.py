@@ -1,4 +1,4 @@
-"""recall_dates.read_time: time words of English and Indonesian questions as date spans."""
+"""recall.dates.read_time: time words of English and Indonesian questions as date spans."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from agenttui.core.recall_dates import TimeFilter, read_time
+from agenttui.core.recall.dates import TimeFilter, read_time
 
 TODAY = date(2026, 11, 23)  # a Monday
 

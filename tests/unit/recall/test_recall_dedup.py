@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agenttui.core.recall_dedup import NearDuplicates, similar
+from agenttui.core.recall.dedup import NearDuplicates, similar
 
 word_sets = st.frozensets(st.sampled_from("abcdefghijkl"), max_size=9)
 

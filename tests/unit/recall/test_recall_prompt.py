@@ -13,12 +13,12 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
-from agenttui.core import memory_file
-from agenttui.core.context import assemble
-from agenttui.core.memory_file import ScopeData
-from agenttui.core.model_limits import prompt_budget
+from agenttui.core.context.assemble import assemble
+from agenttui.core.context.model_limits import prompt_budget
+from agenttui.core.memory import file as memory_file
+from agenttui.core.memory.file import ScopeData
 from agenttui.core.models import MemoryItem, Message, ToolCall
-from agenttui.core.retrieval import RecallRequest, recall
+from agenttui.core.recall.retrieval import RecallRequest, recall
 
 NOW = datetime(2026, 11, 23, 12, tzinfo=UTC)
 
@@ -123,8 +123,8 @@ def test_normal_use_archives_no_note(services):
 
 
 def test_archived_notes_are_recalled(services):
-    from agenttui.core.memory import MemoryStore
-    from agenttui.core.settings import MemorySettings
+    from agenttui.core.config.settings import MemorySettings
+    from agenttui.core.memory.store import MemoryStore
 
     capped = MemoryStore(services.paths, services.profile_name, MemorySettings(max_notes=1))
     capped.add_note("The spare house key is under the blue flowerpot")
@@ -206,7 +206,7 @@ import json, sys
 from datetime import datetime, UTC
 from pathlib import Path
 from agenttui.bootstrap import build_services
-from agenttui.core.context import assemble
+from agenttui.core.context.assemble import assemble
 services = build_services(cwd=Path(sys.argv[1]))
 built = assemble(services, sys.argv[2], sys.argv[3], now=datetime(2026, 11, 23, 12, tzinfo=UTC), mark_used=False)
 sys.stdout.write(json.dumps(built.messages, ensure_ascii=False))
@@ -264,13 +264,13 @@ _FIRST_TURN = """
 import sys
 from pathlib import Path
 from agenttui.bootstrap import build_services
-from agenttui.core.context import assemble
+from agenttui.core.context.assemble import assemble
 from agenttui.core.models import Message
 services = build_services(cwd=Path(sys.argv[1]))
 cid = services.history.create_conversation().id
 stored = services.history.append(cid, Message("user", "which bakery had the best sourdough, and when?"))
 assemble(services, cid, Message("user", stored.content, id=stored.id), mark_used=False)
-from agenttui.core import recall_related
+from agenttui.core.recall import related as recall_related
 print("lemminflect" in sys.modules, recall_related._table.cache_info().currsize)
 """
 

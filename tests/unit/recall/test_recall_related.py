@@ -1,4 +1,4 @@
-"""Words related in meaning (core/recall_related.py): recall's bridge for paraphrases."""
+"""Words related in meaning (core/recall/related.py): recall's bridge for paraphrases."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 from importlib import resources
 
-from agenttui.core.context import assemble
+from agenttui.core.context.assemble import assemble
 from agenttui.core.models import Message
-from agenttui.core.recall_related import MAX_RELATED, PER_WORD, related_terms, related_words
-from agenttui.core.retrieval import search_hits
+from agenttui.core.recall.related import MAX_RELATED, PER_WORD, related_terms, related_words
+from agenttui.core.recall.retrieval import search_hits
 
 NOW = datetime(2026, 11, 23, 12, tzinfo=UTC)
 
@@ -28,7 +28,7 @@ def _recalled(built) -> str:
 
 
 def test_the_table_ships_with_its_provenance_and_licences():
-    raw = resources.files("agenttui.core").joinpath("data/related_words.tsv.gz").read_bytes()
+    raw = resources.files("agenttui.core.recall").joinpath("data/related_words.tsv.gz").read_bytes()
     header = [line for line in gzip.decompress(raw).decode().splitlines() if line.startswith("#")]
     text = "\n".join(header)
     assert "all-MiniLM-L6-v2" in text and "Apache-2.0" in text and "lemminflect" in text and "MIT" in text

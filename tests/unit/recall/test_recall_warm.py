@@ -5,9 +5,9 @@ from __future__ import annotations
 import sqlite3
 from datetime import UTC, datetime, timedelta
 
-from agenttui.core.context import assemble, prepare
+from agenttui.core.context.assemble import assemble, prepare
 from agenttui.core.models import Message
-from agenttui.core.retrieval import _lexical_cache
+from agenttui.core.recall.retrieval import _lexical_cache
 
 NOW = datetime(2026, 11, 23, 12, tzinfo=UTC)
 DRAFT = "which bakery had the best sourdough?"

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from agenttui.core.memory_gate import check_write
-from agenttui.core.settings import MemorySettings
+from agenttui.core.config.settings import MemorySettings
+from agenttui.core.memory.gate import check_write
 from agenttui.security import injection_reasons
 
 HIJACKS = [

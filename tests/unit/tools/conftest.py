@@ -22,7 +22,7 @@ def project_dir(tmp_path):
 @pytest.fixture
 def project_services(project_dir, paths):
     from agenttui.bootstrap import build_services
-    from agenttui.core.profiles import ProfileStore
+    from agenttui.core.config.profiles import ProfileStore
 
     ProfileStore(paths).create("demo", bind=project_dir)
     built = build_services(cwd=project_dir)

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from agenttui.agent.tools import ToolRegistry
+from agenttui.agent.tools.registry import ToolRegistry
 from tests.unit.tools.conftest import run
 
 

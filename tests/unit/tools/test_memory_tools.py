@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from agenttui.agent.tools import ToolRegistry
+from agenttui.agent.tools.registry import ToolRegistry
 from agenttui.core.models import utcnow
 from tests.unit.tools.conftest import call, run
 

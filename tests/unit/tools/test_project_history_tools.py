@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agenttui.agent.tools import ToolRegistry
+from agenttui.agent.tools.registry import ToolRegistry
 from agenttui.core.models import Message
 from tests.unit.tools.conftest import run
 

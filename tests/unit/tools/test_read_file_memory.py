@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import tracemalloc
 
-from agenttui.agent.tools import ToolRegistry
+from agenttui.agent.tools.registry import ToolRegistry
 from tests.unit.tools.conftest import run
 
 MB = 1024 * 1024

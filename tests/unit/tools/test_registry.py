@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from agenttui.agent.tools import ToolRegistry, all_tools
-from agenttui.core.settings import DEFAULT_TOOLS, Settings
+from agenttui.agent.tools.registry import ToolRegistry, all_tools
+from agenttui.core.config.settings import DEFAULT_TOOLS, Settings
 from tests.unit.tools.conftest import call, run
 
 
@@ -33,7 +33,7 @@ def test_schemas_follow_the_enabled_tools_in_order(services):
 
 def test_profile_override_enables_tools_per_profile(paths, tmp_path):
     from agenttui.bootstrap import build_services
-    from agenttui.core.profiles import ProfileStore
+    from agenttui.core.config.profiles import ProfileStore
 
     store = ProfileStore(paths)
     profile = store.create("readonly")

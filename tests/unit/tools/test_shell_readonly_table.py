@@ -1,6 +1,6 @@
 """Issue 10 item 3: ``low`` is allowlist-based -- one test per entry of the read-only table.
 
-For every command in :data:`agenttui.agent.shell_readonly.READ_ONLY`: a
+For every command in :data:`agenttui.agent.tools.shell_readonly.READ_ONLY`: a
 read-only use is ``low``; where the tool's manual documents a use that writes a
 file, runs a program or changes the system, that use is at least ``medium``
 (the manual is cited in the table's ``source``).
@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agenttui.agent.shell_readonly import READ_ONLY
-from agenttui.agent.shell_risk import shell_risk
-from agenttui.agent.shell_scripts import sed_script_read_only
+from agenttui.agent.tools.shell_readonly import READ_ONLY
+from agenttui.agent.tools.shell_risk import shell_risk
+from agenttui.agent.tools.shell_scripts import sed_script_read_only
 
 # command -> (read-only uses, uses that write/run something or are not known to be read-only)
 EXAMPLES: dict[str, tuple[list[str], list[str]]] = {

@@ -6,7 +6,7 @@ import shlex
 
 import pytest
 
-from agenttui.agent.shell_risk import shell_risk
+from agenttui.agent.tools.shell_risk import shell_risk
 
 HIGH = [
     "rm -rf /",

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from agenttui.agent.tools import ToolRegistry
+from agenttui.agent.tools.registry import ToolRegistry
 from tests.unit.tools.conftest import call, run
 
 

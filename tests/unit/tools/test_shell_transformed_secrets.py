@@ -9,7 +9,7 @@ import shutil
 
 import pytest
 
-from agenttui.agent.tools import ToolRegistry
+from agenttui.agent.tools.registry import ToolRegistry
 from agenttui.security.transformed import programs, redact_tool_output, withheld_reason
 from tests.unit.tools.conftest import run
 

@@ -1,7 +1,7 @@
 """The memory audit screen (docs/memory.md#the-audit).
 
 Every item of the user scope and the current profile in one table (see
-:mod:`agenttui.ui.widgets.audit_table`), flagged by ``core.audit.audit``
+:mod:`agenttui.ui.widgets.audit_table`), flagged by ``core.audit.findings.audit``
 computed in a thread worker. Keys:
 
 * sort: click a header, or ``o`` to cycle the sort column and ``r`` to
@@ -205,8 +205,8 @@ class AuditScreen(Screen[bool]):
 
     @work(thread=True, exclusive=True, group="audit")
     def _audit(self) -> None:
-        from agenttui.core.audit import audit
-        from agenttui.core.audit_vectors import embedder_for
+        from agenttui.core.audit.findings import audit
+        from agenttui.core.audit.vectors import embedder_for
 
         memory, settings = self.services.memory, self.services.settings.memory
         items = memory.items("all", include_expired=True)

@@ -41,8 +41,8 @@ OUTRO = "Until then, memory, history and the audit all work; only sending messag
 
 
 def no_keyring(problem: str | None) -> bool:
-    """The lookup's problem is core.secrets' "no usable keyring backend" advice."""
-    from agenttui.core.secrets import ADVICE
+    """The lookup's problem is core.config.api_key' "no usable keyring backend" advice."""
+    from agenttui.core.config.api_key import ADVICE
 
     return problem is not None and problem.startswith(ADVICE.split("{", 1)[0])
 

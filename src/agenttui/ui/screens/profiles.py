@@ -208,7 +208,7 @@ def _create(profiles, name: str, bind: Path | None) -> str:
 
 
 def _delete(services: Services, name: str) -> str:
-    from agenttui.core.backup import create_backup
+    from agenttui.core.backup.archive import create_backup
 
     backup = create_backup(services.paths)  # before anything moves
     trash = services.profiles.delete(name)

@@ -33,7 +33,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 
 from agenttui.core.models import WriteResult
-from agenttui.core.recall_usage import RecallUsage, used_line
+from agenttui.core.recall.usage import RecallUsage, used_line
 from agenttui.ui.inert import inert, inert_line
 from agenttui.ui.widgets.memory_item_editor import MemoryItemEditor, apply_edit
 from agenttui.ui.widgets.used_list import UsedList, UsedRow

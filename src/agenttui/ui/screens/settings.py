@@ -3,7 +3,7 @@
 Decisions:
 
 * Below the endpoint block, the form is **built from the config schema**
-  (:mod:`agenttui.core.config_schema`): one field per key that is a number,
+  (:mod:`agenttui.core.config.schema`): one field per key that is a number,
   a switch, a choice or a short text, labelled with the key and its meaning
   from the schema, grouped by section. Numbers are checked against the same
   ranges as config.toml: an out-of-range value marks its field and Save
@@ -18,16 +18,16 @@ Decisions:
   on screen.
 
 * Edits go to the **global** settings (``services.base_settings``) and are
-  written with ``core.config.save_settings`` -- only what differs from the
+  written with ``core.config.file.save_settings`` -- only what differs from the
   defaults, never a secret. A profile's own overrides still win for that
   profile, and the dialog says so when one is active.
 * The **API key** never goes near config.toml: a non-empty password field is
-  handed to ``core.secrets.set_api_key`` (the OS keyring). Without a usable
+  handed to ``core.config.api_key.set_api_key`` (the OS keyring). Without a usable
   keyring backend (issue 12 item 8) the typed key is **used for this session**
   (``services.session_api_key``: the next turn finds it, nothing is written),
   and a switch, off by default and labelled with the file's path and what it
   means, stores it instead in ``<config dir>/api_key`` (mode 0600, not
-  encrypted; :mod:`agenttui.core.key_file`). When that file exists the switch
+  encrypted; :mod:`agenttui.core.config.key_file`). When that file exists the switch
   is shown on; turning it off and saving removes the file. Everything else is
   saved either way.
 * **Applied live**: after a save the services reload their settings and the
@@ -60,7 +60,7 @@ SECTION_TITLES = {None: "General", "memory": "Memory", "history": "History", "re
 
 def form_keys() -> list:
     """The schema keys this dialog edits: simple values marked ``in_form``."""
-    from agenttui.core.config_schema import choices, plain_type, schema_keys
+    from agenttui.core.config.schema import choices, plain_type, schema_keys
 
     simple = (bool, int, float, str)
     return [k for k in schema_keys() if k.spec is not None and k.spec.in_form
@@ -79,7 +79,7 @@ class InRange(Validator):
         self.key = key
 
     def validate(self, value: str) -> ValidationResult:
-        from agenttui.core.config_schema import check_value, optional
+        from agenttui.core.config.schema import check_value, optional
 
         if not value.strip() and optional(self.key.hint):
             return self.success()
@@ -122,7 +122,7 @@ class SettingsScreen(ModalScreen[bool]):
 
     @property
     def key_file(self):
-        from agenttui.core.key_file import key_file_path
+        from agenttui.core.config.key_file import key_file_path
 
         return key_file_path(self.services.paths.config_dir)
 
@@ -185,7 +185,7 @@ class SettingsScreen(ModalScreen[bool]):
             yield from self._field(key, base)
 
     def _field(self, key, base):
-        from agenttui.core.config_schema import allowed, choices, optional, plain_type
+        from agenttui.core.config.schema import allowed, choices, optional, plain_type
 
         value = getattr(getattr(base, key.section) if key.section else base, key.name)
         hint = plain_type(key.hint)
@@ -278,7 +278,7 @@ class SettingsScreen(ModalScreen[bool]):
 
     @work(thread=True, group="settings-keyring")
     def _check_keyring(self) -> None:
-        from agenttui.core.secrets import keyring_status
+        from agenttui.core.config.api_key import keyring_status
 
         self.post_message(self._KeyringChecked(*keyring_status(), self.key_file.exists()))
 
@@ -299,7 +299,7 @@ class SettingsScreen(ModalScreen[bool]):
 
     def collect(self):
         """The edited copy of the global settings and the problems found (pure: reads the form only)."""
-        from agenttui.core.config_schema import check_value, optional, plain_type
+        from agenttui.core.config.schema import check_value, optional, plain_type
 
         settings = copy.deepcopy(self.services.base_settings)
         settings.model = self.query_one("#set-model", Input).value.strip() or settings.model
@@ -307,7 +307,7 @@ class SettingsScreen(ModalScreen[bool]):
         theme = self.query_one("#set-theme", Select).value
         if isinstance(theme, str):
             settings.theme = theme
-        from agenttui.core.settings import DEFAULT_SOUL
+        from agenttui.core.config.settings import DEFAULT_SOUL
 
         settings.soul = self.query_one("#set-soul", TextArea).text.strip() or DEFAULT_SOUL
         problems: list[tuple[str, str]] = []  # (field id, message)
@@ -348,8 +348,8 @@ class SettingsScreen(ModalScreen[bool]):
 
     def _store_key(self, api_key: str, to_file: bool | None) -> tuple[str, bool, str | None]:
         """``(note, ok, session key)``; ``to_file`` is None when the file switch was not offered."""
-        from agenttui.core.key_file import KeyFileError, delete_key_file, write_key_file
-        from agenttui.core.secrets import NoKeyringBackend, SecretsError, set_api_key
+        from agenttui.core.config.api_key import NoKeyringBackend, SecretsError, set_api_key
+        from agenttui.core.config.key_file import KeyFileError, delete_key_file, write_key_file
 
         if not api_key:
             if to_file is False and self.key_file.exists():  # the user turned the file off
@@ -376,7 +376,7 @@ class SettingsScreen(ModalScreen[bool]):
 
     @work(thread=True, group="settings-save")
     def _save(self, settings, api_key: str, to_file: bool | None = None) -> None:
-        from agenttui.core.config import save_settings
+        from agenttui.core.config.file import save_settings
 
         key_note, key_ok, session_key = self._store_key(api_key, to_file)
         if api_key and self.services.environ.get("OPENAI_API_KEY"):

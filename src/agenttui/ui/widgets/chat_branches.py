@@ -167,7 +167,7 @@ class ChatBranchesMixin(_Base):
         self.post_message(app_messages.ConversationsChanged(cid))
 
     async def fork_at(self, message_id: int) -> None:
-        from agenttui.core.history import HistoryError
+        from agenttui.core.history.store import HistoryError
 
         cid = self.conversation_id
         if cid is None:

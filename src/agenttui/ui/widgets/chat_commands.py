@@ -234,7 +234,7 @@ class SlashCommandsMixin(_Widget):
         conversation_id = self.conversation_id
 
         def write() -> Path:
-            from agenttui.core.history_export import write_export
+            from agenttui.core.history.export import write_export
 
             return write_export(exporter(conversation_id), target, exports, f"agenttui-{conversation_id[:8]}", fmt)
 

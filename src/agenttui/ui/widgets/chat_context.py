@@ -27,7 +27,7 @@ from textual.content import Content
 from textual.message import Message as TextualMessage
 from textual.widgets import Static
 
-from agenttui.core.compaction import ContextFigures
+from agenttui.core.context.compaction import ContextFigures
 from agenttui.ui.inert import inert_line
 from agenttui.ui.widgets.chat_log import ChatLog
 
@@ -97,8 +97,8 @@ class ContextMixin:
 
     @staticmethod
     def _figures_now(services: Services, conversation_id: str) -> ContextFigures | None:
-        from agenttui.core.compaction import figures
-        from agenttui.core.context import assemble
+        from agenttui.core.context.assemble import assemble
+        from agenttui.core.context.compaction import figures
         from agenttui.core.models import Message
 
         try:  # a draft with no words: no recall search, nothing sent anywhere, nothing written

@@ -36,7 +36,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from agenttui.core.models import Message
-from agenttui.core.recall_usage import RecallUsage
+from agenttui.core.recall.usage import RecallUsage
 from agenttui.ui.widgets.message_cursor import CURSOR_BINDINGS, CURSOR_CSS, MessageCursor
 from agenttui.ui.widgets.message_view import AssistantMessage, Notice, UserMessage
 from agenttui.ui.widgets.thinking_block import ThinkingBlock

@@ -24,9 +24,9 @@ and the inspector's answer (memory changed, open a past message) is carried
 back as app messages. The usage is kept by the chat log for this session.
 
 Once typing pauses for ``PREPARE_AFTER_S`` on a draft of a few words, a
-thread worker works out its recall (:func:`agenttui.core.context.prepare`:
+thread worker works out its recall (:func:`agenttui.core.context.assemble.prepare`:
 the lexical search is kept) and, with ``[recall] semantic`` on, embeds and
-ranks it (:func:`agenttui.core.semantic.prepare`), so the turn that sends it
+ranks it (:func:`agenttui.core.recall.semantic.prepare`), so the turn that sends it
 goes from Enter to the request without searching or waiting for an embedding
 round trip. With semantic off, nothing is sent anywhere.
 
@@ -70,7 +70,7 @@ from textual.widgets import Static
 
 from agenttui.agent import events as ev
 from agenttui.agent.turn import Turn, TurnController
-from agenttui.core.recall_usage import RecallUsage
+from agenttui.core.recall.usage import RecallUsage
 from agenttui.ui import messages as app_messages
 from agenttui.ui.widgets.chat_branches import ChatBranchesMixin
 from agenttui.ui.widgets.chat_commands import SlashCommandsMixin
@@ -277,8 +277,8 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
 
     @work(thread=True, group="semantic-draft", exclusive=True, exit_on_error=False)
     def _prepare_draft(self, text: str) -> None:
-        from agenttui.core.context import prepare as prepare_recall
-        from agenttui.core.semantic import prepare
+        from agenttui.core.context.assemble import prepare as prepare_recall
+        from agenttui.core.recall.semantic import prepare
 
         with contextlib.suppress(Exception):  # a warm-up only: the turn reports its own failures
             prepare_recall(self.services, self.conversation_id, text)  # as the turn will send it

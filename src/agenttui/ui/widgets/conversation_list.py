@@ -20,14 +20,14 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from agenttui.core.history_search import ConversationMatches
+from agenttui.core.history.search import ConversationMatches
 from agenttui.core.models import Conversation, SearchHit, utcnow
 from agenttui.ui.inert import inert_line
 
 if TYPE_CHECKING:
     from agenttui.bootstrap import Services
 
-HIGHLIGHT_OPEN, HIGHLIGHT_CLOSE = "«", "»"  # core.history_recall's snippet markers (not imported: start-up)
+HIGHLIGHT_OPEN, HIGHLIGHT_CLOSE = "«", "»"  # core.history.recall_queries's snippet markers (not imported: start-up)
 PAGE = 100
 PREFETCH = 20
 
@@ -223,7 +223,7 @@ class SearchResults(OptionList):
         self.hit_count = 0  # messages that matched, over all conversations shown
 
     def show_hits(self, hits: list[SearchHit]) -> None:
-        from agenttui.core.history_search import group_by_conversation
+        from agenttui.core.history.search import group_by_conversation
 
         groups = group_by_conversation(hits)
         self.hit_count = len(hits)

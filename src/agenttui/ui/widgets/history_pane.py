@@ -23,7 +23,7 @@ Decisions:
 * **Archive is the undo-able removal** (``a``, restore with ``a`` in the
   archived view, toggled with ``v``); **delete** and **clear history** are
   destructive: a confirm dialog states what goes, and a full backup
-  (``core.backup.create_backup``) is written before anything is deleted.
+  (``core.backup.archive.create_backup``) is written before anything is deleted.
 """
 
 from __future__ import annotations
@@ -219,7 +219,7 @@ class HistoryPane(Vertical):
     @work(thread=True, exclusive=True, group="history-search")
     def _search(self, query: str) -> None:
         try:
-            from agenttui.core.history_search import search_messages
+            from agenttui.core.history.search import search_messages
 
             hits, error = search_messages(self.services.history, query, limit=SEARCH_LIMIT), None
         except Exception as exc:  # e.g. an FTS syntax error the store did not absorb
@@ -365,7 +365,7 @@ class HistoryPane(Vertical):
         note = ""
         try:
             if backup:  # nothing is deleted unless the backup exists
-                from agenttui.core.backup import create_backup
+                from agenttui.core.backup.archive import create_backup
 
                 note = f"backup: {create_backup(self.services.paths)}"
             fn(self.services.history, cid, *args)

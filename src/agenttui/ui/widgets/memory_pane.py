@@ -47,7 +47,7 @@ from agenttui.ui.widgets.memory_offer import MemoryOffer
 
 if TYPE_CHECKING:
     from agenttui.bootstrap import Services
-    from agenttui.core.memory import MemoryStore
+    from agenttui.core.memory.store import MemoryStore
 
 # Where an item came from, shown only when the user did not write it themselves.
 SOURCE_TAGS = {"correction": "fix", "model": "model", "extraction": "auto", "import": "import"}

@@ -36,7 +36,7 @@ from textual.timer import Timer
 from textual.widgets import Markdown, Static
 from textual.widgets.markdown import MarkdownStream
 
-from agenttui.core.recall_usage import RecallUsage, count_usage
+from agenttui.core.recall.usage import RecallUsage, count_usage
 from agenttui.ui.inert import InertStream, inert
 from agenttui.ui.widgets.used_line import UsedLine
 

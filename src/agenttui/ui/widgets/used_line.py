@@ -1,7 +1,7 @@
 """The "used: 3 notes · 4 past messages (12 Mar – 2 Apr)" line under a reply.
 
 One row, always: the widget picks the longest form of the line that fits its
-width (:func:`agenttui.core.recall_usage.used_line`), so it reads in full in
+width (:func:`agenttui.core.recall.usage.used_line`), so it reads in full in
 a wide chat and shortens ("used 3 notes · 4 msgs (12 Mar–2 Apr)") in a
 40-column one. Clicking it, or Enter/Space while it has focus (Tab or
 Shift+Tab reaches it), posts :class:`UsedLine.Selected`; the chat pane opens
@@ -21,7 +21,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.widget import Widget
 
-from agenttui.core.recall_usage import RecallUsage, UsageCounts, count_usage, used_line
+from agenttui.core.recall.usage import RecallUsage, UsageCounts, count_usage, used_line
 
 TOOLTIP = "What this reply used from memory and past conversations.\nClick (or Enter) to inspect, edit or forget."
 

@@ -20,7 +20,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from agenttui.core.models import MemoryItem
-from agenttui.core.recall_usage import RecallUsage, format_span
+from agenttui.core.recall.usage import RecallUsage, format_span
 from agenttui.ui.inert import inert_line
 
 RowKind = Literal["note", "fact", "message", "project"]

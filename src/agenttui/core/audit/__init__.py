@@ -1,0 +1,1 @@
+"""The memory audit: findings per item, duplicates by wording and by meaning."""

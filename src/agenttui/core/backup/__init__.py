@@ -1,0 +1,1 @@
+"""Full backups and restore, with the limits restore holds an archive to."""

@@ -1,0 +1,1 @@
+"""Configuration: the settings model, config.toml, file locations, profiles, the API key."""

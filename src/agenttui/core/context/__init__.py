@@ -1,0 +1,1 @@
+"""One request: assembling its messages, the prompt budget, what it costs, compaction."""

@@ -1,0 +1,1 @@
+"""`agenttui doctor`: checks of the install, the configuration and the endpoint."""

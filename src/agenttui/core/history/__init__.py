@@ -1,0 +1,1 @@
+"""Conversation history: the SQLite store, its schema, export, import, search by conversation."""

@@ -1,0 +1,189 @@
+"""Recall's queries over one history database: ranked candidates, term counts, neighbours.
+
+Functions of an open connection; :class:`agenttui.core.history.store.HistoryStore`
+calls them under its lock and owns the connection, its errors and its
+caches. :mod:`agenttui.core.recall.retrieval` decides what to ask.
+
+Two decisions for speed (``bench/bench_recall_speed.py``), neither changing a
+result:
+
+* **Rank first, fetch after.** SQLite computes a query's output columns for
+  every row it sorts; the content (above all ``snippet()``, which re-reads
+  the text) of thousands of matches costs more than their bm25. So the best
+  ids are ranked alone and only their rows are read.
+* **Rank on the index alone when no filter needs the message row**
+  (:func:`_ranked_on_index`): checking each match's role costs more than its
+  bm25, so the index is ranked alone, over-fetched, and tool traffic dropped
+  from the best few. When enough rows survive they are exactly the filtered
+  ranking's best; otherwise the filtered ranking runs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sqlite3
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from agenttui.core.history.rows import MESSAGE_COLUMNS, from_ts, message_from_row
+from agenttui.core.models import Message
+from agenttui.core.recall.text import fts_phrase
+
+#: Match markers and context of FTS5 snippets (search boxes, the History pane).
+HIGHLIGHT_OPEN = "«"
+HIGHLIGHT_CLOSE = "»"
+SNIPPET_TOKENS = 12
+#: What recall returns: user and assistant turns, not tool traffic.
+_RECALLED_KINDS = ("m.role IN ('user', 'assistant')", "m.tool_calls IS NULL")
+#: Recall ranks this many times the rows it needs on the index alone (``_ranked_on_index``).
+RECALL_OVERFETCH = 2
+#: ``neighbour`` looks this many messages up or down its branch at most (tool steps between).
+NEIGHBOUR_STEPS = 12
+#: Ids per ``IN (...)``: under SQLite's bound-variable limit on every build.
+_IDS_PER_QUERY = 500
+_ROW_COLUMNS = "m.id, m.conversation_id, c.title, c.archived, m.role, m.content, m.created"
+_ROW_FROM = "FROM messages m JOIN conversations c ON c.id = m.conversation_id"
+
+
+@dataclasses.dataclass(frozen=True)
+class RecallRow:
+    """One candidate message for recall (see :func:`candidates`)."""
+
+    message_id: int
+    conversation_id: str
+    conversation_title: str
+    archived: bool
+    role: str
+    content: str
+    created: datetime
+    bm25: float  # SQLite's: more negative = more relevant
+    highlight: str  # FTS5 snippet, matches in HIGHLIGHT_OPEN/CLOSE
+
+
+def _recall_row(row: Sequence[Any], score: float = 0.0, highlight: str = "") -> RecallRow:
+    mid, cid, title, archived, role, content, created = row[:7]
+    return RecallRow(mid, cid, title or "", bool(archived), role, content or "", from_ts(created),
+                     float(score), highlight)
+
+
+def candidates(db: sqlite3.Connection, match: str, limit: int, *, since: str | None = None,
+               until: str | None = None, conversation_id: str | None = None, before_id: int | None = None,
+               highlight: bool = False) -> list[RecallRow]:
+    """User and assistant messages matching an FTS5 ``match`` (best bm25 first).
+
+    ``match`` comes from :func:`agenttui.core.recall.text.fts_or_query`. Tool
+    traffic is left out (a tool result means nothing without its call).
+    ``since``/``until`` are stored timestamps bounding ``created``. Ties go to
+    the newer message. ``highlight`` adds the FTS5 snippet with matches
+    marked (search boxes). Raises ``sqlite3.OperationalError`` on a bad match.
+    """
+    where = ["messages_fts MATCH ?", *_RECALLED_KINDS]
+    params: list[object] = [match]
+    for clause, value in (("m.created >= ?", since), ("m.created < ?", until),
+                          ("m.conversation_id = ?", conversation_id), ("m.id < ?", before_id)):
+        if value is not None:
+            where.append(clause)
+            params.append(value)
+    rows = None
+    if since is None and until is None and conversation_id is None:  # no filter needs the row
+        rows = _ranked_on_index(db, match, before_id, int(limit))
+    if rows is None:
+        rows = db.execute(
+            f"SELECT {_ROW_COLUMNS}, r.score FROM (SELECT messages_fts.rowid AS id, bm25(messages_fts) AS score "
+            "      FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid "
+            f"     WHERE {' AND '.join(where)} ORDER BY score, m.id DESC LIMIT ?) AS r "
+            "JOIN messages m ON m.id = r.id JOIN conversations c ON c.id = m.conversation_id "
+            "ORDER BY r.score, m.id DESC", (*params, int(limit))).fetchall()
+    marks = _highlights(db, match, [row[0] for row in rows]) if highlight else {}
+    return [_recall_row(row, row[7], marks.get(row[0], "")) for row in rows]
+
+
+def _ranked_on_index(db: sqlite3.Connection, match: str, before_id: int | None,
+                     limit: int) -> list[Any] | None:
+    """The best ``limit`` candidate rows ranked on the FTS index alone, or None when unsure
+    (see the module doc)."""
+    bound = "AND rowid < ? " if before_id is not None else ""
+    fetch = limit * RECALL_OVERFETCH
+    ranked = db.execute(
+        f"SELECT rowid, bm25(messages_fts) AS score FROM messages_fts WHERE messages_fts MATCH ? {bound}"
+        "ORDER BY score, rowid DESC LIMIT ?",
+        (match, *(() if before_id is None else (int(before_id),)), fetch)).fetchall()
+    scores = dict(ranked)
+    ids = list(scores)
+    rows = []
+    for start in range(0, len(ids), _IDS_PER_QUERY):
+        chunk = ids[start:start + _IDS_PER_QUERY]
+        rows += [(*row, scores[row[0]]) for row in db.execute(
+            f"SELECT {_ROW_COLUMNS} {_ROW_FROM} "
+            f"WHERE m.id IN ({', '.join('?' * len(chunk))}) AND {' AND '.join(_RECALLED_KINDS)}", chunk)]
+    rows.sort(key=lambda row: (row[-1], -row[0]))
+    if len(rows) >= limit or len(ranked) < fetch:  # enough survived, or every match was seen
+        return rows[:limit]
+    return None
+
+
+def _highlights(db: sqlite3.Connection, match: str, ids: Sequence[int]) -> dict[int, str]:
+    """FTS5 snippets (matches marked) of just these messages."""
+    if not ids:
+        return {}
+    marks = ", ".join("?" * len(ids))
+    return dict(db.execute(
+        f"SELECT rowid, snippet(messages_fts, 0, ?, ?, '…', ?) FROM messages_fts "
+        f"WHERE messages_fts MATCH ? AND rowid IN ({marks})",
+        (HIGHLIGHT_OPEN, HIGHLIGHT_CLOSE, SNIPPET_TOKENS, match, *ids)).fetchall())
+
+
+def count_term(db: sqlite3.Connection, term: str, cap: int) -> int:
+    """How many messages hold ``term`` (stemmed, as a phrase), counted up to ``cap``."""
+    row = db.execute("SELECT COUNT(*) FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? LIMIT ?)",
+                     (fts_phrase(term), cap)).fetchone()
+    return int(row[0]) if row else 0
+
+
+def rows_for_ids(db: sqlite3.Connection, ids: Sequence[int], *, before_id: int | None = None,
+                 conversation_id: str | None = None) -> list[RecallRow]:
+    """User/assistant text messages with these ids (for recall's embedding ranking)."""
+    wanted = [int(i) for i in ids if before_id is None or int(i) < before_id]
+    rows: list[Any] = []
+    for start in range(0, len(wanted), _IDS_PER_QUERY):
+        chunk: list[object] = list(wanted[start:start + _IDS_PER_QUERY])
+        rows += db.execute(
+            f"SELECT {_ROW_COLUMNS} {_ROW_FROM} WHERE m.id IN ({', '.join('?' * len(chunk))}) "
+            f"AND {' AND '.join(_RECALLED_KINDS)}"
+            + (" AND m.conversation_id = ?" if conversation_id is not None else ""),
+            chunk + ([conversation_id] if conversation_id is not None else [])).fetchall()
+    return [_recall_row(row) for row in rows]
+
+
+def recent_in_span(db: sqlite3.Connection, since: str, until: str, limit: int,
+                   before_id: int | None = None) -> list[RecallRow]:
+    """User messages created in [since, until), newest first (for "what did I do last week")."""
+    rows = db.execute(
+        f"SELECT {_ROW_COLUMNS} {_ROW_FROM} WHERE m.created >= ? AND m.created < ? AND m.role = 'user'"
+        + (" AND m.id < ?" if before_id is not None else "")
+        + " ORDER BY m.created DESC, m.id DESC LIMIT ?",
+        [since, until, *([int(before_id)] if before_id is not None else []), int(limit)]).fetchall()
+    return [_recall_row(row) for row in rows]
+
+
+def neighbour(db: sqlite3.Connection, message_id: int, conversation_id: str, *, after: bool) -> Message | None:
+    """The nearest user/assistant text message before (or after) ``message_id`` on its
+    branch: up through its parents, or down through its newest children (the latest
+    answer to a question), past tool traffic, at most ``NEIGHBOUR_STEPS`` messages away."""
+    step = ("SELECT id FROM messages WHERE conversation_id = ? AND parent_id = ? "
+            "ORDER BY id DESC LIMIT 1" if after else
+            "SELECT parent_id FROM messages WHERE conversation_id = ? AND id = ?")
+    current: int | None = int(message_id)
+    for _ in range(NEIGHBOUR_STEPS):
+        row = db.execute(step, (conversation_id, current)).fetchone()
+        current = row[0] if row else None
+        if current is None:
+            return None
+        found = db.execute(
+            f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE id = ? "
+            "AND role IN ('user', 'assistant') AND tool_calls IS NULL "
+            "AND content IS NOT NULL AND content != ''", (current,)).fetchone()
+        if found:
+            return message_from_row(found)
+    return None

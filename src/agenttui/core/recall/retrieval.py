@@ -1,0 +1,789 @@
+"""Recall: one query in, ranked and de-duplicated snippets out, from everything remembered.
+
+Used by context assembly (every turn), the ``search_history`` tool, the
+History pane's search box and ``agenttui history search``: one ranking, so
+what the user finds and what the model is shown agree.
+
+Sources (a profile's, never another's):
+
+* ``message`` -- every user and assistant message of every conversation,
+  archived ones included (``/reset`` archives; what was archived is what one
+  later asks about). Deleted conversations are gone from the database.
+* ``note`` and ``fact`` -- both scopes, archived items included.
+* ``project`` -- decisions, learnings and session archives of the profile.
+
+Ranking (lexical, always on):
+
+1. The question's time words ("yesterday", "last week", "in March", "the
+   week before I moved") become a date span (:mod:`recall.dates`); the rest
+   becomes content words without stop words (:mod:`recall.text`).
+2. The words are OR-combined and ranked by SQLite FTS5 ``bm25()`` over a
+   ``porter``-stemmed index (:mod:`history.schema` v3), so a message needs
+   one of the words, not all; more and rarer words rank higher. Words found
+   in more than ``COMMON_SHARE`` of all messages are dropped while a rarer
+   one remains: they rank nothing and cost the most to score.
+   The user's own statements among the best ``STATEMENT_POOL`` x
+   ``CANDIDATES`` matches form a list of their own (``USER_WEIGHT``: user
+   messages without a question mark, where what a user says of themselves
+   lives; a question's distractors -- "what's a good name for a cat?" --
+   crowd them out of the first list; one query serves both), and the other
+   inflections a porter index does not fold ("bought" for "buy") are ranked
+   in a list of their own (``FORMS_WEIGHT``), so a rare form's idf cannot
+   outrank the question's own word.
+3. With a date span, messages of that span come first (a second ranked list,
+   weighted double in the fusion); a span with no words left ("what did I do
+   last week") lists the span's own user messages, newest first.
+4. Lists are fused by reciprocal rank fusion (``RRF_K`` = 60, Cormack et al.
+   2009), which needs no score calibration between bm25 lists, the span
+   list and, when ``[recall] semantic`` is on, the embedding ranking.
+   That ranking starts in a thread before the lexical work and is waited
+   for ``SEMANTIC_WAIT`` after it at most: when late (a remote endpoint's
+   round trip), the lists are fused without it -- no notice, it is not an
+   error -- and it runs on; the ranker keeps it, so the turn's next step or
+   a retry has it. The chat embeds a draft while the user pauses typing
+   (``semantic.prepare``), so a turn usually finds it ready.
+5. A matched message brings its neighbouring turn (the question before an
+   answer, the answer after a question); snippets of adjacent turns of one
+   conversation merge into one. Identical texts (a question asked twice)
+   count once, the better-ranked copy kept.
+6. Snippets are taken best first while they fit ``token_budget``; one that
+   does not fit is skipped and a smaller one may still fit.
+
+Deterministic: ties break on ids, never on ``set`` order or hash seeds, so
+identical inputs give an identical prompt. (With ``semantic``, whether its
+ranking was ready in time is an input too: when it was not, the prompt is
+exactly the lexical one.)
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable, Collection, Iterable, Sequence
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass, field, replace
+from datetime import UTC, date, datetime, time
+from functools import lru_cache
+from typing import TYPE_CHECKING, Literal, Protocol, TypedDict
+
+from agenttui.core.recall import english_words
+from agenttui.core.recall.dates import NAMED_TIMES, TimeFilter, read_time
+from agenttui.core.recall.dedup import NearDuplicates
+from agenttui.core.recall.index import Document, SideIndex, index_for
+from agenttui.core.recall.related import related_terms
+from agenttui.core.recall.text import (
+    MAX_TERMS,
+    STOP_WORDS,
+    asks_current,
+    fts_or_query,
+    query_terms,
+    typing_last_word,
+    without_current,
+    word_forms,
+)
+from agenttui.core.tokens import estimate_tokens
+
+if TYPE_CHECKING:
+    from agenttui.core.history.recall_queries import RecallRow
+    from agenttui.core.history.store import HistoryStore
+    from agenttui.core.memory.project import ProjectMemory
+    from agenttui.core.memory.store import MemoryStore
+    from agenttui.core.models import MemoryItem, SearchHit
+
+class _Scope(TypedDict):
+    """The arguments every candidate query of one recall shares."""
+
+    before_id: int | None
+    conversation_id: str | None
+
+
+SourceKind = Literal["message", "note", "fact", "project"]
+ALL_SOURCES: tuple[SourceKind, ...] = ("message", "note", "fact", "project")
+
+RRF_K = 60
+CANDIDATES = 100  # messages fetched per ranked list
+COMMON_SHARE = 0.05  # of all messages: a word in more is "common" (see module doc) ...
+COMMON_CAP = 3_000  # ... or in more than this many: counting further costs more than it tells
+MIN_MESSAGES_FOR_COMMON = 2_000  # below this every word is kept: scoring is cheap anyway
+SPAN_WEIGHT = 2.0
+SPAN_CANDIDATES = 60  # a span's own user messages, newest first
+SPAN_ONLY_WEIGHT = 0.5
+FEEDBACK_HITS = 5  # the best hits whose names are searched for again (multi-hop)
+FEEDBACK_NAMES = 6
+FEEDBACK_WEIGHT = 0.7
+FEEDBACK_RARE_SHARE = 0.002
+STATEMENT_POOL = 3  # ... found among this many times CANDIDATES of the best matches (one query)
+USER_WEIGHT = 0.75  # the same words among the user's own statements (module doc)
+FORMS_WEIGHT = 0.9  # other inflections (bought for buy): see the module doc
+RELATED_WEIGHT = 0.8  # words related in meaning (recall.related): a paraphrase's bridge, noisier
+STATEMENT_PRIOR = 1.25  # the user's first-person statements (see ``prior``)
+QUESTION_PRIOR = 0.8  # the user's questions
+RECENCY_BONUS = 0.15  # the newest candidate gets +15 %: of two statements, the later is current
+CURRENT_BONUS = 0.5  # ... +50 % when the question asks how things are now ("these days")
+NEAR_DUPLICATE = 0.75  # Jaccard of content words at which two messages count as one
+MAX_SNIPPETS = 60  # message snippets prepared per question (a 2,000-token budget takes ~40)
+MATCH_CHARS = 700  # a matched message is quoted up to this long
+NEIGHBOUR_CHARS = 280  # its neighbouring turn up to this long
+ITEM_CHARS = 500
+# How long recall waits for the semantic ranking once the lexical lists are done (it has
+# run since before them). A query seen cold (``agenttui ask``, a draft sent before typing
+# paused) costs a turn at most this, unnoticeable before a model's first token, and it
+# is long enough for a local embedding server (one short query in ~5-15 ms) with a small
+# history. A remote endpoint (100-300 ms) or ranking 200k vectors (~0.1 s) never makes
+# it: for those the chat embeds the draft ahead, and a kept ranking costs ~2 ms to fuse
+# (bench/bench_embeddings.py). Longer would spend the issue's 30 ms for nothing.
+SEMANTIC_WAIT = 0.025
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One quoted message of a message snippet."""
+
+    message_id: int
+    role: str
+    created: datetime
+    text: str  # whitespace-collapsed, cut to its quote length
+    matched: bool = False  # the search hit (False: the neighbouring turn)
+
+
+@dataclass(frozen=True)
+class Snippet:
+    """One recalled thing, with where it came from, its date and its score."""
+
+    source: SourceKind
+    score: float  # fused; higher is better
+    date: datetime  # the message's (first turn's) or item's last change
+    text: str  # one line: the matched message, the note, ``key = value``, the entry
+    highlight: str = ""  # messages: FTS5 snippet with «» marks around matches
+    conversation_id: str | None = None
+    conversation_title: str = ""
+    message_id: int | None = None  # the matched message
+    role: str | None = None
+    turns: tuple[Turn, ...] = ()  # messages: the matched turn and its neighbours, in order
+    item_id: str | None = None  # notes and facts
+    scope: str | None = None
+    archived: bool = False  # an archived conversation or memory item
+    where: str | None = None  # project entries: "decisions.md#3", "sessions/2026-03-12.md#1"
+
+    @property
+    def message_ids(self) -> tuple[int, ...]:
+        return tuple(t.message_id for t in self.turns)
+
+    @property
+    def last_date(self) -> datetime:
+        return self.turns[-1].created if self.turns else self.date
+
+
+class SemanticRanker(Protocol):
+    """Embedding ranking of messages (core/recall/semantic.py), fused when ready in time."""
+
+    def start_ranking(self, query: str, limit: int) -> Future[tuple[int, ...]]:
+        """The ``limit`` best message ids for ``query``, computed without blocking the caller.
+
+        A failure may be a :class:`SemanticNotice`: reported by the first
+        recall that claims it.
+        """
+        ...
+
+
+class SemanticNotice(Exception):
+    """A semantic failure to report once, however many recalls (or threads) see it."""
+
+    _claims = threading.Lock()
+
+    def __init__(self, notice: str) -> None:
+        super().__init__(notice)
+        self.claimed = False
+
+    def claim(self) -> str | None:
+        """The notice for the first caller; None for every later one."""
+        with self._claims:
+            if self.claimed:
+                return None
+            self.claimed = True
+            return str(self)
+
+
+@dataclass
+class RecallRequest:
+    """What to recall for; every field but ``query`` has a working default."""
+
+    query: str
+    sources: tuple[SourceKind, ...] = ALL_SOURCES
+    limit: int = 20  # snippets at most (0 = no count limit, the budget decides)
+    token_budget: int = 0  # 0 = no limit
+    neighbours: bool = True
+    live_memory: bool = True  # False: only archived notes/facts (the prompt has the live ones)
+    exclude_message_ids: frozenset[int] = frozenset()
+    before_id: int | None = None  # only messages older than this id
+    conversation_id: str | None = None  # only this conversation's messages
+    now: datetime | None = None
+    semantic: SemanticRanker | None = None
+    prefix_last: bool = False  # a search box: the last word may be unfinished
+
+
+@dataclass
+class RecallResult:
+    snippets: list[Snippet] = field(default_factory=list)
+    terms: tuple[str, ...] = ()
+    span: tuple[date, date] | None = None  # the date span the question named, resolved
+    notices: list[str] = field(default_factory=list)
+
+    @property
+    def tokens(self) -> int:
+        return sum(snippet_tokens(s) for s in self.snippets)
+
+
+# --------------------------------------------------------------------------
+# Rendering (the prompt's quoting; the same text is what the budget counts)
+# --------------------------------------------------------------------------
+def _local_day(moment: datetime) -> str:
+    return moment.astimezone().strftime("%Y-%m-%d")
+
+
+def _one_line(text: str | None, limit: int) -> str:
+    line = " ".join((text or "").split())
+    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
+
+
+def render_snippet(snippet: Snippet) -> str:
+    """Plain text lines quoting ``snippet``: dated, attributed, one line per turn."""
+    if snippet.source == "message":
+        title = snippet.conversation_title or "untitled"
+        head = f"[{_local_day(snippet.date)} · conversation “{_one_line(title, 60)}”]"
+        lines = [head]
+        for turn in snippet.turns:
+            day = _local_day(turn.created)
+            prefix = turn.role if day == _local_day(snippet.date) else f"{turn.role} ({day})"
+            lines.append(f"{prefix}: {turn.text}")
+        return "\n".join(lines)
+    if snippet.source == "project":
+        day = _local_day(snippet.date) if snippet.date.year > 1 else "undated"
+        return f"[{day} · project {snippet.where}] {snippet.text}"
+    state = ", archived" if snippet.archived else ""
+    return f"[{_local_day(snippet.date)} · {snippet.source}, {snippet.scope} scope{state}] {snippet.text}"
+
+
+def snippet_tokens(snippet: Snippet) -> int:
+    return estimate_tokens(render_snippet(snippet)) + 1
+
+
+# --------------------------------------------------------------------------
+# Helpers
+# --------------------------------------------------------------------------
+def _ts(day: date) -> str:
+    """Local midnight of ``day`` as the history store's UTC timestamp text."""
+    moment = datetime.combine(day, time.min).astimezone()
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def rrf(lists: Iterable[tuple[Sequence[object], float]]) -> dict[object, float]:
+    """Reciprocal rank fusion of ranked key lists, each with a weight."""
+    scores: dict[object, float] = {}
+    for keys, weight in lists:
+        for rank, key in enumerate(keys):
+            scores[key] = scores.get(key, 0.0) + weight / (RRF_K + rank + 1)
+    return scores
+
+
+def _quote(content: str, terms: Sequence[str], limit: int) -> str:
+    """The message cut to ``limit`` characters around its first matched word."""
+    line = " ".join(content.split())
+    if len(line) <= limit:
+        return line
+    lowered = line.casefold()
+    hits = [lowered.find(t.rstrip("*")[:5]) for t in terms if len(t) >= 3]
+    first = min((h for h in hits if h >= 0), default=0)
+    start = max(0, min(first - limit // 4, len(line) - limit))
+    cut = line[start : start + limit - 2].strip()
+    return ("…" if start > 0 else "") + cut + ("…" if start + limit - 2 < len(line) else "")
+
+
+# --------------------------------------------------------------------------
+# Messages
+# --------------------------------------------------------------------------
+def choose_terms(history: HistoryStore, terms: tuple[str, ...]) -> tuple[str, ...]:
+    """Terms worth an OR query: absent ones dropped, very common ones too while a rarer one stays."""
+    if not terms:
+        return ()
+    total = history.message_total()
+    common = max(1, min(int(total * COMMON_SHARE), COMMON_CAP))
+    counts = history.term_counts(terms, cap=common)
+    present = tuple(t for t in terms if counts.get(t, 0) > 0)
+    if total < MIN_MESSAGES_FOR_COMMON or len(present) <= 1:
+        return present
+    rare = tuple(t for t in present if counts[t] < common)
+    if rare:
+        return rare
+    return (min(present, key=lambda t: (counts[t], present.index(t))),)
+
+
+def _resolve_span(history: HistoryStore, found: TimeFilter, request: RecallRequest) -> TimeFilter | None:
+    if not found.anchor:
+        return found
+    match = fts_or_query(choose_terms(history, expand_forms(query_terms(found.anchor))))
+    if match is None:
+        return None
+    rows = history.recall_candidates(match, 1, before_id=request.before_id)
+    rows = [r for r in rows if r.message_id not in request.exclude_message_ids]
+    if not rows:
+        return None
+    return found.around(rows[0].created.astimezone().date())
+
+
+def expand_forms(terms: Sequence[str]) -> tuple[str, ...]:
+    """Every term with its other inflections (:func:`recall.text.word_forms`), in order, once."""
+    forms: dict[str, None] = {}
+    for term in terms:
+        for form in word_forms(term):
+            forms.setdefault(form, None)
+            if len(forms) >= MAX_TERMS * 2:
+                return tuple(forms)
+    return tuple(forms)
+
+
+_NAME = re.compile(r"\b[A-Z][\w'’-]*[a-z][\w'’-]*\b")
+
+
+def names_in(text: str, known: Collection[str]) -> list[str]:
+    """Capitalised words that look like names (no English lemma, not a stop word), in order.
+
+    They seed the second look-up of a multi-hop question: "my daughter's best
+    friend is Nur" makes "Nur" worth searching for on its own.
+    """
+    found: dict[str, None] = {}
+    for match in _NAME.finditer(text):
+        word = re.split(r"['’]", match.group(0))[0].casefold()
+        if len(word) < 3 or word in STOP_WORDS or word in known or word in found:
+            continue
+        opens = text[: match.start()].rstrip()
+        if (not opens or opens[-1] in ".!?:;") and english_words.known(word):
+            continue  # a capital that only opens a sentence: a word, not a name
+        found[word] = None
+    return list(found)
+
+
+@dataclass(frozen=True)
+class _Lexical:
+    """The lexical part of a message search: candidates, ranked lists, words, span."""
+
+    rows: dict[int, RecallRow]
+    lists: tuple[tuple[tuple[int, ...], float], ...]
+    terms: tuple[str, ...]
+    span: tuple[date, date] | None
+
+
+_LEXICAL_CACHE_SIZE = 8
+# key -> (newest id, epoch, result)
+_lexical_cache: dict[tuple[object, ...], tuple[int, tuple[int, int], _Lexical]] = {}
+_lexical_lock = threading.Lock()
+
+
+def _lexical_cached(history: HistoryStore, request: RecallRequest, today: date) -> _Lexical:
+    """:func:`_lexical`, reused when nothing it read has changed since.
+
+    The chat computes the draft's recall while the user pauses typing
+    (:func:`agenttui.core.context.assemble.prepare`); the turn then finds it here. It is
+    valid while no message was deleted or changed and no conversation renamed
+    or archived (``HistoryStore.epoch``), and every message added since is one
+    the request leaves out anyway (``before_id``: the user's own message), so
+    the result is exactly what computing it now would give.
+    """
+    key = (request.query, request.exclude_message_ids, request.conversation_id, request.prefix_last,
+           today, id(history))
+    # the newest message id the search can see: what decides its result, with the epoch
+    top = history.message_total()
+    newest = top if request.before_id is None else min(request.before_id - 1, top)
+    if newest <= 0:  # a new profile's first turn: nothing to find, no word tables to load (~0.35 s CPU)
+        return _Lexical({}, (), (), None)
+    epoch = history.epoch
+    with _lexical_lock:
+        cached = _lexical_cache.get(key)
+    if cached is not None and cached[:2] == (newest, epoch):
+        return cached[2]
+    lexical = _lexical(history, request, today)
+    with _lexical_lock:
+        while len(_lexical_cache) >= _LEXICAL_CACHE_SIZE:
+            _lexical_cache.pop(next(iter(_lexical_cache)))
+        _lexical_cache[key] = (newest, epoch, lexical)
+    return lexical
+
+
+def _lexical(history: HistoryStore, request: RecallRequest, today: date) -> _Lexical:
+    found = read_time(request.query, today)
+    span = _resolve_span(history, found, request) if found else None
+    text = without_current(found.rest if found else request.query)
+    words = query_terms(text)
+    if found:  # "January" in "the pick for January" is a topic as well as a date
+        words = (*words, *(w for w in query_terms(request.query) if w in NAMED_TIMES and w not in words))
+    prefix = request.prefix_last and bool(words) and typing_last_word(text)
+    base = words[:-1] if prefix else words
+    primary = tuple(f for w in base for f in word_forms(w)[:1])  # the word itself, or its prefix form
+    terms = choose_terms(history, primary)
+    extra = choose_terms(history, tuple(f for f in expand_forms(base) if f not in primary))
+    if prefix:
+        terms = (*terms, words[-1])
+    match = fts_or_query(terms, prefix_last=prefix)
+    rows: dict[int, RecallRow] = {}
+    lists: list[tuple[list[int], float]] = []
+    found_span: tuple[date, date] | None = None
+
+    def keep(found_rows: list[RecallRow]) -> list[int]:
+        ids = []
+        for row in found_rows:
+            if row.message_id in request.exclude_message_ids:
+                continue
+            rows.setdefault(row.message_id, row)
+            ids.append(row.message_id)
+        return ids
+
+    common: _Scope = {"before_id": request.before_id, "conversation_id": request.conversation_id}
+    if match is not None:
+        pool = history.recall_candidates(match, CANDIDATES * STATEMENT_POOL, highlight=request.prefix_last,
+                                          **common)
+        lists.append((keep(pool[:CANDIDATES]), 1.0))
+        if not request.prefix_last:
+            statements = [row for row in pool if row.role == "user" and not asks(row.content)]
+            lists.append((keep(statements[:CANDIDATES]), USER_WEIGHT))
+    forms_match = fts_or_query(extra)
+    if forms_match is not None:
+        lists.append((keep(history.recall_candidates(forms_match, CANDIDATES, **common)), FORMS_WEIGHT))
+    if span is not None and span.start is not None and span.end is not None:
+        found_span = (span.start, span.end)
+        since, until = _ts(span.start), _ts(span.end)
+        if match is not None:
+            lists.append((keep(history.recall_candidates(match, CANDIDATES, since=since, until=until,
+                                                         **common)), SPAN_WEIGHT))
+        # the span's own statements, whatever their words ("bought" for "what did I buy")
+        lists.append((keep(history.recent_in_span(since, until, SPAN_CANDIDATES,
+                                                  before_id=request.before_id)), SPAN_ONLY_WEIGHT))
+    if lists and not request.prefix_last:
+        follow = fts_or_query(_feedback_terms(history, rows, rrf(lists), set(terms) | set(words)))
+        if follow is not None:
+            lists.append((keep(history.recall_candidates(follow, CANDIDATES // 2, **common)), FEEDBACK_WEIGHT))
+    # after the feedback: a related word's hits are too loose to seed a second look-up
+    related = () if request.prefix_last else related_terms(words, set(terms) | set(words))
+    related_match = fts_or_query(choose_terms(history, related))
+    if related_match is not None:
+        lists.append((keep(history.recall_candidates(related_match, CANDIDATES, **common)), RELATED_WEIGHT))
+    return _Lexical(rows, tuple((tuple(ids), weight) for ids, weight in lists), terms, found_span)
+
+
+def _message_lists(history: HistoryStore, request: RecallRequest, today: date,
+                   result: RecallResult) -> tuple[dict[int, RecallRow], list[tuple[list[int], float]]]:
+    semantic = _start_semantic(request)  # first: its round trip overlaps the lexical work
+    lexical = _lexical_cached(history, request, today)
+    result.terms, result.span = lexical.terms, lexical.span
+    rows = dict(lexical.rows)  # the cached one stays as it was
+    lists: list[tuple[list[int], float]] = [(list(ids), weight) for ids, weight in lexical.lists]
+    if semantic is not None:
+        ranked = _semantic_ids(semantic, result)
+        missing = [mid for mid in ranked if mid not in rows and mid not in request.exclude_message_ids]
+        for row in history.rows_for_ids(missing, before_id=request.before_id,
+                                        conversation_id=request.conversation_id):
+            rows[row.message_id] = row
+        lists.append(([mid for mid in ranked if mid in rows], 1.0))
+    return rows, lists
+
+
+def _start_semantic(request: RecallRequest) -> Future[tuple[int, ...]] | None:
+    if request.semantic is None or not request.query.strip():
+        return None
+    try:
+        return request.semantic.start_ranking(request.query, CANDIDATES)
+    except Exception as error:  # embeddings are a bonus; lexical recall stands alone
+        failed: Future[tuple[int, ...]] = Future()
+        failed.set_exception(error)
+        return failed
+
+
+def _semantic_ids(semantic: Future[tuple[int, ...]], result: RecallResult) -> list[int]:
+    """The semantic ranking if ready within ``SEMANTIC_WAIT``; else none (it runs on, kept)."""
+    try:
+        return list(semantic.result(timeout=SEMANTIC_WAIT))
+    except FutureTimeout:
+        return []  # late is not a failure: no notice; the turn's next step will have it
+    except SemanticNotice as notice:  # once per session, whichever recall sees it first
+        claimed = notice.claim()
+        if claimed:
+            result.notices.append(f"semantic ranking unavailable: {claimed}")
+        return []
+    except Exception as error:  # embeddings are a bonus; lexical recall stands alone
+        result.notices.append(f"semantic ranking unavailable: {error}")
+        return []
+
+
+def _feedback_terms(history: HistoryStore, rows: dict[int, RecallRow], fused: dict[object, float],
+                    known: set[str]) -> tuple[str, ...]:
+    """Words of the best hits worth a second look-up: names and rare words (multi-hop, updates).
+
+    "My daughter's best friend is Nur" makes "Nur" worth searching for; "I'm
+    on the keto diet" makes "keto", so "stopped keto" (the update) is found
+    though it shares no word with the question. Rare = in fewer than
+    ``FEEDBACK_RARE_SHARE`` of all messages: a common word would drag in noise.
+    """
+    best = sorted(rows, key=lambda mid: (-fused.get(mid, 0.0) * prior(rows[mid]), -mid))[:FEEDBACK_HITS]
+    names = [n for mid in best for n in names_in(rows[mid].content, known)]
+    others = [w for mid in best if rows[mid].role == "user"
+              for w in query_terms(rows[mid].content) if w not in known and not w.isdigit() and len(w) > 3]
+    candidates = tuple(dict.fromkeys([*names, *others]))
+    if not candidates:
+        return ()
+    rare = max(2, int(history.message_total() * FEEDBACK_RARE_SHARE))
+    counts = history.term_counts(candidates, cap=rare)
+    chosen = [w for w in candidates if 0 < counts.get(w, 0) < rare]
+    return tuple(chosen[:FEEDBACK_NAMES])
+
+
+_FIRST_PERSON = frozenset("i my me mine our we us i'm i've aku saya gue gua kami kita ku".split())
+
+
+def prior(row: RecallRow) -> float:
+    """How likely a message is to hold a fact about the user (a multiplier of its score).
+
+    The user's own statements in the first person ("our cat is called
+    Kopi") are what a personal memory is made of; questions ("what's a good
+    name for a cat?") and the assistant's general advice rarely are.
+    """
+    return _user_prior(row.content) if row.role == "user" else 1.0
+
+
+def asks(text: str) -> bool:
+    """Is a user message a question? A "?" anywhere counts: "…? Be honest." asks too."""
+    return "?" in text
+
+
+@lru_cache(maxsize=4096)  # a turn scores a few hundred rows, twice; the next turn meets many again
+def _user_prior(text: str) -> float:
+    if asks(text):
+        return QUESTION_PRIOR
+    words = set(re.findall(r"[\w']+", text.casefold()))
+    return STATEMENT_PRIOR if words & _FIRST_PERSON else 1.0
+
+
+def _message_snippets(history: HistoryStore, request: RecallRequest, today: date,
+                      result: RecallResult) -> list[Snippet]:
+    rows, lists = _message_lists(history, request, today, result)
+    fused = rrf(lists)
+    times = [row.created.timestamp() for row in rows.values()]
+    oldest, span = (min(times), (max(times) - min(times)) or 1.0) if times else (0.0, 1.0)
+    bonus = CURRENT_BONUS if asks_current(request.query) else RECENCY_BONUS
+    scores = {mid: fused.get(mid, 0.0) * prior(row) * (1 + bonus * (row.created.timestamp() - oldest) / span)
+              for mid, row in rows.items()}
+    order = sorted(rows, key=lambda mid: (-scores[mid], -mid))
+    snippets: list[Snippet] = []
+    kept = NearDuplicates(NEAR_DUPLICATE)
+    for mid in order:
+        if len(kept) >= MAX_SNIPPETS:
+            break  # more than a budget ever holds
+        row = rows[mid]
+        words = frozenset(query_terms(row.content))
+        if not row.content.strip() or kept.seen(words):
+            continue  # "Btw, is it better to pay off the car loan early?" once is enough
+        kept.add(words)
+        matched = Turn(row.message_id, row.role, row.created,
+                       _quote(row.content, result.terms, MATCH_CHARS), matched=True)
+        snippets.append(Snippet(
+            source="message", score=scores[mid], date=row.created,
+            text=matched.text, highlight=row.highlight, conversation_id=row.conversation_id,
+            conversation_title=row.conversation_title, message_id=row.message_id, role=row.role,
+            turns=(matched,), archived=row.archived,
+        ))
+    return snippets
+
+
+def with_neighbour(history: HistoryStore, snippet: Snippet, request: RecallRequest,
+                   terms: Sequence[str]) -> Snippet:
+    """The snippet with its neighbouring turn: the answer after a question, the question before an answer.
+
+    A statement of the user's ("our cat is called Kopi") stands alone: the
+    reply to it ("Noted!") would cost budget and add nothing.
+    """
+    if snippet.source != "message" or snippet.message_id is None or snippet.conversation_id is None:
+        return snippet
+    if snippet.role == "user" and not snippet.turns[-1].text.rstrip().endswith("?"):
+        return snippet
+    other = history.neighbour(snippet.message_id, snippet.conversation_id, after=snippet.role == "user")
+    if other is None or other.id is None or other.id in request.exclude_message_ids:
+        return snippet
+    if request.before_id is not None and other.id >= request.before_id:
+        return snippet
+    quoted = Turn(other.id, other.role, other.created, _quote(other.content or "", terms, NEIGHBOUR_CHARS))
+    turns = (*snippet.turns, quoted) if other.id > snippet.message_id else (quoted, *snippet.turns)
+    return replace(snippet, turns=turns, date=turns[0].created)
+
+
+def merge(first: Snippet, second: Snippet) -> Snippet:
+    """One snippet holding the turns of both (same conversation), in order."""
+    turns = {t.message_id: t for t in first.turns}
+    for turn in second.turns:
+        if turn.message_id not in turns or turn.matched:
+            turns[turn.message_id] = turn
+    ordered = tuple(turns[k] for k in sorted(turns))
+    return replace(first, turns=ordered, date=ordered[0].created)
+
+
+def _touching(first: Snippet, second: Snippet) -> bool:
+    return (first.source == second.source == "message" and first.conversation_id == second.conversation_id
+            and bool(set(first.message_ids) & set(second.message_ids)))
+
+
+# --------------------------------------------------------------------------
+# Memory items and project entries
+# --------------------------------------------------------------------------
+def _item_text(item: MemoryItem) -> str:
+    return f"{item.key} = {item.value}" if item.kind == "fact" else item.text
+
+
+def rank_memory(items: Sequence[MemoryItem], query: str | None, limit: int = 200) -> list[tuple[MemoryItem, float]]:
+    """Items matching ``query`` by bm25 (best first), with a positive score."""
+    terms = query_terms(query)
+    if not terms or not items:
+        return []
+    index = _memory_index(items)
+    by_id = {i.id: i for i in items}
+    return [(by_id[key], -score) for key, score in index.search(terms, limit)]
+
+
+_memory_indexes: dict[tuple[int, int, int], SideIndex] = {}
+
+
+def _memory_index(items: Sequence[MemoryItem]) -> SideIndex:
+    """The side index of these items; reused while they are the same objects, unchanged.
+
+    The memory store hands out the same cached objects until its file changes
+    (``items(copies=False)``), so identity plus ``updated`` recognises the set
+    without hashing 2,000 texts every turn; any other list is indexed by content.
+    """
+    key = (len(items), hash(tuple(map(id, items))), hash(tuple(i.updated for i in items)))
+    index = _memory_indexes.get(key)
+    if index is None:
+        ordered = sorted(items, key=lambda i: i.id)
+        index = index_for([Document(i.id, _item_text(i)) for i in ordered])
+        _memory_indexes.clear()  # one set at a time: the profile's current memory
+        _memory_indexes[key] = index
+    return index
+
+
+def _memory_snippets(memory: MemoryStore, request: RecallRequest) -> list[Snippet]:
+    items = [] if not request.live_memory else memory.items("all", include_expired=False)
+    archived_ids = set()
+    for item in memory.archived("all"):
+        archived_ids.add(item.id)
+        items.append(item)
+    wanted = {k for k in request.sources if k in ("note", "fact")}
+    items = [i for i in items if i.kind in wanted]
+    ranked = rank_memory(items, request.query, limit=CANDIDATES)
+    scores = rrf([([i.id for i, _ in ranked], 1.0)])
+    return [
+        Snippet(source=item.kind, score=scores[item.id], date=item.updated,
+                text=_one_line(_item_text(item), ITEM_CHARS), item_id=item.id, scope=item.scope,
+                archived=item.id in archived_ids)
+        for item, _ in ranked
+    ]
+
+
+def _project_snippets(project: ProjectMemory, request: RecallRequest) -> list[Snippet]:
+    entries = project.recall_entries()
+    terms = query_terms(request.query)
+    if not entries or not terms:
+        return []
+    index = index_for([Document(where, text) for where, _, text in entries])
+    by_where = {where: (day, text) for where, day, text in entries}
+    ranked = index.search(terms, CANDIDATES)
+    scores = rrf([([key for key, _ in ranked], 1.0)])
+    snippets = []
+    for key, _ in ranked:
+        day, text = by_where[key]
+        try:
+            moment = datetime.fromisoformat(day).replace(tzinfo=UTC) if day else datetime.min.replace(tzinfo=UTC)
+        except ValueError:
+            moment = datetime.min.replace(tzinfo=UTC)
+        snippets.append(Snippet(source="project", score=scores[key], date=moment,
+                                text=_quote(text, terms, MATCH_CHARS), where=key))
+    return snippets
+
+
+# --------------------------------------------------------------------------
+# The entry point
+# --------------------------------------------------------------------------
+def recall(request: RecallRequest, *, history: HistoryStore | None = None, memory: MemoryStore | None = None,
+           project: ProjectMemory | None = None, warn: Callable[[str], None] | None = None) -> RecallResult:
+    """Ranked, de-duplicated snippets for ``request`` from the given stores (see module doc).
+
+    A store that is None, or that fails, contributes nothing; failures become
+    ``notices`` (recall is never worth losing a turn over).
+    """
+    result = RecallResult()
+    today = (request.now or datetime.now(UTC)).astimezone().date()
+    per_source: list[list[Snippet]] = []
+
+    def attempt(what: str, run: Callable[[], list[Snippet]]) -> None:
+        try:
+            per_source.append(run())
+        except Exception as error:  # a broken file must not cost the turn
+            result.notices.append(f"{what} could not be searched: {error}")
+
+    if history is not None and "message" in request.sources:
+        attempt("history", lambda: _message_snippets(history, request, today, result))
+    if memory is not None and {"note", "fact"} & set(request.sources):
+        attempt("memory", lambda: _memory_snippets(memory, request))
+    if project is not None and "project" in request.sources:
+        attempt("project memory", lambda: _project_snippets(project, request))
+    ranked = [s for group in per_source for s in group]
+    ranked.sort(key=lambda s: (-s.score, s.source, -(s.message_id or 0), s.item_id or "", s.where or ""))
+    chosen: list[Snippet] = []
+    used = 0
+    for snippet in ranked:
+        if request.limit > 0 and len(chosen) >= request.limit:
+            break
+        if request.neighbours and history is not None and snippet.source == "message":
+            snippet = with_neighbour(history, snippet, request, result.terms)
+        near = next((k for k, other in enumerate(chosen) if _touching(other, snippet)), None)
+        if near is not None:  # adjacent turns of one conversation: one snippet
+            joined = merge(chosen[near], snippet)
+            cost = snippet_tokens(joined) - snippet_tokens(chosen[near])
+            if request.token_budget <= 0 or used + cost <= request.token_budget:
+                chosen[near] = joined
+                used += cost
+            continue
+        cost = snippet_tokens(snippet)
+        if request.token_budget > 0 and used + cost > request.token_budget:
+            continue  # a later, smaller one may still fit
+        chosen.append(snippet)
+        used += cost
+    result.snippets = chosen
+    for notice in result.notices:
+        if warn is not None:
+            warn(notice)
+    return result
+
+
+def search_hits(history: HistoryStore, query: str, limit: int = 50,
+                conversation_id: str | None = None) -> list[SearchHit]:
+    """Past messages for a search box (History pane): recall's ranking, one hit per message.
+
+    Unlike the prompt: no neighbouring turns, and the last word is
+    prefix-matched while it is being typed. Time words rank their span first
+    ("deploy last week"), as in the prompt.
+    """
+    from agenttui.core.models import SearchHit
+
+    request = RecallRequest(query=query, sources=("message",), limit=limit, neighbours=False,
+                            conversation_id=conversation_id, prefix_last=True)
+    found = recall(request, history=history)
+    return [
+        SearchHit(conversation_id=s.conversation_id or "", conversation_title=s.conversation_title,
+                  message_id=s.message_id or 0, role=s.role or "user",  # type: ignore[arg-type]
+                  snippet=s.highlight or s.text, created=s.date, rank=-s.score)
+        for s in found.snippets
+    ]
+
+
+def day_span(snippets: Sequence[Snippet]) -> tuple[date, date] | None:
+    """First and last local date among ``snippets`` (for "used: … (12 Mar – 2 Apr)")."""
+    days = [s.date.astimezone().date() for s in snippets if s.date.year > 1]
+    days += [s.last_date.astimezone().date() for s in snippets if s.date.year > 1]
+    return (min(days), max(days)) if days else None
+

@@ -1,0 +1,383 @@
+"""Semantic recall (``[recall] semantic = true``): the ranker recall fuses, and the backfill.
+
+* :func:`ranker_for` gives context assembly an :class:`EmbeddingRanker`
+  (``bootstrap.Services.semantic_ranker``). It embeds the user's message with
+  a ``QUERY_TIMEOUT_S`` limit and ranks the stored vectors
+  (:class:`~agenttui.core.recall.embeddings.EmbeddingIndex`); recall fuses that list
+  with BM25 by reciprocal rank fusion (:mod:`recall.retrieval`). Before anything is
+  embedded it sends nothing. Any failure turns semantic recall off for the
+  session: recall stays lexical and the turn goes on.
+* **Never on a turn's clock.** A ranking runs in a daemon thread of its own
+  (:meth:`EmbeddingRanker.start_ranking`); recall waits for it only
+  ``retrieval.SEMANTIC_WAIT`` and otherwise fuses without it. Query vectors
+  and rankings are kept per query text (``QUERY_CACHE``), and callers asking
+  for a ranking already running share it, so the turn's next step, a retry,
+  or the turn after the chat's :func:`prepare` (the draft, embedded while the
+  user pauses typing) find it ready and nothing is sent twice. ``agenttui
+  ask`` has no draft: on a slow endpoint its first step may rank lexically.
+  Threads only fill the ranker's caches, under its lock; what recall fuses
+  is an immutable tuple, read in recall's own thread.
+* :func:`backfill` embeds messages that have no vector yet, newest first, a
+  batch per request and a transaction per batch: memory stays bounded by the
+  batch, an interruption loses at most the batch in flight, and the next run
+  resumes where this one stopped (what has a vector is not sent again).
+* :func:`run_background` is the app's worker: a backfill after start-up,
+  then new messages every ``IDLE_S``.
+
+**One notice.** All of it shares one :class:`SemanticState` per session and
+profile. The first failure that turns semantic recall off makes one notice:
+raised once into recall (it becomes one of the turn's ``warnings``) and kept
+for the UI (:meth:`SemanticState.take_notice`). Nothing after it says it again.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypeVar
+
+from agenttui.core.recall.embedding_client import EMBED_BATCH, EmbeddingClient, EmbeddingError
+from agenttui.core.recall.embeddings import EmbeddingIndex
+from agenttui.core.recall.retrieval import CANDIDATES, SemanticNotice
+
+if TYPE_CHECKING:
+    from agenttui.core.history.store import HistoryStore
+    from agenttui.core.services_view import CoreServices
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+log = logging.getLogger(__name__)
+
+QUERY_TIMEOUT_S = 2.0  # the longest a turn waits for its query's embedding, once
+BACKFILL_TIMEOUT_S = 30.0  # per backfill request (a local model embedding 64 texts)
+IDLE_S = 30.0  # between background passes for new messages
+RETRY_S = 300.0  # after a transient failure (429, 5xx, timeout)
+QUERY_CACHE = 8  # queries whose vector and ranking are kept: assembly runs after every tool step
+RANKING_TTL_S = 120.0  # a kept ranking is reused this long (then new vectors may count)
+
+_STATE_LOCK = threading.Lock()
+
+
+class SemanticUnavailable(SemanticNotice):
+    """Raised into recall when semantic ranking turns off (the session's notice, claimed once)."""
+
+
+class SemanticState:
+    """Semantic recall of one session, profile and endpoint: client, index, on or off."""
+
+    def __init__(self, history: HistoryStore, *, base_url: str | None, api_key: str | None, model: str,
+                 key: tuple[str, str | None, str] | tuple[()] = ()) -> None:
+        self.key = key
+        self.model = model
+        self.index = EmbeddingIndex.for_history(history, model)
+        self.off_reason: str | None = None
+        self.missing_key = not api_key  # off until a key is set (no notice: the chat says so)
+        if self.missing_key:
+            self.off_reason = "no API key"
+        self._base_url = base_url
+        self._api_key = api_key
+        self._client: EmbeddingClient | None = None
+        self._notice: str | None = None
+        self._lock = threading.Lock()
+        self.ranker = EmbeddingRanker(self)
+
+    @property
+    def enabled(self) -> bool:
+        return self.off_reason is None
+
+    def client(self) -> EmbeddingClient:
+        with self._lock:
+            if self._client is None:
+                self._client = EmbeddingClient(self._base_url, self._api_key or "", self.model,
+                                               timeout=BACKFILL_TIMEOUT_S)
+            return self._client
+
+    def disable(self, reason: str) -> str | None:
+        """Turn semantic recall off for the session; the notice the first time, else None."""
+        with self._lock:
+            if self.off_reason is not None:
+                return None
+            self.off_reason = reason
+            self._notice = (f"Semantic recall is off for this session: {reason}. "
+                            "Recall keeps working with keyword search (BM25).")
+            log.warning("semantic recall: %s", reason)
+            return self._notice
+
+    def take_notice(self) -> str | None:
+        """The notice, the first time it is asked for (the UI shows it once)."""
+        with self._lock:
+            notice, self._notice = self._notice, None
+            return notice
+
+
+class EmbeddingRanker:
+    """``retrieval.SemanticRanker``: the messages nearest the query's embedding (module doc)."""
+
+    def __init__(self, state: SemanticState, timeout: float = QUERY_TIMEOUT_S) -> None:
+        self.state = state
+        self.timeout = timeout
+        self._lock = threading.Lock()  # guards the caches below; never held over I/O
+        self._vectors: OrderedDict[str, Sequence[float]] = OrderedDict()
+        self._rankings: OrderedDict[tuple[str, int], tuple[float, tuple[int, ...]]] = OrderedDict()
+        self._running: dict[tuple[str, int], Future[tuple[int, ...]]] = {}
+        self._failure: SemanticUnavailable | None = None  # turned semantic off; until claimed
+
+    def start_ranking(self, query: str, limit: int) -> Future[tuple[int, ...]]:
+        """The ranking of ``query``: done at once when kept, else computed in a thread.
+
+        Callers asking while the same ranking runs share its future. The
+        failure that turned semantic recall off is handed to callers until a
+        recall claims its notice (it may come after the turn stopped waiting).
+        """
+        key = (query, limit)
+        with self._lock:
+            if not self.state.enabled or not query.strip() or limit <= 0:
+                failure = self._failure
+                if failure is not None and not failure.claimed:
+                    return _settled(error=failure)
+                return _settled(())
+            kept = self._rankings.get(key)
+            if kept is not None and time.monotonic() - kept[0] < RANKING_TTL_S:
+                return _settled(kept[1])
+            running = self._running.get(key)
+            if running is not None:
+                return running
+            future: Future[tuple[int, ...]] = Future()
+            self._running[key] = future
+        # A daemon thread, not a pool: a process (``agenttui ask``) never waits at exit
+        # for a ranking nobody needs any more.
+        threading.Thread(target=self._run, args=(key, future), name="semantic-rank", daemon=True).start()
+        return future
+
+    def rank_messages(self, query: str, limit: int) -> list[int]:
+        """The ranking, waited for (tests, benchmarks); failures as :meth:`start_ranking`."""
+        return list(self.start_ranking(query, limit).result())
+
+    def has_unclaimed_failure(self) -> bool:
+        with self._lock:
+            return self._failure is not None and not self._failure.claimed
+
+    def _run(self, key: tuple[str, int], future: Future[tuple[int, ...]]) -> None:
+        query, limit = key
+        ranked: tuple[int, ...] = ()
+        keep, failure = False, None
+        try:
+            ranked, keep = self._rank(query, limit)
+        except Exception as error:  # never into the turn; off for the session instead
+            notice = self.state.disable(str(error))
+            if notice is not None:
+                failure = SemanticUnavailable(notice)
+        finally:  # whatever happened, the future settles: nobody waits on a dead thread
+            with self._lock:
+                self._running.pop(key, None)
+                if keep:
+                    _keep(self._rankings, key, (time.monotonic(), ranked))
+                if failure is not None:
+                    self._failure = failure
+            if failure is not None:
+                future.set_exception(failure)
+            else:
+                future.set_result(ranked)
+
+    def _rank(self, query: str, limit: int) -> tuple[tuple[int, ...], bool]:
+        """(ranking, whether to keep it): nothing embedded yet is not kept (the backfill may run)."""
+        index = self.state.index
+        if not index.has_any():  # nothing embedded yet: no request at all
+            return (), False
+        return tuple(index.rank_messages(self._vector(query), limit)), True
+
+    def _vector(self, query: str) -> Sequence[float]:
+        with self._lock:
+            vector = self._vectors.get(query)
+        if vector is None:  # the round trip, outside the lock
+            vector = self.state.client().embed([query], timeout=self.timeout)[0]
+        with self._lock:
+            _keep(self._vectors, query, vector)
+        return vector
+
+
+def _settled(result: tuple[int, ...] = (), *, error: BaseException | None = None) -> Future[tuple[int, ...]]:
+    future: Future[tuple[int, ...]] = Future()
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)
+    return future
+
+
+def _keep(cache: OrderedDict[K, V], key: K, value: V) -> None:
+    cache[key] = value
+    cache.move_to_end(key)
+    while len(cache) > QUERY_CACHE:
+        cache.popitem(last=False)
+
+
+def semantic_state(services: CoreServices) -> SemanticState:
+    """The session's state for the active profile, endpoint and embedding model (cached)."""
+    history = services.history
+    model = services.settings.recall.embedding_model
+    key = (str(history.db_path), services.base_url, model)
+    with _STATE_LOCK:
+        cached = services.session.semantic
+        if cached is not None and cached.key == key:
+            return cached
+        lookup = services.api_key()
+        state = SemanticState(history, base_url=services.base_url, api_key=lookup.value,
+                              model=model, key=key)
+        if state.missing_key:  # not kept: a key set later in the session counts
+            state.off_reason = "no API key" + (f" ({lookup.problem})" if lookup.problem else "")
+            return state
+        services.session.semantic = state
+        return state
+
+
+def ranker_for(services: CoreServices) -> EmbeddingRanker | None:
+    """The ranker for context assembly; None when semantic recall is off or cannot start."""
+    if not services.settings.recall.semantic:
+        return None
+    try:
+        state = semantic_state(services)
+    except Exception as error:  # a turn never fails for a bonus
+        log.warning("semantic recall unavailable: %s", error)
+        return None
+    return state.ranker if state.enabled or state.ranker.has_unclaimed_failure() else None
+
+
+def prepare(services: CoreServices, text: str) -> Future[tuple[int, ...]] | None:
+    """Start embedding and ranking ``text`` as recall will for it (the chat's draft).
+
+    The turn that sends ``text`` then finds vector and ranking kept. None when
+    semantic recall is off. Blocks on the first call of a session (the state:
+    key look-up, database): call it from a thread.
+    """
+    ranker = ranker_for(services)
+    if ranker is None or not ranker.state.enabled:
+        return None
+    return ranker.start_ranking(text, CANDIDATES)
+
+
+# --------------------------------------------------------------------------
+# Backfill
+# --------------------------------------------------------------------------
+@dataclass
+class BackfillResult:
+    embedded: int = 0
+    batches: list[int] = field(default_factory=list)  # texts read per batch, in order
+    complete: bool = False  # nothing is left without a vector (in the range walked)
+    stopped: bool = False  # ``should_stop`` said so
+    error: EmbeddingError | None = None
+    notice: str | None = None  # this pass turned semantic recall off (the session's notice)
+    top_id: int = 0  # newest message id when the pass began: ``after_id`` of the next one
+    seconds: float = 0.0
+
+
+def backfill(services: CoreServices, *, batch: int = EMBED_BATCH, should_stop: Callable[[], bool] | None = None,
+             limit: int | None = None, after_id: int | None = None,
+             progress: Callable[[BackfillResult], None] | None = None,
+             state: SemanticState | None = None) -> BackfillResult:
+    """Embed messages that have no vector yet, newest first, ``batch`` at a time (module doc).
+
+    ``limit``: at most this many this run. ``after_id``: only messages newer
+    than it (a later pass needs only what came since). ``should_stop`` is
+    asked before each batch. Failures end the pass and are in the result; an
+    endpoint without embeddings also turns semantic recall off for the session.
+    """
+    started = time.monotonic()
+    state = state or semantic_state(services)
+    result = BackfillResult()
+    if not state.enabled:
+        result.error = EmbeddingError(state.off_reason or "semantic recall is off", "unavailable")
+        return result
+    index = state.index
+    result.top_id = services.history.message_total()
+    before: int | None = None
+    while True:
+        if should_stop is not None and should_stop():
+            result.stopped = True
+            break
+        want = batch if limit is None else min(batch, limit - result.embedded)
+        if want <= 0:
+            break
+        rows = index.pending(want, before_id=before, after_id=after_id)
+        if not rows:
+            result.complete = True
+            break
+        try:
+            pairs = _embed_rows(state.client(), rows)
+        except EmbeddingError as error:
+            result.error = error
+            if error.kind == "unavailable":
+                result.notice = state.disable(str(error))
+            break
+        result.embedded += index.store(pairs)
+        result.batches.append(len(rows))
+        before = rows[-1][0]
+        if progress is not None:
+            result.seconds = time.monotonic() - started
+            progress(result)
+    result.seconds = time.monotonic() - started
+    return result
+
+
+def _embed_rows(client: EmbeddingClient, rows: list[tuple[int, str]]) -> list[tuple[int, Sequence[float]]]:
+    """(id, vector) for ``rows``; when the batch is rejected, each text alone, skipping the bad."""
+    try:
+        return list(zip((mid for mid, _ in rows), client.embed([t for _, t in rows],
+                                                             timeout=BACKFILL_TIMEOUT_S), strict=True))
+    except EmbeddingError as error:
+        if not (client.worked and error.status == 400 and len(rows) > 1):
+            raise
+    pairs: list[tuple[int, Sequence[float]]] = []
+    for mid, text in rows:  # one text the model refuses must not stall the rest
+        try:
+            pairs.append((mid, client.embed([text], timeout=BACKFILL_TIMEOUT_S)[0]))
+        except EmbeddingError as error:
+            if error.status != 400:
+                raise
+            log.warning("semantic recall: message %s not embedded: %s", mid, error)
+    return pairs
+
+
+def run_background(services: CoreServices, *, stop: threading.Event, notify: Callable[[str], None],
+                   idle: float = IDLE_S, retry: float = RETRY_S) -> None:
+    """The app's worker: backfill, then new messages every ``idle`` s, until ``stop`` is set.
+
+    Ends when semantic recall is turned off (setting or failure); a notice
+    (the session's one) goes to ``notify``. A profile switch starts over on
+    the new profile's history.
+    """
+    after: int | None = None
+    key = None
+    while not stop.is_set() and services.settings.recall.semantic:
+        try:
+            state = semantic_state(services)
+            if state.key != key:
+                key, after = state.key, None
+            result = backfill(services, should_stop=stop.is_set, after_id=after, state=state)
+        except sqlite3.OperationalError as error:  # locked past the busy timeout: later
+            log.warning("semantic recall backfill paused: %s", error)
+            stop.wait(retry)
+            continue
+        except Exception as error:  # a bug or an unreadable database: log it, stop quietly
+            log.warning("semantic recall backfill failed: %s", error, exc_info=True)
+            return
+        notice = state.take_notice()
+        if notice:
+            notify(notice)
+        if state.missing_key:
+            stop.wait(idle)
+            continue
+        if not state.enabled:
+            return
+        if result.complete:
+            after = result.top_id
+        if result.embedded:
+            log.info("semantic recall: embedded %d messages in %.1f s", result.embedded, result.seconds)
+        stop.wait(retry if result.error is not None else idle)
