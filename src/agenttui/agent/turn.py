@@ -76,6 +76,7 @@ class Turn:
     retry_of: int | None = None  # the stored question answered again (set once it is stored)
     edit_of: int | None = None  # the question this one replaces (a new branch)
     then_archive: bool = False  # /end: archive the session when this turn finishes
+    conversation_id: str | None = None  # where it runs, once known (/end archives that one)
     phase: Phase = Phase.STREAMING
     stopped: bool = False  # the user stopped it (Esc): shown as cancelled at once, winding down
     cancel: asyncio.Event = field(default_factory=asyncio.Event)
@@ -238,6 +239,7 @@ class TurnController:
         """The turn's events from the agent loop (the consumer passes each to :meth:`observe`)."""
         from agenttui.agent.loop import run_turn  # imports openai: not at start-up
 
+        turn.conversation_id = conversation_id
         async for event in run_turn(services, conversation_id, turn.text, image_path=turn.image,
                                     model=model, cancel=turn.cancel, retry_of=turn.retry_of,
                                     edit_of=turn.edit_of, client=client):

@@ -516,8 +516,10 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
             await self.chat_log.notice(f"Stopped: {event.stop_reason.replace('_', ' ')}.", error=True)
         if saved:
             self.last_reply_text = saved
-        if turn.then_archive:
-            self._archive_session()
+        # /end: only a turn that ran to its end (not stopped, not cut by a limit) archives the
+        # session, and it archives its own conversation, whatever is open by then
+        if turn.then_archive and event.stop_reason == "success" and turn.conversation_id is not None:
+            self._archive_session(turn.conversation_id)
 
     async def _turn_failed(self, turn: Turn, event: ev.TurnFailed) -> None:
         reply = await self._turn_ended(event)
@@ -753,10 +755,7 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
         self.prompt.focus()
 
     @work(thread=True, group="chat-end")
-    def _archive_session(self) -> None:
-        cid = self.conversation_id
-        if cid is None:
-            return
+    def _archive_session(self, cid: str) -> None:
         transcript = self.services.history.export_markdown(cid)
         path: Path = self.services.project.archive_session(transcript)
         self.app.call_from_thread(self.notify, str(path), title="Session archived")
