@@ -71,12 +71,9 @@ def main(argv: list[str] | None = None) -> int:
     args_list = sys.argv[1:] if argv is None else list(argv)
     fast = _tui_only(args_list)
     if fast is not None:
-        from agenttui.cli.early_keys import keys_kept_as_typed
+        from agenttui.cli.tui import run_tui
 
-        with keys_kept_as_typed():  # first thing: an Enter typed during start-up stays Enter
-            from agenttui.cli.tui import run_tui
-
-            return run_tui(fast)
+        return run_tui(fast)
     bad = _not_utf8(args_list)
     if bad:
         print(f"agenttui: {bad}", file=sys.stderr)
@@ -84,12 +81,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser(_named_command(args_list))
     args = parser.parse_args(argv)
     if args.command is None:
-        from agenttui.cli.early_keys import keys_kept_as_typed
+        from agenttui.cli.tui import run_tui
 
-        with keys_kept_as_typed():
-            from agenttui.cli.tui import run_tui
-
-            return run_tui(args)
+        return run_tui(args)
     try:
         return int(args.handler(args) or 0)
     except KeyboardInterrupt:

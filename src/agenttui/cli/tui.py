@@ -9,12 +9,15 @@ def run_tui(args) -> int:
     policy; once it runs, :mod:`agenttui.ui.error_policy` does."""
     import gc
 
-    gc.disable()  # until the panes are up (ui/startup.py, step 0): before Textual is imported
-    from agenttui.ui.app import run_app
+    from agenttui.cli.early_keys import keys_kept_as_typed
 
-    try:
-        return run_app(profile=args.profile)
-    except Exception as exc:  # noqa: BLE001 -- a sentence, or a crash log
-        from agenttui.cli.common import report_failure
+    with keys_kept_as_typed():  # first thing: an Enter typed during start-up stays Enter
+        gc.disable()  # until the panes are up (ui/startup.py, step 0): before Textual is imported
+        from agenttui.ui.app import run_app
 
-        return report_failure(exc, ["tui"])
+        try:
+            return run_app(profile=args.profile)
+        except Exception as exc:  # noqa: BLE001 -- a sentence, or a crash log
+            from agenttui.cli.common import report_failure
+
+            return report_failure(exc, ["tui"])
