@@ -1,7 +1,7 @@
 """Keyring backends for tests: never the real OS keyring.
 
 * :class:`MemoryKeyring` keeps passwords in a dict (in-process tests:
-  ``keyring.set_keyring(MemoryKeyring())``).
+  ``with memory_keyring_installed() as backend: ...``).
 * :class:`FileKeyring` keeps them in a JSON file named by the env var
   ``AGENTTUI_TEST_KEYRING_FILE``, so a subprocess can use it with
   ``PYTHON_KEYRING_BACKEND=tests.fakes.memory_keyring.FileKeyring`` (and the
@@ -10,10 +10,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
+import keyring
 from keyring.backend import KeyringBackend
 from keyring.compat import properties
 from keyring.errors import PasswordDeleteError
@@ -71,3 +74,15 @@ class FileKeyring(KeyringBackend):
         if data.pop(f"{service}/{username}", None) is None:
             raise PasswordDeleteError("no such password")
         self.path.write_text(json.dumps(data))
+
+
+@contextlib.contextmanager
+def memory_keyring_installed() -> Iterator[MemoryKeyring]:
+    """A fresh :class:`MemoryKeyring` as keyring's backend; the previous one back after."""
+    previous = keyring.get_keyring()
+    backend = MemoryKeyring()
+    keyring.set_keyring(backend)
+    try:
+        yield backend
+    finally:
+        keyring.set_keyring(previous)

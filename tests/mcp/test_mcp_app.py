@@ -7,20 +7,17 @@ from __future__ import annotations
 import os
 import sys
 
-import keyring
 import pytest
 
-from tests.fakes.memory_keyring import MemoryKeyring
+from tests.fakes.memory_keyring import memory_keyring_installed
 from tests.mcp.conftest import HOSTILE, alive
 from tests.ui.helpers import send, wait_until
 
 
 @pytest.fixture(autouse=True)
 def memory_keyring():
-    previous = keyring.get_keyring()
-    keyring.set_keyring(MemoryKeyring())
-    yield
-    keyring.set_keyring(previous)
+    with memory_keyring_installed() as backend:
+        yield backend
 
 
 @pytest.fixture

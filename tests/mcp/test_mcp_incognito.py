@@ -11,10 +11,9 @@ import os
 import signal
 import sys
 
-import keyring
 import pytest
 
-from tests.fakes.memory_keyring import MemoryKeyring
+from tests.fakes.memory_keyring import memory_keyring_installed
 from tests.mcp.conftest import HOSTILE, alive
 from tests.ui.helpers import chat, replies, send, wait_until
 from tests.ui.test_incognito import tree
@@ -22,10 +21,8 @@ from tests.ui.test_incognito import tree
 
 @pytest.fixture(autouse=True)
 def memory_keyring():
-    previous = keyring.get_keyring()
-    keyring.set_keyring(MemoryKeyring())
-    yield
-    keyring.set_keyring(previous)
+    with memory_keyring_installed() as backend:
+        yield backend
 
 
 async def test_incognito_with_an_mcp_server_leaves_the_data_dir_byte_identical(

@@ -6,19 +6,15 @@ CLI uses); ``chat_app`` additionally points them at the fake OpenAI server.
 
 from __future__ import annotations
 
-import keyring
 import pytest
 
-from tests.fakes.memory_keyring import MemoryKeyring
+from tests.fakes.memory_keyring import memory_keyring_installed
 
 
 @pytest.fixture(autouse=True)
 def memory_keyring():
-    previous = keyring.get_keyring()
-    backend = MemoryKeyring()
-    keyring.set_keyring(backend)
-    yield backend
-    keyring.set_keyring(previous)
+    with memory_keyring_installed() as backend:
+        yield backend
 
 
 @pytest.fixture

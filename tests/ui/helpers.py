@@ -54,3 +54,12 @@ async def send(pilot, text: str) -> None:
     prompt.focus()
     prompt.load_text(text)
     await pilot.press("enter")
+
+
+async def send_and_wait(pilot, text: str) -> list[str]:
+    """Send ``text`` and wait until its reply has finished streaming; the replies shown then."""
+    app = pilot.app
+    pane, before = chat(app), len(replies(app))
+    await send(pilot, text)
+    await wait_until(pilot, lambda: not pane.streaming and len(replies(app)) == before + 1)
+    return replies(app)

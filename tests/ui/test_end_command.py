@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from agenttui.ui.app import make_app
-from tests.ui.helpers import chat, replies, send, wait_until
+from tests.ui.helpers import chat, replies, send, send_and_wait, wait_until
 
 SIZE = (120, 36)
 
@@ -22,9 +22,7 @@ async def test_end_archives_the_session_once_the_agent_has_answered(chat_service
     fake_openai.reply("Context updated.\nWe talked about deploys.")
     app = make_app(chat_services, check_api_key=False)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        pane = chat(app)
-        await send(pilot, "when do deploys go out?")
-        await wait_until(pilot, lambda: not pane.streaming and len(replies(app)) == 1)
+        assert await send_and_wait(pilot, "when do deploys go out?") == ["Deploys go out on Fridays."]
         await send(pilot, "/end")
         await wait_until(pilot, lambda: "when do deploys go out?" in sessions(chat_services))
         await wait_until(pilot, lambda: any(n[1] == "Session archived" for n in app.notices))
@@ -37,13 +35,11 @@ async def test_end_stopped_with_escape_archives_nothing(chat_services, fake_open
     fake_openai.reply(" ".join(f"word{i}" for i in range(400)), words_per_second=40)
     app = make_app(chat_services, check_api_key=False)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        pane = chat(app)
-        await send(pilot, "when do deploys go out?")
-        await wait_until(pilot, lambda: not pane.streaming and len(replies(app)) == 1)
+        assert await send_and_wait(pilot, "when do deploys go out?") == ["Deploys go out on Fridays."]
         await send(pilot, "/end")
         await wait_until(pilot, lambda: len(replies(app)) == 2 and "word3" in replies(app)[1])
         await pilot.press("escape")
-        await wait_until(pilot, lambda: not pane.streaming)
+        await wait_until(pilot, lambda: not chat(app).streaming)
         await pilot.pause()
         await app.workers.wait_for_complete()
     assert sessions(chat_services) == ""

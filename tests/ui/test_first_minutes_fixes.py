@@ -13,7 +13,7 @@ from agenttui.ui.screens.confirm import ConfirmScreen
 from agenttui.ui.widgets.chat_log import Notice
 from agenttui.ui.widgets.conversation_list import ConversationList
 from agenttui.ui.widgets.message_view import UserMessage
-from tests.ui.helpers import chat, replies, send, wait_until, workers_done
+from tests.ui.helpers import chat, replies, send, send_and_wait, wait_until, workers_done
 
 SIZE = (120, 36)
 
@@ -307,13 +307,6 @@ def services_backups(services) -> list[str]:
 
 
 # -- item 21: /export without a path, /reset on an empty conversation ----------------
-async def one_answered_question(pilot, app) -> None:
-    """A conversation to export: "a question", answered (the fake server's "an answer")."""
-    pane = chat(app)
-    await send(pilot, "a question")
-    await wait_until(pilot, lambda: not pane.streaming and replies(app) == ["an answer"])
-
-
 @pytest.mark.slow
 async def test_export_without_a_path_goes_to_the_exports_folder_not_the_current_one(
         chat_services, fake_openai, tmp_path, monkeypatch):
@@ -323,7 +316,7 @@ async def test_export_without_a_path_goes_to_the_exports_folder_not_the_current_
     monkeypatch.chdir(cwd)
     app = make_app(chat_services, check_api_key=False)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await one_answered_question(pilot, app)
+        assert await send_and_wait(pilot, "a question") == ["an answer"]
         for _ in range(2):  # the second does not overwrite the first
             await send(pilot, "/export")
         exports = chat_services.paths.data_dir / "exports"
@@ -341,7 +334,7 @@ async def test_export_with_an_unknown_format_says_so_and_writes_nothing(
     monkeypatch.chdir(tmp_path)
     app = make_app(chat_services, check_api_key=False)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await one_answered_question(pilot, app)
+        assert await send_and_wait(pilot, "a question") == ["an answer"]
         await send(pilot, "/export pdf")
         await wait_until(pilot, lambda: any("Unknown export format 'pdf'" in n[2] for n in app.notices))
         await send(pilot, "/export notes.md")  # a path is still a path

@@ -32,12 +32,10 @@ def no_keyring():
 
 @pytest.fixture
 def memory_keyring():
-    from tests.fakes.memory_keyring import MemoryKeyring
+    from tests.fakes.memory_keyring import memory_keyring_installed
 
-    previous = keyring.get_keyring()
-    keyring.set_keyring(MemoryKeyring())
-    yield
-    keyring.set_keyring(previous)
+    with memory_keyring_installed() as backend:
+        yield backend
 
 
 def test_python_version(ctx):
