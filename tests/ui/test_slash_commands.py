@@ -8,8 +8,9 @@ import json
 import pytest
 
 from agenttui.ui.app import make_app
+from agenttui.ui.widgets.chat_commands import parse
 from agenttui.ui.widgets.message_view import Notice
-from agenttui.ui.widgets.slash_commands import SlashSuggestions, completions, parse
+from agenttui.ui.widgets.slash_commands import SlashSuggestions, completions
 from tests.ui.helpers import chat, notifications, replies, send, wait_until
 
 SIZE = (120, 36)

@@ -386,8 +386,7 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
 
     # -- actions -----------------------------------------------------------------
     async def action_help(self) -> None:
-        from agenttui.ui.widgets.chat_commands import help_text
-        from agenttui.ui.widgets.slash_commands import COMMANDS
+        from agenttui.ui.widgets.chat_commands import COMMANDS, help_text
 
         keys = [(s.id, self.key_for(s.id), s.description) for s in ALL_ACTIONS]
         keys.append(("app.command_palette", self.COMMAND_PALETTE_BINDING, "Command palette"))

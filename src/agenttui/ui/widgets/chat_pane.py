@@ -73,13 +73,13 @@ from agenttui.agent.turn import Turn, TurnController
 from agenttui.core.recall.usage import RecallUsage
 from agenttui.ui import messages as app_messages
 from agenttui.ui.widgets.chat_branches import ChatBranchesMixin
-from agenttui.ui.widgets.chat_commands import SlashCommandsMixin
+from agenttui.ui.widgets.chat_commands import SlashCommandsMixin, parse
 from agenttui.ui.widgets.chat_context import ContextMixin
 from agenttui.ui.widgets.chat_incognito import IncognitoMixin
 from agenttui.ui.widgets.chat_log import ChatLog
 from agenttui.ui.widgets.message_view import AssistantMessage, UserMessage
 from agenttui.ui.widgets.prompt_input import PromptInput
-from agenttui.ui.widgets.slash_commands import SlashSuggestions, completions, parse
+from agenttui.ui.widgets.slash_commands import SlashSuggestions, completions
 from agenttui.ui.widgets.thinking_block import ThinkingBlock
 from agenttui.ui.widgets.tool_call_view import ToolCallView
 from agenttui.ui.widgets.used_line import UsedLine

@@ -1,8 +1,7 @@
 """Slash commands in the prompt: completion and the suggestion list.
 
 The table itself (name -> handler, help, argument spec) and parsing are in
-:mod:`.chat_commands`, next to the handlers; they are re-exported here for the
-modules that only complete or parse.
+:mod:`.chat_commands`, next to the handlers.
 """
 
 from __future__ import annotations
@@ -11,9 +10,7 @@ from textual.content import Content
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from agenttui.ui.widgets.chat_commands import BY_NAME, COMMANDS, SlashCommand, parse
-
-__all__ = ["BY_NAME", "COMMANDS", "SlashCommand", "SlashSuggestions", "completions", "parse"]
+from agenttui.ui.widgets.chat_commands import COMMANDS, SlashCommand
 
 
 def completions(text: str) -> list[SlashCommand]:
