@@ -62,8 +62,6 @@ import argparse
 import contextlib
 import itertools
 import json
-import re
-import sqlite3
 import statistics
 import sys
 import tempfile
@@ -75,6 +73,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from recall_baselines import Bm25Index, fill_best_first, history_budget  # noqa: E402
 from recall_corpus import Corpus, Question, generate  # noqa: E402
 
 from agenttui.core.context.assemble import RECALL_INTRO, AssembledPrompt, assemble  # noqa: E402
@@ -85,7 +84,6 @@ from agenttui.core.tokens import estimate_tokens, wire_tokens  # noqa: E402
 SYSTEMS = ("agenttui", "bm25", "recency")
 PREFIX_CHARS = 60
 BASELINE_NOTES = 20  # v0 injected the 20 most recent notes
-BM25_CANDIDATES = 300
 
 
 @dataclass
@@ -220,12 +218,9 @@ class Baselines:
     def __init__(self, services, corpus: Corpus, loaded: Loaded) -> None:
         self.loaded = loaded
         self.by_id = {mid: key for key, mid in enumerate(loaded.message_ids)}
-        budget = services.settings.recall.history_tokens
-        self.text_budget = budget - estimate_tokens(RECALL_INTRO) - 8  # as assemble() gives recall
-        self.db = sqlite3.connect(":memory:")
-        self.db.execute("CREATE VIRTUAL TABLE turns USING fts5(content, tokenize='unicode61')")
-        self.db.executemany("INSERT INTO turns(rowid, content) VALUES (?, ?)",
-                            zip(loaded.message_ids, loaded.texts, strict=True))
+        self.text_budget = history_budget(services.settings.recall.history_tokens)
+        self.index = Bm25Index()
+        self.index.add(zip(loaded.message_ids, loaded.texts, strict=True))
         recent_ids = [i for i in loaded.note_ids if i][-BASELINE_NOTES:]
         items = {i.id: i for i in services.memory.items("all", include_expired=False)}
         settings = replace(services.settings, memory=replace(services.settings.memory,
@@ -240,25 +235,10 @@ class Baselines:
         return f"{loaded.roles[key]} ({loaded.days[key]}): {' '.join(loaded.texts[key].split())}"
 
     def _fill(self, keys) -> list[int]:
-        chosen, used = [], 0
-        for key in keys:
-            cost = estimate_tokens(self._line(key)) + 1
-            if used + cost > self.text_budget:
-                if self.text_budget - used < 20:
-                    break
-                continue  # a shorter one may still fit (as retrieval does)
-            chosen.append(key)
-            used += cost
-        return chosen
+        return fill_best_first(keys, self._line, self.text_budget)
 
     def bm25_keys(self, question: str) -> list[int]:
-        words = list(dict.fromkeys(re.findall(r"\w+", question.casefold())))
-        if not words:
-            return []
-        match = " OR ".join('"' + w.replace('"', '""') + '"' for w in words)
-        rows = self.db.execute("SELECT rowid FROM turns WHERE turns MATCH ? ORDER BY bm25(turns) LIMIT ?",
-                               (match, BM25_CANDIDATES)).fetchall()
-        return self._fill(self.by_id[r[0]] for r in rows)
+        return self._fill(self.by_id[mid] for mid in self.index.search(question))
 
     def outcome(self, system: str, keys: list[int], question: Question) -> Outcome:
         chosen = set(keys)
