@@ -139,10 +139,18 @@ def append_text(path: Path, text: str) -> None:
 
 
 def private_file(path: Path) -> Path:
-    """Create ``path`` empty with 0600 if missing (e.g. before SQLite opens it)."""
+    """Create ``path`` empty with 0600 if missing (e.g. before SQLite opens it).
+
+    An existing file is never opened (``O_EXCL``), only chmod-ed: it may be a
+    database this process has open in SQLite, and closing any descriptor of it
+    would drop every POSIX lock SQLite holds on it (see ``history.store``)."""
     ensure_dir(path.parent)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT, FILE_MODE)
-    os.close(fd)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
+    except FileExistsError:
+        pass
+    else:
+        os.close(fd)
     with contextlib.suppress(OSError):
         path.chmod(FILE_MODE)
     return path

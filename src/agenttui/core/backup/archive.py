@@ -9,9 +9,12 @@ Decisions:
 
 * SQLite files are snapshotted with ``Connection.backup()`` into a temp file
   and stored in rollback-journal mode -- a live WAL database is never copied
-  raw (its newest pages may sit in ``-wal``). A file SQLite cannot open at
-  all is stored raw (it is nobody's live database, and losing it is worse). ``-wal``/``-shm``/``.lock`` and
-  temp files are skipped.
+  raw (its newest pages may sit in ``-wal``). A file SQLite reports as not a
+  database or damaged is stored raw (losing it is worse); any other failure
+  (busy, I/O) fails the backup rather than read a live database outside
+  SQLite, which would also drop this process's locks on it (see
+  ``history.store._not_a_database``). ``-wal``/``-shm``/``.lock`` and temp
+  files are skipped.
 * Restore validates the whole archive before touching anything: manifest
   format/version, and every member must be a plain file or directory with a
   relative path under ``config/`` or ``data/`` -- absolute paths, ``..``,
@@ -127,6 +130,15 @@ def _snapshot_db(source: Path, target: Path) -> None:
         src.close()
 
 
+_SQLITE_CORRUPT, _SQLITE_NOTADB = 11, 26  # primary result codes (the extended ones add high bits)
+
+
+def _unreadable_by_sqlite(exc: BaseException) -> bool:
+    """Not a database, or a damaged one: the only files a backup stores raw."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in (_SQLITE_CORRUPT, _SQLITE_NOTADB)
+
+
 def _collect(paths: Paths, scratch: Path, skipped: list[str] | None = None) -> list[tuple[str, Path]]:
     """``(archive name, file to read)`` for everything a backup holds.
 
@@ -169,8 +181,13 @@ def _collect(paths: Paths, scratch: Path, skipped: list[str] | None = None) -> l
                     try:
                         _snapshot_db(path, snap)
                         path = snap
-                    except sqlite3.DatabaseError:
-                        pass  # not a database we can open: keep its raw bytes
+                    except sqlite3.DatabaseError as exc:
+                        if not _unreadable_by_sqlite(exc):
+                            # busy, I/O error: a live database is never copied raw (its
+                            # newest pages are in -wal, and reading it here outside SQLite
+                            # would drop this process's locks on it: see history.store)
+                            raise BackupError(f"cannot snapshot {path}: {exc}") from exc
+                        # not a database SQLite can read: nobody's live one, keep its bytes
                 members.append((name, path))
     return members
 

@@ -82,7 +82,7 @@ TERM_COUNT_CAP = 5_000
 
 #: Tables every query needs; one missing means a damaged file (see ``_check_tables``).
 _REQUIRED_TABLES = ("conversations", "messages", "messages_fts")
-_SQLITE_HEADER = b"SQLite format 3\x00"
+_SMALLEST_PAGE = 512  # bytes: SQLite's smallest page size, so its smallest database file
 _SQLITE_NOTADB = 26
 _SQLITE_CORRUPT = 11
 
@@ -247,14 +247,23 @@ def _insert_messages(db: sqlite3.Connection, cid: str, stored: Sequence[Message]
 
 
 def _not_a_database(path: Path) -> bool:
-    """A non-empty file without SQLite's header (an empty one is a new database,
-    and in WAL mode the header may still be in the -wal file)."""
+    """A file too small to be a database SQLite wrote: SQLite would take a 1-byte
+    file over as a new, empty database, and rejects any larger non-database itself
+    (SQLITE_NOTADB, handled in ``_db``).
+
+    Decided from ``stat`` alone, never by reading the header: SQLite's locks are
+    POSIX locks, held per process, and closing *any* descriptor of the file drops
+    every lock this process holds on it -- another connection's included (the
+    incognito view, the embedding index, a backup). Another process would then
+    believe it is the last connection, checkpoint and delete the ``-wal`` this
+    one still writes to. A database file is whole pages of at least 512 bytes
+    (empty is a new one; in WAL mode everything may still sit in ``-wal``).
+    """
     try:
-        with open(path, "rb") as handle:
-            head = handle.read(len(_SQLITE_HEADER))
+        size = path.stat().st_size
     except OSError:
         return False  # missing or unreadable: _open reports it
-    return bool(head) and head != _SQLITE_HEADER
+    return 0 < size < _SMALLEST_PAGE
 
 
 def _conversation_from_row(row: Sequence[Any]) -> Conversation:
@@ -287,7 +296,7 @@ class HistoryStore:
         """The open connection (the caller holds ``self._lock``)."""
         if self._conn is None:
             self._changes += 1  # a new connection's data_version starts afresh: count it as a change
-            if _not_a_database(self.db_path):  # SQLite would take a tiny file over as a new one
+            if _not_a_database(self.db_path):  # SQLite would take a 1-byte file over as a new one
                 self._quarantine("file is not a database (no SQLite header)")
             try:
                 self._conn = self._open()

@@ -1,0 +1,126 @@
+"""Another agenttui process never makes this one lose data (two real processes).
+
+SQLite's locks are POSIX advisory locks, held per process and per file: when
+this process closes *any* descriptor of the database file -- one opened outside
+SQLite to read its header, to create it, to copy or hash it -- the kernel drops
+every lock SQLite holds on it. Another process that then closes its last
+connection believes it is the only one, checkpoints and deletes ``-wal`` and
+``-shm``; this process goes on writing to a WAL nobody else sees (``/proc``
+shows it as ``history.sqlite3-wal (deleted)``) and, at its own close, copies
+those stale pages over what the other process wrote.
+
+Here the app's services run in this process (incognito on and off, which opens
+a second, read-only store on the same file while the first one is open) and
+``agenttui history import FILE`` runs as a second process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from agenttui.bootstrap import build_services
+from agenttui.core.history.store import HistoryStore
+from agenttui.core.models import Message
+
+
+def deleted_sidecars(db: Path) -> list[str]:
+    """Descriptors of this process on a removed ``-wal``/``-shm`` of ``db``."""
+    found = []
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            target = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:  # the descriptor listdir itself used, closed since
+            continue
+        if target.startswith(str(db)) and target.endswith("(deleted)"):
+            found.append(target)
+    return found
+
+
+def export_document(cid: str, title: str, texts: list[str]) -> dict[str, object]:
+    """An ``agenttui history export --format json`` document (the import format)."""
+    return {
+        "format": "agenttui.conversation", "version": 1,
+        "conversation": {"id": cid, "title": title, "created": "2026-01-02T03:04:05+00:00",
+                         "updated": "2026-01-02T03:04:05+00:00", "model": None,
+                         "archived": False},
+        "messages": [{"role": "user" if n % 2 == 0 else "assistant", "content": text,
+                      "created": "2026-01-02T03:04:05+00:00"} for n, text in enumerate(texts)],
+    }
+
+
+def run_cli(*argv: str) -> subprocess.CompletedProcess[str]:
+    """``agenttui ARGV`` as another process (the environment names the same AGENTTUI_HOME)."""
+    return subprocess.run([sys.executable, "-m", "agenttui", *argv], capture_output=True,
+                          text=True, timeout=120, check=False)
+
+
+def contents(db: Path) -> tuple[dict[str, list[str]], str]:
+    """Every conversation's message texts, read by a fresh connection, and integrity_check."""
+    conn = sqlite3.connect(db)
+    try:
+        rows = conn.execute("SELECT conversation_id, content FROM messages ORDER BY id").fetchall()
+        verdict = conn.execute("PRAGMA integrity_check").fetchone()[0]
+    finally:
+        conn.close()
+    found: dict[str, list[str]] = {}
+    for cid, text in rows:
+        found.setdefault(cid, []).append(text)
+    return found, verdict
+
+
+def incognito_and_back(services) -> str:
+    """/incognito, a message, /incognito (not saved): a read-only view opened beside ours."""
+    twin = services.incognito_twin()
+    secret = twin.history.create_conversation()
+    twin.history.append(secret.id, Message(role="user", content="not saved"))
+    twin.history.discard()
+    return secret.id
+
+
+def a_second_store_opened_and_closed(services) -> str:
+    """Another store on the same file in this process (the data watcher's reopen, a CLI
+    command's second look): opening it must not disturb the one already open."""
+    other = HistoryStore(services.history.db_path)
+    other.list_conversations()
+    other.close()
+    return "no conversation of its own"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("beside", [incognito_and_back, a_second_store_opened_and_closed])
+def test_an_import_in_another_process_loses_nothing(beside, paths, tmp_path):
+    services = build_services(paths=paths, cwd=tmp_path)
+    db = paths.history_db(services.profile_name)
+    history = services.history
+    chat = history.create_conversation("kept").id
+    history.append(chat, Message(role="user", content="before"))
+    secret = beside(services)
+    history.append(chat, Message(role="user", content="after"))
+
+    imported = {}
+    for round_ in range(2):  # the second import reads a file the first one left as it was
+        cid = f"{round_:032x}"
+        source = tmp_path / f"import-{round_}.json"
+        imported[cid] = [f"hello {round_}", f"hi {round_}"]
+        source.write_text(json.dumps(export_document(cid, f"imported {round_}", imported[cid])))
+        done = run_cli("history", "import", str(source))
+        assert done.returncode == 0, done.stderr
+        assert deleted_sidecars(db) == []  # our WAL is the one everybody uses
+        for n in range(20):  # enough writes to touch the pages the import wrote
+            history.append(chat, Message(role="user", content=f"after import {round_}: {n}"))
+    services.close()
+
+    found, verdict = contents(db)
+    assert verdict == "ok"
+    for cid, texts in imported.items():
+        assert found.get(cid) == texts
+    assert found.get(chat) == ["before", "after",
+                               *(f"after import {r}: {n}" for r in range(2) for n in range(20))]
+    assert secret not in found
