@@ -167,6 +167,15 @@ def recent_in_span(db: sqlite3.Connection, since: str, until: str, limit: int,
     return [_recall_row(row) for row in rows]
 
 
+def earliest(db: sqlite3.Connection, before_id: int | None = None) -> datetime | None:
+    """When the oldest user/assistant message was written ("our first conversation"), or None."""
+    row = db.execute(
+        "SELECT created FROM messages WHERE role IN ('user', 'assistant')"
+        + (" AND id < ?" if before_id is not None else "") + " ORDER BY created LIMIT 1",
+        [int(before_id)] if before_id is not None else []).fetchone()
+    return from_ts(row[0]) if row else None
+
+
 def neighbour(db: sqlite3.Connection, message_id: int, conversation_id: str, *, after: bool) -> Message | None:
     """The nearest user/assistant text message before (or after) ``message_id`` on its
     branch: up through its parents, or down through its newest children (the latest

@@ -52,6 +52,7 @@ import re
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -952,6 +953,11 @@ class HistoryStore:
         """User messages created in [since, until), newest first (for "what did I do last week")."""
         with self._read() as db:
             return recall_queries.recent_in_span(db, since, until, limit, before_id)
+
+    def earliest_message_time(self, before_id: int | None = None) -> datetime | None:
+        """:func:`agenttui.core.history.recall_queries.earliest`: the start of the history."""
+        with self._read() as db:
+            return recall_queries.earliest(db, before_id)
 
     def neighbour(self, message_id: int, conversation_id: str, *, after: bool) -> Message | None:
         """:func:`agenttui.core.history.recall_queries.neighbour`: the turn before or after on its branch."""

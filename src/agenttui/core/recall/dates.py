@@ -1,4 +1,4 @@
-"""Time words in a question, read as a date range (English and Indonesian).
+"""Time words in a question, read as a date range (English, Indonesian; CJK in recall.dates_cjk).
 
 "What did I cook yesterday?", "who did I meet last week", "apa yang saya
 beli bulan lalu", "in March", "3 weeks ago", "on 2026-03-12": each names a
@@ -15,6 +15,17 @@ date. That is the multi-hop of temporal questions: two look-ups, one answer.
 Loose on purpose: "last week" also covers the days of this week so far, and
 "3 weeks ago" is ±4 days around that day (±1 for days, ±10 for months). A wider span costs a few extra
 candidates; a narrower one loses the answer.
+
+A written date keeps its year in every common form: "16 June, 2023", "16 Jun
+2023", "June 16, 2023", "2023-06-16", "16/06/2023" (day first, as written
+outside the US, unless the day cannot be a month: "06/16/2023"), "June 2023",
+"in 2023", "16 Juni 2023". A date without a year is the latest such day up to
+today. "Our first conversation" and "the first time we talked" name the
+start of the history: the filter carries ``first`` and the retrieval module
+takes the day of the oldest message.
+
+Every "today" here is a parameter: recall passes the moment it was asked for
+(``agenttui ask --dry-run --now``), never the clock's.
 """
 
 from __future__ import annotations
@@ -22,6 +33,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date, timedelta
+
+from agenttui.core.recall.date_spans import (
+    ago_span,
+    day_span,
+    full_year,
+    month_span,
+    past_year,
+    relative_month,
+    safe_day,
+    week_span,
+    year_span,
+)
+from agenttui.core.recall.dates_cjk import read_cjk
 
 _MONTHS = {
     name: number
@@ -74,13 +98,29 @@ _AGO = re.compile(
     rf"|\b(?:(se)|{_NUM}\s+)(hari|minggu|pekan|bulan|tahun)\s+(?:yang\s+)?(?:lalu|kemarin)\b",
     re.IGNORECASE,
 )
-_ISO_DAY = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
-_DAY_MONTH = re.compile(rf"\b(?:on\s+|tanggal\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_NAMES})\b(?:\s+(\d{{4}}))?",  # noqa: E501 -- one regex or table row per line
+_ISO_DAY = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
+# ", 2023" / " 2023" / " '23"-less: a year follows a written date after an optional comma
+_YEAR_AFTER = r"(?:,?\s+(\d{4})\b)?"
+_DAY_MONTH = re.compile(rf"\b(?:on\s+|tanggal\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_NAMES})\b\.?{_YEAR_AFTER}",  # noqa: E501 -- one regex or table row per line
                         re.IGNORECASE)
-_MONTH_DAY = re.compile(rf"\b(?:on\s+)?({_MONTH_NAMES})\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(\d{{4}}))?",
+_MONTH_DAY = re.compile(rf"\b(?:on\s+)?({_MONTH_NAMES})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b{_YEAR_AFTER}",
                         re.IGNORECASE)
-_MONTH = re.compile(rf"\b(?:in\s+|during\s+|pada\s+|di\s+bulan\s+|bulan\s+)?({_MONTH_NAMES})\b(?:\s+(\d{{4}}))?",
+_MONTH = re.compile(rf"\b(?:in\s+|during\s+|pada\s+|di\s+bulan\s+|bulan\s+)?({_MONTH_NAMES})\b\.?{_YEAR_AFTER}",
                     re.IGNORECASE)
+# "16/06/2023", "16.06.2023", "16-06-23", "2023/06/16"
+# a two-digit year only after "/": "1.2.33" is a version number, not 1 February 2033
+_NUMERIC_DAY = re.compile(r"\b(?:on\s+|tanggal\s+)?(\d{1,2})([/.-])(\d{1,2})\2(\d{4}\b|(?<=/)\d{2}\b)",
+                          re.IGNORECASE)
+_YEAR_FIRST_DAY = re.compile(r"\b(\d{4})([/.])(\d{1,2})\2(\d{1,2})\b")
+_YEAR = re.compile(r"\b(?:in|during|since|pada|tahun|di\s+tahun)\s+((?:19|20)\d{2})\b", re.IGNORECASE)
+# the start of the history: "our first conversation", "when we first talked", "percakapan pertama kita"
+_FIRST = re.compile(
+    r"\b(?:(?:in\s+|during\s+)?(?:our|the)\s+(?:very\s+)?first\s+(?:conversation|chat|talk|session|exchange)s?"
+    r"|(?:the\s+)?first\s+time\s+(?:we\s+(?:talked|spoke|chatted|met)|i\s+(?:talked|spoke|chatted)\s+(?:to|with)\s+you)"
+    r"|when\s+we\s+first\s+(?:talked|spoke|chatted|met)"
+    r"|(?:di\s+)?(?:percakapan|obrolan)\s+pertama(?:\s+kita)?|pertama\s+kali\s+kita\s+(?:ngobrol|bicara|berbicara))\b"
+    r"|我们第一次(?:聊天|聊|谈话|对话|說話|说话)|第一次(?:聊天|对话|對話)|最初の会話|初めて話した|첫\s*대화|처음\s*(?:이야기|대화)",
+    re.IGNORECASE)
 _LAST_WEEKDAY = re.compile(rf"\b(?:last|on|hari)\s+({_WEEKDAY_NAMES})\b(?:\s+(?:lalu|kemarin))?", re.IGNORECASE)
 _SIMPLE = (
     (re.compile(r"\b(?:the\s+)?day\s+before\s+yesterday\b|\bkemarin\s+lusa\b", re.I), (-2, -1)),
@@ -104,6 +144,7 @@ class TimeFilter:
     rest: str = ""  # the question without its time words
     anchor: str = ""  # "the week before <anchor>": an event to look up first
     offset_days: int = 0  # from the anchor's date: -7 = the week before, 7 = after
+    first: bool = False  # "our first conversation": the day of the oldest message
 
     def around(self, anchor_day: date) -> TimeFilter:
         """The span an anchored filter names once its event's date is known."""
@@ -121,28 +162,11 @@ def _number(text: str | None) -> int:
     return int(text) if text.isdigit() else _NUMBER_WORDS.get(text, 1)
 
 
-def _month_span(year: int, month: int) -> tuple[date, date]:
-    start = date(year, month, 1)
-    end = date(year + (month == 12), month % 12 + 1, 1)
-    return start, end
-
-
-def _past_year(today: date, month: int, day: int = 1) -> int:
-    """The year of the latest ``month``/``day`` not after today."""
-    try:
-        return today.year if date(today.year, month, day) <= today else today.year - 1
-    except ValueError:  # 31 February and friends: the month decides
-        return today.year if month <= today.month else today.year - 1
-
-
 def _strip(text: str, match: re.Match[str]) -> str:
     return " ".join((text[: match.start()] + " " + text[match.end():]).split())
 
 
-def read_time(query: str | None, today: date) -> TimeFilter | None:
-    """The span ``query`` names (see the module doc), or None when it names none."""
-    if not query:
-        return None
+def _anchored(query: str) -> TimeFilter | None:
     for pattern in (_ANCHOR_EN, _ANCHOR_ID):
         if match := pattern.search(query):
             unit = match.group("unit").casefold()
@@ -151,55 +175,66 @@ def read_time(query: str | None, today: date) -> TimeFilter | None:
             before = match.group("dir").casefold() in ("before", "prior to", "sebelum")
             return TimeFilter(rest=_strip(query, match), anchor=match.group("event").strip(),
                               offset_days=-days if before else days)
-    if match := _ISO_DAY.search(query):
-        try:
-            day = date(int(match.group(1)), int(match.group(2)), int(match.group(3)))
-        except ValueError:
-            day = None
-        if day:
-            return TimeFilter(day, day + timedelta(days=1), _strip(query, match))
+    return None
+
+
+def _numeric_day(query: str) -> tuple[date, re.Match[str]] | None:
+    """ "2023-06-16", "2023/06/16", "16/06/2023", "06/16/2023" (the day is the part over 12)."""
+    for pattern in (_ISO_DAY, _YEAR_FIRST_DAY):
+        if match := pattern.search(query):
+            groups = [g for g in match.groups() if g and g.isdigit()]
+            if day := safe_day(int(groups[0]), int(groups[1]), int(groups[2])):
+                return day, match
+    if match := _NUMERIC_DAY.search(query):
+        first, second, year = int(match.group(1)), int(match.group(3)), full_year(int(match.group(4)))
+        day_first = first > 12 or second <= 12
+        if day := safe_day(year, second, first) if day_first else safe_day(year, first, second):
+            return day, match
+    return None
+
+
+def _ago(query: str, today: date) -> TimeFilter | None:
     if match := _AGO.search(query):
         unit = (match.group(2) or match.group(5) or "").casefold()
         count = 1 if match.group(3) else _number(match.group(1) or match.group(4))
         days = count * _UNITS.get(unit.rstrip("s") if unit.endswith("s") and unit != "days" else unit,
                                   _UNITS.get(unit, 1))
-        slack = 1 if days < 7 else 4 if days < 30 else 10 if days < 365 else 45
-        center = today - timedelta(days=days)
-        return TimeFilter(center - timedelta(days=slack), center + timedelta(days=slack + 1), _strip(query, match))
+        start, end = ago_span(today, days)
+        return TimeFilter(start, end, _strip(query, match))
+    return None
+
+
+def _simple(query: str, today: date) -> TimeFilter | None:
     for pattern, span in _SIMPLE:
         if match := pattern.search(query):
             rest = _strip(query, match)
             kind, shift = span
+            assert isinstance(shift, int)
             if kind == "week":
-                monday = today - timedelta(days=today.weekday()) + timedelta(weeks=shift)
-                end = today + timedelta(days=1) if shift < 0 else monday + timedelta(days=7)
-                return TimeFilter(monday, end, rest)
+                return TimeFilter(*week_span(today, shift), rest)
             if kind == "month":
-                year, month = today.year, today.month + shift
-                if month < 1:
-                    year, month = year - 1, month + 12
-                start, end = _month_span(year, month)
-                return TimeFilter(start, end, rest)
+                return TimeFilter(*relative_month(today, shift), rest)
             if kind == "year":
-                return TimeFilter(date(today.year + shift, 1, 1), date(today.year + shift + 1, 1, 1), rest)
+                return TimeFilter(*year_span(today.year + shift), rest)
             assert isinstance(kind, int)  # the named spans returned above
             return TimeFilter(today + timedelta(days=kind), today + timedelta(days=shift), rest)
+    return None
+
+
+def _written_day(query: str, today: date) -> TimeFilter | None:
+    """ "16 June, 2023", "the 3rd of May", "June 16, 2023", "Jun. 16": the year kept when written."""
     for pattern, order in ((_DAY_MONTH, "dm"), (_MONTH_DAY, "md")):
-        if match := pattern.search(query):
+        for match in pattern.finditer(query):
             day_text, month_text = ((match.group(1), match.group(2)) if order == "dm"
                                     else (match.group(2), match.group(1)))
             month, day_number = _MONTHS[month_text.casefold()], int(day_text)
-            year = int(match.group(3)) if match.group(3) else _past_year(today, month, day_number)
-            try:
-                day = date(year, month, day_number)
-            except ValueError:
-                continue
-            return TimeFilter(day, day + timedelta(days=1), _strip(query, match))
-    if match := _LAST_WEEKDAY.search(query):
-        weekday = _WEEKDAYS[match.group(1).casefold()]
-        back = (today.weekday() - weekday) % 7 or 7
-        day = today - timedelta(days=back)
-        return TimeFilter(day, day + timedelta(days=1), _strip(query, match))
+            year = int(match.group(3)) if match.group(3) else past_year(today, month, day_number)
+            if (day := safe_day(year, month, day_number)) is not None:
+                return TimeFilter(*day_span(day), _strip(query, match))
+    return None
+
+
+def _named_month(query: str, today: date) -> TimeFilter | None:
     for match in _MONTH.finditer(query):
         word = match.group(1)
         introduced = match.start(1) > match.start()  # "in March", "bulan Maret"
@@ -209,7 +244,38 @@ def read_time(query: str | None, today: date) -> TimeFilter | None:
         if not (introduced or match.group(2) or capitalised):
             continue
         month = _MONTHS[word.casefold()]
-        year = int(match.group(2)) if match.group(2) else _past_year(today, month)
-        start, end = _month_span(year, month)
+        year = int(match.group(2)) if match.group(2) else past_year(today, month)
+        return TimeFilter(*month_span(year, month), _strip(query, match))
+    return None
+
+
+def read_time(query: str | None, today: date) -> TimeFilter | None:
+    """The span ``query`` names (see the module doc), or None when it names none.
+
+    ``today`` is the asker's local date: the caller's "now", never the clock's.
+    """
+    if not query:
+        return None
+    if match := _FIRST.search(query):
+        return TimeFilter(rest=_strip(query, match), first=True)
+    if found := _anchored(query):
+        return found
+    if numeric := _numeric_day(query):
+        day, match = numeric
+        return TimeFilter(*day_span(day), _strip(query, match))
+    if found := _ago(query, today) or _simple(query, today):
+        return found
+    if cjk := read_cjk(query, today):
+        (start, end), match = cjk
         return TimeFilter(start, end, _strip(query, match))
+    if found := _written_day(query, today):
+        return found
+    if match := _LAST_WEEKDAY.search(query):
+        weekday = _WEEKDAYS[match.group(1).casefold()]
+        back = (today.weekday() - weekday) % 7 or 7
+        return TimeFilter(*day_span(today - timedelta(days=back)), _strip(query, match))
+    if found := _named_month(query, today):
+        return found
+    if match := _YEAR.search(query):
+        return TimeFilter(*year_span(int(match.group(1))), _strip(query, match))
     return None

@@ -63,7 +63,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field, replace
-from datetime import UTC, date, datetime, time
+from datetime import UTC, date, datetime, time, timedelta
 from functools import lru_cache
 from typing import TYPE_CHECKING, Literal, Protocol, TypedDict
 
@@ -320,6 +320,12 @@ def choose_terms(history: HistoryStore, terms: tuple[str, ...]) -> tuple[str, ..
 
 
 def _resolve_span(history: HistoryStore, found: TimeFilter, request: RecallRequest) -> TimeFilter | None:
+    if found.first:  # "our first conversation": the day the history starts
+        moment = history.earliest_message_time(before_id=request.before_id)
+        if moment is None:
+            return None
+        day = moment.astimezone().date()
+        return TimeFilter(day, day + timedelta(days=1), found.rest)
     if not found.anchor:
         return found
     match = fts_or_query(choose_terms(history, expand_forms(query_terms(found.anchor))))
