@@ -738,10 +738,15 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
 
     def copy_last_reply(self) -> None:
         reply = self.chat_log.last_reply()
-        text = self.last_reply_text or (reply.text if reply else "")
-        if not text:
+        raw = self.last_reply_text or (reply.text if reply else "")
+        if not raw:
             self.notify("No reply to copy yet.", severity="warning")
             return
+        # What is copied is what is shown: the raw reply may hold ESC, OSC 52 or C1
+        # sequences the screen shows inert, and a later paste into a terminal would run them.
+        from agenttui.ui.inert import inert
+
+        text = inert(raw)
         self.app.copy_to_clipboard(text)
         self.notify(f"Copied {len(text)} characters.")
 
