@@ -56,7 +56,12 @@ STOP_WORDS = frozenset((_ENGLISH + _INDONESIAN).replace("'", " ").split()) | fro
 )
 
 _WORD = re.compile(r"[^\W_]+")
-_COMPOUND = re.compile(r"[^\W_]+(?:-[^\W_]+)+")
+# A compound starts only where a word starts: without the look-behind a search
+# retried from every letter of a long run (a pasted base64 blob), each retry
+# scanning to the run's end -- quadratic (40 kB: 21 s). A retry from inside a
+# word could never match where the word's start did not (same run, same end),
+# so the matches are the same.
+_COMPOUND = re.compile(r"(?<![^\W_])[^\W_]+(?:-[^\W_]+)+")
 # "What's my favourite show these days?": asks for the current state of something
 # that may have changed, so the latest statement should win.
 _CURRENT = re.compile(
@@ -88,7 +93,8 @@ def query_terms(text: str | None) -> tuple[str, ...]:
     seen: dict[str, None] = {}
     for compound in _COMPOUND.findall(text.casefold()):  # "check-up": the words side by side
         seen[" ".join(_WORD.findall(compound))] = None
-    for word in _WORD.findall(text.casefold()):
+    for found in _WORD.finditer(text.casefold()):  # stops at MAX_TERMS: a paste is not listed whole
+        word = found.group()
         if (len(word) > 1 or word.isdigit()) and word not in STOP_WORDS and word not in seen:
             seen[word] = None
             if len(seen) >= MAX_TERMS:
