@@ -27,6 +27,7 @@ from itertools import chain
 from typing import NamedTuple
 
 from .decoding import decoded_payloads, may_hold_payload, transformed_views
+from .injection_generalised import squashed_override
 from .injection_patterns import (
     ANCHOR,
     PLAIN_RULES,
@@ -307,6 +308,9 @@ def _squashed_hits(runs: list[str], views: list[str]) -> list[str]:
         for phrase in SQUASHED_PHRASES:
             if phrase in run:
                 return [f"spaced-out letters: '{phrase}'"]
+        verb = squashed_override(run)
+        if verb:
+            return [f"spaced-out letters: '{verb} …'"]
     for view in views:
         squashed = view.replace(" ", "")
         if "instru" not in squashed:
