@@ -34,6 +34,7 @@ Standalone, for manual trials and benchmarks::
 
     python -m tests.fakes.openai_server --port 8765 --reply "Hi"
     python -m tests.fakes.openai_server --port 8765 --words 5000 --wps 0
+    python -m tests.fakes.openai_server --port 8765 --markdown 600 --wps 300
 """
 
 from __future__ import annotations
@@ -500,11 +501,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--reply", default=None, help="the reply to every request")
     parser.add_argument("--words", type=int, default=0, help="reply with a long text of N words")
+    parser.add_argument("--markdown", type=int, default=0,
+                        help="reply with N words of Markdown: headings, lists, tables, code (markdown_reply)")
     parser.add_argument("--wps", type=float, default=0.0, help="words per second (0 = flat out)")
     parser.add_argument("--words-per-chunk", type=int, default=1)
     parser.add_argument("--embedding-dim", type=int, default=64, help="dimensions of /v1/embeddings vectors")
     args = parser.parse_args(argv)
     text = args.reply if args.reply is not None else (long_text(args.words) if args.words else "ok")
+    if args.markdown:
+        from tests.fakes.markdown_reply import markdown_reply
+
+        text = markdown_reply(args.markdown)
     server = FakeOpenAI(port=args.port, default_reply=text, embedding_dim=args.embedding_dim)
     server.default.words_per_second = args.wps
     server.default.words_per_chunk = args.words_per_chunk

@@ -3,8 +3,20 @@
 User text and notices are shown as literal ``Content`` (never markup);
 assistant replies are Markdown (code fences are syntax-highlighted by
 Textual's Markdown). Everything from the model passes :mod:`agenttui.ui.inert`
-first. A streaming reply appends deltas through ``Markdown.get_stream``:
-the widget appends new blocks instead of re-parsing the whole reply per chunk.
+first. A streaming reply appends deltas with ``Markdown.append``: the widget
+appends new blocks instead of re-parsing the whole reply per chunk.
+
+Not ``Markdown.get_stream``: its ``MarkdownStream`` appends from a task of its
+own, and ``stop()`` cancels that task and awaits it. When the batching timer
+(below) created the stream on this widget's queue and the turn's end called
+``finish()`` on the chat pane's queue before the new task had run once, the
+task was cancelled before its first step, ``stop()`` re-raised the
+``CancelledError`` into the chat pane's message handler, and Textual took that
+as the pane's message loop ending: the Chat pane left the screen, and the next
+query for it crashed the app. Replies of a few hundred words made the race
+likely (a flush falls due as the reply ends). The stream's background task
+buys nothing here, as deltas are batched already, so every append is awaited
+in order under one lock, on whichever queue flushes.
 
 A streamed reply is mounted with its first delta already in it
 (:meth:`AssistantMessage.streaming`): one parse and mount put the first words on
@@ -34,7 +46,6 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.timer import Timer
 from textual.widgets import Markdown, Static
-from textual.widgets.markdown import MarkdownStream
 
 from agenttui.core.recall.usage import RecallUsage, count_usage
 from agenttui.ui.inert import InertStream, inert
@@ -92,7 +103,7 @@ class AssistantMessage(Vertical):
         self._used = used  # what the turn used (this session's replies only): the "used: …" line
         self.message_id = message_id
         self.text = text  # the raw reply as received (for copy)
-        self._stream: MarkdownStream | None = None
+        self._writing = asyncio.Lock()  # appends, a flush at the end and show_saved, one at a time
         self._inert = InertStream()
         self._pending: list[str] = []  # deltas not yet given to the stream
         self._flush_timer: Timer | None = None
@@ -137,26 +148,26 @@ class AssistantMessage(Vertical):
 
     async def _flush(self) -> None:
         self._flush_timer = None
+        async with self._writing:
+            await self._append_pending()
+
+    async def _append_pending(self) -> None:
         if self._pending:
             chunk = "".join(self._pending)
             self._pending.clear()
-            await self._write_stream(self._inert.feed(chunk))
+            await self._append(self._inert.feed(chunk))
 
-    async def _write_stream(self, text: str) -> None:
-        if not text:
-            return
-        if self._stream is None:
-            self._stream = Markdown.get_stream(self.markdown)
-        await self._stream.write(text)
+    async def _append(self, text: str) -> None:
+        if text and self.is_attached:  # the conversation may have been left mid-reply
+            await self.markdown.append(text)
 
     async def finish(self) -> None:
         if self._flush_timer is not None:
             self._flush_timer.stop()
-        await self._flush()
-        await self._write_stream(self._inert.flush())  # a CR held back at the last chunk's end
-        if self._stream is not None:
-            await self._stream.stop()
-            self._stream = None
+            self._flush_timer = None
+        async with self._writing:  # after a flush the timer started, never beside it
+            await self._append_pending()
+            await self._append(self._inert.flush())  # a CR held back at the last chunk's end
 
     async def show_saved(self, saved: str) -> None:
         """Show the reply as history keeps it (issue 12 item 14): a secret the stream showed
@@ -165,7 +176,8 @@ class AssistantMessage(Vertical):
         if saved == self.text:
             return
         self.text = saved
-        await self.markdown.update(inert(saved))
+        async with self._writing:
+            await self.markdown.update(inert(saved))
 
     async def show_used(self, usage: RecallUsage | None) -> None:
         """Add the "used: …" line under the reply (none when nothing was used)."""
