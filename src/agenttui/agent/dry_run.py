@@ -23,6 +23,7 @@ What differs from a real turn, because a dry run writes nothing:
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,12 +34,13 @@ if TYPE_CHECKING:
 
 
 def preview_request(services: Services, conversation_id: str, text: str, *, model: str | None = None,
-                    image_path: Path | str | None = None) -> dict[str, Any]:
+                    image_path: Path | str | None = None, now: datetime | None = None) -> dict[str, Any]:
     """``{"model", "messages", "tools"}`` for the first step of a turn on ``conversation_id``.
 
     ``conversation_id`` need not exist: a new conversation's id gives the
     request a fresh conversation would send. Raises ``ImageError`` for a bad
-    ``image_path``.
+    ``image_path``. ``now`` builds it as if it were that moment (recall's
+    "yesterday", the system prompt's date); None is the clock's.
     """
     from agenttui.agent.loop import _Turn
     from agenttui.agent.tools.registry import ToolRegistry
@@ -54,5 +56,6 @@ def preview_request(services: Services, conversation_id: str, text: str, *, mode
 
         user.image_b64, user.image_mime = load_image(image_path)
     turn.user = user
+    turn.now = now
     return {"model": turn.model, "messages": turn.build_messages(first_step=True),
             "tools": registry.schemas()}

@@ -111,6 +111,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import AsyncIterator
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -291,6 +292,7 @@ class _Turn:
         self.last_output = ""
         self._waited = 0.0
         self.usage: asyncio.Future[Any] | None = None  # the mark_used thread, once started
+        self.now: datetime | None = None  # the prompt's "today" (a dry run's --now); None: the clock
 
     def record_memory_use(self) -> None:
         """Start ``mark_used`` for the injected items in a thread (once per turn)."""
@@ -383,7 +385,7 @@ class _Turn:
         from agenttui.core.context.assemble import assemble, to_wire
 
         assert self.user is not None  # set before the first step
-        assembled = assemble(self.services, self.cid, self.user, mark_used=False)
+        assembled = assemble(self.services, self.cid, self.user, mark_used=False, now=self.now)
         if first_step:
             self.trace.memory_injected = list(assembled.injected_ids)
             self.trace.used = RecallUsage.of(  # what shaped the answer: the "used: …" line

@@ -28,7 +28,10 @@ else -- tool calls, approvals, memory changes, warnings -- goes to stderr so
 * A reasoning model's thinking is not printed; ``thinking…`` on stderr says
   it is at work rather than stalled.
 * ``--dry-run [--json]`` prints the request instead of sending it, and
-  writes nothing (see :mod:`agenttui.cli.ask_dry_run`).
+  writes nothing (see :mod:`agenttui.cli.ask_dry_run`). ``--now ISO-DATETIME``
+  builds it as if it were that moment: recall reads "yesterday" and "last
+  week" from that day, the system prompt gives that date (evaluating a
+  history from another year with its own time words).
 """
 
 from __future__ import annotations
@@ -38,6 +41,8 @@ import sys
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing before the command runs
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from agenttui.agent.events import AgentEvent, TurnFailed, TurnFinished
     from agenttui.bootstrap import Services
 
@@ -59,7 +64,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="print the request this turn would send; send and save nothing")
     parser.add_argument("--json", action="store_true",
                         help="with --dry-run: the request as JSON {model, messages, tools}")
+    parser.add_argument("--now", metavar="ISO-DATETIME", type=_moment, default=None,
+                        help="with --dry-run: build the prompt as if it were this moment "
+                             "(recall's 'yesterday', the system prompt's date), e.g. 2023-06-20T18:00+07:00")
     parser.set_defaults(handler=run)
+
+
+def _moment(text: str) -> datetime:
+    """``--now``: an ISO 8601 date or date and time; without an offset it is local time."""
+    from datetime import datetime
+
+    try:
+        moment = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"not an ISO date or date and time: {text!r} (e.g. 2023-06-20 or 2023-06-20T18:00+07:00)") from None
+    return moment.astimezone()  # a naive moment is local time; aware ones keep their instant
 
 
 def run(args: argparse.Namespace) -> int:
@@ -70,6 +90,8 @@ def run(args: argparse.Namespace) -> int:
         return fail('nothing to ask; usage: agenttui ask "What did we decide about X?"', code=2)
     if args.json and not args.dry_run:
         return fail("--json goes with --dry-run (agenttui ask --dry-run --json TEXT)", code=2)
+    if args.now is not None and not args.dry_run:  # a real turn is stored at the real time
+        return fail("--now goes with --dry-run (agenttui ask --dry-run --now 2023-06-20T18:00 TEXT)", code=2)
     if args.conversation is not None and (args.new or args.incognito):
         other = "--new" if args.new else "--incognito"
         return fail(f"--conversation and {other} exclude each other: {other} starts a fresh "
