@@ -8,7 +8,10 @@ and a bug with one line naming a redacted crash log
 (:func:`agenttui.core.crash_log.write_crash_log`). Exit code 1 either way.
 
 Expected failures the app can live with are caught where they happen and
-shown as notices (history pane, chat); this is the last line. An expected
+shown as notices (history pane, chat); this is the last line. A bug in a
+worker, a timer, or a widget's handler is survivable too
+(:mod:`agenttui.ui.survivable_errors`): a notice naming the crash log, and the
+app carries on; only a failure of the app's or a screen's own loop ends it. An expected
 failure in a *worker* (a background load or save) is a notice too, and the
 app carries on: only that worker's result is missing.
 
@@ -90,6 +93,13 @@ class ErrorPolicyMixin:
             if message is not None:  # a background load met a full disk, a newer database...
                 self.notify_failure(message)
                 return  # the app carries on: that worker's result is simply missing
+        from textual._context import active_message_pump
+
+        from agenttui.ui import survivable_errors
+
+        if self.failure is None and survivable_errors.is_survivable(error, active_message_pump.get(None)):
+            survivable_errors.report(self, _unwrapped(error))  # a notice and the crash log; it carries on
+            return
         if self.failure is not None:
             return  # already ending on an earlier error: one line, one crash log
         app._return_code = 1

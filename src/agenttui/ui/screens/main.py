@@ -50,6 +50,7 @@ from agenttui.ui.startup import (
     hide_toast_rack,
     import_panes,
 )
+from agenttui.ui.survivable_errors import dispatch_guarded
 
 if TYPE_CHECKING:
     from agenttui.bootstrap import Services
@@ -73,6 +74,10 @@ class MainScreen(Screen):
 
     class PanesReady(Message):
         """The real panes are mounted (after the first frame when deferred)."""
+
+    async def _on_message(self, message: Message) -> None:
+        # a bug in one handler is a notice; this widget keeps its loop and stays (survivable_errors)
+        await dispatch_guarded(self, message, super()._on_message)
 
     def __init__(self, services: Services, *, defer_panes: bool | None = None) -> None:
         super().__init__()
@@ -183,9 +188,24 @@ class MainScreen(Screen):
 
     @property
     def chat(self) -> ChatPane:
+        """The chat pane; raises ``NoMatches`` while the slots stand (see :meth:`chat_or_none`)."""
         from agenttui.ui.widgets.chat_pane import ChatPane
 
         return self.query_one(PANE_IDS["chat"], ChatPane)
+
+    def chat_or_none(self) -> ChatPane | None:
+        """The chat pane, or None before the real panes are mounted or once the screen is
+        closing: for callbacks (timers, workers' messages) that may run at either moment."""
+        from agenttui.ui.widgets.chat_pane import ChatPane
+
+        if not self.panes_ready or not self.is_mounted:
+            return None
+        return next(iter(self.query(PANE_IDS["chat"]).results(ChatPane)), None)
+
+    def open_conversation_id(self) -> str | None:
+        """The conversation the chat shows (None: none, or no chat pane yet)."""
+        chat = self.chat_or_none()
+        return chat.conversation_id if chat is not None else None
 
     def on_resize(self, event: events.Resize) -> None:
         narrow = event.size.width < NARROW_BELOW

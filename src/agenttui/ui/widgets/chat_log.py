@@ -37,6 +37,7 @@ from textual.widget import Widget
 
 from agenttui.core.models import Message
 from agenttui.core.recall.usage import RecallUsage
+from agenttui.ui.survivable_errors import dispatch_guarded
 from agenttui.ui.widgets.message_cursor import CURSOR_BINDINGS, CURSOR_CSS, MessageCursor
 from agenttui.ui.widgets.message_view import AssistantMessage, Notice, UserMessage
 from agenttui.ui.widgets.thinking_block import ThinkingBlock
@@ -100,6 +101,10 @@ class ChatLog(MessageCursor, VerticalScroll):
             self.messages = messages
             self.older = older
             self.focus_id = focus_id
+
+    async def _on_message(self, message: TextualMessage) -> None:
+        # a bug in one handler is a notice; this widget keeps its loop and stays (survivable_errors)
+        await dispatch_guarded(self, message, super()._on_message)
 
     def __init__(self, services: Services, **kwargs) -> None:
         super().__init__(**kwargs)

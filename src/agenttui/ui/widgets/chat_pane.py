@@ -72,6 +72,7 @@ from agenttui.agent import events as ev
 from agenttui.agent.turn import Turn, TurnController
 from agenttui.core.recall.usage import RecallUsage
 from agenttui.ui import messages as app_messages
+from agenttui.ui.survivable_errors import dispatch_guarded
 from agenttui.ui.widgets.chat_branches import ChatBranchesMixin
 from agenttui.ui.widgets.chat_commands import SlashCommandsMixin, parse
 from agenttui.ui.widgets.chat_context import ContextMixin
@@ -125,6 +126,10 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
             self.conversation_id = conversation_id
             self.opening = opening  # which open_latest call found it
             self.if_untouched = if_untouched
+
+    async def _on_message(self, message: TextualMessage) -> None:
+        # a bug in one handler is a notice; this widget keeps its loop and stays (survivable_errors)
+        await dispatch_guarded(self, message, super()._on_message)
 
     def __init__(self, services: Services, **kwargs) -> None:
         super().__init__(**kwargs)

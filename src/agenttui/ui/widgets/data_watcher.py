@@ -22,9 +22,11 @@ from textual.widget import Widget
 
 from agenttui.core.data_watch import DataChanges, DataWatch
 from agenttui.ui import messages
+from agenttui.ui.survivable_errors import dispatch_guarded
 
 if TYPE_CHECKING:
     from agenttui.bootstrap import Services
+    from agenttui.ui.screens.main import MainScreen
 
 POLL_INTERVAL = 1.0  # seconds; a poll costs a few stat calls and one PRAGMA
 
@@ -42,6 +44,10 @@ class DataWatcher(Widget):
             self.changes = changes
             self.left = left  # the open conversation the restored history does not have
 
+    async def _on_message(self, message: Message) -> None:
+        # a bug in one handler is a notice; this widget keeps its loop and stays (survivable_errors)
+        await dispatch_guarded(self, message, super()._on_message)
+
     def __init__(self, services: Services, **kwargs) -> None:
         super().__init__(**kwargs)
         self.services = services
@@ -53,13 +59,19 @@ class DataWatcher(Widget):
         self.set_interval(POLL_INTERVAL, self._tick)
         self._tick()  # the baseline, at once
 
+    def _main_screen(self) -> MainScreen | None:
+        from agenttui.ui.screens.main import MainScreen
+
+        screen = self.screen if self.is_attached else None
+        return screen if isinstance(screen, MainScreen) else None
+
     def _open_conversation(self) -> str | None:
-        chat = getattr(self.screen, "chat", None)
-        return getattr(chat, "conversation_id", None) if getattr(self.screen, "panes_ready", False) else None
+        main = self._main_screen()
+        return main.open_conversation_id() if main is not None else None
 
     def _tick(self) -> None:
-        if self._polling:
-            return  # a poll waiting on a lock is not stacked up behind
+        if self._polling or not self.is_mounted:
+            return  # a poll waiting on a lock is not stacked up behind; or leaving the DOM
         self._polling = True
         self._poll(self._open_conversation())
 
@@ -87,7 +99,8 @@ class DataWatcher(Widget):
         self._polling = False
         self.polls += 1
         changes = message.changes
-        if not changes or not getattr(self.screen, "panes_ready", True):
+        main = self._main_screen()
+        if not changes or main is None or not main.panes_ready:
             return
         if changes.memory or changes.replaced:
             self.post_message(messages.MemoryChanged())

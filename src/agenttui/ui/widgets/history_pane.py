@@ -40,6 +40,7 @@ from textual.timer import Timer
 from textual.widgets import Input, OptionList, Static
 
 from agenttui.ui import messages
+from agenttui.ui.survivable_errors import dispatch_guarded
 from agenttui.ui.widgets.conversation_list import ConversationList, SearchResults
 
 if TYPE_CHECKING:
@@ -111,6 +112,10 @@ class HistoryPane(Vertical):
             self.conversation_id = conversation_id
             self.note = note
             self.error = error
+
+    async def _on_message(self, message: Message) -> None:
+        # a bug in one handler is a notice; this widget keeps its loop and stays (survivable_errors)
+        await dispatch_guarded(self, message, super()._on_message)
 
     def __init__(self, services: Services, **kwargs) -> None:
         super().__init__(**kwargs)

@@ -42,6 +42,7 @@ from textual.widgets.option_list import Option
 from agenttui.core.models import MemoryItem, WriteResult
 from agenttui.ui import messages
 from agenttui.ui.inert import inert_line
+from agenttui.ui.survivable_errors import dispatch_guarded
 from agenttui.ui.widgets.memory_item_editor import MemoryItemEditor, apply_edit, parse_entry
 from agenttui.ui.widgets.memory_offer import MemoryOffer
 
@@ -151,6 +152,10 @@ class MemoryPane(Vertical):
             self.outcome = outcome
             self.error = error
             self.undo = undo
+
+    async def _on_message(self, message: Message) -> None:
+        # a bug in one handler is a notice; this widget keeps its loop and stays (survivable_errors)
+        await dispatch_guarded(self, message, super()._on_message)
 
     def __init__(self, services: Services, **kwargs) -> None:
         super().__init__(**kwargs)

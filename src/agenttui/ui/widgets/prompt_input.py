@@ -21,6 +21,7 @@ from textual.message import Message
 from textual.widgets import TextArea
 
 from agenttui.ui.bindings import PROMPT_ACTIONS, to_bindings
+from agenttui.ui.survivable_errors import dispatch_guarded
 
 
 class PromptInput(TextArea):
@@ -36,6 +37,10 @@ class PromptInput(TextArea):
 
     class CompletionRequested(Message):
         """Tab was pressed; the chat pane completes a slash command if one is shown."""
+
+    async def _on_message(self, message: Message) -> None:
+        # a bug in one handler is a notice; this widget keeps its loop and stays (survivable_errors)
+        await dispatch_guarded(self, message, super()._on_message)
 
     def __init__(self, **kwargs) -> None:
         super().__init__(soft_wrap=True, show_line_numbers=False, tab_behavior="focus", **kwargs)
