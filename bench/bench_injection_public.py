@@ -120,7 +120,8 @@ def _deepset(mirror: Path) -> Iterator[Row]:
     except ImportError:
         print("  (skipped deepset: pyarrow is not installed)")
         return
-    rows = [r for p in files for r in pq.read_table(io.BytesIO(_git(mirror, repo, "show", f"HEAD:{p}") or b"")).to_pylist()]
+    rows = [r for p in files
+            for r in pq.read_table(io.BytesIO(_git(mirror, repo, "show", f"HEAD:{p}") or b"")).to_pylist()]
     attacks = [r["text"] for r in rows if r["label"] == 1]
     german = [t for t in attacks if len(_GERMAN.findall(t)) >= 3]
     yield Row("deepset-en", "en", True, [t for t in attacks if t not in german])

@@ -56,6 +56,7 @@ from agenttui.core.context.compaction import count_not_sent, split_summary, summ
 from agenttui.core.context.model_limits import prompt_budget
 from agenttui.core.context.prompt import PromptParts, build_system_prompt
 from agenttui.core.context.window import group_messages, select_window
+from agenttui.core.memory import read_screen
 from agenttui.core.models import MemoryItem, Message
 from agenttui.core.recall.retrieval import RecallRequest, Snippet, recall, render_snippet
 from agenttui.core.tokens import (
@@ -264,6 +265,11 @@ def _memory_and_project(services: CoreServices, warnings: list[str]) -> tuple[li
     either is a warning, not a lost turn."""
     try:
         items = services.memory.items("all", include_expired=False, copies=False)
+        # screened where read: a hand edit, restore or import never passed the write gate
+        items, held = read_screen.for_prompt(items, services.memory.redact_patterns, services.memory.kept_hashes())
+        if held:
+            warnings.append(f"{len(held)} memory item(s) held back: they read like instructions "
+                            "(flagged in the Memory pane; keep them there to send them)")
     except Exception as error:
         items = []
         warnings.append(f"memory could not be read: {error}")

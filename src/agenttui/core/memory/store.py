@@ -39,6 +39,7 @@ Decisions:
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from datetime import date, datetime, timedelta
@@ -52,6 +53,7 @@ from agenttui.core.memory import file as memory_file
 from agenttui.core.memory.backup import backup_memory_daily, snapshot_memory
 from agenttui.core.memory.file import ScopeData
 from agenttui.core.memory.gate import check_write
+from agenttui.core.memory.read_screen import content_hash
 from agenttui.core.models import SCOPES, ItemKind, MemoryItem, Origin, Scope, Source, WriteResult, WriteStatus, utcnow
 
 ScopeArg = Scope | Literal["all"]
@@ -77,6 +79,7 @@ class MemoryStore:
         self._cache: dict[Scope, tuple[tuple[int, int, int] | None, ScopeData]] = {}
         self._problems: list[str] = []
         self._pending: dict[str, MemoryItem] = {}
+        self._kept_cache: dict[Scope, tuple[tuple[int, int, int] | None, frozenset[str]]] = {}
         self._backed_up_on: date | None = None
         self.last_backup: Path | None = None
 
@@ -364,6 +367,47 @@ class MemoryStore:
             return item, True
 
         return self._mutate(scope, change)
+
+    # -- the read screen's quarantine (core/memory/read_screen.py) ----------------
+    def _kept_path(self, scope: Scope) -> Path:
+        return self._paths[scope].with_name(self._paths[scope].stem + ".kept.json")
+
+    def kept_hashes(self) -> frozenset[str]:
+        """Content hashes of quarantined items the user chose to keep (sent despite the screen).
+
+        Kept beside each scope's file, not in it: an item's content is what was
+        approved, so a hand edit of the note (a new hash) needs a new yes."""
+        out: set[str] = set()
+        for scope in SCOPES:
+            path = self._kept_path(scope)
+            key = memory_file.stat_key(path)
+            cached = self._kept_cache.get(scope)
+            if cached is None or cached[0] != key:
+                try:
+                    loaded = json.loads(path.read_text(encoding="utf-8")) if key else []
+                except (OSError, ValueError):
+                    loaded = []  # unreadable: nothing is kept, so nothing unscreened is sent
+                cached = (key, frozenset(h for h in loaded if isinstance(h, str)) if isinstance(loaded, list)
+                          else frozenset())
+                self._kept_cache[scope] = cached
+            out |= cached[1]
+        return frozenset(out)
+
+    def keep(self, item_id: str) -> MemoryItem:
+        """The user's yes to a quarantined item: it is sent from now on, as it reads now."""
+        scope = self._scope_of(item_id)
+        item = next((i for i in self._data(scope).items if i.id == item_id), None)
+        if item is None:
+            raise KeyError(f"no memory item with id {item_id!r}")
+        path = self._kept_path(scope)
+        with files.locked(path):
+            try:
+                current = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                current = []
+            hashes = sorted({*(h for h in current if isinstance(h, str)), content_hash(item)})
+            files.atomic_write_text(path, json.dumps(hashes, indent=0) + "\n")
+        return _copy(item)
 
     def mark_used(self, ids: Iterable[str]) -> None:
         wanted = set(ids)

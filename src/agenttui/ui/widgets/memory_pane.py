@@ -28,6 +28,7 @@ Decisions:
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -39,6 +40,7 @@ from textual.message import Message
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
+from agenttui.core.memory import read_screen
 from agenttui.core.models import MemoryItem, WriteResult
 from agenttui.ui import messages
 from agenttui.ui.inert import inert_line
@@ -60,13 +62,18 @@ LEGEND = (
     "user: shared by every profile · proj: this profile only\n"
     "model / auto / fix / import: proposed by the model, found by extraction, "
     "from a correction you made, imported (no tag: you wrote it)\n"
-    "e edit · p pin · d delete · u undo · s scope for new items · a add"
+    "⚠held: reads like an instruction, not sent until you keep it (k)\n"
+    "e edit · p pin · d delete · u undo · k keep · s scope for new items · a add"
 )
 
 
-def item_label(item: MemoryItem) -> Text:
-    """One compact, inert row (user data is never parsed as markup)."""
+def item_label(item: MemoryItem, kept: Collection[str] = ()) -> Text:
+    """One compact, inert row (user data is never parsed as markup), secrets masked, and
+    flagged "held" when the read screen keeps it out of prompts until the user keeps it (k)."""
     label = Text(no_wrap=True, overflow="ellipsis")
+    if read_screen.screen(item).quarantined and read_screen.content_hash(item) not in kept:
+        label.append("⚠held ", style="bold red")
+    item = read_screen.shown(item)
     label.append(PIN_GLYPH if item.pinned else " ", style="bold yellow")
     user = item.scope == "user"
     label.append(" ")
@@ -116,6 +123,7 @@ class MemoryPane(Vertical):
         Binding("p", "toggle_pin", "Pin", id="memory.pin"),
         Binding("d,delete", "delete", "Delete", id="memory.delete"),
         Binding("u", "undo", "Undo delete", id="memory.undo"),
+        Binding("k", "keep", "Keep (send a held item)", id="memory.keep"),
         Binding("s", "toggle_scope", "Scope for new", id="memory.scope"),
         Binding("a", "focus_add", "Add", id="memory.add"),
         # Back to the chat, the pane staying open (issue 12 item 12); the editor's own Esc wins.
@@ -140,10 +148,11 @@ class MemoryPane(Vertical):
             return self.pane
 
     class _Loaded(Message):
-        def __init__(self, items: list[MemoryItem], problems: list[str]) -> None:
+        def __init__(self, items: list[MemoryItem], problems: list[str], kept: frozenset[str] = frozenset()) -> None:
             super().__init__()
             self.items = items
             self.problems = problems
+            self.kept = kept  # content hashes the user kept (read in the worker, not the UI thread)
 
     class _Written(Message):
         def __init__(self, verb: str, outcome: object, error: str | None, undo: list[MemoryItem]) -> None:
@@ -206,7 +215,7 @@ class MemoryPane(Vertical):
     def _load(self) -> None:
         memory = self.services.memory
         items = memory.items("all")
-        self.post_message(self._Loaded(items, list(getattr(memory, "problems", []) or [])))
+        self.post_message(self._Loaded(items, list(getattr(memory, "problems", []) or []), memory.kept_hashes()))
 
     @on(_Loaded)
     def _loaded(self, message: _Loaded) -> None:
@@ -215,7 +224,7 @@ class MemoryPane(Vertical):
         highlighted = option_list.highlighted_option
         keep = highlighted.id if highlighted else None
         ordered = sorted(message.items, key=sort_key)
-        option_list.set_options(Option(item_label(item), id=item.id) for item in ordered)
+        option_list.set_options(Option(item_label(item, message.kept), id=item.id) for item in ordered)
         if keep in self.items:
             option_list.highlighted = option_list.get_option_index(keep)
         for problem in message.problems:  # say where a corrupt file went
@@ -334,6 +343,11 @@ class MemoryPane(Vertical):
         item = self.highlighted_item()
         if item is not None:
             self._write("pin", self.services.memory.set_pinned, item.id, not item.pinned)
+
+    def action_keep(self) -> None:
+        item = self.highlighted_item()
+        if item is not None:
+            self._write("keep", self.services.memory.keep, item.id)
 
     def action_delete(self) -> None:
         item = self.highlighted_item()

@@ -1,0 +1,105 @@
+"""Memory screened where it is read: what reaches a prompt passes the write gate's screen again.
+
+The write gate (:mod:`agenttui.core.memory.gate`) screens what the app writes.
+A note can also arrive without it: a hand edit of ``user.json``, a restored
+backup, an import written by an older version, another process. So every item
+is screened again on its way into a prompt, with the same two checks:
+
+* **quarantined** -- the text reads like an instruction to the model
+  (``security.injection_reasons``, on the text the gate checks: a fact's key
+  belongs to it). It is never sent; the Memory pane and the audit show it
+  flagged, and it is sent again only once the user *keeps* it
+  (:func:`content_hash` recorded by ``MemoryStore.keep``; an edit changes the
+  hash, so an edited note is screened afresh).
+* **redacted** -- the text holds a secret: what is sent is the redacted copy
+  (``security.redact_secrets``), and the pane shows the same masked text.
+
+Decision: results are cached by content hash (kind, key, text, value and the
+user's extra redaction patterns), so a turn re-screens only what changed;
+the cache is bounded and simply emptied when full.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from agenttui.core.models import MemoryItem
+from agenttui.security import injection_reasons, redact_secrets
+
+
+@dataclass(frozen=True)
+class ReadVerdict:
+    reasons: tuple[str, ...] = ()  # why it reads like an instruction (empty: it does not)
+    text: str | None = None  # the note text to send/show when a secret was redacted
+    value: str | None = None  # the fact value to send/show when a secret was redacted
+
+    @property
+    def quarantined(self) -> bool:
+        return bool(self.reasons)
+
+    @property
+    def redacted(self) -> bool:
+        return self.text is not None or self.value is not None
+
+
+_CACHE_MAX = 20_000
+_cache: dict[tuple[str, tuple[str, ...]], ReadVerdict] = {}
+
+
+def content_hash(item: MemoryItem) -> str:
+    """What a screening result (and a user's "keep") is bound to: the item's content, not its id."""
+    raw = "\x00".join((item.kind, item.key or "", item.text or "", item.value or ""))
+    return hashlib.sha256(raw.encode("utf-8")).hexdigest()
+
+
+def screen(item: MemoryItem, redact_patterns: Sequence[str] = ()) -> ReadVerdict:
+    """The read screen's verdict on ``item`` (cached by content)."""
+    key = (content_hash(item), tuple(redact_patterns))
+    hit = _cache.get(key)
+    if hit is not None:
+        return hit
+    checked = f"{item.key}: {item.value or ''}" if item.kind == "fact" else item.text
+    reasons = tuple(injection_reasons(checked))
+    text = value = None
+    if item.kind == "fact":
+        redacted = redact_secrets(item.value or "", tuple(redact_patterns))
+        value = redacted if redacted != (item.value or "") else None
+    else:
+        redacted = redact_secrets(item.text or "", tuple(redact_patterns))
+        text = redacted if redacted != (item.text or "") else None
+    verdict = ReadVerdict(reasons, text, value)
+    if len(_cache) >= _CACHE_MAX:
+        _cache.clear()
+    _cache[key] = verdict
+    return verdict
+
+
+def shown(item: MemoryItem, redact_patterns: Sequence[str] = ()) -> MemoryItem:
+    """``item`` as it may be shown or sent: secrets masked (the item itself when nothing is)."""
+    verdict = screen(item, redact_patterns)
+    if not verdict.redacted:
+        return item
+    if item.kind == "fact":
+        return dataclasses.replace(item, value=verdict.value)
+    return dataclasses.replace(item, text=verdict.text or "")
+
+
+def for_prompt(items: Sequence[MemoryItem], redact_patterns: Sequence[str] = (),
+               kept: Collection[str] = ()) -> tuple[list[MemoryItem], list[MemoryItem]]:
+    """(the items that may be sent, secrets masked; the quarantined items held back).
+
+    An item the user kept (its :func:`content_hash` in ``kept``) is sent even
+    though it reads like an instruction; its secrets are still masked.
+    """
+    send: list[MemoryItem] = []
+    held: list[MemoryItem] = []
+    for item in items:
+        verdict = screen(item, redact_patterns)
+        if verdict.quarantined and content_hash(item) not in kept:
+            held.append(item)
+            continue
+        send.append(shown(item, redact_patterns))
+    return send, held
