@@ -156,6 +156,19 @@ def private_file(path: Path) -> Path:
     return path
 
 
+def sqlite_in_use(path: Path) -> bool:
+    """``path`` is a database SQLite has open in WAL mode somewhere (its ``-wal`` or
+    ``-shm`` is beside it), or one of those two files. Such a file is never read
+    outside SQLite in-process: closing any descriptor of it drops every POSIX
+    lock this process's SQLite holds on it (see ``history.store``). ``stat`` only.
+    """
+    name = path.name
+    for suffix in ("-wal", "-shm"):
+        if name.endswith(suffix) and path.with_name(name[: -len(suffix)]).exists():
+            return True
+    return any(path.with_name(name + suffix).exists() for suffix in ("-wal", "-shm"))
+
+
 @contextlib.contextmanager
 def locked(path: Path, timeout: float | None = None) -> Iterator[None]:
     """Hold a cross-process lock for ``path`` (a sibling ``.lock`` file).

@@ -75,3 +75,27 @@ def test_an_import_in_another_process_loses_nothing(beside, paths, tmp_path):
     assert found.get(chat) == ["before", "after",
                                *(f"after import {r}: {n}" for r in range(2) for n in range(20))]
     assert secret not in found
+
+
+def test_a_live_database_given_as_a_file_to_read_is_refused_unread(paths, tmp_path):
+    """Importers read a user's file with plain ``open``: were it a database this process
+    has open (the history itself, given by mistake), closing it would drop our locks."""
+    from agenttui.core.files import sqlite_in_use
+    from agenttui.core.history.importer import ImportFormatError, read_export
+    from agenttui.core.memory.importer import MemoryImportError, read_notes_file
+
+    store = HistoryStore(paths.history_db("default"))
+    store.create_conversation("open")
+    db = store.db_path
+    try:
+        assert sqlite_in_use(db) and sqlite_in_use(db.with_name(db.name + "-wal"))
+        with pytest.raises(ImportFormatError, match="database in use"):
+            read_export(db)
+        with pytest.raises(MemoryImportError, match="database in use"):
+            read_notes_file(db.with_name(db.name + "-shm"))
+    finally:
+        store.close()
+    assert not sqlite_in_use(db)  # closed: -wal and -shm are gone, it is a file like any other
+    plain = tmp_path / "notes-wal"
+    plain.write_text("- a note\n")
+    assert not sqlite_in_use(plain)

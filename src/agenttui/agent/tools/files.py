@@ -126,6 +126,10 @@ def read_file(context: ToolContext, args: dict[str, Any]) -> ToolOutcome:
         return ToolOutcome(f"{shown} is a directory; use list_directory", ok=False)
     if not stat.S_ISREG(info.st_mode):
         return ToolOutcome(f"{shown} is not a regular file; refused", ok=False)
+    from agenttui.core.files import sqlite_in_use
+
+    if sqlite_in_use(path):  # reading it here would drop this process's SQLite locks on it
+        return ToolOutcome(f"{shown} is a database in use ({info.st_size} bytes); not read", ok=False)
     offset, max_lines, budget = args["offset"], args["max_lines"], context.max_output
     with path.open("rb") as handle:
         if b"\x00" in handle.read(BINARY_SNIFF):

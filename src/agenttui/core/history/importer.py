@@ -114,6 +114,11 @@ def read_export(path: Path, fmt: Format = "auto") -> ParsedExport:
 
     Messages do not name the file: the caller prefixes it.
     """
+    from agenttui.core.files import sqlite_in_use
+
+    if sqlite_in_use(Path(path)):  # e.g. the history database itself, given by mistake
+        raise ImportFormatError("a database in use (its -wal/-shm is beside it), not an export; "
+                                "not read")
     try:
         raw = Path(path).read_bytes()
     except OSError as exc:

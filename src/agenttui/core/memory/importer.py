@@ -84,6 +84,10 @@ class MemoryImportReport:
 # --------------------------------------------------------------------------
 def read_notes_file(path: Path) -> list[Proposal]:
     """The proposals in ``path``; raises :class:`MemoryImportError` when it cannot be read."""
+    from agenttui.core.files import sqlite_in_use
+
+    if sqlite_in_use(Path(path)):  # e.g. the history database, given by mistake
+        raise MemoryImportError("a database in use (its -wal/-shm is beside it), not notes; not read")
     try:
         text = Path(path).read_bytes().decode("utf-8-sig")
     except OSError as exc:
