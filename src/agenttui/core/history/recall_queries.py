@@ -28,6 +28,7 @@ from typing import Any
 
 from agenttui.core.history.rows import MESSAGE_COLUMNS, from_ts, message_from_row
 from agenttui.core.models import Message
+from agenttui.core.recall.cjk import index_text
 from agenttui.core.recall.text import fts_phrase
 
 #: Match markers and context of FTS5 snippets (search boxes, the History pane).
@@ -44,6 +45,9 @@ NEIGHBOUR_STEPS = 12
 _IDS_PER_QUERY = 500
 _ROW_COLUMNS = "m.id, m.conversation_id, c.title, c.archived, m.role, m.content, m.created"
 _ROW_FROM = "FROM messages m JOIN conversations c ON c.id = m.conversation_id"
+#: The full-text indexes recall ranks on: words (``porter``) and CJK characters (schema v8,
+#: searched by bigram phrases: core/recall/cjk.py).
+INDEXES = {"words": "messages_fts", "cjk": "messages_cjk"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -69,16 +73,18 @@ def _recall_row(row: Sequence[Any], score: float = 0.0, highlight: str = "") -> 
 
 def candidates(db: sqlite3.Connection, match: str, limit: int, *, since: str | None = None,
                until: str | None = None, conversation_id: str | None = None, before_id: int | None = None,
-               highlight: bool = False) -> list[RecallRow]:
+               highlight: bool = False, index: str = "words") -> list[RecallRow]:
     """User and assistant messages matching an FTS5 ``match`` (best bm25 first).
 
     ``match`` comes from :func:`agenttui.core.recall.text.fts_or_query`. Tool
     traffic is left out (a tool result means nothing without its call).
     ``since``/``until`` are stored timestamps bounding ``created``. Ties go to
     the newer message. ``highlight`` adds the FTS5 snippet with matches
-    marked (search boxes). Raises ``sqlite3.OperationalError`` on a bad match.
+    marked (search boxes; the words index only). ``index`` names one of ``INDEXES``.
+    Raises ``sqlite3.OperationalError`` on a bad match.
     """
-    where = ["messages_fts MATCH ?", *_RECALLED_KINDS]
+    fts = INDEXES[index]
+    where = [f"{fts} MATCH ?", *_RECALLED_KINDS]
     params: list[object] = [match]
     for clause, value in (("m.created >= ?", since), ("m.created < ?", until),
                           ("m.conversation_id = ?", conversation_id), ("m.id < ?", before_id)):
@@ -87,26 +93,26 @@ def candidates(db: sqlite3.Connection, match: str, limit: int, *, since: str | N
             params.append(value)
     rows = None
     if since is None and until is None and conversation_id is None:  # no filter needs the row
-        rows = _ranked_on_index(db, match, before_id, int(limit))
+        rows = _ranked_on_index(db, match, before_id, int(limit), fts)
     if rows is None:
         rows = db.execute(
-            f"SELECT {_ROW_COLUMNS}, r.score FROM (SELECT messages_fts.rowid AS id, bm25(messages_fts) AS score "
-            "      FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid "
+            f"SELECT {_ROW_COLUMNS}, r.score FROM (SELECT {fts}.rowid AS id, bm25({fts}) AS score "
+            f"      FROM {fts} JOIN messages m ON m.id = {fts}.rowid "
             f"     WHERE {' AND '.join(where)} ORDER BY score, m.id DESC LIMIT ?) AS r "
             "JOIN messages m ON m.id = r.id JOIN conversations c ON c.id = m.conversation_id "
             "ORDER BY r.score, m.id DESC", (*params, int(limit))).fetchall()
-    marks = _highlights(db, match, [row[0] for row in rows]) if highlight else {}
+    marks = _highlights(db, match, [row[0] for row in rows]) if highlight and index == "words" else {}
     return [_recall_row(row, row[7], marks.get(row[0], "")) for row in rows]
 
 
 def _ranked_on_index(db: sqlite3.Connection, match: str, before_id: int | None,
-                     limit: int) -> list[Any] | None:
+                     limit: int, fts: str) -> list[Any] | None:
     """The best ``limit`` candidate rows ranked on the FTS index alone, or None when unsure
     (see the module doc)."""
     bound = "AND rowid < ? " if before_id is not None else ""
     fetch = limit * RECALL_OVERFETCH
     ranked = db.execute(
-        f"SELECT rowid, bm25(messages_fts) AS score FROM messages_fts WHERE messages_fts MATCH ? {bound}"
+        f"SELECT rowid, bm25({fts}) AS score FROM {fts} WHERE {fts} MATCH ? {bound}"
         "ORDER BY score, rowid DESC LIMIT ?",
         (match, *(() if before_id is None else (int(before_id),)), fetch)).fetchall()
     scores = dict(ranked)
@@ -165,6 +171,15 @@ def recent_in_span(db: sqlite3.Connection, since: str, until: str, limit: int,
         + " ORDER BY m.created DESC, m.id DESC LIMIT ?",
         [since, until, *([int(before_id)] if before_id is not None else []), int(limit)]).fetchall()
     return [_recall_row(row) for row in rows]
+
+
+def index_cjk(db: sqlite3.Connection, message_id: int, message: Message) -> None:
+    """Add a message being stored to the CJK index when it holds CJK text (the store's insert
+    path, in its transaction; see schema v8)."""
+    if message.role in ("user", "assistant") and not message.tool_calls:
+        units = index_text(message.content)
+        if units is not None:
+            db.execute("INSERT INTO messages_cjk(rowid, units) VALUES (?, ?)", (message_id, units))
 
 
 def earliest(db: sqlite3.Connection, before_id: int | None = None) -> datetime | None:

@@ -30,6 +30,8 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
+from agenttui.core.recall.cjk import CJK_GLOB, index_text
+
 
 @dataclass(frozen=True)
 class Migration:
@@ -207,6 +209,37 @@ _V7 = (
     """,
 )
 
+# Chinese, Japanese and Korean (core/recall/cjk.py): to ``unicode61`` a clause written without
+# spaces is one token, so a question never shares one with its answer. ``messages_cjk`` holds
+# each user/assistant message's CJK characters one token apiece (runs kept apart), and recall
+# searches it by character bigrams as phrases. It stores that text itself (not external
+# content: the characters are not the message's text). The store's insert path adds a row for
+# every message holding CJK (in Python: a trigger calling a Python function would fail in any
+# other connection, the sqlite3 shell's included); deleting a message deletes its row here.
+# Existing messages are read in once, through ``CJK_UNITS_FUNCTION`` registered by ``migrate``.
+# Every statement may run again (a file whose version was set back by hand).
+CJK_UNITS_FUNCTION = "agenttui_cjk_units"
+_V8 = (
+    "CREATE VIRTUAL TABLE IF NOT EXISTS messages_cjk USING fts5(units, tokenize='unicode61')",
+    """
+    CREATE TRIGGER IF NOT EXISTS messages_cjk_delete AFTER DELETE ON messages BEGIN
+        DELETE FROM messages_cjk WHERE rowid = old.id;
+    END
+    """,
+    # the store never edits a message's text (an edit is a sibling); a hand edit drops its row
+    """
+    CREATE TRIGGER IF NOT EXISTS messages_cjk_update AFTER UPDATE OF content ON messages BEGIN
+        DELETE FROM messages_cjk WHERE rowid = old.id;
+    END
+    """,
+    f"""
+    INSERT INTO messages_cjk(rowid, units)
+    SELECT id, {CJK_UNITS_FUNCTION}(content) FROM messages
+    WHERE role IN ('user', 'assistant') AND tool_calls IS NULL AND content GLOB '{CJK_GLOB}'
+      AND id NOT IN (SELECT rowid FROM messages_cjk)
+    """,
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "conversations, messages, FTS5 index and its triggers", _V1),
     Migration(2, "conversations.message_count", _V2),
@@ -215,6 +248,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(5, "messages.meta: incomplete reason, provider fields, reasoning", _V5),
     Migration(6, "message trees: messages.parent_id, conversations.active_leaf_id", _V6),
     Migration(7, "conversations.branched", _V7),
+    Migration(8, "messages_cjk: CJK characters indexed for bigram search", _V8),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 
@@ -249,6 +283,7 @@ def migrate(conn: sqlite3.Connection, target: int | None = None) -> tuple[int, i
     before = check_not_too_new(conn)
     if before >= target:
         return before, before
+    conn.create_function(CJK_UNITS_FUNCTION, 1, index_text, deterministic=True)  # v8's backfill
     conn.execute("BEGIN IMMEDIATE")
     try:
         current = schema_version(conn)  # another process may have migrated meanwhile

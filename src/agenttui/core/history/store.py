@@ -58,7 +58,13 @@ from typing import Any
 
 from agenttui.core import files
 from agenttui.core.history import recall_queries
-from agenttui.core.history.recall_queries import HIGHLIGHT_CLOSE, HIGHLIGHT_OPEN, SNIPPET_TOKENS, RecallRow
+from agenttui.core.history.recall_queries import (
+    HIGHLIGHT_CLOSE,
+    HIGHLIGHT_OPEN,
+    SNIPPET_TOKENS,
+    RecallRow,
+    index_cjk,
+)
 from agenttui.core.history.rows import MESSAGE_COLUMNS, from_ts, message_from_row, message_meta, to_ts
 from agenttui.core.history.schema import SchemaTooNewError, check_not_too_new, migrate
 from agenttui.core.history.term_counts import TermCountCache
@@ -82,7 +88,7 @@ RANK_WINDOW = 2_000
 TERM_COUNT_CAP = 5_000
 
 #: Tables every query needs; one missing means a damaged file (see ``_check_tables``).
-_REQUIRED_TABLES = ("conversations", "messages", "messages_fts")
+_REQUIRED_TABLES = ("conversations", "messages", "messages_fts", "messages_cjk")
 _SMALLEST_PAGE = 512  # bytes: SQLite's smallest page size, so its smallest database file
 _SQLITE_NOTADB = 26
 _SQLITE_CORRUPT = 11
@@ -236,6 +242,7 @@ def _insert_messages(db: sqlite3.Connection, cid: str, stored: Sequence[Message]
         )
         row_id = cursor.lastrowid
         assert row_id is not None  # set by the INSERT above
+        index_cjk(db, row_id, message)
         if message.id is not None:
             renumbered[message.id] = row_id
         message.id = row_id
@@ -932,13 +939,14 @@ class HistoryStore:
 
     def recall_candidates(self, match: str, limit: int, *, since: str | None = None,
                           until: str | None = None, conversation_id: str | None = None,
-                          before_id: int | None = None, highlight: bool = False) -> list[RecallRow]:
+                          before_id: int | None = None, highlight: bool = False,
+                          index: str = "words") -> list[RecallRow]:
         """:func:`agenttui.core.history.recall_queries.candidates`; none for a match FTS5 refuses."""
         with self._lock:
             try:
                 return recall_queries.candidates(self._db(), match, limit, since=since, until=until,
                                                  conversation_id=conversation_id, before_id=before_id,
-                                                 highlight=highlight)
+                                                 highlight=highlight, index=index)
             except sqlite3.OperationalError:
                 return []
 
