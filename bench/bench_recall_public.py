@@ -56,12 +56,16 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from agenttui.core.recall.embedding_client import EmbeddingClient
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_recall import PREFIX_CHARS, _norm, embed_all, make_services, prompt_text  # noqa: E402
+from bench_recall import PREFIX_CHARS, _norm, make_services, prompt_text  # noqa: E402
 from recall_baselines import (  # noqa: E402
     Bm25Index,
     cjk_bigram_tokens,
@@ -148,8 +152,10 @@ def pick_questions(histories: list[dict], limit: int) -> dict[str, list[dict]]:
 class Profile:
     """A fresh profile the history is imported into, and the baselines' indexes beside it."""
 
-    def __init__(self, home: Path, lang: str, semantic_url: str | None, history_tokens: int | None) -> None:
+    def __init__(self, home: Path, lang: str, semantic_url: str | None, history_tokens: int | None,
+                 embed_batch: int = 8) -> None:
         self.services = make_services(home, semantic_url, history_tokens)
+        self.embed_batch = embed_batch
         self.semantic_url = semantic_url
         self.budget = history_budget(self.services.settings.recall.history_tokens)
         self.turns: list[Turn] = []
@@ -159,8 +165,8 @@ class Profile:
         self.bm25_cjk = Bm25Index(cjk_bigram_tokens) if lang == "zh" else None
         self.dense_keys: list[int] = []
         self.dense_rows: list = []
-        self._matrix = None
-        self._client = None
+        self._matrix: Any = None  # numpy rows of dense_keys' vectors
+        self._client: EmbeddingClient | None = None
 
     def import_session(self, session: dict) -> None:
         cid = self.services.history.create_conversation().id
@@ -184,8 +190,15 @@ class Profile:
         import numpy as np
 
         from agenttui.core.recall.embeddings import from_blob
+        from agenttui.core.recall.semantic import backfill
 
-        seconds = embed_all(self.services)
+        started = time.perf_counter()
+        # small batches: a CPU model embedding long turns must answer each request within
+        # the backfill's per-request timeout
+        result = backfill(self.services, batch=self.embed_batch)
+        if result.error is not None:
+            raise SystemExit(f"embedding backfill failed: {result.error}")
+        seconds = time.perf_counter() - started
         last = max((self.turns[k].message_id for k in self.dense_keys), default=0)
         with contextlib.closing(sqlite3.connect(self.services.history.db_path)) as db:
             rows = db.execute("SELECT message_id, vector FROM embeddings WHERE message_id > ? "
@@ -276,14 +289,14 @@ def evidence_found(built: AssembledPrompt, evidence: list[Turn]) -> list[bool]:
 
 
 def run_history(history: dict, questions: list[dict], semantic_url: str | None,
-                history_tokens: int | None, timing: Counter) -> list[Row]:
+                history_tokens: int | None, timing: defaultdict[str, float], embed_batch: int = 8) -> list[Row]:
     rows = []
     asked_at: dict[int, list[dict]] = defaultdict(list)
     for question in questions:
         asked_at[question["after_sessions"]].append(question)
     last = max(asked_at)
     with tempfile.TemporaryDirectory(prefix="agenttui-recall-public-") as tmp:
-        profile = Profile(Path(tmp) / "home", history["lang"], semantic_url, history_tokens)
+        profile = Profile(Path(tmp) / "home", history["lang"], semantic_url, history_tokens, embed_batch)
         try:
             for index in range(last + 1):
                 if asked_at.get(index):
@@ -360,6 +373,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--semantic-url", metavar="URL", default=None,
                         help="a /v1 endpoint serving embeddings (bench/minilm_embeddings_server.py): adds "
                              "the semantic and dense columns")
+    parser.add_argument("--embed-batch", type=int, default=8,
+                        help="texts per embeddings request in the backfill (a slow CPU model needs few)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     report: dict = {}
@@ -370,15 +385,15 @@ def main(argv: list[str] | None = None) -> int:
             continue
         picked = pick_questions(histories, args.limit)
         started = time.perf_counter()
-        timing: Counter = Counter()
+        timing: defaultdict[str, float] = defaultdict(float)
         rows: list[Row] = []
         for history in histories:
             if history["history"] in picked:
                 rows.extend(run_history(history, picked[history["history"]], args.semantic_url,
-                                        args.history_tokens, timing))
+                                        args.history_tokens, timing, args.embed_batch))
         warned = Counter(w for r in rows for w in r.warnings)
         summary = summarise(rows)
-        info = (f"{len(picked)} histories, {timing['turns']} turns imported, {len(rows)} questions; "
+        info = (f"{len(picked)} histories, {timing['turns']:.0f} turns imported, {len(rows)} questions; "
                 f"import {timing['import_s']:.1f} s, embed {timing['embed_s']:.1f} s, "
                 f"ask {timing['ask_s']:.1f} s, total {time.perf_counter() - started:.1f} s")
         report[name] = {"summary": summary, "info": info, "warnings": dict(warned)}

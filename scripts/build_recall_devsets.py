@@ -181,11 +181,11 @@ def build_realmem(reader: Reader, personas: list[str] | None, stats: Counter) ->
                         "after_sessions": number, "evidence": evidence,
                         "answer": (answer.get("content") or "")[:300]})
             for memory in session.get("extracted_memory") or []:
-                index = _source_index(turns, memory)
-                if index is None:
+                found = _source_index(turns, memory)
+                if found is None:
                     stats["realmem memory points without a matching turn"] += 1
                     continue
-                where[(uuid, _content(memory.get("content")))] = f"{uuid}:{index}"
+                where[(uuid, _content(memory.get("content")))] = f"{uuid}:{found}"
             sessions.append({"id": uuid, "turns": out_turns})
         stats["realmem histories"] += 1
         yield {"dataset": "realmem", "history": persona, "lang": "en", "sessions": sessions, "questions": questions}
