@@ -1,4 +1,11 @@
-"""Provider formats from gitleaks' rule set (`gitleaks_rules`, generated).
+"""Provider formats from the generated rule sets: gitleaks, Nosey Parker, Kingfisher.
+
+`gitleaks_rules`, `noseyparker_rules` and `kingfisher_rules` are generated
+(scripts/generate_*_rules.py) in one shape; ~1,100 rules are scanned as one
+set. Every rule has literal keywords (gitleaks' own, or for the other two the
+literals every match must contain, `required_literals`), so one automaton
+pass decides which rules run at all; a rule's regex is compiled the first
+time one of its keywords occurs (compiling all of them costs ~0.7 s).
 
 How a text is scanned, as gitleaks does it, made fast and linear for Python:
 - keyword prefilter: one Aho-Corasick pass (`ahocorasick_rs`, Rust) over a
@@ -30,9 +37,9 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 
-from .secret_patterns import PROVIDER
+from .secret_patterns import CONTEXT, PROVIDER
 from .values import is_placeholder
 
 Candidate = tuple[int, int, str, int]
@@ -40,6 +47,9 @@ Candidate = tuple[int, int, str, int]
 # Just below agenttui's own provider rules: where both match, the own kind
 # name is kept (`openai_key`); the span is the union either way.
 GITLEAKS = PROVIDER - 1
+# Nosey Parker's and Kingfisher's rules name a span only when no own or
+# gitleaks rule does (their kinds are coarser: "http-bearer-token").
+OTHER_SETS = CONTEXT - 1
 BEFORE, AFTER, STRIDE, LONG = 512, 1024, 512, 16_384
 
 
@@ -50,15 +60,21 @@ class _Allow:
     stopwords: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class _Rule:
+    id: str
     kind: str
-    regex: re.Pattern[str]
+    pattern: str
     group: int
     entropy: float
     anchored: bool
     allow: tuple[_Allow, ...]
     seeks: tuple[re.Pattern[str], ...]  # run over the lowered text, for common keywords
+    gitleaks_globals: bool  # gitleaks' global allowlist is part of gitleaks' rules only
+
+    @cached_property
+    def regex(self) -> re.Pattern[str]:
+        return re.compile(self.pattern, re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -80,18 +96,20 @@ def compiled(extra_needles: tuple[str, ...] = ()) -> _Compiled:
     same automaton pass (`present`) so those rules are skipped where absent.
     """
     from . import gitleaks_rules as g
+    from . import kingfisher_rules, noseyparker_rules
 
     rules: list[_Rule] = []
     index: dict[str, list[int]] = {}
-    for r in g.RULES:
+    for r in (*g.RULES, *noseyparker_rules.RULES, *kingfisher_rules.RULES):
         allow = tuple(
             _Allow(a["target"], tuple(re.compile(x, re.ASCII) for x in a["regexes"]), tuple(a["stopwords"]))
             for a in r["allow"]
         )
         rules.append(
             _Rule(
-                r["id"], re.compile(r["regex"], re.ASCII), r["group"], r["entropy"], r["anchored"], allow,
+                r["id"], r.get("kind", r["id"]), r["regex"], r["group"], r["entropy"], r["anchored"], allow,
                 tuple(re.compile(x, re.ASCII) for x in r["seeks"].values()),
+                "kind" not in r,
             )
         )
         for k in r["keywords"]:
@@ -164,7 +182,9 @@ def _line(text: str, start: int, end: int) -> str:
 
 def _allowed(c: _Compiled, rule: _Rule, text: str, m: re.Match[str], secret: str) -> bool:
     low = secret.lower()
-    if any(rx.search(secret) for rx in c.global_allow) or any(w in low for w in c.global_stop):
+    if rule.gitleaks_globals and (
+        any(rx.search(secret) for rx in c.global_allow) or any(w in low for w in c.global_stop)
+    ):
         return True
     for a in rule.allow:
         target = secret if a.target == "secret" else m.group() if a.target == "match" else _line(text, *m.span())
@@ -194,15 +214,27 @@ def _value_after_colon(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+_URL_USERINFO = re.compile(r"[a-z][a-z0-9+.-]{1,20}://[^\s:/@]{0,256}:([^\s/@]{1,256})@", re.ASCII | re.I)
+
+
+def _url_password_only(text: str, start: int, end: int) -> tuple[int, int]:
+    """A rule whose secret is a whole URI (`postgres://app:pw@db/x`): the password is the secret."""
+    m = _URL_USERINFO.match(text, start, end)
+    return m.span(1) if m else (start, end)
+
+
 def _accept(c: _Compiled, rule: _Rule, text: str, m: re.Match[str]) -> tuple[int, int] | None:
     start, end = _secret_span(rule, m)
     if rule.kind in _VALUE_AFTER_COLON:
         start, end = _value_after_colon(text, start, end)
+    elif not rule.gitleaks_globals:
+        start, end = _url_password_only(text, start, end)
     if end <= start:
         return None
     secret = text[start:end]
-    if "[REDACTED:" in secret:
-        return None  # already redacted: redaction is a fixed point
+    marker = text.rfind("[REDACTED:", max(0, start - 64), end)
+    if marker >= 0 and text.find("]", marker) >= start:
+        return None  # (part of) a marker: already redacted, and redaction is a fixed point
     if rule.entropy and _entropy(secret) <= rule.entropy:
         return None
     if is_placeholder(secret) or _allowed(c, rule, text, m, secret):
@@ -234,7 +266,15 @@ def present(c: _Compiled, hits: list[tuple[int, int]]) -> set[str]:
 def find_gitleaks(
     text: str, lowered: str, hits: list[tuple[int, int]] | None = None, c: _Compiled | None = None
 ) -> Iterator[Candidate]:
-    """Candidates of every gitleaks rule; `hits`: `keyword_hits` of `lowered`, if known."""
+    """Candidates of every generated rule; `hits`: `keyword_hits` of `lowered`, if known."""
+    for start, end, rule in find_rule_matches(text, lowered, hits, c):
+        yield start, end, rule.kind, GITLEAKS if rule.gitleaks_globals else OTHER_SETS
+
+
+def find_rule_matches(
+    text: str, lowered: str, hits: list[tuple[int, int]] | None = None, c: _Compiled | None = None
+) -> Iterator[tuple[int, int, _Rule]]:
+    """(start, end, rule) of every accepted match of every generated rule."""
     c = c or compiled()
     if hits is None:
         hits = keyword_hits(lowered.encode("latin-1", "replace"), c)
@@ -256,4 +296,4 @@ def find_gitleaks(
         for m in matches:
             span = _accept(c, rule, text, m)
             if span:
-                yield span[0], span[1], rule.kind, GITLEAKS
+                yield span[0], span[1], rule

@@ -15,6 +15,12 @@ from . import regex_tree as C
 
 
 def _prefixes(items: Sequence[C.Node], limit: int = 64) -> list[str] | None:
+    out = _prefixes_full(items, limit)
+    return None if out is None else out[0]
+
+
+def _prefixes_full(items: Sequence[C.Node], limit: int) -> tuple[list[str], bool] | None:
+    """(prefixes, whether they span the whole of `items`), or None."""
     outs = [""]
     for op, av in items:
         if op == C.AT:
@@ -25,25 +31,29 @@ def _prefixes(items: Sequence[C.Node], limit: int = 64) -> list[str] | None:
         if op == C.IN and len(av) <= 8 and all(o == C.LITERAL for o, _ in av):
             outs = [o + chr(v) for o in outs for _, v in av]
         elif op == C.SUBPATTERN:
-            sub = _prefixes(av[3], limit)
+            sub = _prefixes_full(av[3], limit)
             if sub is None:
                 return None
-            outs = [o + s for o in outs for s in sub]
-            if any(s == "" for s in sub):
-                return outs  # the subpattern may end early: stop here
+            outs = [o + s for o in outs for s in sub[0]]
+            if not sub[1] or any(s == "" for s in sub[0]):
+                return outs, False  # the subpattern goes on (or may end early): stop here
         elif op == C.BRANCH:
             alts: list[str] = []
+            whole = True
             for alt in av[1]:
-                sub = _prefixes(alt, limit)
+                sub = _prefixes_full(alt, limit)
                 if sub is None:
                     return None
-                alts.extend(sub)
+                alts.extend(sub[0])
+                whole = whole and sub[1]
             outs = [o + s for o in outs for s in alts]
+            if not whole:
+                return (outs, False) if len(outs) <= limit else None
         else:
-            return outs
+            return outs, False
         if len(outs) > limit:
             return None
-    return outs
+    return outs, True
 
 
 def literal_prefixes(pattern: str, flags: int = 0) -> list[str] | None:
