@@ -98,7 +98,7 @@ def test_cjk_time_words_rank_their_day(services):
 def test_bigrams_skip_function_characters_and_hiragana():
     assert query_units("我的猫叫什么名字？") == ("的 猫", "猫 叫", "叫 什", "么 名", "名 字")
     assert "什 么" not in query_units("这是什么？")
-    assert all("で す" != unit for unit in query_units("何ですか"))
+    assert "で す" not in query_units("何ですか")
     assert query_units("猫") == ("猫",)
     assert query_units("plain English") == ()
     assert index_text("我的猫。It's cute 고양이") == "我 的 猫 0 고 양 이"

@@ -68,6 +68,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Literal, Protocol, TypedDict
 
 from agenttui.core.recall import english_words
+from agenttui.core.recall.cjk import query_units
 from agenttui.core.recall.dates import NAMED_TIMES, TimeFilter, read_time
 from agenttui.core.recall.dedup import NearDuplicates
 from agenttui.core.recall.index import Document, SideIndex, index_for
@@ -82,6 +83,7 @@ from agenttui.core.recall.text import (
     without_current,
     word_forms,
 )
+from agenttui.core.recall.turn_shape import asks, contentless, ends_asking, without_tag_questions
 from agenttui.core.tokens import estimate_tokens
 
 if TYPE_CHECKING:
@@ -419,7 +421,7 @@ def _lexical_cached(history: HistoryStore, request: RecallRequest, today: date) 
 def _lexical(history: HistoryStore, request: RecallRequest, today: date) -> _Lexical:
     found = read_time(request.query, today)
     span = _resolve_span(history, found, request) if found else None
-    text = without_current(found.rest if found else request.query)
+    text = without_current(without_tag_questions(found.rest if found else request.query))
     words = query_terms(text)
     if found:  # "January" in "the pick for January" is a topic as well as a date
         words = (*words, *(w for w in query_terms(request.query) if w in NAMED_TIMES and w not in words))
@@ -445,9 +447,12 @@ def _lexical(history: HistoryStore, request: RecallRequest, today: date) -> _Lex
         return ids
 
     common: _Scope = {"before_id": request.before_id, "conversation_id": request.conversation_id}
-    if match is not None:
-        pool = history.recall_candidates(match, CANDIDATES * STATEMENT_POOL, highlight=request.prefix_last,
-                                          **common)
+    # CJK text is searched by character bigrams in an index of its own (recall.cjk)
+    units = query_units(text)
+    searches = [(m, index) for m, index in ((match, "words"), (fts_or_query(units), "cjk")) if m is not None]
+    for each_match, index in searches:
+        pool = history.recall_candidates(each_match, CANDIDATES * STATEMENT_POOL, highlight=request.prefix_last,
+                                          index=index, **common)
         lists.append((keep(pool[:CANDIDATES]), 1.0))
         if not request.prefix_last:
             statements = [row for row in pool if row.role == "user" and not asks(row.content)]
@@ -458,9 +463,9 @@ def _lexical(history: HistoryStore, request: RecallRequest, today: date) -> _Lex
     if span is not None and span.start is not None and span.end is not None:
         found_span = (span.start, span.end)
         since, until = _ts(span.start), _ts(span.end)
-        if match is not None:
-            lists.append((keep(history.recall_candidates(match, CANDIDATES, since=since, until=until,
-                                                         **common)), SPAN_WEIGHT))
+        for each_match, index in searches:
+            lists.append((keep(history.recall_candidates(each_match, CANDIDATES, since=since, until=until,
+                                                         index=index, **common)), SPAN_WEIGHT))
         # the span's own statements, whatever their words ("bought" for "what did I buy")
         lists.append((keep(history.recent_in_span(since, until, SPAN_CANDIDATES,
                                                   before_id=request.before_id)), SPAN_ONLY_WEIGHT))
@@ -473,7 +478,8 @@ def _lexical(history: HistoryStore, request: RecallRequest, today: date) -> _Lex
     related_match = fts_or_query(choose_terms(history, related))
     if related_match is not None:
         lists.append((keep(history.recall_candidates(related_match, CANDIDATES, **common)), RELATED_WEIGHT))
-    return _Lexical(rows, tuple((tuple(ids), weight) for ids, weight in lists), terms, found_span)
+    quoted = (*terms, *("".join(unit.split()) for unit in units))  # where a long message is cut
+    return _Lexical(rows, tuple((tuple(ids), weight) for ids, weight in lists), quoted, found_span)
 
 
 def _message_lists(history: HistoryStore, request: RecallRequest, today: date,
@@ -555,11 +561,6 @@ def prior(row: RecallRow) -> float:
     return _user_prior(row.content) if row.role == "user" else 1.0
 
 
-def asks(text: str) -> bool:
-    """Is a user message a question? A "?" anywhere counts: "…? Be honest." asks too."""
-    return "?" in text
-
-
 @lru_cache(maxsize=4096)  # a turn scores a few hundred rows, twice; the next turn meets many again
 def _user_prior(text: str) -> float:
     if asks(text):
@@ -584,6 +585,8 @@ def _message_snippets(history: HistoryStore, request: RecallRequest, today: date
         if len(kept) >= MAX_SNIPPETS:
             break  # more than a budget ever holds
         row = rows[mid]
+        if contentless(row.content):
+            continue  # "Thanks, John!": a question naming John matches it, and it says nothing
         words = frozenset(query_terms(row.content))
         if not row.content.strip() or kept.seen(words):
             continue  # "Btw, is it better to pay off the car loan early?" once is enough
@@ -601,16 +604,20 @@ def _message_snippets(history: HistoryStore, request: RecallRequest, today: date
 
 def with_neighbour(history: HistoryStore, snippet: Snippet, request: RecallRequest,
                    terms: Sequence[str]) -> Snippet:
-    """The snippet with its neighbouring turn: the answer after a question, the question before an answer.
+    """The snippet with its neighbouring turn when one asks and the other answers, whichever side asked.
 
-    A statement of the user's ("our cat is called Kopi") stands alone: the
-    reply to it ("Noted!") would cost budget and add nothing.
+    A turn ending on a question brings the answer after it (the user's answer
+    to the assistant's "What did you do today?" too); an assistant's answer
+    brings the turn before it; a statement of the user's brings the
+    assistant's question it answers, and stands alone otherwise ("our cat is
+    called Kopi": the reply to it, "Noted!", would cost budget and add nothing).
     """
     if snippet.source != "message" or snippet.message_id is None or snippet.conversation_id is None:
         return snippet
-    if snippet.role == "user" and not snippet.turns[-1].text.rstrip().endswith("?"):
-        return snippet
-    other = history.neighbour(snippet.message_id, snippet.conversation_id, after=snippet.role == "user")
+    asked = ends_asking(snippet.turns[-1].text)
+    other = history.neighbour(snippet.message_id, snippet.conversation_id, after=asked)
+    if not asked and snippet.role == "user" and (other is None or not ends_asking(other.content or "")):
+        return snippet  # a statement that answers no question
     if other is None or other.id is None or other.id in request.exclude_message_ids:
         return snippet
     if request.before_id is not None and other.id >= request.before_id:

@@ -1,0 +1,84 @@
+"""The shape of a turn, as recall ranks it: does it ask, does it carry anything, what is a tag.
+
+* :func:`asks` -- a message that asks. "…? Be honest." asks; "Guess what? We
+  adopted a cat, her name is Luna." tells: its sentences that do not ask hold
+  a statement of ``STATEMENT_WORDS`` words or more, so it is ranked as one.
+* :func:`ends_asking` -- the turn ends on a question: the next turn answers it
+  (whichever side asked).
+* :func:`without_tag_questions` -- "…, right?", "isn't it?", "n'est-ce pas ?",
+  "对吧？" ask for agreement, not about a topic; their words are no search
+  terms ("right" alone matched half of some histories).
+* :func:`contentless` -- "Thanks, John!", "Bye Nate!", "Hi Mel!": nothing but a
+  greeting and a name. A question naming that person matches every such turn;
+  they never fill the budget.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from agenttui.core.recall.cjk import has_cjk
+from agenttui.core.recall.text import STOP_WORDS
+
+#: Words outside its questions from which a message counts as a statement.
+STATEMENT_WORDS = 6
+#: A turn of more words than this is never "contentless" (a long turn says something).
+SHORT_TURN_WORDS = 12
+
+_QUESTION_END = re.compile(r"[?？]\W*$")
+_SENTENCE = re.compile(r"[^.!?。！？]+[.!?。！？]*")
+_WORDS = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+_TAG = re.compile(
+    # after a comma only: words that are topics elsewhere ("is the total correct?")
+    r"(?:[,，]\s*\b(?:correct|yes|yeah|no|ok|okay|huh|eh|true|innit|non|oder|verdad|né|bukan|kan|ya|gak|nggak|kok)"
+    r"|[,，]?\s*\b(?:right|(?:is|are|was|were|do|does|did|have|has|had|can|could|will|would|should)n[’']t\s+"
+    r"(?:it|i|you|he|she|we|they|that|there)|n[’']est[- ]ce\s+pas|nicht\s+wahr|não\s+é)"
+    r"|[,，]?\s*(?:对吧|是吧|对不对|是不是|好吗|ですよね|だよね|よね|でしょう|맞지|그렇지|맞죠|그렇죠))\s*[?？]+\s*$",
+    re.IGNORECASE)
+_GREETINGS = frozenset("""
+thanks thank thx ty bye goodbye byebye hi hello hey heya hiya yo cheers congrats congratulations
+great awesome cool nice wow good morning night evening afternoon day see later soon take care talk
+lol haha hahaha yeah yep yes sure welcome dear glad happy sorry ciao catch gonna meet mate buddy
+makasih terima kasih dadah halo hai selamat pagi siang sore malam sampai jumpa oke sip mantap wah
+谢谢 再见 你好 拜拜 晚安 早上好 ありがとう さようなら こんにちは おやすみ 감사합니다 고마워 안녕
+""".split())
+
+
+def asks(text: str) -> bool:
+    """Does a user's message ask (see the module doc)?"""
+    if "?" not in text and "？" not in text:
+        return False
+    told = sum(_word_count(sentence) for sentence in _SENTENCE.findall(text)
+               if not sentence.rstrip().endswith(("?", "？")))
+    return told < STATEMENT_WORDS
+
+
+def _word_count(sentence: str) -> int:
+    """Words of a sentence; a run of CJK counts a word per two characters (no spaces to count)."""
+    return sum(max(1, len(word) // 2) if has_cjk(word) else 1 for word in _WORDS.findall(sentence))
+
+
+def ends_asking(text: str) -> bool:
+    """Does the turn end on a question (a "?" followed by nothing but punctuation or emoji)?"""
+    return _QUESTION_END.search(text) is not None
+
+
+def without_tag_questions(text: str) -> str:
+    """``text`` without a closing tag question ("…, right?" -> "…?")."""
+    stripped = _TAG.sub("?", text.rstrip())
+    return stripped if stripped.strip(" ?？") else text
+
+
+@lru_cache(maxsize=4096)
+def contentless(text: str) -> bool:
+    """A short turn of nothing but greetings, courtesy and names ("Thanks, John!", "Bye Nate!")."""
+    words = _WORDS.findall(text)
+    if not words or len(words) > SHORT_TURN_WORDS or not any(w.casefold() in _GREETINGS for w in words):
+        return False  # "Bali!" answers a question: only a greeting with a name is empty
+    for word in words:
+        folded = word.casefold()
+        if folded in STOP_WORDS or folded in _GREETINGS or word[:1].isupper() and len(word) > 1:
+            continue  # a function word, a greeting, or a name
+        return False
+    return True
