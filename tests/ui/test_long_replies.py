@@ -15,7 +15,7 @@ from agenttui.ui.app import make_app
 from agenttui.ui.widgets.chat_pane import ChatPane
 from agenttui.ui.widgets.message_view import AssistantMessage
 from tests.fakes.markdown_reply import markdown_reply
-from tests.ui.helpers import chat, replies, send, wait_until
+from tests.ui.helpers import chat, send, wait_until
 
 SIZE = (120, 40)
 
@@ -24,20 +24,62 @@ def _pane_present(app) -> bool:
     return bool(app.screen.query(ChatPane))
 
 
+async def _turn(pilot, text: str, timeout: float = 120) -> AssistantMessage | None:
+    """Send ``text``; wait for its reply to end (or the pane to go). Replies are not counted:
+    older ones leave the DOM as the conversation grows (ChatLog.trim_above)."""
+    app = pilot.app
+    shown = {id(view) for view in app.screen.query(AssistantMessage)}
+    await send(pilot, text)
+
+    def new_reply() -> AssistantMessage | None:
+        views = [v for v in app.screen.query(AssistantMessage) if id(v) not in shown]
+        return views[-1] if views else None
+
+    await wait_until(pilot, lambda: not _pane_present(app) or (new_reply() is not None and not chat(app).streaming),
+                     timeout)
+    return new_reply()
+
+
 @pytest.mark.slow
 async def test_long_replies_keep_the_chat_pane_and_show_every_reply(chat_services, fake_openai):
     fake_openai.default.text = markdown_reply(600)
     app = make_app(chat_services)
     async with app.run_test(size=SIZE) as pilot:
         for turn in range(6):
-            before = len(replies(app))
-            await send(pilot, f"question {turn} about the project")
-            await wait_until(pilot, lambda: not _pane_present(app)
-                             or (not chat(app).streaming and len(replies(app)) == before + 1), 120)
+            last = await _turn(pilot, f"question {turn} about the project")
             assert _pane_present(app), f"the Chat pane left the screen at turn {turn + 1}"
-            last = app.screen.query(AssistantMessage).last()
-            assert last.markdown.source == markdown_reply(600)  # all of it reached the widget
+            assert last is not None and last.markdown.source == markdown_reply(600)  # all of it reached it
         cid = chat(app).conversation_id
         assert app.return_code is None  # still running
     stored = [m.content for m in chat_services.history.messages(cid) if m.role == "assistant"]
     assert stored == [markdown_reply(600)] * 6
+
+
+@pytest.mark.slow
+async def test_a_long_conversation_keeps_only_its_latest_messages_mounted(chat_services, fake_openai,
+                                                                         monkeypatch):
+    """Older messages leave the DOM while the user follows the end, and scrolling up brings
+    them back from history, in order: the mounted tree does not grow with the conversation."""
+    from agenttui.ui.widgets import chat_log
+    from agenttui.ui.widgets.message_view import UserMessage
+
+    monkeypatch.setattr(chat_log, "KEEP_MOUNTED", 6)
+    monkeypatch.setattr(chat_log, "PAGE", 4)
+    fake_openai.default.text = markdown_reply(120)
+    app = make_app(chat_services)
+    async with app.run_test(size=SIZE) as pilot:
+        for turn in range(8):
+            await _turn(pilot, f"question {turn}")
+        log = chat(app).chat_log
+        assert len(log.message_widgets()) <= 6 + 2  # trimmed as the last turn began, plus that turn
+        assert [m.text for m in app.screen.query(UserMessage)][-1] == "question 7"
+        assert log.has_older
+        for _ in range(10):  # scrolling to the top pages the older turns back in, a page at a time
+            if not log.has_older:
+                break
+            count = len(log.message_widgets())
+            log.scroll_home(animate=False, immediate=True)
+            await wait_until(pilot, lambda count=count: len(log.message_widgets()) > count or not log.has_older)
+            log.scroll_end(animate=False, immediate=True)  # away from the top, so the next scroll_home pages
+            await pilot.pause()
+        assert [m.text for m in app.screen.query(UserMessage)] == [f"question {n}" for n in range(8)]

@@ -15,6 +15,14 @@ in by scrolling up, is mounted hidden and shown the same way, whole.
 What this session's replies used (their "used: …" line) is kept here, in
 memory only, so a reopened conversation shows the line again until restart.
 
+A long conversation costs what a short one does: while the log follows the
+end, each new message unmounts the stored messages above the latest
+``KEEP_MOUNTED`` (:meth:`ChatLog.trim_above`), and they come back a page at a
+time by scrolling up, as for a reopened conversation. Every reply is a tree of
+Markdown blocks (a 600-word reply is dozens of widgets); kept mounted, they
+made every layout of the screen -- a key echoed in the prompt, a streamed
+update -- slower turn by turn, and the process bigger.
+
 The log shows the conversation's active branch (issue 15); a message with
 siblings gets its ``‹ 2/3 ›`` navigator, and with the log focused one message
 is selected to act on (:mod:`.message_cursor`). Opening at a message (a search
@@ -49,6 +57,7 @@ if TYPE_CHECKING:
 W = TypeVar("W", bound=Widget)
 
 PAGE = 20  # enough to fill a tall terminal; each Markdown reply costs ms to mount
+KEEP_MOUNTED = 2 * PAGE  # stored messages mounted at most while following the end (see trim_above)
 MAX_PAGES = 20
 REVEAL_WAIT_S = 5.0  # a reopened page stays hidden at most this long waiting for its replies
 MAX_USED = 300  # replies whose "used: …" line is kept for reopening (memory only, this session)
@@ -293,7 +302,34 @@ class ChatLog(MessageCursor, VerticalScroll):
     async def add(self, widget: W) -> W:
         await self.mount(widget)
         self.empty = False
+        if isinstance(widget, UserMessage):  # a turn starts: the one before it has its ids
+            await self.trim_above()
         return widget
+
+    async def trim_above(self, keep: int | None = None) -> int:
+        """Unmount what is above the latest ``keep`` stored messages while the user reads
+        the end; scrolling up pages it back in from history. Returns how many widgets went.
+
+        Not while the user reads older messages (the view would jump), and only down to a
+        stored message (one with an id): what is cut must be in history to come back.
+        """
+        keep = KEEP_MOUNTED if keep is None else keep
+        stored = self.message_widgets()
+        if len(stored) <= keep or not self.conversation_id or self._loading or not self._following():
+            return 0
+        first_kept = stored[-keep]
+        children = list(self.children)
+        doomed = children[:children.index(first_kept)]
+        if not doomed:
+            return 0
+        self.oldest_id = first_kept.message_id  # type: ignore[attr-defined]
+        self.has_older = True
+        await self.remove_children(doomed)
+        return len(doomed)
+
+    def _following(self) -> bool:
+        """The view is at (or within a screen of) the end: the user is not reading above."""
+        return self.max_scroll_y - self.scroll_y <= max(self.size.height, 1)
 
     async def notice(self, text: str, error: bool = False) -> Notice:
         return await self.add(Notice(text, error=error))
