@@ -72,6 +72,7 @@ def test_our_first_conversation_is_the_day_the_history_starts(services):
     ("Guess what? We adopted a cat last week, her name is Luna.", False),
     ("Can you recommend a vet? My cat Luna has been sneezing for three days.", False),
     ("What do you think? Be honest.", True),
+    ("What should I ask the doctor at my annual check-up? I tried once and it went badly.", True),
     ("Which one should I pick?", True),
     ("我昨天去了北京的故宫，人特别多，排队排了两个小时。你去过吗？", False),
     ("你叫什么？", True),
