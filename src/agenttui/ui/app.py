@@ -582,14 +582,16 @@ def run_app(profile: str | None = None) -> int:
 
     services = build_services(profile=profile)
     try:
-        result = make_app(services).run()
+        app = make_app(services)
+        result = app.run()
         from agenttui.cli.unsaved import save_or_rescue  # a chat message the disk refused
 
         result = save_or_rescue(services, "of this session") or result
     finally:
         resume_collection()
         services.close()
-    return int(result or 0)
+    # run() returns the exit *value*; an app ended by a bug has none but its return code is 1
+    return int(result or app.return_code or 0)
 
 
 __all__ = ["AgentTUI", "Binding", "make_app", "run_app"]
