@@ -196,11 +196,14 @@ class MainScreen(Screen):
     def chat_or_none(self) -> ChatPane | None:
         """The chat pane, or None before the real panes are mounted or once the screen is
         closing: for callbacks (timers, workers' messages) that may run at either moment."""
-        from agenttui.ui.widgets.chat_pane import ChatPane
+        from textual.css.query import NoMatches
 
         if not self.panes_ready or not self.is_mounted:
             return None
-        return next(iter(self.query(PANE_IDS["chat"]).results(ChatPane)), None)
+        try:
+            return self.chat  # by id: a breadth-first walk that stops at the pane, not the whole DOM
+        except NoMatches:
+            return None
 
     def open_conversation_id(self) -> str | None:
         """The conversation the chat shows (None: none, or no chat pane yet)."""
