@@ -83,3 +83,23 @@ async def test_a_long_conversation_keeps_only_its_latest_messages_mounted(chat_s
             log.scroll_end(animate=False, immediate=True)  # away from the top, so the next scroll_home pages
             await pilot.pause()
         assert [m.text for m in app.screen.query(UserMessage)] == [f"question {n}" for n in range(8)]
+
+
+@pytest.mark.slow
+async def test_a_new_conversation_before_every_long_reply_keeps_the_chat_pane(chat_services, fake_openai):
+    """ctrl+n before each turn (and once while a reply streams): the other way users lost the pane."""
+    fake_openai.default.text = markdown_reply(300)
+    app = make_app(chat_services)
+    async with app.run_test(size=SIZE) as pilot:
+        for turn in range(5):
+            await pilot.press("ctrl+n")
+            last = await _turn(pilot, f"fresh question {turn}")
+            assert _pane_present(app), f"the Chat pane left the screen at turn {turn + 1}"
+            assert last is not None and last.markdown.source == markdown_reply(300)
+        fake_openai.reply(markdown_reply(300), words_per_second=400)
+        await send(pilot, "one more, left while it streams")
+        await wait_until(pilot, lambda: chat(app).streaming)
+        await pilot.press("ctrl+n")
+        await wait_until(pilot, lambda: not _pane_present(app) or not chat(app).streaming)
+        assert _pane_present(app) and app.is_running
+    assert len(chat_services.history.list_conversations(limit=20)) == 5  # the last question joined the 5th
