@@ -44,3 +44,27 @@ def test_variables_in_order_once_and_undefined_left_out():
     assert variables("notes://{topic}/{day}{?topic,page*,lang:2}") == ["topic", "day", "page", "lang"]
     assert variables("status://now") == []
     assert expand("{/a,b}{?c}", {"b": "x"}) == "/x"
+
+
+@pytest.mark.parametrize(("template", "values", "expected"), [
+    ("{var:3}", {"var": "value"}, "val"),  # RFC 6570 3.2.2: prefix modifier
+    ("{+path:6}/here", {"path": "/foo/bar"}, "/foo/b/here"),
+    ("{?q*}", {"q": "a b"}, "?q=a%20b"),  # explode of a string is the string
+    ("{a}{b}", {"a": "1", "b": "2"}, "12"),  # adjacent: fine to expand, ambiguous to match
+])
+def test_templates_the_sdk_parser_refuses_still_expand(template, values, expected):
+    from mcp.shared.uri_template import InvalidUriTemplate, UriTemplate
+
+    with pytest.raises(InvalidUriTemplate):
+        UriTemplate.parse(template)
+    assert expand(template, values) == expected
+
+
+def test_the_sdk_template_is_used_where_it_parses():
+    """Explode of a path segment: the SDK's expansion (the lenient one would agree on a string);
+    the SDK's own variable list, in order."""
+    from mcp.shared.uri_template import UriTemplate
+
+    template = "files://{root}/tree{/path*}{?rev}"
+    assert variables(template) == UriTemplate.parse(template).variable_names == ["root", "path", "rev"]
+    assert expand(template, {"root": "r", "path": "a b", "rev": "2"}) == "files://r/tree/a%20b?rev=2"

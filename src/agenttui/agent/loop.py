@@ -248,11 +248,12 @@ async def _produce(client: Any, params: dict[str, Any], queue: asyncio.Queue[Any
         kind = (response.headers.get("content-type") or "").lower() if response is not None else ""
         if response is not None and ("json" in kind or "html" in kind) and "event-stream" not in kind:
             # a 200 that is not SSE: the client would find no events in it and end quietly
-            from openai._models import construct_type  # how the client builds its chunks
             from openai.types.chat import ChatCompletionChunk
 
             whole = not_a_stream(kind, await response.aread())
-            queue.put_nowait(construct_type(type_=ChatCompletionChunk, value=whole))
+            # model_construct(), as the client builds its chunks: nested models built, nothing validated
+            # (a lenient server's extra or missing fields must not fail here)
+            queue.put_nowait(ChatCompletionChunk.model_construct(**whole))
             queue.put_nowait(_END)
             return
         async for chunk in stream:

@@ -53,6 +53,8 @@ STABLE_AFTER = 30.0  # seconds up after which a start counts as good (the failur
 MAX_TOOLS = 200  # a server listing more is cut (each tool costs prompt tokens)
 MAX_DESCRIPTION = 1024  # characters of one tool description sent to the model
 STDERR_TAIL = 8_000
+HTTP_TIMEOUT = 30.0  # connect, write, pool (seconds) of a streamable-HTTP server's client
+HTTP_READ_TIMEOUT = 300.0  # one read: a server may hold a response stream open that long
 
 States = ("stopped", "starting", "ready", "restarting", "failed", "disabled")
 
@@ -89,10 +91,14 @@ def _tool_info(tool: Any) -> ToolInfo:
 
 @contextlib.asynccontextmanager
 async def _http_transport(url: str, headers: dict[str, str]) -> AsyncIterator[Any]:
+    import httpx2
     from mcp.client.streamable_http import streamable_http_client
-    from mcp.shared._httpx_utils import create_mcp_http_client
 
-    async with (create_mcp_http_client(headers=headers or None) as http,
+    # The client the SDK would make itself, built here to carry the headers (its own factory is a
+    # private module): its timeouts, 30 s, and 300 s to read, since a server may hold a stream open.
+    # Redirects stay off: the SDK follows them only within the endpoint's origin.
+    timeout = httpx2.Timeout(HTTP_TIMEOUT, read=HTTP_READ_TIMEOUT)
+    async with (httpx2.AsyncClient(headers=headers or None, timeout=timeout) as http,
                 streamable_http_client(url, http_client=http) as streams):
         yield streams
 
