@@ -27,6 +27,9 @@ else -- tool calls, approvals, memory changes, warnings -- goes to stderr so
   in history, marked incomplete).
 * A reasoning model's thinking is not printed; ``thinking…`` on stderr says
   it is at work rather than stalled.
+* Piped input joins TEXT (``git diff | agenttui ask "review this"``: the
+  prompt, a blank line, the piped text) or is the message when there is no
+  TEXT or TEXT is ``-``; capped, never cut (:mod:`agenttui.cli.ask_stdin`).
 * ``--dry-run [--json]`` prints the request instead of sending it, and
   writes nothing (see :mod:`agenttui.cli.ask_dry_run`). ``--now ISO-DATETIME``
   builds it as if it were that moment: recall reads "yesterday" and "last
@@ -48,9 +51,17 @@ if TYPE_CHECKING:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    from agenttui.cli.ask_stdin import MAX_STDIN_LABEL
+
     parser = subparsers.add_parser(
-        "ask", help="one turn against the current conversation; the reply streams to stdout")
-    parser.add_argument("text", metavar="TEXT", help="your message ('-' reads it from stdin)")
+        "ask", help="one turn against the current conversation; the reply streams to stdout",
+        description="One turn against the current conversation; the reply streams to stdout.",
+        epilog=f"Piped input (`git diff | agenttui ask \"review this\"`, or `< file`) is sent after "
+               f"TEXT and a blank line; with no TEXT (or TEXT '-') it is the whole message. stdin "
+               f"that is a terminal is not read. At most {MAX_STDIN_LABEL} is read: more, or binary "
+               f"input, is refused and nothing is sent.")
+    parser.add_argument("text", metavar="TEXT", nargs="?", default=None,
+                        help="your message; piped input follows it ('-' or none: the message is stdin)")
     parser.add_argument("--new", action="store_true", help="start a new conversation")
     parser.add_argument("--conversation", metavar="ID", default=None,
                         help="continue this conversation (an id or a unique prefix, see `history list`)")
@@ -83,11 +94,16 @@ def _moment(text: str) -> datetime:
 
 
 def run(args: argparse.Namespace) -> int:
+    from agenttui.cli.ask_stdin import StdinRefused, ask_message
     from agenttui.cli.common import PROG, fail, open_services, warn
 
-    text = _read_stdin() if args.text == "-" else args.text
+    try:
+        text = ask_message(args.text)
+    except StdinRefused as exc:
+        return fail(str(exc))
     if not text.strip():
-        return fail('nothing to ask; usage: agenttui ask "What did we decide about X?"', code=2)
+        return fail('nothing to ask; usage: agenttui ask "What did we decide about X?" '
+                    '(or pipe the text: git diff | agenttui ask "review this")', code=2)
     if args.json and not args.dry_run:
         return fail("--json goes with --dry-run (agenttui ask --dry-run --json TEXT)", code=2)
     if args.now is not None and not args.dry_run:  # a real turn is stored at the real time
@@ -264,24 +280,6 @@ class _Printer:
             more = "+" if figures.not_sent_more else ""
             warn(f"older turns not sent: {figures.not_sent}{more} (the prompt's budget is "
                  f"{figures.budget} tokens; /compact in the app summarises them)")
-
-
-def _read_stdin() -> str:
-    """stdin as UTF-8; bytes that are not UTF-8 become U+FFFD with a warning
-    (a pasted log with one stray byte is still a fine question)."""
-    from agenttui.cli.common import warn
-
-    stream = getattr(sys.stdin, "buffer", None)
-    if stream is None:  # replaced by a text stream (tests, embedding)
-        return sys.stdin.read()
-    data = stream.read()
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        text = data.decode("utf-8", "replace")
-        warn(f"stdin is not valid UTF-8 (first bad byte {data[exc.start]:#04x} at offset "
-             f"{exc.start}); {text.count(chr(0xFFFD))} character(s) replaced with U+FFFD")
-        return text
 
 
 def _report_memory(event, warn, inert) -> None:
