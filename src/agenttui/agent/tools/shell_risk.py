@@ -64,7 +64,11 @@ _SQL_HIGH = re.compile(
 # DELETE FROM / UPDATE … SET with no WHERE before the statement ends.
 _SQL_UNBOUNDED = re.compile(r"\b(?:DELETE\s+FROM|UPDATE\s+\S+\s+SET)\b([^;\"']*)", re.IGNORECASE)
 _WHERE = re.compile(r"\bWHERE\b", re.IGNORECASE)
-_FORK_BOMB = re.compile(r"(\S+)\s*\(\)\s*\{[^}]*\1\s*\|\s*\1\s*&")
+# name(){ … name|name& }. Linear on any text: the name starts where a shell word
+# does (after a space or ;&|(){}), is at most 64 characters, and the body ends at
+# the next brace, so no two tries scan the same run twice; a bare ``(\S+)`` and a
+# ``[^}]*`` body were retried from every character (a 10 kB word: 5 s).
+_FORK_BOMB = re.compile(r"(?<![^\s;&|(){}])([^\s;&|(){}]{1,64})\s*\(\)\s*\{[^{}]*?\1\s*\|\s*\1\s*&")
 _RAW_DISK = re.compile(
     r">\s*/dev/(?:sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|md|dm-|mapper/|loop)", re.IGNORECASE
 )

@@ -139,11 +139,15 @@ def _skip_delimited(text: str, i: int, delimiter: str) -> int:
     return -1
 
 
+_SED_LINE = re.compile(r"\d+(?:~\d+)?|\$")  # 12, 1~2, $
+_SED_STEP = re.compile(r"[+~]\d+")  # the ,+3 / ,~4 of an address range
+
+
 def _sed_address(text: str, i: int) -> int:
     """Index past one address at ``i`` (or ``i`` when there is none); -1 if malformed."""
-    number = re.match(r"\d+(?:~\d+)?|\$", text[i:])
+    number = _SED_LINE.match(text, i)  # at i, not on text[i:]: a copy per address is quadratic
     if number:
-        return i + number.end()
+        return number.end()
     if i < len(text) and text[i] in "/\\":
         delimiter = "/"
         if text[i] == "\\":  # \cREGEXc
@@ -176,8 +180,8 @@ def sed_script_read_only(script: str) -> bool:
             return False
         if i > start and i < len(text) and text[i] == ",":
             i += 1
-            second = re.match(r"[+~]\d+", text[i:])
-            i = i + second.end() if second else _sed_address(text, i)
+            second = _SED_STEP.match(text, i)
+            i = second.end() if second else _sed_address(text, i)
             if i < 0:
                 return False
         while i < len(text) and text[i] in " \t":
