@@ -59,6 +59,7 @@ from agenttui.core.context.window import group_messages, select_window
 from agenttui.core.memory import read_screen
 from agenttui.core.models import MemoryItem, Message
 from agenttui.core.recall.retrieval import RecallRequest, Snippet, recall, render_snippet
+from agenttui.core.recall.text import recall_query
 from agenttui.core.tokens import (
     MESSAGE_OVERHEAD,
     REPLY_PRIMING,
@@ -178,7 +179,8 @@ def assemble(
     page, older_msgs, current, summary = _read_page(services, conversation_id, user_message)
     summary_block = summary_wire(summary) if summary is not None else None
     items, project_section = _memory_and_project(services, warnings)
-    parts = build_system_prompt(settings, items, project_section, user_message.content, now=now)
+    parts = build_system_prompt(settings, items, project_section,
+                                user_message.content and recall_query(user_message.content), now=now)
 
     total = prompt_budget(settings, services.model)
     # framing the estimates of the parts do not see: reply priming, the two system messages
@@ -288,7 +290,7 @@ def _recalled(services: CoreServices, conversation_id: str, user_message: Messag
     if not settings.recall.enabled or snippet_budget <= 0 or not (user_message.content or "").strip():
         return []
     request = RecallRequest(
-        query=user_message.content or "",
+        query=recall_query(user_message.content or ""),  # a pasted blob: its head and tail
         sources=("message", "note", "fact", "project"),
         limit=0,
         token_budget=snippet_budget,

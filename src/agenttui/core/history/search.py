@@ -49,8 +49,26 @@ def group_by_conversation(hits: Sequence[SearchHit]) -> list[ConversationMatches
     return groups
 
 
+#: A search box query beyond this many characters is cut (at a space when one is near
+#: the end): nobody types a longer search, and a paste of a log or blob into the
+#: box would otherwise be searched for whole -- its terms, dates and FTS phrases
+#: (a 30 kB paste took 12.5 s, with the screen frozen).
+SEARCH_QUERY_MAX_CHARS = 200
+
+
+def search_query(text: str) -> str:
+    """``text`` as the History search box searches for it: at most ``SEARCH_QUERY_MAX_CHARS``."""
+    if len(text) <= SEARCH_QUERY_MAX_CHARS:
+        return text
+    head = text[:SEARCH_QUERY_MAX_CHARS]
+    space = head.rfind(" ", SEARCH_QUERY_MAX_CHARS // 2)
+    return head[:space] if space > 0 else head
+
+
 def search_messages(history: HistoryStore, query: str, limit: int = 200) -> list[SearchHit]:
     """Recall's ranking first, then every other full-text match (for counts and completeness).
+
+    A long ``query`` is cut first (:func:`search_query`).
 
     Recall drops near-duplicate messages (the same question asked in two
     conversations is said once to the model); the History pane must still
@@ -59,6 +77,7 @@ def search_messages(history: HistoryStore, query: str, limit: int = 200) -> list
     """
     from agenttui.core.recall.retrieval import search_hits
 
+    query = search_query(query)
     ranked = search_hits(history, query, limit=limit)
     seen = {hit.message_id for hit in ranked}
     extra = [hit for hit in history.search(query, limit=limit) if hit.message_id not in seen]

@@ -79,6 +79,22 @@ def without_current(text: str) -> str:
     return " ".join(_CURRENT.sub(" ", text).split())
 
 
+#: A message longer than this is searched for by its head and tail, half each.
+#: A question around a pasted log or blob is at its start or end ("what does this
+#: mean: <blob> thanks"); what lies between is searched by nobody, and every pass
+#: over it (terms, dates, the embedding request) would cost the pasted size on
+#: each pause in typing and on each turn.
+RECALL_QUERY_MAX_CHARS = 8_000
+
+
+def recall_query(text: str) -> str:
+    """``text`` as recall searches for it: whole up to ``RECALL_QUERY_MAX_CHARS``, else its head and tail."""
+    if len(text) <= RECALL_QUERY_MAX_CHARS:
+        return text
+    half = RECALL_QUERY_MAX_CHARS // 2
+    return f"{text[:half]} … {text[-half:]}"
+
+
 @lru_cache(maxsize=1024)
 def query_terms(text: str | None) -> tuple[str, ...]:
     """Content words of ``text``: casefolded, in order, each once, at most ``MAX_TERMS``.

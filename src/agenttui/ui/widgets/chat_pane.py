@@ -5,8 +5,8 @@ Workers compute, messages carry, handlers mutate: the turn worker iterates
 which holds the turn's state: what is sent, retry-of, the lookup it waits for,
 stopping, the message kept on failure) and posts each event as
 ``AgentEventReceived``; the handler tells the controller and renders it (one
-``match``, exhaustive by ``assert_never``). Text deltas go to the reply's ``MarkdownStream`` (append
-only, coalesced when the UI falls behind). The loop and the openai client are
+``match``, exhaustive by ``assert_never``). Text deltas go to the reply's view
+(:class:`~agenttui.ui.widgets.message_view.AssistantMessage`: batched, appended in order). The loop and the openai client are
 imported in the worker, after the first frame.
 
 An empty chat (no conversation open, nothing in the log) shows a short
@@ -99,8 +99,12 @@ STOP_KEY_AFTER_S = 0.25  # "esc Stop" shows in the footer this long after Enter 
 
 
 def worth_preparing(text: str) -> bool:
-    """A draft that will be sent as a message of a few words (not a slash command)."""
-    return len(text.split()) >= PREPARE_MIN_WORDS and parse(text) is None
+    """A draft that will be sent as a message of a few words (not a slash command).
+
+    Runs on every key: the split stops after ``PREPARE_MIN_WORDS`` words, so a
+    pasted megabyte of prose costs no list of all its words per key.
+    """
+    return len(text.split(maxsplit=PREPARE_MIN_WORDS - 1)) >= PREPARE_MIN_WORDS and parse(text) is None
 
 
 class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMixin, Vertical):
@@ -282,12 +286,25 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
 
     @work(thread=True, group="semantic-draft", exclusive=True, exit_on_error=False)
     def _prepare_draft(self, text: str) -> None:
+        """The draft's recall, worked out in a thread before Enter (the module doc).
+
+        Bounded by the draft's size, not by the paste: recall searches for a
+        long message by its head and tail only (``recall_query``, at most
+        ``RECALL_QUERY_MAX_CHARS``; the turn does the same, so what is kept here
+        is what it looks up), the word count on each key stops at a few words
+        (:func:`worth_preparing`), and the regexes on the way run in linear
+        time. A thread alone would not do: ``re`` holds the GIL for a whole
+        match, so a slow one froze the screen from a worker too. Exclusive: a
+        new pause in typing cancels the previous draft's worker instead of
+        queueing behind it.
+        """
         from agenttui.core.context.assemble import prepare as prepare_recall
         from agenttui.core.recall.semantic import prepare
+        from agenttui.core.recall.text import recall_query
 
         with contextlib.suppress(Exception):  # a warm-up only: the turn reports its own failures
             prepare_recall(self.services, self.conversation_id, text)  # as the turn will send it
-        ready = prepare(self.services, text.strip())
+        ready = prepare(self.services, recall_query(text.strip()))
         if ready is not None:  # waited for so the worker's end means "ready" (or given up)
             with contextlib.suppress(Exception):  # a failure is the turn's to report
                 ready.result(timeout=PREPARE_WAIT_S)
