@@ -19,7 +19,10 @@ arrival, so the bench's own parsing is not charged). The paste into the
 prompt ends with a newline and ">>pasted:" (a copied line and a label), so
 what is typed after it is on a screen row of its own; the search box is one line, and shows the end of
 its text. With ``[recall]`` on (the default), the draft's preparation runs on
-every pause in typing, as for a user.
+every pause in typing, as for a user. agenttui shows a long paste in the
+prompt as one line (``[pasted text #1: N characters]``) and keeps the first
+``SEARCH_PASTE_MAX`` characters of one in the search box, so its anchors are
+those; the minimal app shows the paste itself.
 
 Printed: the time from the paste to its end on screen, and the median and p95
 key echo per app and target. Goal (issue 22): agenttui <= 100 ms median.
@@ -42,6 +45,8 @@ from bench_streaming import Server, env_for  # noqa: E402
 from timed_pty import ROOT, TimedPty, percentile  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "src"))
+
+from agenttui.ui.widgets.history_pane import SEARCH_PASTE_MAX  # noqa: E402
 
 AGENTTUI = Path(sys.executable).parent / "agenttui"
 TYPED = "zqxjvkzqxjvkzqxjvk"  # letters the paste never has in this order
@@ -101,8 +106,12 @@ def one_target(term: TimedPty, target: str, ours: bool, args: argparse.Namespace
             term.send("/")  # into the search box
             term.idle(0.3)
         text, anchor = blob(args.size), PASTE_END
+        if ours:  # the box keeps the paste's first SEARCH_PASTE_MAX characters
+            anchor = text[:SEARCH_PASTE_MAX][-12:]
     else:
         text, anchor = blob(args.size) + PROMPT_TAIL, PROMPT_TAIL.strip()
+        if ours:  # a long paste shows as one line: "[pasted text #1: 1,000,013 characters]"
+            anchor = "characters]"
     sent = time.perf_counter()
     paste(term, text)
     if target == "search":

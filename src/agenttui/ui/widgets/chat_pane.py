@@ -269,7 +269,7 @@ class ChatPane(ContextMixin, IncognitoMixin, ChatBranchesMixin, SlashCommandsMix
     @on(PromptInput.Changed)
     def _prompt_changed(self, event: PromptInput.Changed) -> None:
         self.query_one(SlashSuggestions).show(completions(event.text_area.text))
-        self._prepare_later(event.text_area.text)
+        self._prepare_later(self.prompt.message_text())  # long pastes as they will be sent
 
     def _prepare_later(self, text: str) -> None:
         """Work out the draft's recall once typing pauses (and embed it with ``[recall] semantic``)."""

@@ -31,7 +31,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -51,10 +51,38 @@ _LIST_ACTIONS = frozenset({"rename", "archive_or_restore", "toggle_archived", "d
 SEARCH_LIMIT = 200  # messages; shown grouped, one row per conversation (issue 12 item 19)
 
 
+SEARCH_BOX_MAX = 500  # characters typed; the search itself uses the first 200 (core.history.search)
+SEARCH_PASTE_MAX = 200  # characters a paste adds: what the search uses, with room left to type
+
+
 class SearchBox(Input):
-    """The search Input, with ↓ to the list below shown in the footer (Input's own ↓ scrolls)."""
+    """The search Input, with ↓ to the list below shown in the footer (Input's own ↓ scrolls).
+
+    It holds at most ``SEARCH_BOX_MAX`` characters, and a paste adds at most the
+    first ``SEARCH_PASTE_MAX`` of its first line: Textual's ``Input`` lays out its
+    whole value on every key, so a pasted megabyte froze the app (a bare ``Input``
+    too), and no search uses more.
+    """
 
     BINDINGS = [Binding("down", "to_list", "List", id="history.to_list")]
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(max_length=SEARCH_BOX_MAX, **kwargs)
+
+    def _on_paste(self, event: events.Paste) -> None:
+        # Runs before Input's own _on_paste, which would refuse the whole paste as too long.
+        if not event.text:
+            return
+        event.prevent_default()
+        event.stop()
+        selected = abs(self.selection.end - self.selection.start)
+        room = max(0, min(SEARCH_PASTE_MAX, SEARCH_BOX_MAX - len(self.value) + selected))
+        line = event.text[:SEARCH_PASTE_MAX * 2].split("\n", 1)[0].rstrip("\r")[:room]
+        if line:
+            if self.selection.is_empty:
+                self.insert_text_at_cursor(line)
+            else:
+                self.replace(line, *self.selection)
 
     def action_to_list(self) -> None:
         pane = next((node for node in self.ancestors if isinstance(node, HistoryPane)), None)

@@ -12,9 +12,19 @@ start-up) "nexy<Backspace>t" then became "nexy". So this widget runs its own
 bindings (Backspace, arrows, ctrl+w, Tab, ...) as it receives the key, in
 turn with the characters; precedence is unchanged (the focused widget's
 bindings win over its ancestors' in Textual too).
+
+A long paste is kept aside: a pasted text over ``PASTE_INLINE_MAX`` characters
+shows as one line, ``[pasted text #1: 1,000,000 characters]``, and the message
+sent holds the text itself in its place (:meth:`PromptInput.message_text`).
+Textual's ``TextArea`` re-wraps its document on every edit, so a megabyte in
+it made each key typed after the paste take most of a second (a bare Textual
+``TextArea`` too), and the screen could not show it usefully anyway. Deleting
+the line drops the paste; the token can be moved and typed around like text.
 """
 
 from __future__ import annotations
+
+import re
 
 from textual import events
 from textual.message import Message
@@ -22,6 +32,9 @@ from textual.widgets import TextArea
 
 from agenttui.ui.bindings import PROMPT_ACTIONS, to_bindings
 from agenttui.ui.survivable_errors import dispatch_guarded
+
+PASTE_INLINE_MAX = 5_000  # characters: a longer paste is kept aside, shown as one line
+_PASTE_TOKEN = re.compile(r"\[pasted text #(\d{1,6}): [\d,]{1,16} characters\]")
 
 
 class PromptInput(TextArea):
@@ -47,6 +60,25 @@ class PromptInput(TextArea):
         self.sent_history: list[str] = []
         self._history_index: int | None = None  # None = editing the draft
         self._draft = ""
+        self.pastes: dict[int, str] = {}  # long pastes kept aside, by their token's number
+
+    async def _on_paste(self, event: events.Paste) -> None:
+        # Runs before TextArea's own _on_paste; a short paste goes on to it unchanged.
+        if len(event.text) <= PASTE_INLINE_MAX or self.read_only:
+            return
+        event.prevent_default()  # TextArea's handler would insert the whole text
+        event.stop()
+        number = len(self.pastes) + 1
+        self.pastes[number] = event.text
+        self.insert(f"[pasted text #{number}: {len(event.text):,} characters]")
+        self.focus()
+
+    def message_text(self, text: str | None = None) -> str:
+        """``text`` (the prompt's own by default) with each paste token replaced by its paste."""
+        shown = self.text if text is None else text
+        if not self.pastes or "[pasted text #" not in shown:
+            return shown
+        return _PASTE_TOKEN.sub(lambda m: self.pastes.get(int(m.group(1)), m.group(0)), shown)
 
     async def _on_key(self, event: events.Key) -> None:
         # Runs before TextArea's own _on_key (which only inserts characters).
@@ -85,7 +117,7 @@ class PromptInput(TextArea):
         self._history_index = None
         self._draft = ""
         self.clear()
-        self.post_message(self.Submitted(text))
+        self.post_message(self.Submitted(self.message_text(text)))
 
     def action_complete(self) -> None:
         self.post_message(self.CompletionRequested())
