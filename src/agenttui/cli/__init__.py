@@ -19,12 +19,13 @@ a redacted crash log, never a traceback (:mod:`agenttui.core.crash_log`).
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from types import SimpleNamespace
 
 from agenttui import __version__
 
-COMMAND_MODULES = ("ask", "memory", "history", "profile", "backup", "key", "paths", "doctor", "mcp")
+COMMAND_MODULES = ("ask", "memory", "history", "profile", "backup", "key", "paths", "doctor", "mcp", "completion")
 
 
 def build_parser(only: str | None = None):
@@ -41,6 +42,9 @@ def build_parser(only: str | None = None):
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES if only is None else (only,):
         importlib.import_module(f"agenttui.cli.{name}_cmd").register(subparsers)
+    from agenttui.cli.logging_setup import add_logging_flags
+
+    add_logging_flags(parser)  # after the commands: each sub-parser takes them too
     return parser
 
 
@@ -59,11 +63,14 @@ def _tui_only(argv: list[str]) -> SimpleNamespace | None:
 
 
 def _named_command(argv: list[str]) -> str | None:
-    """The command ``argv`` names (after an optional ``--profile``), if it is a known one."""
-    if argv[:1] == ["--profile"]:
-        argv = argv[2:]
-    elif argv[:1] and argv[0].startswith("--profile="):
-        argv = argv[1:]
+    """The command ``argv`` names (after the global options), if it is a known one."""
+    while argv:
+        if argv[0] == "--profile":
+            argv = argv[2:]
+        elif argv[0].startswith("--profile=") or argv[0] in ("--debug", "--verbose"):
+            argv = argv[1:]
+        else:
+            break
     return argv[0] if argv and argv[0] in COMMAND_MODULES else None
 
 
@@ -73,6 +80,10 @@ def main(argv: list[str] | None = None) -> int:
     if fast is not None:
         from agenttui.cli.tui import run_tui
 
+        if "AGENTTUI_LOG" in os.environ or "AGENTTUI_DEBUG" in os.environ:  # else logging is not imported
+            from agenttui.cli.logging_setup import configure
+
+            configure(False, False, to_screen=False)
         return run_tui(fast)
     bad = _not_utf8(args_list)
     if bad:
@@ -80,6 +91,13 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     parser = build_parser(_named_command(args_list))
     args = parser.parse_args(argv)
+    from agenttui.cli.logging_setup import configure
+
+    configure(args.verbose, args.debug, to_screen=args.command is not None)
+    import logging  # loaded by configure's import; the first line of a debug log says what ran
+
+    logging.getLogger("agenttui.cli").debug("agenttui %s, Python %s, arguments %s", __version__,
+                                            sys.version.split()[0], args_list)
     if args.command is None:
         from agenttui.cli.tui import run_tui
 
