@@ -42,7 +42,7 @@ def build_parser(only: str | None = None):
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES if only is None else (only,):
         importlib.import_module(f"agenttui.cli.{name}_cmd").register(subparsers)
-    from agenttui.cli.logging_setup import add_logging_flags
+    from agenttui.cli.log_flags import add_logging_flags
 
     add_logging_flags(parser)  # after the commands: each sub-parser takes them too
     return parser
@@ -91,13 +91,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     parser = build_parser(_named_command(args_list))
     args = parser.parse_args(argv)
-    from agenttui.cli.logging_setup import configure
-
-    configure(args.verbose, args.debug, to_screen=args.command is not None)
-    import logging  # loaded by configure's import; the first line of a debug log says what ran
-
-    logging.getLogger("agenttui.cli").debug("agenttui %s, Python %s, arguments %s", __version__,
-                                            sys.version.split()[0], args_list)
+    if args.verbose or args.debug or "AGENTTUI_LOG" in os.environ or "AGENTTUI_DEBUG" in os.environ:
+        _start_logging(args, args_list)
     if args.command is None:
         from agenttui.cli.tui import run_tui
 
@@ -117,6 +112,18 @@ def main(argv: list[str] | None = None) -> int:
         from agenttui.cli.common import report_late_problems
 
         report_late_problems()
+
+
+def _start_logging(args, args_list: list[str]) -> None:
+    """Only when a log is asked for: ``logging`` stays unimported before ``ask``'s first token."""
+    import logging
+
+    from agenttui.cli.logging_setup import configure
+
+    configure(args.verbose, args.debug, to_screen=args.command is not None)
+    # the first line of a debug log says what ran (redacted like every line)
+    logging.getLogger("agenttui.cli").debug("agenttui %s, Python %s, arguments %s", __version__,
+                                            sys.version.split()[0], args_list)
 
 
 def _not_utf8(argv: list[str]) -> str | None:

@@ -12,53 +12,23 @@
   (:func:`agenttui.security.redact_secrets`), as the crash log does. The
   folder is 0700 and the files 0600: a debug log holds what was asked.
 
-The flags are accepted before and after the command (``agenttui --debug ask
-…`` and ``agenttui ask --debug …``): :func:`add_logging_flags` gives them to
-every sub-parser too.
+The flags themselves are :mod:`agenttui.cli.log_flags` (this module is
+imported only when one of them, or the environment, asks for a log).
 """
 
 from __future__ import annotations
 
-import argparse
 import logging
-import logging.handlers
 import os
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-ENV = "AGENTTUI_LOG"  # debug | info
-DEBUG_ENV = "AGENTTUI_DEBUG"  # 1: as AGENTTUI_LOG=debug
 LOG_NAME = "debug.log"
 MAX_BYTES = 5 * 1024 * 1024
 BACKUPS = 3
 # Libraries whose DEBUG is a line per socket event or per lock: INFO is their useful level.
 _CHATTY = ("httpcore", "httpcore2", "hpack", "asyncio", "markdown_it", "filelock", "urllib3")
-
-
-def add_logging_flags(parser: argparse.ArgumentParser, top: bool = True) -> None:
-    """``--verbose`` and ``--debug`` on ``parser`` and every sub-parser below it (module doc)."""
-    default: object = False if top else argparse.SUPPRESS  # a sub-parser must not reset the flag to False
-    group = parser.add_argument_group("logging") if top else parser
-    group.add_argument("--verbose", action="store_true", default=default,
-                       help="log INFO and above to stderr (in the app: to the debug log file)")
-    group.add_argument("--debug", action="store_true", default=default,
-                       help="log DEBUG and above, secrets redacted, to debug.log in the log folder "
-                            "(`agenttui paths`: log_dir); the path is printed on stderr")
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            for sub in dict.fromkeys(action.choices.values()):  # aliases share one parser
-                add_logging_flags(sub, top=False)
-
-
-def wanted_level(verbose: bool, debug: bool, environ: Mapping[str, str]) -> int | None:
-    """The level the flags and the environment ask for (the more detailed wins), or None."""
-    asked = (environ.get(ENV) or "").strip().lower()
-    if debug or asked == "debug" or (environ.get(DEBUG_ENV) or "").strip() not in ("", "0"):
-        return logging.DEBUG
-    if verbose or asked == "info":
-        return logging.INFO
-    return None
 
 
 class RedactingFilter(logging.Filter):
@@ -91,6 +61,8 @@ def _private_rotator(source: str, dest: str) -> None:
 
 def log_file_handler(level: int, environ: Mapping[str, str]) -> tuple[logging.Handler, Path] | None:
     """A rotating handler on the first writable log folder, and its path; None if none is."""
+    import logging.handlers  # sockets, pickle, queues: only when a log file is asked for
+
     from agenttui.core.crash_log import state_dirs
     from agenttui.core.files import ensure_dir, private_file
 
@@ -113,6 +85,8 @@ def configure(verbose: bool, debug: bool, *, to_screen: bool, environ: Mapping[s
     """Attach the handlers the flags and environment ask for; nothing when they ask for none.
 
     ``to_screen``: stderr is free for log lines (a command); False for the app, whose screen it is."""
+    from agenttui.cli.log_flags import wanted_level
+
     env = os.environ if environ is None else environ
     level = wanted_level(verbose, debug, env)
     if level is None:

@@ -13,7 +13,8 @@ import stat
 
 import pytest
 
-from agenttui.cli.logging_setup import RedactingFilter, wanted_level
+from agenttui.cli.log_flags import wanted_level
+from agenttui.cli.logging_setup import RedactingFilter
 
 GITHUB_TOKEN = "ghp_" + "Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2"
 
