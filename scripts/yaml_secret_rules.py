@@ -17,7 +17,8 @@ Conversion (Rust regex → Python re):
   generator does); Rust's ``u`` flag is dropped;
 - ``\\z`` → ``\\Z``, ``(?<name>`` → ``(?P<name>``, POSIX classes → ranges,
   ``\\x{HH}`` → ``\\xHH``/``\\uHHHH``.
-A rule is skipped, and counted with its reason, when it uses what ``re``
+A rule is skipped, and counted with its reason, when its search backtracks
+(``BacktrackCheck``: Rust's engine is linear, ``re`` is not), when it uses what ``re``
 lacks (Unicode classes ``\\p{…}``, nested or set-operation classes), when it
 still fails to compile, when it has no literal of 3+ characters that every
 match contains (it would need a full scan of every text), or when its
@@ -211,6 +212,69 @@ Changes: patterns converted to Python re syntax, literal anchors added,
 validation and metadata left out (see scripts/yaml_secret_rules.py)."""
 
 
+# Rust's regex engine is linear; Python's `re` backtracks. A rule whose search
+# takes longer than this on its own examples, or on runs of one character led
+# by its keyword (a few KB), is skipped: the scanner would stall on text like it.
+BACKTRACK_BUDGET_S = 0.05
+
+
+def _probes(keywords: list[str], examples: list[str]) -> list[str]:
+    probes = [*examples]
+    for kw in keywords[:3]:
+        for filler in (" ", "a", "=", "\n ", "1", "'", " a"):
+            probes.append(kw + filler * (2000 // len(filler)))
+            probes.append(kw + ":" + filler * (2000 // len(filler)) + kw)
+    return probes
+
+
+def _probe_worker(conn: Any) -> None:
+    """Child process: time each (pattern, probes) it is sent; answer True when one is slow."""
+    import time
+
+    while True:
+        job = conn.recv()
+        if job is None:
+            return
+        py, probes = job
+        rx = re.compile(py, re.ASCII)
+        slow = False
+        for probe in probes:
+            t0 = time.process_time()
+            rx.search(probe)
+            if time.process_time() - t0 > BACKTRACK_BUDGET_S:
+                slow = True
+                break
+        conn.send(slow)
+
+
+class BacktrackCheck:
+    """Times searches in a child process: `re` cannot be interrupted mid-match, so a
+    search that would run for hours is ended by killing the child."""
+
+    def __init__(self) -> None:
+        self._start()
+
+    def _start(self) -> None:
+        import multiprocessing as mp
+
+        self.conn, child = mp.Pipe()
+        self.proc = mp.Process(target=_probe_worker, args=(child,), daemon=True)
+        self.proc.start()
+
+    def slow(self, py: str, keywords: list[str], examples: list[str]) -> bool:
+        self.conn.send((py, _probes(keywords, examples)))
+        if self.conn.poll(5.0):
+            return bool(self.conn.recv())
+        self.proc.kill()
+        self.proc.join()
+        self._start()
+        return True
+
+    def close(self) -> None:
+        self.conn.send(None)
+        self.proc.join(5)
+
+
 def git(git_dir: str, *args: str) -> str:
     return subprocess.run(["git", f"--git-dir={git_dir}", *args], check=True, capture_output=True,
                           text=True).stdout
@@ -222,11 +286,21 @@ def convert_rules(raw_rules: list[dict[str, Any]], skip_invisible: bool) -> tupl
     import warnings
 
     ref = Reference()
+    check = BacktrackCheck()
     rules: list[dict[str, Any]] = []
     skipped: dict[str, str] = {}
     examples: dict[str, Any] = {}
+    seen: dict[str, int] = {}
     for r in raw_rules:
         rid = r["id"]
+        seen[rid] = seen.get(rid, 0) + 1
+        if seen[rid] > 1:
+            rid = f"{rid}~{seen[rid]}"  # two upstream rules share an id (kingfisher.fullstory.1)
+        # Every rule's examples are kept, also a skipped rule's: recall is measured on all of them.
+        examples[rid] = {
+            "tps": [str(x) for x in r.get("examples") or []],
+            "fps": [str(x) for x in (r.get("negative_examples") or r.get("non_examples") or [])],
+        }
         if skip_invisible and r.get("visible") is False:
             skipped[rid] = "identifier, not a secret (visible: false)"
             continue
@@ -242,6 +316,9 @@ def convert_rules(raw_rules: list[dict[str, Any]], skip_invisible: bool) -> tupl
             skipped[rid] = found
             continue
         keywords, anchored = found
+        if check.slow(py, keywords, examples[rid]["tps"] + examples[rid]["fps"]):
+            skipped[rid] = "backtracks in Python re (Rust's engine is linear): too slow on its own examples"
+            continue
         rules.append({
             "id": rid,
             "kind": slug(r["name"]),
@@ -253,10 +330,7 @@ def convert_rules(raw_rules: list[dict[str, Any]], skip_invisible: bool) -> tupl
             "seeks": {},
             "allow": [],
         })
-        examples[rid] = {
-            "tps": [str(x) for x in r.get("examples") or []],
-            "fps": [str(x) for x in (r.get("negative_examples") or r.get("non_examples") or [])],
-        }
+    check.close()
     return rules, skipped, examples
 
 
@@ -295,7 +369,7 @@ def write_examples(out: Path, source: str, commit: str, license_name: str, examp
 def report(name: str, rules: list[dict[str, Any]], skipped: dict[str, str]) -> None:
     from collections import Counter
 
-    reasons = Counter(v.split(":")[0] if v.startswith(("unconvertible", "generic")) else v
+    reasons = Counter(v.split(":")[0] if v.startswith(("unconvertible", "generic", "backtracks")) else v
                       for v in skipped.values())
     print(f"{name}: {len(rules)} rules kept, {len(skipped)} skipped "
           f"({sum(r['anchored'] for r in rules)} anchored at their keyword)", file=sys.stderr)

@@ -122,6 +122,8 @@ def find_assignments(text: str, lowered: str) -> Iterator[Candidate]:
         kstart = _key_start(lowered, m.start())
         if lowered[max(0, kstart - 3) : kstart] == "://":
             continue  # `https://oauth2:TOKEN@host/…`: URL credentials, found below
+        if lowered[max(0, kstart - 10) : kstart] == "[redacted:":
+            continue  # a marker's kind (`[REDACTED:password_hash]:19000:…`), not a key
         key_end = m.start("sep")
         raw_key = text[kstart:key_end].strip(" \t\"'[]")
         key = raw_key.lower()
@@ -200,9 +202,9 @@ _PROSE = AnchoredPattern(
     r"""
     (?P<kw_end>)                      # the keyword is text[start:kw_end]
     (?:nya|ku)?
-    (?:[ \t]{1,3}+[a-z]{2,12}+){0,3}    # "password wifi kantor:", "password for the router is"
-    [ \t]{0,3}+
-    (?:is|was|adalah|itu|:)
+    (?:[ \t]{1,3}+[a-z][a-z-]{1,11}+){0,3}    # "password wi-fi kantor:", "password for the router is"
+    # "kata sandi email kantor saya X": a possessive ends the subject, no verb needed
+    (?:[ \t]{0,3}+(?:is|was|adalah|itu|:)|(?<=saya)|(?<=\baku)|(?<=\bgue)|(?<=\bkami)|(?<=\bkita))
     [ \t]{1,3}+
     (?P<value>[^\s]{4,200}+)
     """,

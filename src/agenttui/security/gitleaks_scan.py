@@ -217,10 +217,18 @@ def _value_after_colon(text: str, start: int, end: int) -> tuple[int, int]:
 _URL_USERINFO = re.compile(r"[a-z][a-z0-9+.-]{1,20}://[^\s:/@]{0,256}:([^\s/@]{1,256})@", re.ASCII | re.I)
 
 
-def _url_password_only(text: str, start: int, end: int) -> tuple[int, int]:
-    """A rule whose secret is a whole URI (`postgres://app:pw@db/x`): the password is the secret."""
-    m = _URL_USERINFO.match(text, start, end)
-    return m.span(1) if m else (start, end)
+def _url_password_only(text: str, m: re.Match[str], start: int, end: int) -> tuple[int, int]:
+    """A rule matching a URI with credentials (`postgres://app:pw@db/x`), whether its group
+    is the whole URI or the user name: the password is the secret."""
+    if "://" not in m.group():
+        return start, end
+    u = _URL_USERINFO.search(text, m.start(), m.end())
+    return u.span(1) if u else (start, end)
+
+
+def _one_char_filler(secret: str) -> bool:
+    """`ghp_xxxxxxxx…`: one character fills most of it (no generated token looks so)."""
+    return len(secret) >= 8 and Counter(secret).most_common(1)[0][1] > 0.6 * len(secret)
 
 
 def _accept(c: _Compiled, rule: _Rule, text: str, m: re.Match[str]) -> tuple[int, int] | None:
@@ -228,7 +236,9 @@ def _accept(c: _Compiled, rule: _Rule, text: str, m: re.Match[str]) -> tuple[int
     if rule.kind in _VALUE_AFTER_COLON:
         start, end = _value_after_colon(text, start, end)
     elif not rule.gitleaks_globals:
-        start, end = _url_password_only(text, start, end)
+        start, end = _url_password_only(text, m, start, end)
+        if _one_char_filler(text[start:end]):
+            return None
     if end <= start:
         return None
     secret = text[start:end]

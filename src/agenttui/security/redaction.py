@@ -48,6 +48,8 @@ from .context_rules import (
     find_url_passwords,
 )
 from .crypto_keys import ascii_view, find_seed_phrases, find_wallet_keys
+from .hash_rules import NEEDLES as _HASH_NEEDLES
+from .hash_rules import find_password_hashes
 from .literals import gate_needles
 from .match import SecretMatch
 from .pin_rules import PIN_FINDERS, find_login_lines, find_pins
@@ -58,6 +60,7 @@ from .prose_rules import (
     find_wallet_hex_keys,
 )
 from .secret_patterns import CONTEXT, PROVIDER_RULES
+from .token_lines import find_token_lines
 from .values import is_placeholder
 
 log = logging.getLogger(__name__)
@@ -142,6 +145,7 @@ _FINDER_NEEDLES: dict[Finder, tuple[tuple[str, ...], ...]] = {
     find_headers: (("authorization", "bearer", "cookie", "-b", "x-"),),
     find_private_key_blocks: (("-----begin", "private-lines:"),),
     find_prose_passwords: (("pw", "pass", "sandi"),),
+    find_password_hashes: (_HASH_NEEDLES,),
 }
 
 
@@ -192,7 +196,8 @@ def _gated_finders() -> tuple[tuple[Finder, tuple[frozenset[str], ...] | None], 
     """(finder, its gate as sets) in the order they run."""
     return tuple(
         (f, None if (g := _FINDER_NEEDLES.get(f)) is None else tuple(map(frozenset, g)))
-        for f in (*CONTEXT_FINDERS, *COMMAND_FINDERS, *PROSE_FINDERS, *PIN_FINDERS)
+        for f in (*CONTEXT_FINDERS, *COMMAND_FINDERS, *PROSE_FINDERS, *PIN_FINDERS, find_password_hashes,
+                  find_token_lines)
     )
 
 
@@ -236,6 +241,21 @@ def _merge(candidates: Iterable[Candidate]) -> list[list[Any]]:
     return merged
 
 
+# Rules bound their value (`{1,500}`, so an attempt costs O(1)); a longer
+# value must still go whole: a long span is extended over the run of value
+# characters that continues it (base64 of a key, a long token).
+_LONG_SPAN = 100
+_VALUE_RUN = re.compile(r"[A-Za-z0-9+/=_-]*+")
+
+
+def _extend_long(text: str, spans: list[list[Any]]) -> list[list[Any]]:
+    for span in spans:
+        start, end = span[0], span[1]
+        if end - start >= _LONG_SPAN and end < len(text) and _VALUE_RUN.match(text, end - 1).end() > end:
+            span[1] = _VALUE_RUN.match(text, end).end()
+    return _merge(tuple(s) for s in spans) if spans else spans
+
+
 def _spans(text: str, extra_patterns: Sequence[str]) -> list[list[Any]]:
     if not text:
         return []
@@ -253,7 +273,7 @@ def _spans(text: str, extra_patterns: Sequence[str]) -> list[list[Any]]:
     ]
     if extra_patterns:
         candidates.extend(_extra_candidates(text, extra_patterns))
-    return _merge(candidates)
+    return _extend_long(text, _merge(candidates))
 
 
 def find_secrets(text: str, extra_patterns: Sequence[str] = ()) -> list[SecretMatch]:

@@ -1,0 +1,90 @@
+"""Tokens alone on their lines, with no key or prefix to name them.
+
+A pasted `tokens.txt`, a list of API keys, a secret copied into a note:
+each line is one random-looking token and nothing else. A line is taken
+when it is one run of token characters (20–256 of them) that looks
+generated (`values.looks_random`: high entropy), holds a digit, an upper-
+and a lower-case letter (hex digests, UUIDs and words do not) and switches
+between them often (identifiers in CamelCase switch once a word). Lines of
+a base64 block (a certificate, a public key, an embedded image: long
+neighbours of the same length) are left alone: their secret parts, if any,
+are found by the private-key rules.
+
+The scan is led by the newline (a literal, so `re` finds candidates with
+its prefix scan); the first line of the text is checked on its own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from .secret_patterns import GENERIC
+from .values import looks_random
+
+Candidate = tuple[int, int, str, int]
+
+_CHARS = r"[A-Za-z0-9+/=_.~-]"
+_LINE = re.compile(rf"\n[ \t]{{0,8}}+({_CHARS}{{20,256}}+)[ \t]{{0,8}}+(?=\r?\n|\Z)")
+_FIRST = re.compile(rf"[ \t]{{0,8}}+({_CHARS}{{20,256}}+)[ \t]{{0,8}}+(?=\r?\n|\Z)")
+
+
+def _line_length(text: str, start: int) -> int:
+    end = text.find("\n", start)
+    return (len(text) if end < 0 else end) - start
+
+
+_BLOCK_LINE = re.compile(r"-----|[A-Za-z0-9+/=]{60,}\r?$")
+
+
+def _in_block(text: str, start: int, end: int) -> bool:
+    """Part of a base64 block (PEM and MIME wrap at 64 or 76): a neighbour line is a
+    full-width base64 line or a `-----BEGIN/END` line. A list of tokens also shares
+    one length, so equal length alone says nothing."""
+    if start > 0:
+        prev = text.rfind("\n", 0, start - 1) + 1
+        if _BLOCK_LINE.match(text, prev, start - 1):
+            return True
+    after = text.find("\n", end)
+    if after >= 0:
+        nxt_end = text.find("\n", after + 1)
+        if _BLOCK_LINE.match(text, after + 1, len(text) if nxt_end < 0 else nxt_end):
+            return True
+    return False
+
+
+# Paths, and extended public keys (BIP32 xpub/ypub/zpub/tpub): public by design.
+_NOT_SECRET = ("http", "/", ".", "xpub", "ypub", "zpub", "tpub", "upub", "vpub", "Ypub", "Zpub")
+
+
+# A Bitcoin address (base58, P2PKH/P2SH): public, and pasted alone to be paid.
+# A WIF-shaped string: the wallet rule decides by its checksum.
+_ADDRESS = re.compile(r"[13][1-9A-HJ-NP-Za-km-z]{25,34}|[5KLc9][1-9A-HJ-NP-Za-km-z]{50,51}")
+
+
+def _class(c: str) -> int:
+    return 0 if c.isdigit() else 1 if c.isupper() else 2 if c.islower() else 3
+
+
+def _taken(value: str) -> bool:
+    """Generated, not a name: a random token switches between digits, upper and
+    lower case every two characters or so; `SomeCamelCaseName2` once a word."""
+    if value.startswith(_NOT_SECRET) or "=" in value.rstrip("=") or not looks_random(value, min_len=20):
+        return False  # (`X=ghp_…` is an assignment: its own rules know the key)
+    if _ADDRESS.fullmatch(value):
+        return False
+    classes = [_class(c) for c in value]
+    if not {0, 1, 2} <= set(classes):
+        return False
+    switches = sum(a != b for a, b in zip(classes, classes[1:], strict=False))
+    return switches >= len(value) * 0.5
+
+
+def find_token_lines(text: str, lowered: str) -> Iterator[Candidate]:
+    first = _FIRST.match(text)
+    matches = [first] if first else []
+    for m in (*matches, *_LINE.finditer(text)):
+        start, end = m.span(1)
+        if _taken(text[start:end]) and not _in_block(text, text.rfind("\n", 0, start) + 1,
+                                                     start + _line_length(text, start)):
+            yield start, end, "token", GENERIC
