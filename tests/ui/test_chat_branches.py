@@ -35,7 +35,7 @@ async def _nav_in_view(pilot, app) -> None:
 
     def shown() -> bool:
         navs = app.screen.query(BranchNav)
-        if not navs or not log.visible:
+        if not navs or not navs.first().display:
             return False
         log.scroll_end(animate=False, immediate=True)
         return log.scrollable_content_region.contains_region(navs.first().region)
@@ -258,6 +258,7 @@ async def test_after_a_branch_switch_opening_another_conversation_leaves_the_foc
         await _settled(pilot, app)
         await chat(app).open_conversation(other)
         chat(app).prompt.focus()
-        await wait_until(pilot, lambda: replies(app) == ["other answer"] and chat(app).chat_log.visible)
+        await wait_until(pilot, lambda: replies(app) == ["other answer"]
+                         and all(w.display for w in chat(app).chat_log.children))
         await workers_done(pilot)  # the conversation has loaded: a late focus move would have happened
         assert app.focused is chat(app).prompt

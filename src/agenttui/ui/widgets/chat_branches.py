@@ -162,7 +162,6 @@ class ChatBranchesMixin(_Base):
         if shown is None:
             self.notify("This message has no other version.", severity="information")
             return
-        self.chat_log.keep_focus()  # ←/→ again goes on from the message shown
         await self.open_conversation(cid, shown)
         self.post_message(app_messages.ConversationsChanged(cid))
 

@@ -6,11 +6,17 @@ and mounts it above, keeping the view where the user was reading. The log is
 anchored (``VerticalScroll.anchor``): it follows new content until the user
 scrolls up, and follows again once they scroll back to the bottom.
 
-A conversation's first page is shown whole (issue 12 item 10): the log stays
-hidden until every reply's Markdown has its blocks (parsed in a thread after
-mounting; the questions used to show seconds before their replies under
-load), at most ``REVEAL_WAIT_S``, then shows at its end. An older page, paged
-in by scrolling up, is mounted hidden and shown the same way, whole.
+A conversation's first page is shown whole (issue 12 item 10): its rows are
+mounted with ``display: none`` and shown together once every reply's Markdown
+has its blocks (parsed in a thread after mounting; the questions used to show
+seconds before their replies under load), at most ``REVEAL_WAIT_S``. An older
+page, paged in by scrolling up, is mounted and shown the same way, whole.
+
+The log itself is never hidden. Showing the same conversation again (another
+branch, a search hit in it) keeps the rows on screen until the new page is
+ready and swaps them in one update: hiding the whole log for the wait left
+every chat row blank for seconds on a busy machine, and for good in a user's
+trial, and moved the focus off the log, which then needed putting back.
 
 What this session's replies used (their "used: …" line) is kept here, in
 memory only, so a reopened conversation shows the line again until restart.
@@ -123,6 +129,7 @@ class ChatLog(MessageCursor, VerticalScroll):
         self.has_older = False
         self._loading = False
         self._reveal_waits: list[asyncio.Future[Any]] = []  # a first page waiting for its replies
+        self._leaving: tuple[Widget, ...] = ()  # rows still shown until the page replacing them is ready
         # Bumped per show_conversation: a page read for an earlier opening of the same
         # conversation (left and reopened meanwhile) must not be mounted a second time.
         self._opened = 0
@@ -136,9 +143,15 @@ class ChatLog(MessageCursor, VerticalScroll):
     async def show_conversation(self, conversation_id: str | None, message_id: int | None = None) -> None:
         for wait in self._reveal_waits:  # a page still waiting for its replies: left, stop waiting
             wait.cancel()
-        self.visible = True
-        await self.remove_children()
-        self.empty = True
+        if conversation_id is not None and conversation_id == self.conversation_id and self.children:
+            # the same conversation again (a branch switch, a search hit in it): what is shown
+            # stays until the new page is ready (module doc); a page of an earlier opening that
+            # was still hidden goes with it
+            self._leaving = tuple(self.children)
+        else:
+            self._leaving = ()
+            await self.remove_children()
+            self.empty = True
         self._opened += 1
         self._loading = False
         self.conversation_id = conversation_id
@@ -177,6 +190,8 @@ class ChatLog(MessageCursor, VerticalScroll):
         """
         self._opened += 1
         self.conversation_id = conversation_id
+        if self._leaving:  # a branch's page that was still loading: not shown now
+            await self._swap_in()
         page = await asyncio.to_thread(self.services.history.messages, conversation_id, PAGE)
         if self.conversation_id != conversation_id:
             return
@@ -199,6 +214,9 @@ class ChatLog(MessageCursor, VerticalScroll):
         self.has_older = len(event.messages) >= PAGE  # a short page is the first one
         widgets = widgets_for(event.messages, self.used_in(event.conversation_id))
         if not widgets:
+            if self._leaving:  # the branch shown is empty now: what it replaced must not stay
+                await self._swap_in()
+                self.empty = not self.children
             return
         self.empty = False
         if event.older and self.children:
@@ -219,25 +237,38 @@ class ChatLog(MessageCursor, VerticalScroll):
             self.refresh_branches()
             self.call_after_refresh(self._keep_in_view, first, was_at)
         else:
-            first_page = not self.children
+            rows = self.rows()
+            first_page = not rows
             if first_page:  # shown whole once every reply is rendered (issue 12 item 10)
-                self.visible = False
-            await self.mount_all(widgets, before=0 if self.children else None)
+                for widget in widgets:
+                    widget.display = False
+            # above a message sent meanwhile; below the rows it replaces (they go when it shows)
+            await self.mount_all(widgets, before=rows[0] if rows else None)
             self.refresh_branches(event.focus_id)  # their navigators (‹ 2/3 ›), read in a thread
             if first_page:
                 await self._rendered([w for w in widgets if isinstance(w, AssistantMessage)])
-                self.visible = True
-                self.revealed()  # hidden, it lost the focus: a branch switch gives it back
                 if event.opened != self._opened:
-                    return  # another conversation was opened meanwhile
+                    return  # another page was asked for meanwhile: it shows instead
+                await self._swap_in()
             if event.focus_id is not None:
                 target = next((w for w in widgets if getattr(w, "message_id", None) == event.focus_id), None)
                 if target is not None:
                     self.release_anchor()
                     self.call_after_refresh(self.scroll_to_widget, target, animate=False, top=True)
                     return
-            self.scroll_end(animate=False, immediate=True)
+            self.anchor()  # the end, once the rows just shown are laid out
+            self.scroll_end(animate=False)
         self.call_after_refresh(self._fill_viewport)
+
+    async def _swap_in(self) -> None:
+        """Show the page's rows (and their navigators) and drop the rows they replace, in one
+        update: the screen goes from one branch to the other with no frame between."""
+        leaving, self._leaving = self._leaving, ()
+        with self.app.batch_update():
+            for widget in self.rows():
+                widget.display = True
+            if leaving:
+                await self.remove_children([w for w in leaving if w.parent is self])
 
     async def _rendered(self, replies: list[AssistantMessage]) -> None:
         """Wait until ``replies`` show their text (their Markdown is parsed in a thread after

@@ -88,12 +88,17 @@ class MessageCursor(_Base):
     """See the module doc. Needs ``services`` and ``conversation_id`` (ChatLog has them)."""
 
     _selected_id: int | None = None
-    _refocus = False  # focus the log again once its next page is shown (see keep_focus)
+    _leaving: tuple[Widget, ...] = ()  # rows on screen until the page replacing them shows (ChatLog)
 
     # -- which messages ------------------------------------------------------------
+    def rows(self) -> list[Widget]:
+        """The log's children but those about to be replaced by a page being made ready."""
+        leaving = set(self._leaving)
+        return [w for w in self.children if w not in leaving]
+
     def message_widgets(self) -> list[Widget]:
         """The log's stored messages (those with an id), top to bottom."""
-        return [w for w in self.children
+        return [w for w in self.rows()
                 if isinstance(w, MESSAGE_TYPES) and getattr(w, "message_id", None) is not None]
 
     @property
@@ -121,41 +126,11 @@ class MessageCursor(_Base):
 
     def question_of(self, widget: Widget) -> UserMessage | None:
         """The question ``widget`` belongs to: itself, or the nearest question above it."""
-        children = list(self.children)
+        children = self.rows()
         for candidate in reversed(children[: children.index(widget) + 1]):
             if isinstance(candidate, UserMessage) and candidate.message_id is not None:
                 return candidate
         return None
-
-    def keep_focus(self) -> None:
-        """The log is about to show another page of its conversation with the focus on it
-        (a branch switch: ←/→ again goes on from there). A first page is hidden until it is
-        rendered, and Textual moves the focus off a hidden widget: not this time."""
-        self._refocus = self.has_focus
-
-    def revealed(self) -> None:
-        """The page is shown again (ChatLog calls it): the focus, if it went anyway, comes back.
-        The flag ends after a Hide already queued for the hidden frames (call_later queues
-        behind it), so a later hiding -- another conversation opened -- moves the focus as usual."""
-        if not self._refocus:
-            return
-        if not self.has_focus:
-            self.focus()
-        self.call_later(self._end_refocus)
-
-    def _end_refocus(self) -> None:
-        self._refocus = False
-
-    def on_hide(self, event: events.Hide) -> None:
-        if self._refocus:  # hidden while its page renders: keep the focus (see keep_focus)
-            event.prevent_default()  # Widget's own handler would blur it
-            for bar, shown in ((self.vertical_scrollbar, self.show_vertical_scrollbar),
-                               (self.horizontal_scrollbar, self.show_horizontal_scrollbar)):
-                if shown:
-                    bar.post_message(events.Hide())
-
-    def on_show(self, _event: events.Show) -> None:
-        self._refocus = False
 
     # -- keys and clicks ----------------------------------------------------------
     def on_focus(self, _event: events.Focus) -> None:
@@ -215,7 +190,7 @@ class MessageCursor(_Base):
     async def on_branches_read(self, event: BranchesRead) -> None:
         if event.conversation_id != getattr(self, "conversation_id", None):
             return
-        children = list(self.children)
+        children = self.rows()
         for index, widget in enumerate(children):
             if not isinstance(widget, MESSAGE_TYPES) or widget.message_id is None:
                 continue
@@ -227,7 +202,9 @@ class MessageCursor(_Base):
             elif place is not None and nav is not None:
                 nav.show(*place)
             elif place is not None:
-                await self.mount(BranchNav(widget.message_id, *place), after=widget)
+                nav = BranchNav(widget.message_id, *place)
+                nav.display = widget.display  # a page not shown yet: with it, not before it
+                await self.mount(nav, after=widget)
         if event.select_id is not None:
             self.select_id(event.select_id)
 
@@ -239,7 +216,7 @@ class MessageCursor(_Base):
     # -- the log after an edit or a regenerate -------------------------------------
     async def remove_from(self, message_id: int, *, keep_it: bool = False) -> None:
         """Remove message ``message_id`` (unless ``keep_it``, with its navigator) and all below."""
-        children = list(self.children)
+        children = self.rows()
         start = next((k for k, w in enumerate(children)
                       if isinstance(w, MESSAGE_TYPES) and getattr(w, "message_id", None) == message_id), None)
         if start is None:
