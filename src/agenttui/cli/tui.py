@@ -11,12 +11,12 @@ def run_tui(args) -> int:
 
     from agenttui.cli.early_keys import keys_kept_as_typed
 
-    with keys_kept_as_typed():  # first thing: an Enter typed during start-up stays Enter
+    with keys_kept_as_typed() as early:  # first thing: an Enter typed during start-up stays Enter
         gc.disable()  # until the panes are up (ui/startup.py, step 0): before Textual is imported
         from agenttui.ui.app import run_app
 
         try:
-            return run_app(profile=args.profile)
+            return run_app(profile=args.profile, typed_before=early.text)
         except Exception as exc:  # noqa: BLE001 -- a sentence, or a crash log
             from agenttui.cli.common import report_failure
 

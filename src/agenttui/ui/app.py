@@ -33,6 +33,7 @@ from agenttui.ui.startup import (
     TypeAhead,
     add_default_css,
     freeze_startup_objects,
+    keys_typed_before,
     register_widget_css,
     resume_collection,
     set_start_theme,
@@ -64,8 +65,10 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
     BINDINGS = to_bindings(APP_ACTIONS)
     COMMANDS = App.COMMANDS | {AgentCommands}
 
-    def __init__(self, services: Services, *, check_api_key: bool = True, defer_panes: bool | None = None) -> None:
+    def __init__(self, services: Services, *, check_api_key: bool = True, defer_panes: bool | None = None,
+                 typed_before: str = "") -> None:
         super().__init__()
+        self._typed_before = typed_before  # keys typed before the terminal left cooked mode (startup step 8)
         self.services = services
         self.check_api_key = check_api_key
         self.defer_panes = defer_panes  # None: after the first frame in a terminal (see screens.main)
@@ -98,6 +101,8 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
 
         add_default_css(self, [ToastRack, Tooltip])
         self._select_start_theme()
+        for event in keys_typed_before(self._typed_before):  # before the driver's: typed first
+            self.post_message(event.set_sender(self))
 
     def on_mount(self) -> None:
         self._can_notify = True
@@ -572,17 +577,18 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
         restart_mcp(self)  # the new profile's MCP servers (its own and the user's)
 
 
-def make_app(services: Services, *, check_api_key: bool = True, defer_panes: bool | None = None) -> AgentTUI:
+def make_app(services: Services, *, check_api_key: bool = True, defer_panes: bool | None = None,
+             typed_before: str = "") -> AgentTUI:
     """Build the app over ``services`` (the CLI and the tests both come through here)."""
-    return AgentTUI(services, check_api_key=check_api_key, defer_panes=defer_panes)
+    return AgentTUI(services, check_api_key=check_api_key, defer_panes=defer_panes, typed_before=typed_before)
 
 
-def run_app(profile: str | None = None) -> int:
+def run_app(profile: str | None = None, typed_before: str = "") -> int:
     from agenttui.bootstrap import build_services
 
     services = build_services(profile=profile)
     try:
-        app = make_app(services)
+        app = make_app(services, typed_before=typed_before)
         result = app.run()
         from agenttui.cli.unsaved import save_or_rescue  # a chat message the disk refused
 

@@ -61,7 +61,10 @@ panes costs several times the bare app's whole start-up. So:
 8. **Keys typed before Textual's raw mode** keep their meaning: the terminal
    leaves cooked mode (``ICRNL``, ``ICANON``, ``ECHO``) in
    :mod:`agenttui.cli.early_keys`, for the same reason as step 7: it must run
-   before this module's imports.
+   before this module's imports. What was typed before even that (the
+   interpreter's start), the text and its Enter often in one piece, is read
+   there and replayed here first (:func:`keys_typed_before`), ahead of every
+   key Textual reads.
 
 These lean on Textual internals (``set_reactive`` and ``stylesheet`` before
 the first parse, ``theme_changed_signal``, ``_get_default_css``, the
@@ -313,6 +316,18 @@ class TypeAhead:
             return
         prompt.load_text(early.text)
         prompt.move_cursor(prompt.document.end)
+
+
+def keys_typed_before(text: str) -> list[events.Event]:
+    """The key events of ``text``, bytes typed before the app read the terminal (step 8), as
+    Textual's own input thread would parse them (escape sequences included); the app posts
+    them to itself before its driver starts, so they come first and the type-ahead holds them."""
+    from textual._xterm_parser import XTermParser
+
+    if not text:
+        return []
+    parser = XTermParser()
+    return [*parser.feed(text), *parser.feed("")]  # "": the end, so a lone Esc is a key too
 
 
 # -- after the panes (step 6) -------------------------------------------------------------
