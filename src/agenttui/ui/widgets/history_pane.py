@@ -51,26 +51,23 @@ _LIST_ACTIONS = frozenset({"rename", "archive_or_restore", "toggle_archived", "d
 SEARCH_LIMIT = 200  # messages; shown grouped, one row per conversation (issue 12 item 19)
 
 
-SEARCH_BOX_MAX = 500  # characters typed; the search itself uses the first 200 (core.history.search)
-SEARCH_PASTE_MAX = 200  # characters a paste adds: what the search uses, with room left to type
+SEARCH_BOX_MAX = 500  # characters pastes fill the box to; the search uses the first 200 (core.history.search)
+SEARCH_PASTE_MAX = 200  # characters one paste adds (a terminal may deliver a long paste in several)
 
 
 class SearchBox(Input):
     """The search Input, with ↓ to the list below shown in the footer (Input's own ↓ scrolls).
 
-    It holds at most ``SEARCH_BOX_MAX`` characters, and a paste adds at most the
-    first ``SEARCH_PASTE_MAX`` of its first line: Textual's ``Input`` lays out its
-    whole value on every key, so a pasted megabyte froze the app (a bare ``Input``
-    too), and no search uses more.
+    A paste adds at most the first ``SEARCH_PASTE_MAX`` characters of its first
+    line, and pastes fill the box to ``SEARCH_BOX_MAX`` at most (typing goes on):
+    Textual's ``Input`` lays out its whole value on every key, so a pasted
+    megabyte froze the app (a bare ``Input`` too), and no search uses more.
     """
 
     BINDINGS = [Binding("down", "to_list", "List", id="history.to_list")]
 
-    def __init__(self, **kwargs) -> None:
-        super().__init__(max_length=SEARCH_BOX_MAX, **kwargs)
-
     def _on_paste(self, event: events.Paste) -> None:
-        # Runs before Input's own _on_paste, which would refuse the whole paste as too long.
+        # Runs before Input's own _on_paste, which would insert the whole first line.
         if not event.text:
             return
         event.prevent_default()
