@@ -18,11 +18,32 @@ likely (a flush falls due as the reply ends). The stream's background task
 buys nothing here, as deltas are batched already, so every append is awaited
 in order under one lock, on whichever queue flushes.
 
-A streamed reply is mounted with its first delta already in it
-(:meth:`AssistantMessage.streaming`): one parse and mount put the first words on
-screen, where mounting an empty Markdown (its own parse of "" in a thread) and
-then appending took another round of the event loop and a frame (issue 9: Enter
--> first words).
+A streamed reply only ever appends (docs/upstream-textual-markdown-append.md):
+
+* It is mounted with an empty Markdown and its first delta is appended in its
+  own mount (:meth:`AssistantMessage.streaming`); the mount waits for that, so
+  the first words are on screen when the mount returns (issue 9: Enter -> first
+  words). The first delta was once the Markdown's initial text, which
+  ``Markdown.update`` renders; but ``update`` leaves the mark ``append``
+  re-parses from at the document's end when the text ends with a newline, so
+  the next append replaced the last block with what came next ("Hello.\n\n"
+  then "More" showed only "More"; a first delta holding a code fence lost the
+  fence and its lines).
+* ``append`` assumes new text can change only the last block. Markdown breaks
+  that: a list continues after a blank line ("1. a\n\n2" is a list and a
+  paragraph "2" until ". b" makes it one list), a reference definition changes
+  links above it, and Textual's table update raises when a partial last row
+  turns out to be another block (a fence right after a table). So
+  :meth:`AssistantMessage.finish` checks the blocks on screen against a parse
+  of the whole reply (each top-level block's kind and lines) and renders the
+  whole reply once when they differ, and an append that raises turns the
+  reply's later batches into whole renders.
+
+Raw HTML is not Markdown here (:func:`reply_parser`): a tag the model writes is
+shown as the text it is. Textual draws nothing for an HTML block or tag, so
+``<details>`` or ``a <b>b</b> c`` lost words on screen, and an HTML block at a
+batch's end made the next append overwrite the block before it (an HTML block
+has no widget, so the block ``append`` re-parses from is not the last widget).
 
 Deltas are batched: the first is shown at once, later ones at most every
 ``STREAM_INTERVAL``. Each Markdown update grows the reply, and a taller widget
@@ -39,19 +60,37 @@ sooner.
 from __future__ import annotations
 
 import asyncio
+import logging
+from typing import Any
 
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
 from textual.timer import Timer
 from textual.widgets import Markdown, Static
+from textual.widgets.markdown import MarkdownBlock
 
 from agenttui.core.recall.usage import RecallUsage, count_usage
 from agenttui.ui.inert import InertStream, inert
 from agenttui.ui.widgets.used_line import UsedLine
 
 STREAM_INTERVAL = 1 / 5  # seconds between Markdown updates while a reply streams
+
+_log = logging.getLogger(__name__)
+
+
+def reply_parser() -> MarkdownIt:
+    """Textual's "gfm-like" Markdown without raw HTML: a tag is shown as text (module doc)."""
+    return MarkdownIt("gfm-like", {"html": False})
+
+
+def _top_blocks(tokens: list[Token]) -> list[tuple[str, tuple[int, int]]]:
+    """Each top-level block of a parse: its opening token's type and its lines."""
+    return [(token.type, (token.map[0], token.map[1])) for token in tokens
+            if token.level == 0 and token.map is not None]
 
 
 class UserMessage(Static):
@@ -105,6 +144,9 @@ class AssistantMessage(Vertical):
         self.text = text  # the raw reply as received (for copy)
         self._writing = asyncio.Lock()  # appends, a flush at the end and show_saved, one at a time
         self._inert = InertStream()
+        self._first = ""  # a streamed reply's first delta: appended in on_mount
+        self._shown = ""  # the (inert) text given to the Markdown so far
+        self._whole = False  # render the whole text from now on: appends went wrong or are over
         self._pending: list[str] = []  # deltas not yet given to the stream
         self._flush_timer: Timer | None = None
         self._shown_first = False  # the first delta is shown at once, later ones batched
@@ -117,12 +159,12 @@ class AssistantMessage(Vertical):
         """A reply whose stream starts with ``first_delta``: mounted with it shown."""
         view = cls()
         view.text = first_delta
-        view._initial = view._inert.feed(first_delta)
+        view._first = view._inert.feed(first_delta)
         view._shown_first = True
         return view
 
     def compose(self) -> ComposeResult:
-        yield Markdown(self._initial)
+        yield Markdown(self._initial, parser_factory=reply_parser)
         yield Static(Content(f"⚠ incomplete: {inert(self._incomplete)}") if self._incomplete else "",
                      classes="status")
         if self._used is not None and not count_usage(self._used).empty:
@@ -135,6 +177,14 @@ class AssistantMessage(Vertical):
     @on(Markdown.TableOfContentsUpdated)
     def _markdown_rendered(self) -> None:  # posted by Markdown.update once its blocks are in
         self.rendered.set()
+
+    async def on_mount(self) -> None:
+        # Children mount first, so the Markdown has rendered its empty text: appending now
+        # never meets update()'s mark (module doc), and mount() returns with the words in.
+        if self._first:
+            first, self._first = self._first, ""
+            async with self._writing:
+                await self._append(first)
 
     async def write(self, delta: str) -> None:
         """Append a delta: the first is shown now, the rest in batches (see module doc)."""
@@ -158,8 +208,29 @@ class AssistantMessage(Vertical):
             await self._append(self._inert.feed(chunk))
 
     async def _append(self, text: str) -> None:
-        if text and self.is_attached:  # the conversation may have been left mid-reply
-            await self.markdown.append(text)
+        if not text or not self.is_attached:  # the conversation may have been left mid-reply
+            return
+        self._shown += text
+        markdown = self.markdown
+        if self._whole:
+            await markdown.update(self._shown)
+            return
+        try:
+            await markdown.append(text)
+        except Exception:  # Textual's incremental path (its table update); a whole render is right
+            _log.warning("Markdown.append failed; the reply is rendered whole from now on", exc_info=True)
+            self._whole = True
+            await markdown.update(self._shown)
+
+    async def _shown_as_parsed(self) -> bool:
+        """Whether the blocks on screen are those of a parse of the whole reply (module doc)."""
+        env: dict[str, Any] = {}
+        tokens = await asyncio.to_thread(reply_parser().parse, self._shown, env)
+        if env.get("references"):  # a definition may turn text above it into a link
+            return False
+        drawn = [(str(block.name), block.source_range) for block in self.markdown.children
+                 if isinstance(block, MarkdownBlock)]
+        return drawn == _top_blocks(tokens)
 
     async def finish(self) -> None:
         if self._flush_timer is not None:
@@ -168,6 +239,12 @@ class AssistantMessage(Vertical):
         async with self._writing:  # after a flush the timer started, never beside it
             await self._append_pending()
             await self._append(self._inert.flush())  # a CR held back at the last chunk's end
+            if not self.is_attached or self._whole or not self._shown:
+                self._whole = True
+                return
+            self._whole = True  # nothing appends after the end (show_saved renders whole)
+            if not await self._shown_as_parsed():
+                await self.markdown.update(self._shown)
 
     async def show_saved(self, saved: str) -> None:
         """Show the reply as history keeps it (issue 12 item 14): a secret the stream showed
