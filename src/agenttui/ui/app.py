@@ -23,7 +23,14 @@ from textual.app import App
 from textual.binding import Binding
 from textual.theme import Theme
 
-from agenttui.ui.bindings import ALL_ACTIONS, APP_ACTIONS, effective_key, keymap_from_settings, to_bindings
+from agenttui.ui.bindings import (
+    ALL_ACTIONS,
+    APP_ACTIONS,
+    effective_key,
+    keymap_from_settings,
+    prioritise_remapped,
+    to_bindings,
+)
 from agenttui.ui.commands import AgentCommands
 from agenttui.ui.error_policy import ErrorPolicyMixin
 from agenttui.ui.messages import ProfileSwitched
@@ -111,6 +118,7 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
         if self._deferred_theme is not None:
             self.theme = self._deferred_theme
         subscribe_after_start(self, self._theme_changed)  # the start theme is not saved as a choice
+        prioritise_remapped(self._bindings, self.keymap_ids)
         self.set_keymap(self.keymap_ids)
         if self.services.config_error:
             self.notify(f"{self.services.config_error}\nUsing defaults; the file was not changed.",
@@ -556,6 +564,7 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
     def _after_settings(self, saved: bool | None) -> None:
         if saved:
             self.keymap_ids, warnings = keymap_from_settings(self.services.settings.keys)
+            prioritise_remapped(self._bindings, self.keymap_ids)
             self.set_keymap(self.keymap_ids)
             self.refresh_header()
             self._prepare_again()  # the endpoint, model or key may have changed

@@ -12,7 +12,12 @@ config through ``App.set_keymap``; the command palette, the footer and
 bound without a palette entry.
 
 Key choice: F-keys and ctrl letters the prompt's TextArea does not claim
-(it owns ctrl+a/e/k/u/w/x/c/v/z/y/d and f5-f7 while focused). In a terminal
+(it owns ctrl+a/e/k/u/w/x/c/v/z/y/d and f5-f7 while focused). A key the
+user remaps an app action to is theirs, though: it gets priority
+(:func:`prioritise_remapped`), so ``f6`` in ``[keys]`` works with the prompt
+focused instead of selecting its line. A character key (``x``, ``?``) is
+left without priority, or it could never be typed; the config's warning says
+it acts only outside the text fields. In a terminal
 Enter arrives as ``\\r`` and ctrl+j as ``\\n``, so ``ctrl+j`` is the newline
 key that works everywhere; ``shift+enter`` works where the terminal reports it
 (kitty keyboard protocol: kitty, WezTerm, foot, Ghostty, recent iTerm2).
@@ -21,9 +26,9 @@ key that works everywhere; ``shift+enter`` works where the terminal reports it
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from textual.binding import Binding, BindingType
+from textual.binding import Binding, BindingsMap, BindingType
 
 
 @dataclass(frozen=True)
@@ -67,6 +72,7 @@ PROMPT_ACTIONS: tuple[ActionSpec, ...] = (
 
 ALL_ACTIONS = APP_ACTIONS + PROMPT_ACTIONS
 BINDING_IDS = frozenset(spec.id for spec in ALL_ACTIONS)
+APP_IDS = frozenset(spec.id for spec in APP_ACTIONS)
 
 
 def to_bindings(specs: tuple[ActionSpec, ...]) -> list[BindingType]:
@@ -87,8 +93,38 @@ def keymap_from_settings(keys: Mapping[str, str]) -> tuple[dict[str, str], list[
             warnings.append(f"[keys] {binding_id!r} needs a key such as \"ctrl+r\"")
         else:
             keymap[binding_id] = key.strip()
+            if binding_id in APP_IDS and any(_types(k) for k in _keys(key)):
+                warnings.append(f"[keys] {binding_id!r} = {key.strip()!r}: a character key types in the "
+                                "prompt and other text fields; it acts only outside them")
     return keymap, warnings
+
+
+def _keys(spec: str) -> list[str]:
+    return [key.strip() for key in spec.split(",") if key.strip()]
+
+
+def _types(key: str) -> bool:
+    """Whether ``key`` is a character a text field takes (Textual's names: "x", "space", "question_mark")."""
+    from textual.keys import key_to_character
+
+    character = key_to_character(key)
+    return character is not None and character.isprintable()
 
 
 def effective_key(spec: ActionSpec, keymap: Mapping[str, str]) -> str:
     return keymap.get(spec.id, spec.key)
+
+
+def prioritise_remapped(bindings: BindingsMap, keymap: Mapping[str, str]) -> None:
+    """Give the app's bindings whose ids ``keymap`` remaps (to keys that type no character)
+    priority over the focused widget's own (the prompt's text area binds f5-f7 and ctrl letters:
+    a remap to one did nothing there); the others go back to what the table says.
+    ``bindings``: the app's, changed in place."""
+    specs = {spec.id: spec for spec in APP_ACTIONS}
+    first = {spec_id for spec_id, key in keymap.items()
+             if spec_id in specs and not any(_types(k) for k in _keys(key))}
+    for key, found in bindings.key_to_bindings.items():
+        bindings.key_to_bindings[key] = [
+            replace(binding, priority=binding.id in first or specs[binding.id].priority)
+            if binding.id in specs else binding
+            for binding in found]
