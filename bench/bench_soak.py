@@ -83,6 +83,7 @@ AGENTTUI = Path(sys.executable).parent / "agenttui"
 SIZE = (120, 40)
 PLACEHOLDER = "Message…"
 SHIFT_TAB, HOME, END, ESCAPE, ENTER, F3, DOWN = "\x1b[Z", "\x1b[H", "\x1b[F", "\x1b", "\r", "\x1bOR", "\x1b[B"
+ALT_2 = "\x1b2"
 TURN_TIMEOUT = 180.0
 TOP_TIMEOUT = 180.0
 MINIMAL_APP = '''
@@ -157,6 +158,10 @@ def chat_region(screen: str) -> str:
             end = end if end > start else len(line)
             return "\n".join(other[start:end + 1] for other in lines)
     return screen
+
+
+def in_screen(text: str) -> Callable[[str], bool]:
+    return lambda screen: text in screen
 
 
 def in_chat(text: str) -> Callable[[str], bool]:
@@ -241,6 +246,10 @@ def wait_shown(term: TimedPty, check: Callable[[str], bool], what: str, timeout:
 
 
 # -- one checkpoint --------------------------------------------------------------------
+class FocusLost(Exception):
+    """shift+tab left the prompt but the chat log does not have the focus."""
+
+
 @dataclass
 class Checkpoint:
     turn: int
@@ -248,6 +257,7 @@ class Checkpoint:
     rss: float = float("nan")
     top: float | None = None  # None: the first question never came on screen
     home_presses: int = 0
+    note: str = ""  # why scroll to top was not measured
 
 
 def type_measured(term: TimedPty, text: str, rng: random.Random) -> list[float]:
@@ -275,7 +285,12 @@ def type_measured(term: TimedPty, text: str, rng: random.Random) -> list[float]:
 def scroll_to_top(term: TimedPty, subject: Subject, latest: int) -> tuple[float | None, int]:
     """Seconds from the first ``home`` to the first question on screen, and the presses."""
     term.send(SHIFT_TAB)
-    wait_shown(term, subject.log_focused, "the chat log focused by shift+tab", 15)
+    if term.arrival_of(subject.log_focused, timeout=15) is None:
+        # reported, and the soak goes on: alt+2 puts the focus back on agenttui's prompt
+        note = f"turn {latest}: shift+tab did not focus the chat log within 15 s; the screen:\n{term.text()}"
+        term.send(ALT_2)
+        term.idle(1.0)
+        raise FocusLost(note)
     first = in_chat(question(1))
     started = time.perf_counter()
     presses, arrived = 0, None
@@ -299,7 +314,10 @@ def checkpoint(term: TimedPty, subject: Subject, turn: int, rng: random.Random) 
     point.echoes = type_measured(term, question(turn + 1), rng)
     wait_idle(term)
     point.rss = rss_mib(term.pid)
-    point.top, point.home_presses = scroll_to_top(term, subject, turn)
+    try:
+        point.top, point.home_presses = scroll_to_top(term, subject, turn)
+    except FocusLost as lost:
+        point.note = str(lost)
     return point
 
 
@@ -316,7 +334,8 @@ class SoakResult:
 def soak(subject: Subject, env: dict[str, str], turns: int, at: set[int], rng: random.Random,
          cwd: str) -> SoakResult:
     result = SoakResult(subject.name)
-    with TimedPty(subject.argv, env=env, size=SIZE, cwd=cwd) as term:
+    term = TimedPty(subject.argv, env=env, size=SIZE, cwd=cwd)  # (``with ... as`` would type it PtyTerminal)
+    with term:
         try:
             wait_shown(term, lambda s: subject.ready in s, "ready", 60)
             term.idle(0.5)
@@ -325,7 +344,7 @@ def soak(subject: Subject, env: dict[str, str], turns: int, at: set[int], rng: r
                 if not typed_next:
                     asked = question(turn)
                     term.send(asked)
-                    wait_shown(term, lambda s, q=asked: q in s, f"question {turn} in the prompt", 30)
+                    wait_shown(term, in_screen(asked), f"question {turn} in the prompt", 30)
                 sent = time.perf_counter()
                 term.send(ENTER)
                 arrived = wait_shown(term, in_chat(marker(turn)), f"turn {turn}'s reply", TURN_TIMEOUT)
@@ -334,6 +353,8 @@ def soak(subject: Subject, env: dict[str, str], turns: int, at: set[int], rng: r
                 if turn in at:
                     point = checkpoint(term, subject, turn, rng)
                     result.points.append(point)
+                    if point.note:
+                        result.anomalies.append(point.note)
                     typed_next = True  # the question typed for the echo is the next turn's
                     print(f"  {subject.name:8} turn {turn:3}: echo median "
                           f"{statistics.median(point.echoes) * 1000:5.0f} ms, p95 "
@@ -375,7 +396,8 @@ def open_from_history(env: dict[str, str], home: Path, sizes: list[int], runs: i
     took: dict[int, list[float]] = {size: [] for size in sizes}
     anomalies: list[str] = []
     titles = [START_TITLE, *(size_title(size) for size in sizes)]  # every row the list has
-    with TimedPty([str(AGENTTUI)], env=env, size=SIZE, cwd=cwd) as term:
+    term = TimedPty([str(AGENTTUI)], env=env, size=SIZE, cwd=cwd)
+    with term:
         try:
             wait_shown(term, in_chat(START_MARK), "the start conversation at start-up", 60)
             wait_idle(term)

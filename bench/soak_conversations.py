@@ -67,7 +67,7 @@ class TurnServer:
                                               words_per_second=server.words_per_second)
             original(handler, item, body)
 
-        openai_server._Handler._stream = stream_turn  # type: ignore[method-assign]
+        openai_server._Handler._stream = stream_turn  # type: ignore[method-assign,assignment]
         self.fake.start()
 
     @staticmethod
