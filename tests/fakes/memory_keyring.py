@@ -17,8 +17,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import keyring
+from jaraco.classes import properties  # keyring's own (its `keyring.compat` re-export is new in 25; 24 is our floor)
 from keyring.backend import KeyringBackend
-from keyring.compat import properties
 from keyring.errors import PasswordDeleteError
 
 FILE_ENV = "AGENTTUI_TEST_KEYRING_FILE"
