@@ -71,6 +71,7 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.timer import Timer
 from textual.widgets import Markdown, Static
+from textual.widgets._markdown import MarkdownTable  # not exported by textual.widgets.markdown
 from textual.widgets.markdown import MarkdownBlock
 
 from agenttui.core.recall.usage import RecallUsage, count_usage
@@ -85,6 +86,39 @@ _log = logging.getLogger(__name__)
 def reply_parser() -> MarkdownIt:
     """Textual's "gfm-like" Markdown without raw HTML: a tag is shown as text (module doc)."""
     return MarkdownIt("gfm-like", {"html": False})
+
+
+# A table column is never narrower than its longest word (up to this) plus its padding: Textual
+# shrinks a grid's columns to fit however many there are, and past its padding a cell draws its
+# text outside its region -- over the panes beside the chat. A wider table scrolls sideways.
+_COLUMN_WORD_MAX = 20
+_CELL_PADDING = 2
+
+
+def _column_minimums(headers: list[Content], rows: list[list[Content]]) -> list[int]:
+    widths = [0] * len(headers)
+    for row in [headers, *rows]:
+        for column, cell in enumerate(row[:len(widths)]):
+            longest = max((len(word) for word in cell.plain.split()), default=1)
+            widths[column] = max(widths[column], min(longest, _COLUMN_WORD_MAX))
+    return [width + _CELL_PADDING for width in widths]
+
+
+class ReplyTable(MarkdownTable):
+    """A reply's table: at least as wide as its columns' longest words, scrolled sideways in
+    the reply when that is wider than the chat (see ``AssistantMessage``'s CSS)."""
+
+    def compose(self) -> ComposeResult:
+        for content in super().compose():  # the table's grid, its headers and rows read
+            minimums = _column_minimums(self._headers, self._rows)
+            content.styles.min_width = sum(minimums) + len(minimums) + 1  # a keyline either side of each
+            yield content
+
+
+class ReplyMarkdown(Markdown):
+    """Textual's Markdown with :class:`ReplyTable` for tables."""
+
+    BLOCKS = {**Markdown.BLOCKS, "table_open": ReplyTable}
 
 
 def _top_blocks(tokens: list[Token]) -> list[tuple[str, tuple[int, int]]]:
@@ -128,6 +162,7 @@ class AssistantMessage(Vertical):
     DEFAULT_CSS = """
     AssistantMessage { height: auto; margin: 1 0 0 0; }
     AssistantMessage > Markdown { margin: 0; padding: 0 1; }
+    AssistantMessage MarkdownTable { overflow-x: auto; overflow-y: hidden; height: auto; }
     AssistantMessage > .status { color: $text-warning; padding: 0 1; display: none; }
     AssistantMessage.-incomplete > .status { display: block; }
     """
@@ -164,7 +199,7 @@ class AssistantMessage(Vertical):
         return view
 
     def compose(self) -> ComposeResult:
-        yield Markdown(self._initial, parser_factory=reply_parser)
+        yield ReplyMarkdown(self._initial, parser_factory=reply_parser)
         yield Static(Content(f"⚠ incomplete: {inert(self._incomplete)}") if self._incomplete else "",
                      classes="status")
         if self._used is not None and not count_usage(self._used).empty:
