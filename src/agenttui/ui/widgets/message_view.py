@@ -45,6 +45,11 @@ shown as the text it is. Textual draws nothing for an HTML block or tag, so
 batch's end made the next append overwrite the block before it (an HTML block
 has no widget, so the block ``append`` re-parses from is not the last widget).
 
+A reply's table is at least as wide as its columns' longest words and scrolls
+sideways inside the reply when that is wider than the chat (:class:`ReplyTable`):
+Textual shrank 40 columns to 0-2 cells each, and a cell narrower than its padding
+drew its row over the History pane beside the chat.
+
 Deltas are batched: the first is shown at once, later ones at most every
 ``STREAM_INTERVAL``. Each Markdown update grows the reply, and a taller widget
 means a layout of the whole screen plus a repaint of the scrolled chat; at a
