@@ -26,10 +26,9 @@ Ranking (lexical, always on):
    ``CANDIDATES`` matches form a list of their own (``USER_WEIGHT``: user
    messages without a question mark, where what a user says of themselves
    lives; a question's distractors -- "what's a good name for a cat?" --
-   crowd them out of the first list; one query serves both), and the other
-   inflections a porter index does not fold ("bought" for "buy") are ranked
-   in a list of their own (``FORMS_WEIGHT``), so a rare form's idf cannot
-   outrank the question's own word.
+   crowd them out of the first list; one query serves both). The other
+   inflections a porter index does not fold ("bought" for "buy") are words
+   of the same query, each weighted by its own idf.
 3. With a date span, messages of that span come first (a second ranked list,
    weighted double in the fusion); a span with no words left ("what did I do
    last week") lists the span's own user messages, newest first.
@@ -117,7 +116,6 @@ FEEDBACK_WEIGHT = 0.7
 FEEDBACK_RARE_SHARE = 0.002
 STATEMENT_POOL = 3  # ... found among this many times CANDIDATES of the best matches (one query)
 USER_WEIGHT = 0.75  # the same words among the user's own statements (module doc)
-FORMS_WEIGHT = 0.9  # other inflections (bought for buy): see the module doc
 RELATED_WEIGHT = 0.8  # words related in meaning (recall.related): a paraphrase's bridge, noisier
 STATEMENT_PRIOR = 1.25  # the user's first-person statements (see ``prior``)
 QUESTION_PRIOR = 0.8  # the user's questions
@@ -430,6 +428,9 @@ def _lexical(history: HistoryStore, request: RecallRequest, today: date) -> _Lex
     primary = tuple(f for w in base for f in word_forms(w)[:1])  # the word itself, or its prefix form
     terms = choose_terms(history, primary)
     extra = choose_terms(history, tuple(f for f in expand_forms(base) if f not in primary))
+    # the other inflections are words of the one query, each weighted by its own idf:
+    # a list of their own (weight 0.9) ranked a lone "went" with the question's best matches
+    terms = (*terms, *extra)
     if prefix:
         terms = (*terms, words[-1])
     match = fts_or_query(terms, prefix_last=prefix)
@@ -457,9 +458,6 @@ def _lexical(history: HistoryStore, request: RecallRequest, today: date) -> _Lex
         if not request.prefix_last:
             statements = [row for row in pool if row.role == "user" and not asks(row.content)]
             lists.append((keep(statements[:CANDIDATES]), USER_WEIGHT))
-    forms_match = fts_or_query(extra)
-    if forms_match is not None:
-        lists.append((keep(history.recall_candidates(forms_match, CANDIDATES, **common)), FORMS_WEIGHT))
     if span is not None and span.start is not None and span.end is not None:
         found_span = (span.start, span.end)
         since, until = _ts(span.start), _ts(span.end)
