@@ -1,6 +1,7 @@
 """The message list: a VerticalScroll that follows the bottom and pages history.
 
-Only the latest ``PAGE`` messages of a conversation are mounted when it opens;
+Only the latest ``PAGE`` messages of a conversation (fewer when they hold more
+than ``PAGE_CHARS`` of text) are mounted when it opens;
 scrolling to the top loads the previous page from SQLite (in a thread worker)
 and mounts it above, keeping the view where the user was reading. The log is
 anchored (``VerticalScroll.anchor``): it follows new content until the user
@@ -23,7 +24,8 @@ memory only, so a reopened conversation shows the line again until restart.
 
 A long conversation costs what a short one does: while the log follows the
 end, each new message unmounts the stored messages above the latest
-``KEEP_MOUNTED`` (:meth:`ChatLog.trim_above`), and they come back a page at a
+``KEEP_MOUNTED`` (fewer when they hold over ``KEEP_CHARS`` of text;
+:meth:`ChatLog.trim_above`), and they come back a page at a
 time by scrolling up, as for a reopened conversation. Every reply is a tree of
 Markdown blocks (a 600-word reply is dozens of widgets); kept mounted, they
 made every layout of the screen -- a key echoed in the prompt, a streamed
@@ -63,10 +65,24 @@ if TYPE_CHECKING:
 W = TypeVar("W", bound=Widget)
 
 PAGE = 20  # enough to fill a tall terminal; each Markdown reply costs ms to mount
+PAGE_CHARS = 12_000  # ... and a page stops at this much text: ten 500-word replies took seconds to mount
 KEEP_MOUNTED = 2 * PAGE  # stored messages mounted at most while following the end (see trim_above)
+KEEP_CHARS = 4 * PAGE_CHARS  # ... and their text at most (long replies are many widgets each)
 MAX_PAGES = 20
 REVEAL_WAIT_S = 5.0  # a reopened page stays hidden at most this long waiting for its replies
 MAX_USED = 300  # replies whose "used: …" line is kept for reopening (memory only, this session)
+
+
+def by_size(page: list[Message], chars: int) -> tuple[list[Message], bool]:
+    """The latest messages of ``page`` that hold at most ``chars`` of text (at least the last
+    two, a question and its reply), and whether any were left out."""
+    total, start = 0, len(page)
+    while start > 0:
+        total += len(page[start - 1].content or "")
+        if total > chars and len(page) - start >= 2:
+            break
+        start -= 1
+    return page[start:], start > 0
 
 
 def widgets_for(messages: list[Message], used: Mapping[int, RecallUsage] | None = None) -> list[Widget]:
@@ -109,8 +125,9 @@ class ChatLog(MessageCursor, VerticalScroll):
 
     class PageLoaded(TextualMessage):
         def __init__(self, conversation_id: str, messages: list[Message], older: bool, focus_id: int | None,
-                     opened: int) -> None:
+                     opened: int, more: bool = False) -> None:
             super().__init__()
+            self.more = more  # older messages are left in history
             self.conversation_id = conversation_id
             self.opened = opened
             self.messages = messages
@@ -170,6 +187,10 @@ class ChatLog(MessageCursor, VerticalScroll):
             with contextlib.suppress(Exception):  # gone meanwhile: the page says what is there
                 history.show_branch(conversation_id, focus_id)
         page = history.messages(conversation_id, limit=PAGE, before_id=before_id)
+        more = len(page) >= PAGE  # a short page is the first one
+        if focus_id is None:
+            page, cut = by_size(page, PAGE_CHARS)
+            more = more or cut
         # Opening at a search hit older than the latest page: page back until it is in
         # (bounded, so a hit deep in a huge conversation costs at most MAX_PAGES reads).
         for _ in range(MAX_PAGES):
@@ -179,7 +200,7 @@ class ChatLog(MessageCursor, VerticalScroll):
             if not older:
                 break
             page = older + page
-        self.post_message(self.PageLoaded(conversation_id, page, before_id is not None, focus_id, opened))
+        self.post_message(self.PageLoaded(conversation_id, page, before_id is not None, focus_id, opened, more))
 
     async def prepend_conversation(self, conversation_id: str) -> None:
         """Continue ``conversation_id`` under what is shown: its latest page goes above.
@@ -211,7 +232,7 @@ class ChatLog(MessageCursor, VerticalScroll):
         self._loading = False
         if event.messages:
             self.oldest_id = event.messages[0].id
-        self.has_older = len(event.messages) >= PAGE  # a short page is the first one
+        self.has_older = event.more
         widgets = widgets_for(event.messages, self.used_in(event.conversation_id))
         if not widgets:
             if self._leaving:  # the branch shown is empty now: what it replaced must not stay
@@ -253,12 +274,19 @@ class ChatLog(MessageCursor, VerticalScroll):
             if event.focus_id is not None:
                 target = next((w for w in widgets if getattr(w, "message_id", None) == event.focus_id), None)
                 if target is not None:
-                    self.release_anchor()
-                    self.call_after_refresh(self.scroll_to_widget, target, animate=False, top=True)
+                    # Anchored until the rows just shown are laid out: released on a log still
+                    # empty (its rows hidden), the anchor's last scroll stayed -height and the
+                    # page sat below the view, a blank chat.
+                    self.call_after_refresh(self._show_at, target)
                     return
             self.anchor()  # the end, once the rows just shown are laid out
             self.scroll_end(animate=False)
         self.call_after_refresh(self._fill_viewport)
+
+    def _show_at(self, target: Widget) -> None:
+        """The page is laid out: ``target`` (a search hit, a switched version) at the top."""
+        self.release_anchor()
+        self.scroll_to_widget(target, animate=False, top=True, immediate=True)
 
     async def _swap_in(self) -> None:
         """Show the page's rows (and their navigators) and drop the rows they replace, in one
@@ -338,17 +366,24 @@ class ChatLog(MessageCursor, VerticalScroll):
         return widget
 
     async def trim_above(self, keep: int | None = None) -> int:
-        """Unmount what is above the latest ``keep`` stored messages while the user reads
-        the end; scrolling up pages it back in from history. Returns how many widgets went.
+        """Unmount what is above the latest ``keep`` stored messages (fewer when they hold more
+        than ``KEEP_CHARS`` of text) while the user reads the end; scrolling up pages it back
+        in from history. Returns how many widgets went.
 
         Not while the user reads older messages (the view would jump), and only down to a
         stored message (one with an id): what is cut must be in history to come back.
         """
         keep = KEEP_MOUNTED if keep is None else keep
         stored = self.message_widgets()
-        if len(stored) <= keep or not self.conversation_id or self._loading or not self._following():
+        chars, kept = 0, 0
+        for widget in reversed(stored):  # the latest ``keep`` messages, or fewer past KEEP_CHARS of text
+            chars += len(getattr(widget, "text", "") or "")
+            if kept >= keep or (chars > KEEP_CHARS and kept >= 4):
+                break
+            kept += 1
+        if kept >= len(stored) or not self.conversation_id or self._loading or not self._following():
             return 0
-        first_kept = stored[-keep]
+        first_kept = stored[-kept]
         children = list(self.children)
         doomed = children[:children.index(first_kept)]
         if not doomed:
