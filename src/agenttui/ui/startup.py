@@ -86,6 +86,7 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import events
 from textual.app import App
 from textual.content import Content
+from textual.message import Message
 from textual.widget import Widget
 
 if TYPE_CHECKING:
@@ -318,7 +319,7 @@ class TypeAhead:
         prompt.move_cursor(prompt.document.end)
 
 
-def keys_typed_before(text: str) -> list[events.Event]:
+def keys_typed_before(text: str) -> list[Message]:
     """The key events of ``text``, bytes typed before the app read the terminal (step 8), as
     Textual's own input thread would parse them (escape sequences included); the app posts
     them to itself before its driver starts, so they come first and the type-ahead holds them."""
