@@ -103,3 +103,16 @@ async def test_a_new_conversation_before_every_long_reply_keeps_the_chat_pane(ch
         await wait_until(pilot, lambda: not _pane_present(app) or not chat(app).streaming)
         assert _pane_present(app) and app.is_running
     assert len(chat_services.history.list_conversations(limit=20)) == 5  # the last question joined the 5th
+
+
+def test_a_page_of_long_messages_stops_at_its_size_and_keeps_a_question_with_its_reply():
+    from agenttui.core.models import Message
+    from agenttui.ui.widgets.chat_log import by_size
+
+    page = [Message(role="user" if n % 2 == 0 else "assistant", content="x" * 3_000, id=n + 1) for n in range(10)]
+    kept, cut = by_size(page, 7_000)
+    assert [m.id for m in kept] == [9, 10] and cut  # 6,000 chars fit, a third message would not
+    kept, cut = by_size(page, 1_000)
+    assert [m.id for m in kept] == [9, 10] and cut  # at least the last two, whatever their size
+    kept, cut = by_size(page, 100_000)
+    assert kept == page and not cut
