@@ -14,7 +14,17 @@ The second table compares the keyword prefilter's engines on each corpus:
 the Aho-Corasick automaton (ahocorasick_rs) against one `bytes.find` scan per
 keyword, i.e. whether the multi-pattern engine pays.
 
-Run: `.venv/bin/python bench/bench_redaction.py`
+A third table measures every rule set on real text: "dense" is the secret
+examples of the three generated rule sets (gitleaks, Nosey Parker,
+Kingfisher: tests/unit/security/data/*_examples.json), one per line, ~2 MB;
+"stdlib" is this Python's standard library sources and "docs" this
+repository's README and docs (ordinary text: every redaction there is a false
+positive, counted per MB, the first few printed). When detect-secrets is
+installed (`pip install detect-secrets`; a baseline only, no dependency), it
+scans the same text as its CLI scans a file in the same run: its rate and its
+findings per MB (recall on each source's examples: bench/eval_redaction.py).
+
+Run: `.venv/bin/python bench/bench_redaction.py [--real-only]`
 """
 
 from __future__ import annotations
@@ -108,7 +118,85 @@ _TRANSLATE = str.maketrans({"\r": None})
 _ONE_REGEX = re.compile(r"sk-[A-Za-z0-9_-]{20,}+")
 
 
+def _real_corpora() -> dict[str, str]:
+    import json
+    import sysconfig
+
+    root = Path(__file__).resolve().parents[1]
+    examples = []
+    for name in ("gitleaks", "noseyparker", "kingfisher"):
+        data = json.loads((root / f"tests/unit/security/data/{name}_examples.json").read_text())
+        examples += [tp for ex in data["rules"].values() for tp in ex["tps"]]
+    dense = "\n".join(examples)
+    stdlib = sorted(Path(sysconfig.get_paths()["stdlib"]).glob("*.py"))
+    docs = [root / "README.md", *sorted((root / "docs").glob("*.md"))]
+    return {
+        "dense": (dense + "\n") * max(1, SIZE // len(dense)),
+        "stdlib": "\n".join(f.read_text("utf-8", "replace") for f in stdlib)[: 2 * SIZE],
+        "docs": "\n".join(f.read_text("utf-8", "replace") for f in docs),
+    }
+
+
+def _detect_secrets():
+    """detect-secrets as its CLI scans a file (default plugins and filters): the number of
+    findings in a text, or None when it is not installed."""
+    try:
+        from detect_secrets import SecretsCollection
+        from detect_secrets.settings import default_settings
+    except ImportError:
+        return None
+    import os
+    import tempfile
+
+    def scan(text: str) -> int:
+        with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+            f.write(text)
+        try:
+            with default_settings():
+                found = SecretsCollection()
+                found.scan_file(f.name)
+                return sum(len(v) for v in found.data.values())
+        finally:
+            os.unlink(f.name)
+
+    return scan
+
+
+def real_text() -> None:
+    from agenttui.security import find_secrets
+
+    ds = _detect_secrets()
+    print("\nreal text, every rule loaded (CPU time, median of 3)")
+    print(f"{'corpus':8s} {'MB':>5s} {'redact MB/s':>12s} {'found/MB':>9s} {'detect-secrets MB/s':>20s} "
+          f"{'found/MB':>9s}")
+    shown = []
+    for name, text in _real_corpora().items():
+        mb = len(text) / 1e6
+        t = statistics.median(_timed(redact_secrets, text) for _ in range(3))
+        found = find_secrets(text)
+        if name != "dense":
+            shown += [(name, m.kind, text[max(0, m.start - 30) : m.end + 10]) for m in found[:5]]
+        line = f"{name:8s} {mb:5.2f} {mb / t:12.1f} {len(found) / mb:9.1f}"
+        if ds is not None:
+            td = _timed(ds, text)
+            line += f" {mb / td:20.2f} {ds(text) / mb:9.1f}"
+        print(line)
+    for name, kind, ctx in shown:
+        print(f"  false positive? {name}: {kind}: {ctx!r}")
+
+
+def _timed(fn, text: str) -> float:
+    t0 = time.process_time()
+    fn(text)
+    return time.process_time() - t0
+
+
 def main() -> None:
+    import sys
+
+    if "--real-only" in sys.argv:
+        real_text()
+        return
     print(f"redaction throughput, {SIZE / 1e6:.1f} MB per corpus, median of {RUNS} runs")
     print(f"{'corpus':8s} {'redact MB/s':>12s} {'translate MB/s':>15s} {'x slower':>9s} "
           f"{'1 re.sub MB/s':>14s} {'x slower':>9s}")
@@ -130,6 +218,7 @@ def main() -> None:
         t_ac = _median(lambda v: gitleaks_scan.keyword_hits(v, keywords), view)
         t_find = _median(lambda v: gitleaks_scan.find_loop_hits(v, keywords.keywords), view)
         print(f"{name:8s} {t_ac * 1e3 / mb:10.2f} {t_find * 1e3 / mb:10.2f} {t_find / t_ac:9.1f}")
+    real_text()
 
 
 if __name__ == "__main__":

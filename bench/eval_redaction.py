@@ -8,6 +8,11 @@ Corpora:
   Recall = share of tps in which the whole redactor finds a secret; "same rule"
   = share found by the gitleaks rule they were written for (conversion check),
   and fps = share of that rule's fps it (wrongly) matches.
+- noseyparker, kingfisher: the examples of every rule of each project
+  (tests/unit/security/data/*_examples.json; Apache-2.0), less rules that
+  capture identifiers (Kingfisher's `visible: false`). Recall of the whole
+  redactor, of the generated rule itself, and of detect-secrets (as its
+  CLI scans a file: default plugins and filters) when it is installed, on the same examples.
 - issue formats: tests/unit/security/test_issue10_formats.py (documented
   provider shapes, values generated) and its ordinary-text negatives.
 - synthetic: tests/unit/security/secret_corpus.py (seeded, generated contexts).
@@ -58,6 +63,57 @@ def gitleaks_figures() -> None:
     missed = [(rid, t[:70]) for rid, t in tps if not find_secrets(t)]
     for rid, t in missed:
         print(f"    missed {rid}: {t!r}")
+
+
+def _detect_secrets_finds():
+    """Whether detect-secrets (as its CLI scans a file: default plugins and filters) finds anything."""
+    try:
+        from detect_secrets import SecretsCollection
+        from detect_secrets.settings import default_settings
+    except ImportError:
+        return None
+    import os
+    import tempfile
+
+    def finds(text: str) -> bool:
+        with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+            f.write(text)
+        try:
+            with default_settings():
+                found = SecretsCollection()
+                found.scan_file(f.name)
+                return any(found.data.values())
+        finally:
+            os.unlink(f.name)
+
+    return finds
+
+
+def source_figures(show: int) -> None:
+    from agenttui.security import kingfisher_rules, noseyparker_rules
+    from agenttui.security.redaction import byte_view
+
+    ds = _detect_secrets_finds()
+    for name, mod in (("noseyparker", noseyparker_rules), ("kingfisher", kingfisher_rules)):
+        data = json.loads((ROOT / f"tests/unit/security/data/{name}_examples.json").read_text())
+        kept = {r["id"] for r in mod.RULES}
+        tps = [(rid, t) for rid, ex in data["rules"].items() for t in ex["tps"]
+               if "visible: false" not in mod.DROPPED.get(rid, "")]
+        whole = [bool(find_secrets(t)) for _, t in tps]
+        own = [(rid, t) for rid, t in tps if rid in kept]
+        same = sum(rid in {r.id for *_, r in gitleaks_scan.find_rule_matches(byte_view(t), ascii_lower(byte_view(t)))}
+                   for rid, t in own)
+        line = (f"{name} ({data['source'][:80]}…)\n  whole redactor recall {sum(whole)}/{len(tps)} = "
+                f"{sum(whole) / len(tps):.3f}; same rule {same}/{len(own)} = {same / len(own):.3f} "
+                f"({len(mod.RULES)} rules kept, {len(mod.DROPPED)} dropped)")
+        if ds is not None:
+            d = sum(ds(t) for _, t in tps)
+            line += f"; detect-secrets {d}/{len(tps)} = {d / len(tps):.3f}"
+        print(line)
+        for (rid, t), ok in list(zip(tps, whole, strict=True)):
+            if not ok and show > 0:
+                show -= 1
+                print(f"    missed {rid}: {t[:70]!r}")
 
 
 def issue_figures() -> None:
@@ -123,6 +179,7 @@ def main() -> None:
     ap.add_argument("--show", type=int, default=20)
     args = ap.parse_args()
     gitleaks_figures()
+    source_figures(args.show)
     issue_figures()
     synthetic_figures()
     real_figures(args.real, args.show)

@@ -34,7 +34,7 @@ _PIN_FILLER = (
     r"for|itu|ini|yaitu|e-?banking|m-?banking|mobile|banking|dana|ovo|gopay|brimo|livin)"
 )
 _PIN = re.compile(
-    rf"""(?<![a-z0-9])(?:m-?)?pin(?:-?nya|ku)?(?![a-z0-9])
+    rf"""pin(?:-?nya|ku)?(?![a-z0-9])
     (?:[ \t]{{0,3}}+(?:[:=]|->)?[ \t]{{0,3}}+{_PIN_FILLER}(?![a-z0-9])){{0,4}}+
     [ \t]{{0,3}}+(?:[:=]|->|\bis\b)?[ \t"']{{0,3}}+
     (?P<value>[0-9]{{4,8}}+)(?![0-9a-z])
@@ -42,7 +42,12 @@ _PIN = re.compile(
     re.VERBOSE,
 )
 # A key name ending in _pin / -pin / .pin ("bank_pin = 4821", "ATM_PIN: 1234").
-_PIN_KEY = re.compile(r"[a-z0-9]+[_.-]pin(?![a-z0-9])[ \t]{0,3}+[:=][ \t\"']{0,3}+(?P<value>[0-9]{4,8}+)(?![0-9a-z])")
+# Both are led by the literal "pin" (so `re` finds candidates with its prefix
+# scan, not a match attempt at every letter); what precedes it is checked in
+# `find_pins`.
+_PIN_KEY = re.compile(
+    r"(?<=[a-z0-9][_.-])pin(?![a-z0-9])[ \t]{0,3}+[:=][ \t\"']{0,3}+(?P<value>[0-9]{4,8}+)(?![0-9a-z])"
+)
 
 _USER = r"(?:[a-z0-9._%+-]{1,64}@[a-z0-9.-]{1,253}\.[a-z]{2,24}|[a-z0-9._-]{3,64})"
 _LOGIN = re.compile(
@@ -56,10 +61,25 @@ _LOGIN = re.compile(
 )
 
 
+def _word_start(lowered: str, at: int) -> bool:
+    """`pin` at `at` starts a word, or follows a word-initial `m`/`m-` (m-PIN)."""
+    before = lowered[max(0, at - 3) : at]
+    if not before or not before[-1].isalnum():
+        return True
+    for prefix in ("m", "m-"):
+        if before.endswith(prefix):
+            lead = before[: len(before) - len(prefix)]
+            if at - len(prefix) == 0 or (lead and not lead[-1].isalnum()):
+                return True
+    return False
+
+
 def find_pins(text: str, lowered: str) -> Iterator[Candidate]:
-    for rx in (_PIN, _PIN_KEY):
-        for m in rx.finditer(lowered):
+    for m in _PIN.finditer(lowered):
+        if _word_start(lowered, m.start()):
             yield *m.span("value"), "pin", CONTEXT
+    for m in _PIN_KEY.finditer(lowered):
+        yield *m.span("value"), "pin", CONTEXT
 
 
 def _chosen(value: str) -> bool:

@@ -251,8 +251,11 @@ _VALUE_RUN = re.compile(r"[A-Za-z0-9+/=_-]*+")
 def _extend_long(text: str, spans: list[list[Any]]) -> list[list[Any]]:
     for span in spans:
         start, end = span[0], span[1]
-        if end - start >= _LONG_SPAN and end < len(text) and _VALUE_RUN.match(text, end - 1).end() > end:
-            span[1] = _VALUE_RUN.match(text, end).end()
+        if end - start < _LONG_SPAN or end >= len(text):
+            continue
+        run = _VALUE_RUN.match(text, end - 1)  # the pattern matches the empty string: never None
+        if run is not None and run.end() > end:
+            span[1] = run.end()
     return _merge(tuple(s) for s in spans) if spans else spans
 
 
