@@ -28,7 +28,9 @@ _DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3,
 _CN = "[〇零一二两兩三四五六七八九十]"
 _NUMBER = rf"(?:\d{{1,2}}|{_CN}{{1,3}})"
 # the year: written out, or "this"/"last" year ("去年5月"), or left out (the latest such date)
-_YEAR_PART = r"(?:(\d{4}|[〇零一二三四五六七八九]{4})\s*[年년]|(今年|올해|去年|昨年|작년))?\s*"
+# The spaces after a year belong to the optional year: a bare ``\s*`` before the month let
+# every position of a run of spaces start a scan to its end (quadratic on pasted text).
+_YEAR_PART = r"(?:(\d{4}|[〇零一二三四五六七八九]{4})\s*[年년]\s*|(今年|올해|去年|昨年|작년)\s*)?"
 _FULL_DATE = re.compile(rf"{_YEAR_PART}({_NUMBER})\s*[月월]\s*({_NUMBER})\s*[日号號일]")
 _MONTH = re.compile(rf"{_YEAR_PART}({_NUMBER})\s*(?:月份|月|월)")
 _LAST_YEAR_WORDS = ("去年", "昨年", "작년")
