@@ -35,7 +35,10 @@ def ask_message(text: str | None, stdin: object | None = None) -> str:
     stream = sys.stdin if stdin is None else stdin
     if text == "-":
         return read_stdin(stream)
-    piped = "" if _is_terminal(stream) else read_stdin(stream)
+    try:
+        piped = "" if _is_terminal(stream) else read_stdin(stream)
+    except OSError:  # a stdin that cannot be read (closed under us, a test runner's): TEXT alone
+        piped = ""
     if not piped.strip():
         return text or ""
     if not text or not text.strip():
