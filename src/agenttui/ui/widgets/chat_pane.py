@@ -6,8 +6,9 @@ which holds the turn's state: what is sent, retry-of, the lookup it waits for,
 stopping, the message kept on failure) and posts each event as
 ``AgentEventReceived``; the handler tells the controller and renders it (one
 ``match``, exhaustive by ``assert_never``). Text deltas go to the reply's view
-(:class:`~agenttui.ui.widgets.message_view.AssistantMessage`: batched, appended in order). The loop and the openai client are
-imported in the worker, after the first frame.
+(:class:`~agenttui.ui.widgets.message_view.AssistantMessage`: batched, appended
+in order). The loop and the openai client are imported in the worker, after
+the first frame.
 
 An empty chat (no conversation open, nothing in the log) shows a short
 welcome: what to type, where help is, that memory is used. It goes as soon as
