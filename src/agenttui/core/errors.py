@@ -133,6 +133,9 @@ def _is_sqlite_error(exc: BaseException | None) -> bool:
 def _sqlite(exc: BaseException, text: str) -> str:
     code = getattr(exc, "sqlite_errorcode", None)
     found = _SQLITE_ADVICE.get(code & 0xFF) if isinstance(code, int) else None
+    if isinstance(code, int) and code & 0xFF == 14 and _read_only_near(text):
+        # SQLite cannot create its -wal/-shm beside the file: the folder's file system is read-only
+        return f"{text}: the file system is read-only. {_READ_ONLY}"
     if found is None:
         lowered = str(exc).lower()
         if "locked" in lowered or "busy" in lowered:
@@ -168,6 +171,24 @@ def _disk_full_near(text: str) -> bool:
         except OSError:
             continue
         return stats.f_bavail == 0
+    return False
+
+
+def _read_only_near(text: str) -> bool:
+    """Whether the file system of the first absolute path in ``text`` is mounted read-only."""
+    import os
+    from pathlib import Path
+
+    found = _PATH.search(text)
+    if found is None or not hasattr(os, "statvfs"):
+        return False
+    path = Path(found.group(1))
+    for candidate in (path, *path.parents):
+        try:
+            stats = os.statvfs(candidate)
+        except OSError:
+            continue
+        return bool(stats.f_flag & getattr(os, "ST_RDONLY", 1))
     return False
 
 
