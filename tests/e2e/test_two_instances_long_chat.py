@@ -32,13 +32,24 @@ def test_two_instances_on_one_profile_chat_side_by_side(fake_openai, isolated_ho
             PtyTerminal([str(AGENTTUI)], env=env, size=(120, 36), cwd=str(tmp_path)) as second:
         first.wait_for(panes, timeout=30)
         second.wait_for(panes, timeout=30)
+        paths = Paths.from_env({"AGENTTUI_HOME": str(isolated_home)})
+
+        def answered(question: str) -> bool:  # its reply is stored (the question may have scrolled away)
+            with HistoryStore(paths.history_db("default")) as history:
+                for conversation in history.list_conversations(limit=50):
+                    roles = [(m.role, m.content) for m in history.messages(conversation.id)]
+                    if any(r == ("user", question) and k + 1 < len(roles) and roles[k + 1][0] == "assistant"
+                           for k, r in enumerate(roles)):
+                        return True
+            return False
+
         for turn in range(TURNS):
             first.send(f"first asks {turn}\r")
             second.send(f"second asks {turn}\r")
             for term, name in ((first, "first"), (second, "second")):
-                # its question shown, the reply ended, the prompt empty again: the turn is over
-                term.wait_for(lambda s, q=f"{name} asks {turn}": q in s and "END-OF-REPLY" in s
-                              and "Message…" in s, timeout=60)
+                # the reply stored and shown whole, the prompt empty again: the turn is over
+                term.wait_for(lambda s, q=f"{name} asks {turn}": "END-OF-REPLY" in s and "Message…" in s
+                              and answered(q), timeout=90)
         for term in (first, second):
             # a data-watcher poll (every second) has seen the other's writes: both conversations listed
             term.wait_for("2 conversations", timeout=30)
@@ -46,7 +57,6 @@ def test_two_instances_on_one_profile_chat_side_by_side(fake_openai, isolated_ho
             assert panes(term.text())
             term.press("ctrl+q")
             assert term.wait_exit(15) == 0
-    paths = Paths.from_env({"AGENTTUI_HOME": str(isolated_home)})
     with HistoryStore(paths.history_db("default")) as history:
         questions = sorted(m.content for c in history.list_conversations(limit=50)
                            for m in history.messages(c.id) if m.role == "user")
