@@ -77,6 +77,10 @@ class Scripted:
     stall_seconds: float = 0.0
     frames: list[bytes] = field(default_factory=list)  # kind "raw": the body, byte for byte
     content_type: str = "text/event-stream"
+    # kind "raw": before frame ``gate_at`` the server waits for ``gate`` (a test has seen the
+    # state the frames so far lead to: a condition, not a delay that a busy machine outruns)
+    gate: threading.Event | None = None
+    gate_at: int = 0
 
 
 @dataclass
@@ -427,7 +431,9 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Cache-Control", "no-cache")
         self.send_header("Transfer-Encoding", "chunked")
         self.end_headers()
-        for frame in item.frames:
+        for index, frame in enumerate(item.frames):
+            if item.gate is not None and index == item.gate_at:
+                item.gate.wait(timeout=120)
             if frame:
                 self._chunk(frame)
             if item.chunk_delay:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from textual.widgets import Static
 
@@ -19,7 +21,8 @@ async def test_thinking_streams_into_a_collapsed_block_above_the_reply(chat_serv
     thinking = [f" step{i}" for i in range(30)]
     frames = formats.groq_reasoning_reply(thinking, ["The", " answer."])
     fake_openai.raw(frames)
-    fake_openai._script[-1].chunk_delay = 0.02  # a model that thinks for a while
+    thought_a_while = threading.Event()  # the server holds the rest until the test saw "thinking…"
+    fake_openai._script[-1].gate, fake_openai._script[-1].gate_at = thought_a_while, len(frames) // 3
     app = make_app(chat_services)
     async with app.run_test(size=SIZE) as pilot:
         await send(pilot, "think hard")
@@ -27,6 +30,7 @@ async def test_thinking_streams_into_a_collapsed_block_above_the_reply(chat_serv
         block = app.screen.query_one(ThinkingBlock)
         assert block.collapsed  # out of the way by default
         await wait_until(pilot, lambda: "thinking…" in block.title and "word" in block.title)
+        thought_a_while.set()
         await wait_until(pilot, lambda: not chat(app).streaming and replies(app))
         assert replies(app) == ["The answer."]
         assert block.done and block.title == "thought (30 words)" and block.text == "".join(thinking)
