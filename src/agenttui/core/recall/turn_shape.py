@@ -33,10 +33,13 @@ _SENTENCE = re.compile(r"[^.!?。！？]+[.!?。！？]*")
 _WORDS = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
 _TAG = re.compile(
     # after a comma only: words that are topics elsewhere ("is the total correct?")
-    r"(?:[,，]\s*\b(?:correct|yes|yeah|no|ok|okay|huh|eh|true|innit|non|oder|verdad|né|bukan|kan|ya|gak|nggak|kok)"
-    r"|[,，]?\s*\b(?:right|(?:is|are|was|were|do|does|did|have|has|had|can|could|will|would|should)n[’']t\s+"
+    # A tag starts at a comma or where whitespace starts, never inside a run of it, and
+    # each run is taken whole (possessive): a run of spaces is walked once, not from
+    # each of its positions (no match begins mid-run that could not begin at its start).
+    r"(?:[,，]\s*+\b(?:correct|yes|yeah|no|ok|okay|huh|eh|true|innit|non|oder|verdad|né|bukan|kan|ya|gak|nggak|kok)"
+    r"|(?:[,，]|(?<![\s,，]))\s*+\b(?:right|(?:is|are|was|were|do|does|did|have|has|had|can|could|will|would|should)n[’']t\s+"
     r"(?:it|i|you|he|she|we|they|that|there)|n[’']est[- ]ce\s+pas|nicht\s+wahr|não\s+é)"
-    r"|[,，]?\s*(?:对吧|是吧|对不对|是不是|好吗|ですよね|だよね|よね|でしょう|맞지|그렇지|맞죠|그렇죠))\s*[?？]+\s*$",
+    r"|(?:[,，]|(?<![\s,，]))\s*+(?:对吧|是吧|对不对|是不是|好吗|ですよね|だよね|よね|でしょう|맞지|그렇지|맞죠|그렇죠))\s*+[?？]++\s*+$",
     re.IGNORECASE)
 _GREETINGS = frozenset("""
 thanks thank thx ty bye goodbye byebye hi hello hey heya hiya yo cheers congrats congratulations
