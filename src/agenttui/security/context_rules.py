@@ -303,7 +303,9 @@ _AUTH_HEADER = re.compile(
     """,
     re.VERBOSE,
 )
-_VARIABLE = re.compile(r"[a-z]+(?:_[a-z0-9]+)+")  # snake_case name
+# snake_case name. Starts only where a word starts and takes its runs whole: searched
+# over a long run of letters it would otherwise rescan the run from every letter.
+_VARIABLE = re.compile(r"(?<![a-z0-9_])[a-z]++(?:_[a-z0-9]++)+")
 _BEARER = re.compile(r"bearer[ \t]{1,4}+(?P<value>[a-z0-9._~+/=-]{16,4000}+)")
 # "cookie" also covers "set-cookie" (same value), and keeps a literal lead.
 _COOKIE = re.compile(r"cookie[ \t]{0,4}+:[ \t]{0,4}+(?P<value>[^\r\n\"']{1,8000}+)")
