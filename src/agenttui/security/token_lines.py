@@ -34,7 +34,9 @@ def _line_length(text: str, start: int) -> int:
     return (len(text) if end < 0 else end) - start
 
 
-_BLOCK_LINE = re.compile(r"-----|[A-Za-z0-9+/=]{60,}\r?$")
+# Only ever matched at a line's start; the lookbehind and the possessive run keep it
+# linear even if searched over a long blob (else each position rescans the rest).
+_BLOCK_LINE = re.compile(r"-----|(?<![A-Za-z0-9+/=])[A-Za-z0-9+/=]{60,}+\r?$")
 
 
 def _in_block(text: str, start: int, end: int) -> bool:
