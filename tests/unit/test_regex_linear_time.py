@@ -112,7 +112,7 @@ INLINE = {
     "backquoted commands": re.compile(r"`([^`]*)`"),
     "process substitution": re.compile(r"<\(([^()]*)\)"),
     "sed statements": re.compile(r"[;{}\n]"),
-    "printf statement": re.compile(r"\s*printf?\b"),
+    "printf statement": re.compile(r"(?<!\s)\s*+printf?\b"),
     "parenthesised": re.compile(r"\([^()]*\)"),
     "a lone pipe": re.compile(r"(?<!\|)\|(?!\|)"),
     "recall apostrophes": re.compile(r"['’]"),

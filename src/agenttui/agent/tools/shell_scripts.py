@@ -267,7 +267,9 @@ def awk_program_read_only(program: str) -> bool:
     if re.search(r"(?<!\|)\|(?!\|)", code):
         return False  # print | "cmd", "cmd" | getline
     for statement in re.split(r"[;{}\n]", code):
-        if re.match(r"\s*printf?\b", statement):
+        # The lookbehind and possessive run keep it linear even if ever searched (not only
+        # matched at the start) over a run of spaces.
+        if re.match(r"(?<!\s)\s*+printf?\b", statement):
             flat = statement
             while True:  # drop parenthesised groups: a '>' inside them is a comparison
                 inner = re.sub(r"\([^()]*\)", "", flat)
