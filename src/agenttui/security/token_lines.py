@@ -8,7 +8,9 @@ and a lower-case letter (hex digests, UUIDs and words do not) and switches
 between them often (identifiers in CamelCase switch once a word). Lines of
 a base64 block (a certificate, a public key, an embedded image: long
 neighbours of the same length) are left alone: their secret parts, if any,
-are found by the private-key rules.
+are found by the private-key rules. Nor is base64 of ordinary text
+(`printf 'hello world' | base64`): it decodes to words, and is taken only
+if those words hold a secret.
 
 The scan is led by the newline (a literal, so `re` finds candidates with
 its prefix scan); the first line of the text is checked on its own.
@@ -16,6 +18,8 @@ its prefix scan); the first line of the text is checked on its own.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 from collections.abc import Iterator
 
@@ -79,7 +83,35 @@ def _taken(value: str) -> bool:
     if not {0, 1, 2} <= set(classes):
         return False
     switches = sum(a != b for a, b in zip(classes, classes[1:], strict=False))
-    return switches >= len(value) * 0.5
+    return switches >= len(value) * 0.5 and not _encoded_words(value)
+
+
+def _decoded_words(value: str) -> str | None:
+    """The text `value` is the base64 of, when that is words (printable, spaced,
+    mostly letters); None for anything else. A generated token decodes to random
+    bytes, almost never valid UTF-8 text, let alone spaced words."""
+    core = value.rstrip("=")
+    if len(core) % 4 == 1:
+        return None
+    alt = b"-_" if ("-" in core or "_" in core) else None
+    try:
+        text = base64.b64decode(core + "=" * (-len(core) % 4), altchars=alt, validate=True).decode("utf-8")
+    except (binascii.Error, ValueError):  # UnicodeDecodeError is a ValueError
+        return None
+    if " " not in text.strip() or not all(c.isprintable() or c in "\t\r\n" for c in text):
+        return None
+    return text if sum(c.isalpha() for c in text) >= len(text) / 2 else None
+
+
+def _encoded_words(value: str) -> bool:
+    """Base64 of ordinary text that holds no secret: command output, not a token."""
+    words = _decoded_words(value)
+    if words is None:
+        return False
+    # Imported here: redaction imports this module for its rule list.
+    from .redaction import contains_secret
+
+    return not contains_secret(words)
 
 
 def find_token_lines(text: str, lowered: str) -> Iterator[Candidate]:
