@@ -104,8 +104,8 @@ def one_target(term: TimedPty, target: str, ours: bool, args: argparse.Namespace
             term.send("/")  # into the search box
             term.idle(0.3)
         text, anchor = blob(args.size), PASTE_END
-        if ours:  # the box keeps the paste's first SEARCH_PASTE_MAX characters (per paste event)
-            anchor = BASE64[-8:]
+        if ours:  # the box keeps the paste's first 200 characters and shows their start until a key
+            anchor = "what does this"
     else:
         text, anchor = blob(args.size) + PROMPT_TAIL, PROMPT_TAIL.strip()
         if ours:  # a long paste shows as one line: "[pasted text #1: 1,000,013 characters]"
@@ -140,6 +140,8 @@ def one_run(argv: list[str], env: dict[str, str], ready: str, ours: bool, target
             args: argparse.Namespace, rng: random.Random, cwd: str) -> tuple[float | None, list[float]]:
     with TimedPty(argv, env=env, size=(120, 36), cwd=cwd) as term:
         term.wait_for(ready, timeout=30)
+        if ours:  # the real panes, not the first frame's slots (f3 there hides the History slot)
+            term.wait_for("search history", timeout=30)
         term.settle(0.5)
         result = one_target(term, target, ours, args, rng)
         term.press("ctrl+q")
