@@ -17,6 +17,7 @@ imported cannot have been raised).
 from __future__ import annotations
 
 import errno
+import os
 import re
 import sys
 
@@ -156,40 +157,32 @@ def _sqlite(exc: BaseException, text: str) -> str:
 _PATH = re.compile(r"(/[^\s:;,'\"]+)")
 
 
-def _disk_full_near(text: str) -> bool:
-    """Whether the file system of the first absolute path in ``text`` has no space left."""
-    import os
+def _file_system_near(text: str) -> os.statvfs_result | None:
+    """The file system of the first absolute path in ``text`` (its nearest existing folder)."""
     from pathlib import Path
 
     found = _PATH.search(text)
     if found is None or not hasattr(os, "statvfs"):
-        return False
+        return None
     path = Path(found.group(1))
     for candidate in (path, *path.parents):
         try:
-            stats = os.statvfs(candidate)
+            return os.statvfs(candidate)
         except OSError:
             continue
-        return stats.f_bavail == 0
-    return False
+    return None
+
+
+def _disk_full_near(text: str) -> bool:
+    """Whether the file system of the first absolute path in ``text`` has no space left."""
+    stats = _file_system_near(text)
+    return stats is not None and stats.f_bavail == 0
 
 
 def _read_only_near(text: str) -> bool:
     """Whether the file system of the first absolute path in ``text`` is mounted read-only."""
-    import os
-    from pathlib import Path
-
-    found = _PATH.search(text)
-    if found is None or not hasattr(os, "statvfs"):
-        return False
-    path = Path(found.group(1))
-    for candidate in (path, *path.parents):
-        try:
-            stats = os.statvfs(candidate)
-        except OSError:
-            continue
-        return bool(stats.f_flag & getattr(os, "ST_RDONLY", 1))
-    return False
+    stats = _file_system_near(text)
+    return stats is not None and bool(stats.f_flag & getattr(os, "ST_RDONLY", 1))
 
 
 def _damaged_advice() -> str:
