@@ -24,9 +24,9 @@ Ordinary text (precision):
   prompts built around trigger words ("ignore", "bypass" …), PIGuard's
   over-defence set. one = tuning part, two and three = held out.
 * ``deepset-benign``: deepset label 0 (English and German questions).
-* PIGuard ``datasets/valid.json``, all held out: ``bipia`` (indirect injections
-  from Microsoft's BIPIA, recall), ``pint-injection`` (Lakera PINT injection and
-  jailbreak samples, recall), ``pint-benign`` (PINT chat, documents, hard
+* PIGuard ``datasets/valid.json``, all held out: ``pint-injection`` (Lakera PINT injection and
+  jailbreak samples, recall; its BIPIA rows are skipped: BIPIA is one of the sets we
+  are judged by, never read here), ``pint-benign`` (PINT chat, documents, hard
   negatives) and ``wildguard-benign`` (precision).
 * ``written-ordinary``: personal notes with trigger words in ten languages.
 * ``promptshield`` / ``promptshield-benign``: Neural-alchemy/promptshield (MIT)
@@ -207,13 +207,13 @@ def _notinject(mirror: Path) -> Iterator[Corpus]:
         return
     yield Corpus("notinject", False, parts["one"], parts["two"] + parts["three"])
     raw = _git_show(mirror, repo, "datasets/valid.json")
-    if raw:  # PIGuard's validation mix: BIPIA and Lakera PINT samples; all held out
+    if raw:  # PIGuard's validation mix; its BIPIA rows (a set we are judged by) are never read
         rows = json.loads(raw)
         picked = {name: [r["prompt"] for r in rows if r["source"].startswith(prefix) and r["label"] == label]
-                  for name, prefix, label in (("bipia", "BIPIA", 1), ("pint-injection", "PINT", 1),
+                  for name, prefix, label in (("pint-injection", "PINT", 1),
                                               ("pint-benign", "PINT", 0), ("wildguard-benign", "WildGuard", 0))}
         for name, texts in picked.items():
-            yield Corpus(name, name in ("bipia", "pint-injection"), [], texts)
+            yield Corpus(name, name == "pint-injection", [], texts)
 
 
 _PROMPTSHIELD_SKIP = ("encoding", "encoding_obfuscation", "token_smuggling", "crescendo", "many_shot")
