@@ -77,8 +77,9 @@ class Scripted:
     stall_seconds: float = 0.0
     frames: list[bytes] = field(default_factory=list)  # kind "raw": the body, byte for byte
     content_type: str = "text/event-stream"
-    # kind "raw": before frame ``gate_at`` the server waits for ``gate`` (a test has seen the
-    # state the frames so far lead to: a condition, not a delay that a busy machine outruns)
+    # kinds "raw" and "text": before frame (or word chunk) ``gate_at`` the server waits for
+    # ``gate`` (a test has seen the state the frames so far lead to: a condition, not a delay
+    # that a busy machine outruns)
     gate: threading.Event | None = None
     gate_at: int = 0
 
@@ -202,9 +203,11 @@ class FakeOpenAI:
         return self
 
     def reply(self, text: str, *, words_per_second: float = 0.0, words_per_chunk: int = 1,
-              chunk_delay: float = 0.0) -> FakeOpenAI:
+              chunk_delay: float = 0.0, gate: threading.Event | None = None,
+              gate_at: int = 0) -> FakeOpenAI:
         return self.push(Scripted("text", text=text, words_per_second=words_per_second,
-                                  words_per_chunk=words_per_chunk, chunk_delay=chunk_delay))
+                                  words_per_chunk=words_per_chunk, chunk_delay=chunk_delay,
+                                  gate=gate, gate_at=gate_at))
 
     def tool_call(self, name: str, arguments: dict[str, Any] | str, *, text: str = "",
                   arg_pieces: int = 3) -> FakeOpenAI:
@@ -453,7 +456,9 @@ class _Handler(BaseHTTPRequestHandler):
 
         delta({"role": "assistant", "content": ""})
         pause = (1.0 / item.words_per_second * item.words_per_chunk) if item.words_per_second else 0.0
-        for piece in words_of(item.text, item.words_per_chunk):
+        for index, piece in enumerate(words_of(item.text, item.words_per_chunk)):
+            if item.gate is not None and index == item.gate_at:
+                item.gate.wait(timeout=120)
             delta({"content": piece})
             if pause or item.chunk_delay:
                 self._sleep(pause + item.chunk_delay)

@@ -9,6 +9,8 @@ batching timer's append and the turn's end raced over ``MarkdownStream``
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from agenttui.ui.app import make_app
@@ -96,10 +98,13 @@ async def test_a_new_conversation_before_every_long_reply_keeps_the_chat_pane(ch
             last = await _turn(pilot, f"fresh question {turn}")
             assert _pane_present(app), f"the Chat pane left the screen at turn {turn + 1}"
             assert last is not None and last.markdown.source == markdown_reply(300)
-        fake_openai.reply(markdown_reply(300), words_per_second=400)
+        # the rest of the reply waits until ctrl+n is pressed, however slow the machine
+        midway = threading.Event()
+        fake_openai.reply(markdown_reply(300), words_per_second=400, gate=midway, gate_at=40)
         await send(pilot, "one more, left while it streams")
         await wait_until(pilot, lambda: chat(app).streaming)
         await pilot.press("ctrl+n")
+        midway.set()
         await wait_until(pilot, lambda: not _pane_present(app) or not chat(app).streaming)
         assert _pane_present(app) and app.is_running
     assert len(chat_services.history.list_conversations(limit=20)) == 5  # the last question joined the 5th
