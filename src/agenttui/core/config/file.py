@@ -82,8 +82,8 @@ def _check(value: Any, hint: Any) -> Any:
             if checked is not _MISSING:
                 return checked
         return _MISSING
-    if origin is Literal:
-        return value if value in typing.get_args(hint) else _MISSING
+    if origin is Literal:  # by type too: 1 == True, but `semantic = 1` is not `true`
+        return next((a for a in typing.get_args(hint) if a == value and type(a) is type(value)), _MISSING)
     if origin is list:
         (item_hint,) = typing.get_args(hint) or (Any,)
         if not isinstance(value, list):

@@ -43,11 +43,11 @@ class Spec:
     low: float | None = None  # inclusive bounds for numbers
     high: float | None = None
     in_form: bool = True  # offered in the settings dialog (lists and long texts are not)
-    labels: tuple[tuple[str, str], ...] = ()  # (label, value) for a choice's options in the dialog
+    labels: tuple[tuple[str, Any], ...] = ()  # (label, value) for a choice's options in the dialog
 
 
 def setting(default: T, doc: str, *, low: float | None = None, high: float | None = None,
-            in_form: bool = True, labels: tuple[tuple[str, str], ...] = ()) -> T:
+            in_form: bool = True, labels: tuple[tuple[str, Any], ...] = ()) -> T:
     """A settings field with its schema entry (mutable defaults are copied per instance)."""
     spec = Spec(doc, low, high, in_form, labels)
     metadata = {SPEC: spec}

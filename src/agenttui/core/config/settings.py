@@ -100,8 +100,14 @@ class RecallSettings:
                                   low=0, high=1_000_000)
     neighbours: bool = setting(True, "quote the question before a matched answer and the answer "
                                "after a matched question")
-    semantic: bool = setting(False, "also rank by embeddings from the endpoint's `/v1/embeddings`, "
-                             "computed in the background")
+    # "auto" by default: on where the endpoint serves embeddings, told
+    # once per profile and endpoint (core/recall/semantic_auto.py). A choice, not a bool, so a
+    # value such as "local" can join it without changing what true and false mean.
+    semantic: Literal["auto", True, False] = setting(
+        "auto", "rank recall also by embeddings, computed in the background: `\"auto\"` uses the "
+        "endpoint's `/v1/embeddings` when it serves them (your history is sent there for indexing; "
+        "said once per profile and endpoint), `true` always asks it, `false` sends nothing",
+        labels=(("auto (if the endpoint serves embeddings)", "auto"), ("on", True), ("off", False)))
     embedding_model: str = setting("text-embedding-3-small", "the embedding model to ask for "
                                    "(e.g. `nomic-embed-text` on Ollama)")
 
