@@ -8,7 +8,10 @@ Speaks ``POST /v1/chat/completions`` (``stream`` true -> SSE ``data: {chunk}``
 lines ending in ``data: [DONE]``, with a usage chunk when
 ``stream_options.include_usage``; ``stream`` false -> one completion JSON),
 ``GET /v1/models`` and ``POST /v1/embeddings`` (deterministic vectors, see
-:func:`fake_embedding`; ``encoding_format`` base64 or float). Streams use
+:func:`fake_embedding`; ``encoding_format`` base64 or float). Provider details
+to set on the instance: ``model_fields`` (more fields of the /models entry, e.g.
+``context_length``), ``ollama_show`` (Ollama's ``POST /api/show``), ``usage_extra``
+(cached and reasoning token details), ``usage_off``, ``answered_by``. Streams use
 HTTP/1.1 chunked encoding, so a connection dropped mid-stream is a protocol
 error the client can see (with ``Connection: close`` framing an early close
 would look like a normal end).
@@ -152,6 +155,12 @@ class FakeOpenAI:
         # option -> (status, body): every chat request carrying it is refused so (see reject)
         self.rejects: dict[str, tuple[int, dict[str, Any]]] = {}
         self.models_status: int | None = None  # answer GET /v1/models with this error
+        # more fields of the model's /v1/models entry (OpenRouter's context_length, vLLM's max_model_len)
+        self.model_fields: dict[str, Any] = {}
+        self.ollama_show: dict[str, Any] | None = None  # Ollama's POST /api/show answer (None: 404)
+        self.usage_extra: dict[str, Any] = {}  # merged into the usage chunk (cached/reasoning details)
+        self.usage_off = False  # never send usage, even when asked (a provider that has none)
+        self.answered_by: str | None = None  # the chunks' "model" (a router answering with another)
         # body -> (status, error body) or None: a provider's request checks (tests/unit/providers/)
         self.validator: Callable[[dict[str, Any]], tuple[int, dict[str, Any]] | None] | None = None
         self.requests: list[RecordedRequest] = []
@@ -325,7 +334,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(self.fake.models_status, {"error": {"message": "not found", "type": "not_found_error"}})
         elif self.path.rstrip("/").endswith("/models"):
             self._json(200, {"object": "list", "data": [
-                {"id": self.fake.model, "object": "model", "created": 0, "owned_by": "fake"}]})
+                {"id": self.fake.model, "object": "model", "created": 0, "owned_by": "fake",
+                 **self.fake.model_fields}]})
         else:
             self._json(404, {"error": {"message": "not found", "type": "invalid_request_error"}})
 
@@ -342,6 +352,9 @@ class _Handler(BaseHTTPRequestHandler):
                 self._embeddings(body)
             except (BrokenPipeError, ConnectionResetError):  # the client went away
                 self.close_connection = True
+            return
+        if self.path.rstrip("/") == "/api/show" and body is not None and self.fake.ollama_show is not None:
+            self._json(200, self.fake.ollama_show)  # Ollama's model details (at the root, not /v1)
             return
         if not self.path.rstrip("/").endswith("/chat/completions") or body is None:
             self._json(404 if body is not None else 400,
@@ -397,13 +410,13 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _base(self, body: dict[str, Any]) -> dict[str, Any]:
         return {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": int(time.time()),
-                "model": body.get("model") or self.fake.model}
+                "model": self.fake.answered_by or body.get("model") or self.fake.model}
 
-    def _usage(self, body: dict[str, Any], item: Scripted) -> dict[str, int]:
+    def _usage(self, body: dict[str, Any], item: Scripted) -> dict[str, Any]:
         prompt = len(json.dumps(body.get("messages", []))) // 4
         completion = len(item.text.split()) + sum(len(a) // 4 for _, a in item.calls)
         return {"prompt_tokens": prompt, "completion_tokens": completion,
-                "total_tokens": prompt + completion}
+                "total_tokens": prompt + completion, **self.fake.usage_extra}
 
     def _embeddings(self, body: dict[str, Any]) -> None:
         fake = self.fake
@@ -484,7 +497,7 @@ class _Handler(BaseHTTPRequestHandler):
                     delta({"tool_calls": [{"index": index,
                                            "function": {"arguments": args[start:start + size]}}]})
         delta({}, finish)
-        if (body.get("stream_options") or {}).get("include_usage"):
+        if (body.get("stream_options") or {}).get("include_usage") and not self.fake.usage_off:
             self._event({**base, "choices": [], "usage": self._usage(body, item)})
         self._event("[DONE]")
         self._chunk(b"")  # terminating chunk
