@@ -97,6 +97,8 @@ class Services:
     session_api_key: str | None = None  # typed in Settings, kept for this run only (issue 12 item 8)
     session: SessionState = field(default_factory=SessionState)
     incognito: bool = False  # a twin for incognito turns (incognito_twin): reads, never writes
+    # where agenttui was started: the profile's binding and the repository's AGENTS.md are found from it
+    workdir: Path = field(default_factory=Path.cwd)
     # The stores, built on first read of the properties below (None: not yet).
     _memory: MemoryStore | None = field(default=None, init=False, repr=False)
     _history: HistoryStore | None = field(default=None, init=False, repr=False)
@@ -257,9 +259,11 @@ def build_services(
     paths = paths or Paths.from_env(dict(env))
     loaded = load_settings(paths)
     profiles = ProfileStore(paths)
-    active = profiles.resolve(cwd or Path.cwd(), profile or env.get("AGENTTUI_PROFILE") or None)
+    workdir = cwd or Path.cwd()
+    active = profiles.resolve(workdir, profile or env.get("AGENTTUI_PROFILE") or None)
     services = Services(
         paths=paths,
+        workdir=workdir,
         base_settings=loaded.settings,
         settings=loaded.settings,
         profile=active,

@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol, Self
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from agenttui.core.config.api_key import KeyLookup
     from agenttui.core.config.paths import Paths
     from agenttui.core.config.settings import Settings
@@ -30,6 +32,7 @@ class CoreServices(Protocol):
     paths: Paths
     settings: Settings  # with the active profile's overrides
     incognito: bool  # an incognito twin: reads, never writes (core/incognito.py)
+    workdir: Path  # where agenttui was started (repository instruction files are found from it)
 
     @property
     def session(self) -> SemanticSlot: ...

@@ -52,6 +52,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from agenttui.core.context import repo_instructions
 from agenttui.core.context.compaction import count_not_sent, split_summary, summary_wire
 from agenttui.core.context.model_limits import prompt_budget
 from agenttui.core.context.prompt import PromptParts, build_system_prompt
@@ -180,7 +181,8 @@ def assemble(
     summary_block = summary_wire(summary) if summary is not None else None
     items, project_section = _memory_and_project(services, warnings)
     parts = build_system_prompt(settings, items, project_section,
-                                user_message.content and recall_query(user_message.content), now=now)
+                                user_message.content and recall_query(user_message.content), now=now,
+                                repo_section=_repo_section(services, warnings))
 
     total = prompt_budget(settings, services.model)
     # framing the estimates of the parts do not see: reply priming, the two system messages
@@ -281,6 +283,17 @@ def _memory_and_project(services: CoreServices, warnings: list[str]) -> tuple[li
         project_section = ""
         warnings.append(f"project context could not be read: {error}")
     return items, project_section
+
+
+def _repo_section(services: CoreServices, warnings: list[str]) -> str:
+    """The repository's AGENTS.md / CLAUDE.md: shared through git, screened like memory."""
+    try:
+        repo = repo_instructions.load(services.workdir, tuple(services.settings.redaction.extra_patterns))
+    except Exception as error:
+        warnings.append(f"repository instructions could not be read: {error}")
+        return ""
+    warnings.extend(repo.warnings)
+    return repo.section
 
 
 def _recalled(services: CoreServices, conversation_id: str, user_message: Message, sent: Sequence[Message],

@@ -45,6 +45,7 @@ class DoctorContext:
     python_version: tuple[int, int] = sys.version_info[:2]
     probe_timeout: float = 60.0  # the chat probe: what a turn would wait ([agent] request_timeout)
     cache: dict[str, Any] = field(default_factory=dict)  # answers shared by the endpoint checks
+    workdir: Path = field(default_factory=Path.cwd)  # where the repository's AGENTS.md is looked for
 
 
 def check_python(ctx: DoctorContext) -> Check:
@@ -199,9 +200,24 @@ def check_memory(ctx: DoctorContext) -> Check:
     return Check("memory", "ok", f"{len(files)} memory file(s) valid")
 
 
+def check_repo_instructions(ctx: DoctorContext) -> Check:
+    """The AGENTS.md / CLAUDE.md files a turn started here would send (core/context/repo_instructions.py)."""
+    from agenttui.core.context.repo_instructions import build
+
+    found = build(ctx.workdir)
+    if not found.files:
+        return Check("instructions", "ok", f"no AGENTS.md or CLAUDE.md from the repository down to {ctx.workdir}")
+    listed = ", ".join(str(path) for path in found.files)
+    if found.warnings:
+        return Check("instructions", "warn", f"sent with each turn: {listed}; " + "; ".join(found.warnings),
+                     "edit the file, or start agenttui outside the repository")
+    return Check("instructions", "ok", f"sent with each turn: {listed}")
+
+
 CHECKS: tuple[Callable[[DoctorContext], Check], ...] = (
     check_python, check_config, check_permissions, check_keyring, check_api_key,
     check_models, check_endpoint, check_request_options, check_databases, check_memory,
+    check_repo_instructions,
 )
 
 
