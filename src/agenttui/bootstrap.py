@@ -153,13 +153,27 @@ class Services:
                 if self._project is None:
                     from agenttui.core.memory.project import ProjectMemory
 
-                    self._project = ProjectMemory(self.paths.project_dir(self.profile.name))
+                    self._project = ProjectMemory(self.project_notes_dir())
                 store = self._project
         return store
 
     @project.setter
     def project(self, store: ProjectMemory) -> None:
         self._project = store
+
+    def project_notes_dir(self) -> Path:
+        """Where the project notes live: the profile's data folder, or with ``project_notes =
+        "repo"`` in profile.toml the ``.agenttui/`` folder at the root of the repository agenttui
+        was started in (else of the first bound folder in one), so a team shares them through
+        git. A profile set to "repo" used outside any repository keeps them in the data folder."""
+        if self.profile.project_notes == "repo":
+            from agenttui.core.context.repo_instructions import repository_root
+
+            for folder in (self.workdir, *self.profile.paths):
+                root = repository_root(Path(folder).expanduser())
+                if root is not None:
+                    return root / ".agenttui"
+        return self.paths.project_dir(self.profile.name)
 
     @property
     def profile_name(self) -> str:

@@ -86,3 +86,38 @@ def test_an_edit_is_read_on_the_next_turn(paths, repo):
     second, _ = _system(paths, repo)
     assert "make test" in first and "make test" not in second
     assert "Prefer pathlib over os.path" in second
+
+
+def test_a_profile_can_keep_its_project_notes_in_the_repository(paths, repo):
+    from agenttui.core.config.profiles import ProfileStore
+
+    ProfileStore(paths).create("shop", bind=repo)
+    profile_file = paths.profile_file("shop")
+    profile_file.write_text(profile_file.read_text() + 'project_notes = "repo"\n')
+    services = build_services(paths=paths, cwd=repo / "services", environ={})
+    try:
+        assert services.profile.name == "shop" and not services.profiles.warnings
+        services.project.write_context("Billing moves to Postgres in March.")
+        assert (repo / ".agenttui" / "context.md").read_text().strip() == "Billing moves to Postgres in March."
+        assert not paths.project_dir("shop").exists()  # nothing in the data folder
+    finally:
+        services.close()
+    system, _ = _system(paths, repo)
+    assert "Billing moves to Postgres in March." in system
+
+
+def test_project_notes_set_to_repo_outside_any_repository_stay_in_the_data_folder(paths, tmp_path):
+    from agenttui.core.config.profiles import ProfileStore
+
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    ProfileStore(paths).create("plain", bind=plain)
+    profile_file = paths.profile_file("plain")
+    profile_file.write_text(profile_file.read_text() + 'project_notes = "repo"\n')
+    services = build_services(paths=paths, cwd=plain, environ={})
+    try:
+        services.project.write_context("Notes stay private here.")
+        assert (paths.project_dir("plain") / "context.md").exists()
+        assert not (plain / ".agenttui").exists()
+    finally:
+        services.close()

@@ -56,6 +56,9 @@ class Profile:
     soul: str | None = None
     tools: list[str] | None = None
     memory: dict[str, Any] = field(default_factory=dict)  # MemorySettings overrides
+    # "repo": context.md, decisions.md and learnings.md live in the repository's .agenttui/ (shared
+    # through git); "data" or unset: in the profile's data folder
+    project_notes: str | None = None
 
     def apply(self, settings: Settings) -> Settings:
         """A deep copy of ``settings`` with this profile's overrides."""
@@ -74,7 +77,7 @@ class Profile:
 
     def to_toml(self) -> dict[str, Any]:
         data: dict[str, Any] = {"paths": [str(p) for p in self.paths]}
-        for name in ("model", "base_url", "temperature", "soul", "tools"):
+        for name in ("model", "base_url", "temperature", "soul", "tools", "project_notes"):
             value = getattr(self, name)
             if value is not None:
                 data[name] = value
@@ -109,6 +112,11 @@ def _profile_from_toml(name: str, data: dict[str, Any], where: str) -> tuple[Pro
                 setattr(profile, key, float(value) if key == "temperature" else value)
             else:
                 warnings.append(f"{where}: {key!r} has the wrong type; ignored")
+    if "project_notes" in data:
+        if data["project_notes"] in ("repo", "data"):
+            profile.project_notes = data["project_notes"]
+        else:
+            warnings.append(f"{where}: 'project_notes' must be \"repo\" or \"data\"; ignored")
     if "tools" in data:
         tools = data["tools"]
         if isinstance(tools, list) and all(isinstance(t, str) for t in tools):
