@@ -27,6 +27,9 @@ strictly as the extraction pass's (:mod:`agenttui.agent.extraction`)::
 * Nothing changes here: :func:`apply_proposal` runs only for a proposal the
   user accepted, and edits go through the write gate (``MemoryStore.edit``;
   merges through ``MemoryStore.merge``, which snapshots first).
+* Items pass the read screen first (:mod:`agenttui.core.memory.read_screen`):
+  held ones are not sent (the result's ``problems`` counts them), secrets
+  are masked.
 * Every request is recorded for the prompt inspector
   (:func:`agenttui.agent.prompt_capture.record`).
 """
@@ -192,9 +195,17 @@ async def review(services: Services, items: Sequence[MemoryItem], *, client: Any
 
         key = services.api_key()
         client = make_client(services.base_url, key.value or "", float(services.settings.agent.request_timeout))
+    from agenttui.core.memory import read_screen
+
     model = model or services.model
+    # screened where read, as every prompt is: held items stay with the user, secrets masked
+    memory = services.memory
+    items, held = read_screen.for_prompt(items, memory.redact_patterns, memory.kept_hashes())
     ordered = sorted(items, key=lambda i: (i.kind, i.key or "", i.display.casefold()))
     result = ReviewResult([], [])
+    if held:
+        result.problems.append(f"{len(held)} held item(s) not sent: they read like instructions "
+                               "(flagged ⚠held in the Memory pane: keep or delete them there)")
     seen: set[str] = set()
     for number, batch in enumerate(batches(ordered), start=1):
         messages, labels = review_request(batch)

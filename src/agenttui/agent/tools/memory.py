@@ -11,6 +11,12 @@ nothing is stored yet and the model is told it waits for the user.
 item); several matches are listed so the model can pick an id, never removed
 in bulk. Pinned items are the user's to unpin, not the model's to delete.
 With consent "ask" a forget needs the user's approval like a shell command.
+
+What these tools hand the model passes the read screen
+(:mod:`agenttui.core.memory.read_screen`) as the system prompt's memory does:
+``recall`` leaves held items out (and says how many), secrets are masked, and
+``forget`` names a held item by its id only. ``mcp serve`` answers other
+agents with this same output.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from typing import Any
 from agenttui.agent.tools.schema import ArgumentError
 from agenttui.agent.tools.spec import Approval, ToolContext, ToolOutcome, ToolSpec
 from agenttui.core.context.prompt import rank_items, relevance
+from agenttui.core.memory import read_screen
 from agenttui.core.models import MemoryItem, WriteResult
 
 MAX_RECALL = 50
@@ -139,13 +146,17 @@ def remember(context: ToolContext, args: dict[str, Any]) -> ToolOutcome:
     return describe_result(result, f"{key} = {value}")
 
 
-def _line(item: MemoryItem) -> str:
+def _line(context: ToolContext, item: MemoryItem) -> str:
     flags: list[str] = [item.kind, item.scope]
     if item.pinned:
         flags.append("pinned")
-    if item.kind == "fact":
-        return f"- [{item.id}] ({', '.join(flags)}) {item.key} = {item.value}"
-    return f"- [{item.id}] ({', '.join(flags)}) {item.text}"
+    return f"- [{item.id}] ({', '.join(flags)}) {_display(context, item)}"
+
+
+def _display(context: ToolContext, item: MemoryItem) -> str:
+    """The item as the model may read it (the read screen: masked, or held back)."""
+    memory = context.services.memory
+    return read_screen.for_model(item, memory.redact_patterns, memory.kept_hashes())
 
 
 def _matches(context: ToolContext, args: dict[str, Any]) -> list[MemoryItem]:
@@ -167,7 +178,8 @@ def forget_approval(context: ToolContext, args: dict[str, Any]) -> Approval:
         return False, "forget (invalid arguments)", "low"
     if len(found) != 1:
         return False, "forget (no single match: nothing will be removed)", "low"
-    return True, f"Forget memory: {found[0].display}", "medium"
+    shown = read_screen.shown(found[0], context.services.memory.redact_patterns)  # the user sees it masked
+    return True, f"Forget memory: {shown.display}", "medium"
 
 
 def forget(context: ToolContext, args: dict[str, Any]) -> ToolOutcome:
@@ -176,34 +188,38 @@ def forget(context: ToolContext, args: dict[str, Any]) -> ToolOutcome:
     if not found:
         return ToolOutcome(f"no memory item matches {wanted!r}; nothing was removed", ok=False)
     if len(found) > 1:
-        listing = "\n".join(_line(i) for i in found[:20])
+        listing = "\n".join(_line(context, i) for i in found[:20])
         return ToolOutcome(
             f"{len(found)} items match {wanted!r}; nothing was removed. "
             f"Call forget again with the id of the one to remove:\n{listing}", ok=False)
     item = found[0]
     if item.pinned:
-        return ToolOutcome(f"{item.display!r} is pinned by the user; ask the user to unpin "
+        return ToolOutcome(f"{_display(context, item)!r} is pinned by the user; ask the user to unpin "
                            "or delete it. Nothing was removed.", ok=False)
     removed = context.services.memory.remove([item.id])
     if not removed:
-        return ToolOutcome(f"{item.display!r} was already gone", ok=False)
-    return ToolOutcome(f"forgot [id {item.id}]: {item.display}")
+        return ToolOutcome(f"{_display(context, item)!r} was already gone", ok=False)
+    return ToolOutcome(f"forgot [id {item.id}]: {_display(context, item)}")
 
 
 def recall(context: ToolContext, args: dict[str, Any]) -> ToolOutcome:
     memory = context.services.memory
     items = memory.items(args["scope"], include_expired=False)
+    # screened where read: a hand edit, restore or import never passed the write gate
+    items, held = read_screen.for_prompt(items, memory.redact_patterns, memory.kept_hashes())
     query = (args.get("query") or "").strip()
     if query:
         scores = relevance(items, query, 0.0)
         needle = query.casefold()
         items = [i for i in items if scores.get(i.id, 0.0) > 0 or needle in i.display.casefold()]
+    aside = (f"\n({len(held)} item(s) held back: they read like instructions and wait for the "
+             "user in the Memory pane)") if held else ""
     if not items:
         what = f" matches {query!r}" if query else " is stored"
-        return ToolOutcome(f"no memory{what}")
+        return ToolOutcome(f"no memory{what}{aside}")
     bias = float(context.settings.memory.preference_bias)
     ranked = rank_items(items, query, bias)[: args["limit"]]
-    text = "\n".join(_line(i) for i in ranked)
+    text = "\n".join(_line(context, i) for i in ranked)
     if len(text) > context.max_output:
         text = text[: context.max_output] + "\n[… more omitted]"
-    return ToolOutcome(text)
+    return ToolOutcome(text + aside)

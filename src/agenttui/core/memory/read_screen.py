@@ -14,6 +14,11 @@ is screened again on its way into a prompt, with the same two checks:
 * **redacted** -- the text holds a secret: what is sent is the redacted copy
   (``security.redact_secrets``), and the pane shows the same masked text.
 
+Every road from memory to a model passes here: the system prompt's memory
+block (context assembly), recall's archived and live notes (core/recall),
+the ``recall`` and ``forget`` tools' output (also what ``mcp serve`` hands
+other agents) and the deep review's batches.
+
 Decision: results are cached by content hash (kind, key, text, value and the
 user's extra redaction patterns), so a turn re-screens only what changed;
 the cache is bounded and simply emptied when full.
@@ -103,3 +108,17 @@ def for_prompt(items: Sequence[MemoryItem], redact_patterns: Sequence[str] = (),
             continue
         send.append(shown(item, redact_patterns))
     return send, held
+
+
+HELD_TEXT = "[held back: reads like an instruction; the user can keep it in the Memory pane]"
+
+
+def for_model(item: MemoryItem, redact_patterns: Sequence[str] = (), kept: Collection[str] = ()) -> str:
+    """``item.display`` as a tool may hand it to a model: masked, or a placeholder when held.
+
+    For outputs that must name one particular item (``forget``'s answer): the
+    id still lets the model act on it, the text that reads like an instruction
+    never reaches it."""
+    if screen(item, redact_patterns).quarantined and content_hash(item) not in kept:
+        return HELD_TEXT
+    return shown(item, redact_patterns).display

@@ -69,6 +69,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from functools import lru_cache
 from typing import TYPE_CHECKING, Literal, Protocol, TypedDict
 
+from agenttui.core.memory import read_screen
 from agenttui.core.recall import english_words
 from agenttui.core.recall.cjk import query_units
 from agenttui.core.recall.dates import NAMED_TIMES, TimeFilter, read_time
@@ -697,6 +698,8 @@ def _memory_snippets(memory: MemoryStore, request: RecallRequest) -> list[Snippe
         items.append(item)
     wanted = {k for k in request.sources if k in ("note", "fact")}
     items = [i for i in items if i.kind in wanted]
+    # screened where read (core/memory/read_screen.py): held items stay out, secrets masked
+    items, _held = read_screen.for_prompt(items, memory.redact_patterns, memory.kept_hashes())
     ranked = rank_memory(items, request.query, limit=CANDIDATES)
     scores = rrf([([i.id for i, _ in ranked], 1.0)])
     return [
