@@ -103,11 +103,13 @@ class RecallSettings:
     # "auto" by default: on where the endpoint serves embeddings, told
     # once per profile and endpoint (core/recall/semantic_auto.py). A choice, not a bool, so a
     # value such as "local" can join it without changing what true and false mean.
-    semantic: Literal["auto", True, False] = setting(
+    semantic: Literal["auto", True, False, "local"] = setting(
         "auto", "rank recall also by embeddings, computed in the background: `\"auto\"` uses the "
         "endpoint's `/v1/embeddings` when it serves them (your history is sent there for indexing; "
-        "said once per profile and endpoint), `true` always asks it, `false` sends nothing",
-        labels=(("auto (if the endpoint serves embeddings)", "auto"), ("on", True), ("off", False)))
+        "said once per profile and endpoint), `true` always asks it, `false` sends nothing, "
+        "`\"local\"` embeds on this machine with the `agenttui[local-embeddings]` extra (no endpoint)",
+        labels=(("auto (if the endpoint serves embeddings)", "auto"), ("on", True), ("off", False),
+                ("on this machine (no endpoint)", "local")))
     embedding_model: str = setting("text-embedding-3-small", "the embedding model to ask for "
                                    "(e.g. `nomic-embed-text` on Ollama)")
 
