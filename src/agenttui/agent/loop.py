@@ -139,6 +139,7 @@ from agenttui.agent.wire_repair import repair_empty_replies
 from agenttui.core.endpoint_state import EndpointMemory, Option, memory_for
 from agenttui.core.models import Message, ToolCall, WriteResult, new_id
 from agenttui.core.recall.usage import RecallUsage
+from agenttui.core.usage.message_usage import MessageUsage
 
 if TYPE_CHECKING:
     from agenttui.bootstrap import Services
@@ -178,6 +179,10 @@ def _flush(services: Services) -> str | None:
     queue = _pending(services)
     while queue:
         cid, message = queue[0]
+        if message.usage is not None and message.usage.priced_as is None and message.id is None:
+            from agenttui.core.usage.pricing import price  # here, off the event loop: ~1 s to load
+
+            price(message.usage, services.base_url, message.created)
         try:
             saved = services.history.append(cid, message)
         except _persist_errors() as exc:
@@ -293,6 +298,7 @@ class _Turn:
         self.last_output = ""
         self._waited = 0.0
         self.usage: asyncio.Future[Any] | None = None  # the mark_used thread, once started
+        self.sent: list[dict[str, Any]] = []  # the latest request's messages (for an estimate)
         self.now: datetime | None = None  # the prompt's "today" (a dry run's --now); None: the clock
 
     def record_memory_use(self) -> None:
@@ -343,10 +349,27 @@ class _Turn:
             return None
         message = Message(role="assistant", content=completion.text or None, incomplete=True,
                           incomplete_reason=reason, reasoning=self.saved_reasoning(completion),
-                          cut_tool_calls=[slot.as_dict() for slot in completion.calls])
+                          cut_tool_calls=[slot.as_dict() for slot in completion.calls],
+                          usage=self.usage_of(completion))
         self.queue(message)  # written by _end (or run_turn's finally), like close_open_calls
         self.partial = message
         return message
+
+    def usage_of(self, completion: _Completion) -> MessageUsage:
+        """The reply's model and tokens: the provider's counts, else our estimate (flagged)."""
+        model = completion.model or self.model or ""
+        if completion.usage_seen:
+            return MessageUsage(model=model, prompt_tokens=completion.prompt_tokens,
+                                completion_tokens=completion.completion_tokens,
+                                cached_tokens=completion.cached_tokens,
+                                reasoning_tokens=completion.reasoning_tokens)
+        from agenttui.core.tokens import estimate_tokens, wire_tokens
+
+        written = estimate_tokens(completion.text) + sum(
+            estimate_tokens(slot.name) + estimate_tokens(slot.arguments) for slot in completion.calls)
+        thought = estimate_tokens(completion.reasoning)
+        return MessageUsage(model=model, prompt_tokens=wire_tokens(self.sent),
+                            completion_tokens=written + thought, reasoning_tokens=thought, estimated=True)
 
     def saved_reasoning(self, completion: _Completion) -> str | None:
         """The thinking to store: only when ``[history] save_reasoning`` says so."""
@@ -424,6 +447,10 @@ class _Turn:
         """Yield events for one completion, retrying per policy; sets ``self.completion``."""
         params: dict[str, Any] = {"model": self.model, "messages": messages, "stream": True,
                                   "stream_options": {"include_usage": True}}
+        self.sent = messages
+        from agenttui.core.usage.pricing import warm
+
+        warm()  # the price table loads in a thread while the model answers
         if tools:
             params["tools"] = tools
         if self.settings.temperature is not None:
@@ -809,7 +836,7 @@ async def _steps(services: Services, turn: _Turn, outcome: list[AgentEvent]) -> 
             calls = _tool_calls(completion)
             message = Message(role="assistant", content=completion.text or None, tool_calls=calls,
                               provider_fields=completion.provider_fields(),
-                              reasoning=turn.saved_reasoning(completion))
+                              reasoning=turn.saved_reasoning(completion), usage=turn.usage_of(completion))
             turn.open_calls = list(calls)  # before persisting: a write failure still closes them
             warning = await turn.persist(message)
             if warning:

@@ -31,7 +31,11 @@ Provider quirks handled here (see tests/unit/providers/ for each format and its 
 * A chunk ``{"object": "error", "message": ...}`` (vLLM's mid-stream error; the
   ``openai`` client only raises for ``{"error": ...}``) raises :class:`StreamProblem`.
 * Azure's ``content_filter_results`` name the filtered categories in the reason.
-* Usage from ``usage`` or Groq's ``x_groq.usage``.
+* Usage from ``usage`` or Groq's ``x_groq.usage``; the last one of a stream counts (a
+  server sending running totals on every chunk, as vLLM's ``continuous_usage_stats``,
+  is not added up). Cached prompt tokens from ``prompt_tokens_details.cached_tokens``
+  (DeepSeek: ``prompt_cache_hit_tokens``), thinking from
+  ``completion_tokens_details.reasoning_tokens``; the answering model from ``model``.
 """
 
 from __future__ import annotations
@@ -82,6 +86,10 @@ class StreamedReply:
     details: dict[int, dict[str, Any]] = field(default_factory=dict)  # OpenRouter reasoning_details
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    cached_tokens: int = 0
+    reasoning_tokens: int = 0
+    usage_seen: bool = False  # the provider sent counts (else the message's are estimated)
+    model: str = ""  # the model the provider says answered (may differ from the one asked)
     _by_index: dict[int, CallSlot] = field(default_factory=dict)
 
     # ------------------------------------------------------------ folding
@@ -93,6 +101,9 @@ class StreamedReply:
                 getattr(chunk, "choices", None) is None and isinstance(extra.get("message"), str)):
             raise StreamProblem(f"The endpoint reported an error mid-stream: {_error_text(chunk, extra)}")
         self._count_usage(chunk, extra)
+        model = getattr(chunk, "model", None)
+        if isinstance(model, str) and model:
+            self.model = model
         text = reasoning = ""
         for choice in getattr(chunk, "choices", None) or ():
             delta = getattr(choice, "delta", None)
@@ -177,9 +188,12 @@ class StreamedReply:
             usage = extra["x_groq"].get("usage")
         if usage is None:
             return
-        get = usage.get if isinstance(usage, dict) else lambda k, d=None: getattr(usage, k, d)
-        self.prompt_tokens += int(get("prompt_tokens", 0) or 0)
-        self.completion_tokens += int(get("completion_tokens", 0) or 0)
+        self.usage_seen = True
+        self.prompt_tokens = _count(usage, "prompt_tokens")
+        self.completion_tokens = _count(usage, "completion_tokens")
+        self.cached_tokens = (_count(_field(usage, "prompt_tokens_details"), "cached_tokens")
+                              or _count(usage, "prompt_cache_hit_tokens"))
+        self.reasoning_tokens = _count(_field(usage, "completion_tokens_details"), "reasoning_tokens")
 
     # ------------------------------------------------------------ outcome
     @property
@@ -299,3 +313,22 @@ def not_a_stream(content_type: str, body: bytes) -> dict[str, Any]:
         return completion_as_chunk(payload)
     raise StreamProblem(f"The endpoint answered with JSON that is not a chat completion instead of "
                         f"an event stream: {text[:200]!r}")
+
+
+def _field(obj: Any, key: str) -> Any:
+    """``obj[key]`` or ``obj.key`` (usage arrives as a model or, from extras, a dict)."""
+    if obj is None:
+        return None
+    if isinstance(obj, dict):
+        return obj.get(key)
+    value = getattr(obj, key, None)
+    if value is None:  # a field the openai types do not declare lands in model_extra
+        value = (getattr(obj, "model_extra", None) or {}).get(key)
+    return value
+
+
+def _count(obj: Any, key: str) -> int:
+    try:
+        return max(0, int(_field(obj, key) or 0))
+    except (TypeError, ValueError):
+        return 0

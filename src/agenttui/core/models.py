@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
 
+from agenttui.core.usage.message_usage import MessageUsage
+
 Scope = Literal["user", "profile"]
 SCOPES: tuple[Scope, ...] = ("user", "profile")
 Source = Literal["explicit", "correction", "model", "extraction", "manual", "import", "mcp"]
@@ -237,6 +239,9 @@ class Message:
     # A /compact summary (role "system"): the first and last message id it replaces in requests
     # (core/context/compaction.py); kept in ``messages.meta``.
     summary_of: tuple[int, int] | None = None
+    # An assistant message's model, tokens and cost (schema v9's ``message_usage`` row);
+    # None for other messages and for replies stored before v9.
+    usage: MessageUsage | None = None
 
     def to_openai(self) -> dict[str, Any]:
         """The Chat Completions wire form of this message."""

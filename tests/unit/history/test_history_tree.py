@@ -83,7 +83,7 @@ def test_a_version_5_file_becomes_one_branch_per_conversation(db_path):
     assert new.parent_id == 8 and store.get_conversation("b").active_leaf_id == new.id
     store.close()
     conn = sqlite3.connect(str(db_path))
-    assert schema.schema_version(conn) == schema.SCHEMA_VERSION == 8
+    assert schema.schema_version(conn) == schema.SCHEMA_VERSION == 9
     assert conn.execute("SELECT COUNT(*) FROM embeddings").fetchone()[0] == 1
     assert "messages_by_parent" in {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
     conn.close()

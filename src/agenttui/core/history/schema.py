@@ -240,6 +240,32 @@ _V8 = (
     """,
 )
 
+# Usage and cost (core/usage/): one row per assistant reply that has them -- the model that
+# answered, the provider's token counts (or our estimate, flagged), the cost in USD from the
+# offline price table (NULL: the table does not know the model). A table of its own, not
+# columns of ``messages``: totals over every reply scan these short rows alone (columns added
+# to ``messages`` sit behind the text, whose overflow pages a scan would have to follow).
+# ``conversation_id`` and ``created`` are copied from the message so "by day" and "by
+# conversation" need no join. Replies from before v9 have no row: nothing is made up for them.
+_V9 = (
+    """
+    CREATE TABLE IF NOT EXISTS message_usage (
+        message_id        INTEGER PRIMARY KEY REFERENCES messages(id) ON DELETE CASCADE,
+        conversation_id   TEXT NOT NULL,
+        created           TEXT NOT NULL,
+        model             TEXT NOT NULL DEFAULT '',
+        prompt_tokens     INTEGER NOT NULL DEFAULT 0,
+        completion_tokens INTEGER NOT NULL DEFAULT 0,
+        cached_tokens     INTEGER NOT NULL DEFAULT 0,
+        reasoning_tokens  INTEGER NOT NULL DEFAULT 0,
+        estimated         INTEGER NOT NULL DEFAULT 0,
+        cost              REAL,
+        priced_as         TEXT
+    )
+    """,
+    "CREATE INDEX IF NOT EXISTS message_usage_by_created ON message_usage(created)",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "conversations, messages, FTS5 index and its triggers", _V1),
     Migration(2, "conversations.message_count", _V2),
@@ -249,6 +275,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(6, "message trees: messages.parent_id, conversations.active_leaf_id", _V6),
     Migration(7, "conversations.branched", _V7),
     Migration(8, "messages_cjk: CJK characters indexed for bigram search", _V8),
+    Migration(9, "message_usage: model, tokens and cost per reply", _V9),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 

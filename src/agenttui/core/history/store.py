@@ -69,6 +69,8 @@ from agenttui.core.history.rows import MESSAGE_COLUMNS, from_ts, message_from_ro
 from agenttui.core.history.schema import SchemaTooNewError, check_not_too_new, migrate
 from agenttui.core.history.term_counts import TermCountCache
 from agenttui.core.models import Conversation, Message, SearchHit, ToolCall, new_id, utcnow
+from agenttui.core.usage import usage_rows
+from agenttui.core.usage.message_usage import MessageUsage
 from agenttui.security import redact_secrets
 
 BUSY_TIMEOUT_S = 5.0
@@ -88,7 +90,7 @@ RANK_WINDOW = 2_000
 TERM_COUNT_CAP = 5_000
 
 #: Tables every query needs; one missing means a damaged file (see ``_check_tables``).
-_REQUIRED_TABLES = ("conversations", "messages", "messages_fts", "messages_cjk")
+_REQUIRED_TABLES = ("conversations", "messages", "messages_fts", "messages_cjk", "message_usage")
 _SMALLEST_PAGE = 512  # bytes: SQLite's smallest page size, so its smallest database file
 _SQLITE_NOTADB = 26
 _SQLITE_CORRUPT = 11
@@ -243,6 +245,8 @@ def _insert_messages(db: sqlite3.Connection, cid: str, stored: Sequence[Message]
         row_id = cursor.lastrowid
         assert row_id is not None  # set by the INSERT above
         index_cjk(db, row_id, message)
+        if message.usage is not None and message.role == "assistant":
+            usage_rows.insert(db, row_id, cid, to_ts(message.created), message.usage)
         if message.id is not None:
             renumbered[message.id] = row_id
         message.id = row_id
@@ -829,6 +833,18 @@ class HistoryStore:
             for row in rows:
                 yield message_from_row(row)
             after = rows[-1][0]
+
+    def usage_for(self, ids: Sequence[int]) -> dict[int, MessageUsage]:
+        """Model, tokens and cost of those replies that have them (schema v9), by message id."""
+        with self._read() as db:
+            return usage_rows.for_ids(db, ids)
+
+    def usage_totals(self, *, since: str | None = None, by: str | None = None) -> list[Any]:
+        """:func:`agenttui.core.usage.totals.totals` (a list of ``UsageTotal``)."""
+        from agenttui.core.usage.totals import totals
+
+        with self._read() as db:
+            return totals(db, since=since, by=by)  # type: ignore[arg-type]
 
     def get_message(self, message_id: int) -> Message | None:
         with self._read() as db:

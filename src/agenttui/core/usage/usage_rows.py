@@ -1,0 +1,41 @@
+"""The ``message_usage`` table (history schema v9): write one reply's row, read rows back.
+
+Called by :class:`agenttui.core.history.store.HistoryStore` inside its transactions;
+the totals over many rows are :mod:`agenttui.core.usage.totals`.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+
+from agenttui.core.usage.message_usage import MessageUsage
+
+_COLUMNS = ("model, prompt_tokens, completion_tokens, cached_tokens, reasoning_tokens, "
+            "estimated, cost, priced_as")
+_IN_BATCH = 500  # ids per IN (...): far below SQLite's variable limit
+
+
+def insert(db: sqlite3.Connection, message_id: int, conversation_id: str, created: str,
+           usage: MessageUsage) -> None:
+    db.execute(
+        f"INSERT OR REPLACE INTO message_usage (message_id, conversation_id, created, {_COLUMNS}) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (message_id, conversation_id, created, usage.model, int(usage.prompt_tokens),
+         int(usage.completion_tokens), int(usage.cached_tokens), int(usage.reasoning_tokens),
+         int(usage.estimated), usage.cost, usage.priced_as))
+
+
+def for_ids(db: sqlite3.Connection, ids: Sequence[int]) -> dict[int, MessageUsage]:
+    """The usage of those messages that have one, by message id."""
+    found: dict[int, MessageUsage] = {}
+    wanted = [int(i) for i in ids]
+    for start in range(0, len(wanted), _IN_BATCH):
+        chunk = wanted[start:start + _IN_BATCH]
+        rows = db.execute(f"SELECT message_id, {_COLUMNS} FROM message_usage "
+                          f"WHERE message_id IN ({', '.join('?' * len(chunk))})", chunk)
+        for mid, model, prompt, completion, cached, reasoning, estimated, cost, priced_as in rows:
+            found[mid] = MessageUsage(model=model, prompt_tokens=prompt, completion_tokens=completion,
+                                      cached_tokens=cached, reasoning_tokens=reasoning,
+                                      estimated=bool(estimated), cost=cost, priced_as=priced_as)
+    return found
