@@ -29,6 +29,8 @@ def _embedded(paths) -> int:
 @pytest.mark.slow
 def test_embed_with_limit_then_resume(cli, paths, fake_openai):
     _seed(paths, 5)
+    paths.config_file.parent.mkdir(parents=True, exist_ok=True)
+    paths.config_file.write_text("[recall]\nsemantic = false\n", encoding="utf-8")
     first = cli("history", "embed", "--limit", "2")
     assert first.code == 0, first.err
     assert "embedded 2 messages" in first.out and "more remain" in first.out

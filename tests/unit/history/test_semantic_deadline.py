@@ -48,6 +48,7 @@ def _quotes_rex(built) -> bool:
 @pytest.mark.slow
 def test_a_slow_endpoint_never_holds_up_assembly_and_the_next_step_has_it(fake_openai, services):
     current = _seed(services, fake_openai)
+    services.settings.recall.semantic = False  # ("auto" is the default)
     lexical = assemble(services, current, PUPPY, mark_used=False, now=NOW)  # semantic off
     assert not _quotes_rex(lexical)
     services.settings.recall.semantic = True
@@ -86,6 +87,7 @@ def test_a_prepared_query_costs_the_turn_nothing(fake_openai, services):
 
 def test_prepare_sends_nothing_while_semantic_is_off(fake_openai, services):
     _seed(services, fake_openai)
+    services.settings.recall.semantic = False
     sent = len(fake_openai.embedding_requests)
     assert prepare(services, PUPPY) is None
     assert len(fake_openai.embedding_requests) == sent

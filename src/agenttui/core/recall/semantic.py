@@ -1,4 +1,4 @@
-"""Semantic recall (``[recall] semantic = true``): the ranker recall fuses, and the backfill.
+"""Semantic recall (``[recall] semantic``, "auto" by default): the ranker recall fuses, and the backfill.
 
 * :func:`ranker_for` gives context assembly an :class:`EmbeddingRanker`
   (``bootstrap.Services.semantic_ranker``). It embeds the user's message with
@@ -28,6 +28,13 @@
 profile. The first failure that turns semantic recall off makes one notice:
 raised once into recall (it becomes one of the turn's ``warnings``) and kept
 for the UI (:meth:`SemanticState.take_notice`). Nothing after it says it again.
+
+**"auto"** (the default; ``true`` is the explicit "on"): the same, plus what
+:mod:`agenttui.core.recall.semantic_auto` remembers per profile and endpoint
+in the data dir. The app's worker says once that the history is sent to the
+endpoint for indexing, when the first batch is accepted; an endpoint that has
+no embeddings is said once to leave recall keyword-only, and later sessions
+neither ask it again nor say so again (``semantic_auto.REPROBE_DAYS``).
 """
 
 from __future__ import annotations
@@ -45,6 +52,7 @@ from typing import TYPE_CHECKING, TypeVar
 from agenttui.core.recall.embedding_client import EMBED_BATCH, EmbeddingClient, EmbeddingError
 from agenttui.core.recall.embeddings import EmbeddingIndex
 from agenttui.core.recall.retrieval import CANDIDATES, SemanticNotice
+from agenttui.core.recall.semantic_auto import AutoRecord, fallback_notice, remembers_refusal, told_notice
 
 if TYPE_CHECKING:
     from agenttui.core.history.store import HistoryStore
@@ -73,9 +81,11 @@ class SemanticState:
     """Semantic recall of one session, profile and endpoint: client, index, on or off."""
 
     def __init__(self, history: HistoryStore, *, base_url: str | None, api_key: str | None, model: str,
-                 key: tuple[str, str | None, str] | tuple[()] = ()) -> None:
+                 key: tuple[object, ...] = (), auto: AutoRecord | None = None) -> None:
         self.key = key
         self.model = model
+        self.base_url = base_url
+        self.auto = auto  # "auto": what is said once per profile and endpoint (None: explicit true)
         self.index = EmbeddingIndex.for_history(history, model)
         self.off_reason: str | None = None
         self.missing_key = not api_key  # off until a key is set (no notice: the chat says so)
@@ -99,16 +109,38 @@ class SemanticState:
                                                timeout=BACKFILL_TIMEOUT_S)
             return self._client
 
-    def disable(self, reason: str) -> str | None:
-        """Turn semantic recall off for the session; the notice the first time, else None."""
+    def disable(self, reason: str, status: int | None = None) -> str | None:
+        """Turn semantic recall off for the session; the notice the first time, else None.
+
+        With "auto", an answer saying the endpoint has no embeddings (``status``)
+        is remembered for the profile and endpoint, so no later session asks or
+        says it again (``semantic_auto``).
+        """
         with self._lock:
             if self.off_reason is not None:
                 return None
             self.off_reason = reason
-            self._notice = (f"Semantic recall is off for this session: {reason}. "
-                            "Recall keeps working with keyword search (BM25).")
+            if self.auto is not None and remembers_refusal(status):
+                problem = self.auto.mark_no_embeddings(self._base_url, self.model, reason)
+                if problem:
+                    log.warning("semantic recall: %s", problem)
+                self._notice = fallback_notice(self._base_url, reason)
+            else:
+                self._notice = (f"Semantic recall is off for this session: {reason}. "
+                                "Recall keeps working with keyword search (BM25).")
             log.warning("semantic recall: %s", reason)
             return self._notice
+
+    def told_notice(self) -> str | None:
+        """With "auto", the notice that the history is sent for indexing, the first time for this
+        profile and endpoint (then remembered); else None. Ask once a batch was accepted."""
+        with self._lock:
+            if self.auto is None or self.auto.told(self._base_url):
+                return None
+            problem = self.auto.mark_told(self._base_url)
+            if problem:
+                log.warning("semantic recall: %s", problem)
+            return told_notice(self._base_url, self.model)
 
     def take_notice(self) -> str | None:
         """The notice, the first time it is asked for (the UI shows it once)."""
@@ -171,7 +203,8 @@ class EmbeddingRanker:
         try:
             ranked, keep = self._rank(query, limit)
         except Exception as error:  # never into the turn; off for the session instead
-            notice = self.state.disable(str(error))
+            refusal = error.status if isinstance(error, EmbeddingError) and error.kind == "unavailable" else None
+            notice = self.state.disable(str(error), refusal)
             if notice is not None:
                 failure = SemanticUnavailable(notice)
         finally:  # whatever happened, the future settles: nobody waits on a dead thread
@@ -220,22 +253,38 @@ def _keep(cache: OrderedDict[K, V], key: K, value: V) -> None:
 
 
 def semantic_state(services: CoreServices) -> SemanticState:
-    """The session's state for the active profile, endpoint and embedding model (cached)."""
+    """The session's state for the active profile, endpoint, embedding model and mode (cached)."""
     history = services.history
-    model = services.settings.recall.embedding_model
+    recall = services.settings.recall
+    model = recall.embedding_model
     key = (str(history.db_path), services.base_url, model)
+    auto = _auto_record(services) if recall.semantic == "auto" else None
     with _STATE_LOCK:
         cached = services.session.semantic
         if cached is not None and cached.key == key:
+            if (cached.auto is None) != (auto is None):  # the mode changed in the session (Settings)
+                cached.auto = auto
             return cached
         lookup = services.api_key()
         state = SemanticState(history, base_url=services.base_url, api_key=lookup.value,
-                              model=model, key=key)
+                              model=model, key=key, auto=auto)
         if state.missing_key:  # not kept: a key set later in the session counts
             state.off_reason = "no API key" + (f" ({lookup.problem})" if lookup.problem else "")
             return state
+        refused = auto.no_embeddings(services.base_url, model) if auto is not None else None
+        if refused is not None:  # said once already, in an earlier session: quietly lexical
+            state.off_reason = f"the endpoint serves no embeddings ({refused})"
         services.session.semantic = state
         return state
+
+
+def _auto_record(services: CoreServices) -> AutoRecord:
+    """The profile's "auto" record, beside its history; written unless the session writes nothing."""
+    from agenttui.core.history.readonly import ReadOnlyHistoryStore
+
+    history = services.history
+    quiet = services.incognito or isinstance(history, ReadOnlyHistoryStore)  # incognito, dry run
+    return AutoRecord(history.db_path.parent, save=not quiet)
 
 
 def ranker_for(services: CoreServices) -> EmbeddingRanker | None:
@@ -314,7 +363,7 @@ def backfill(services: CoreServices, *, batch: int = EMBED_BATCH, should_stop: C
         except EmbeddingError as error:
             result.error = error
             if error.kind == "unavailable":
-                result.notice = state.disable(str(error))
+                result.notice = state.disable(str(error), error.status)
             break
         result.embedded += index.store(pairs)
         result.batches.append(len(rows))
@@ -368,7 +417,7 @@ def run_background(services: CoreServices, *, stop: threading.Event, notify: Cal
         except Exception as error:  # a bug or an unreadable database: log it, stop quietly
             log.warning("semantic recall backfill failed: %s", error, exc_info=True)
             return
-        notice = state.take_notice()
+        notice = state.take_notice() or (state.told_notice() if result.batches else None)
         if notice:
             notify(notice)
         if state.missing_key:
