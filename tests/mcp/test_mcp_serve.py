@@ -63,12 +63,86 @@ async def test_sdk_client_searches_lists_and_adds(seeded, isolated_home):
         assert "sk-proj-" not in secret
         bad = await client.call_tool("memory_list", {"scope": "everything"})
         assert bad.is_error
+        assert "held for the user's review" in text_of(added)
+        # held, not memory: another agent's search does not see it either
+        found = text_of(await client.call_tool("memory_search", {"query": "pull requests"}))
+        assert "after lunch" not in found
     services = build_services(seeded)
     try:
+        assert not any("pull requests" in i.display for i in services.memory.items("all"))
+        (held,) = services.memory.reviews()
+        assert held.text == "The user reviews pull requests after lunch"
+        assert held.source == "mcp" and held.origin.client == "claude-code 9.9" and held.scope == "profile"
+        assert services.memory.accept_review(held.id).status == "added"
+        assert services.memory.reviews() == []
         notes = {i.text: i for i in services.memory.items("all") if i.kind == "note"}
         note = notes["The user reviews pull requests after lunch"]
         assert note.source == "mcp" and note.origin.client == "claude-code 9.9" and note.scope == "profile"
         assert not any("sk-proj-" in t for t in notes)
+    finally:
+        services.close()
+
+
+@pytest.mark.slow
+async def test_a_held_note_reaches_no_request_until_accepted_and_a_rejected_one_never(
+        seeded, isolated_home, fake_openai):
+    from mcp_types import Implementation
+
+    from agenttui.agent.loop import run_turn
+    from agenttui.bootstrap import build_services
+    from mcp import Client
+
+    async with Client(params(isolated_home), client_info=Implementation(name="other-agent", version="1")) as client:
+        for text in ("The user's cat is called Miso", "The user's dog is called Tofu"):
+            assert not (await client.call_tool("memory_add", {"text": text})).is_error
+
+    async def system_prompt(services) -> str:
+        chat = services.history.create_conversation()
+        async for _event in run_turn(services, chat.id, "what are my pets called?"):
+            pass
+        return fake_openai.last_system_prompt()
+
+    services = build_services(seeded)
+    try:
+        assert "Miso" not in await system_prompt(services) and "Tofu" not in fake_openai.last_system_prompt()
+        cat, dog = services.memory.reviews()
+        services.memory.accept_review(cat.id)
+        assert services.memory.reject_review(dog.id) is not None
+        prompt = await system_prompt(services)
+        assert "The user's cat is called Miso" in prompt and "Tofu" not in prompt
+        assert services.memory.reviews() == []
+    finally:
+        services.close()
+
+
+@pytest.mark.slow
+async def test_trusted_clients_and_accept_store_at_once(seeded, isolated_home):
+    from mcp_types import Implementation
+
+    from agenttui.bootstrap import build_services
+    from mcp import Client
+
+    config = seeded.config_file
+    config.parent.mkdir(parents=True, exist_ok=True)
+    with config.open("a", encoding="utf-8") as f:
+        f.write('\n[mcp.serve]\ntrusted_clients = ["Claude-Code"]\n')
+    for name, text in (("claude-code", "The user writes tests first"), ("stranger", "The user likes tabs")):
+        async with Client(params(isolated_home), client_info=Implementation(name=name, version="2")) as client:
+            assert not (await client.call_tool("memory_add", {"text": text})).is_error
+    services = build_services(seeded)
+    try:
+        stored = {i.text for i in services.memory.items("all")}
+        assert "The user writes tests first" in stored and "The user likes tabs" not in stored
+        assert [i.text for i in services.memory.reviews()] == ["The user likes tabs"]
+    finally:
+        services.close()
+    config.write_text(config.read_text(encoding="utf-8").replace(
+        'trusted_clients = ["Claude-Code"]', 'memory_add = "accept"'), encoding="utf-8")
+    async with Client(params(isolated_home), client_info=Implementation(name="stranger", version="2")) as client:
+        assert not (await client.call_tool("memory_add", {"text": "The user prefers dark themes"})).is_error
+    services = build_services(seeded)
+    try:
+        assert "The user prefers dark themes" in {i.text for i in services.memory.items("all")}
     finally:
         services.close()
 

@@ -10,12 +10,14 @@ code path as agenttui's own tools (agent/tools/memory.py, agent/tools/history.py
 * ``memory_add(text, scope)`` -- a note, through the write gate with source
   ``mcp`` and the client's name in its origin (shown in the Memory pane and
   the audit). The gate binds it as it binds agenttui's own model: secrets and
-  instruction-like text refused, ``memory.model_scopes`` honoured, duplicates
-  refresh. Decision: it is saved at once (``confirmed``) rather than left
-  pending, because a pending proposal lives in the process that made it and
-  this one has no user to ask: the client's own tool approval (Claude Code,
-  Codex and Gemini CLI ask before a tool runs unless allowed) is the consent,
-  and the note is marked by source for review and undo.
+  instruction-like text refused at once, ``memory.model_scopes`` honoured,
+  duplicates refresh. What passes is **held for the user's review** by
+  default (:mod:`agenttui.core.memory.review_queue`): it waits in the Memory
+  pane, where ``k`` accepts and ``d`` rejects it, and reaches no prompt
+  before. ``[mcp.serve]`` ``memory_add = "accept"`` or ``trusted_clients``
+  stores at once (:mod:`agenttui.mcp.serve_policy`). Decision: a held note
+  waits in a file, not in this process, because this process has no user to
+  ask and may be gone when the user looks.
 
 ``--read-only`` offers only the three reading tools. Output is bounded by
 ``agent.max_tool_output``; stored text is already redacted. stdout carries the
@@ -60,6 +62,14 @@ def client_name(ctx: Any) -> str:
     return "".join(c for c in name if c.isprintable())[:80] or "unknown client"
 
 
+def _handshake_name(ctx: Any) -> str | None:
+    """The client's name as it gave it (no version): what ``trusted_clients`` lists."""
+    try:
+        return str(ctx.session.client_params.client_info.name)
+    except AttributeError:
+        return None
+
+
 def build_server(services: "Services", read_only: bool = False) -> Any:
     from mcp.server.mcpserver import Context, MCPServer
     from mcp_types import ToolAnnotations
@@ -91,6 +101,10 @@ def build_server(services: "Services", read_only: bool = False) -> Any:
         return _run(services, "search_history", {"query": query, "limit": max(1, min(limit, 20))})
 
     if not read_only:
+        from agenttui.mcp import serve_policy
+
+        policy = serve_policy.load(services.paths)
+
         @server.tool(description="Remember a stable fact or preference about the user (one short "
                                  "sentence; never secrets or instructions). scope: profile (this "
                                  "project) or user (everywhere).",
@@ -102,8 +116,11 @@ def build_server(services: "Services", read_only: bool = False) -> Any:
             if scope not in ("user", "profile"):
                 raise ValueError("scope must be user or profile")
             origin = Origin(profile=services.profile_name, client=client_name(ctx))
-            result = services.memory.add_note(text, scope=scope, source="mcp",  # type: ignore[arg-type]
-                                              origin=origin, confirmed=True)
+            if policy.stores_at_once(_handshake_name(ctx)):
+                result = services.memory.add_note(text, scope=scope, source="mcp",  # type: ignore[arg-type]
+                                                  origin=origin, confirmed=True)
+            else:
+                result = services.memory.hold_for_review(text, scope, "mcp", origin)  # type: ignore[arg-type]
             return describe_result(result, text).output
 
     return server

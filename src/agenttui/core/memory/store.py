@@ -23,6 +23,10 @@ Decisions:
   current file, with ``confirmed=True``) or :meth:`discard_pending`. A caller
   that asked the user itself may instead re-submit with ``confirmed=True``.
   Pending proposals die with the process: the model can propose again.
+* **Review queue** -- another agent's ``memory_add`` through ``mcp serve``
+  waits in a file (:mod:`agenttui.core.memory.review_queue`) until the user
+  accepts (:meth:`accept_review`, through the gate again) or rejects it in the
+  Memory pane: :meth:`hold_for_review`, :meth:`reviews`, :meth:`reject_review`.
 * **Caps without loss** -- no cap by default (``max_notes = 0``): the
   prompt picks notes by relevance (core/recall/retrieval.py), so a month of use
   never pushes a note out. With a cap set, over ``max_notes`` notes in a scope, the least
@@ -54,6 +58,8 @@ from agenttui.core.memory.backup import backup_memory_daily, snapshot_memory
 from agenttui.core.memory.file import ScopeData
 from agenttui.core.memory.gate import check_write
 from agenttui.core.memory.read_screen import content_hash
+from agenttui.core.memory.review_queue import FILE_NAME as REVIEW_FILE
+from agenttui.core.memory.review_queue import ReviewQueue
 from agenttui.core.models import SCOPES, ItemKind, MemoryItem, Origin, Scope, Source, WriteResult, WriteStatus, utcnow
 
 ScopeArg = Scope | Literal["all"]
@@ -79,6 +85,7 @@ class MemoryStore:
         self._cache: dict[Scope, tuple[tuple[int, int, int] | None, ScopeData]] = {}
         self._problems: list[str] = []
         self._pending: dict[str, MemoryItem] = {}
+        self.review_queue = ReviewQueue(self._paths["profile"].with_name(REVIEW_FILE))
         self._kept_cache: dict[Scope, tuple[tuple[int, int, int] | None, frozenset[str]]] = {}
         self._backed_up_on: date | None = None
         self.last_backup: Path | None = None
@@ -255,6 +262,43 @@ class MemoryStore:
 
     def discard_pending(self, item_id: str) -> MemoryItem | None:
         return self._pending.pop(item_id, None)
+
+    # -- the review queue (another agent's memory_add through mcp serve) ------------
+    def hold_for_review(self, text: str, scope: Scope, source: Source, origin: Origin | None = None) -> WriteResult:
+        """Check a note as a confirmed write would be, then hold it for the user instead of storing it.
+
+        A refusal is answered at once (the proposer learns why); a twin of a
+        stored note is "refreshed" in the answer only (nothing to ask about)."""
+        item = self._proposal("note", scope, source, origin, False, None, 1.0)
+        item.text = text
+        if item.scope not in SCOPES:
+            return WriteResult("rejected", reason=f"Unknown memory scope {item.scope!r}; use 'user' or 'profile'.")
+        decision = check_write("note", item.scope, source, settings=self.settings,
+                               existing=self._data(item.scope).items, text=text, confirmed=True,
+                               redact_patterns=self.redact_patterns)
+        if decision.action == "reject":
+            return WriteResult("rejected", reason=decision.reason)
+        if decision.action in ("refresh", "update"):
+            twin = next((i for i in self.items(item.scope) if i.id == decision.target_id), None)
+            return WriteResult("refreshed", item=twin, reason="already remembered; nothing to review")
+        item.text = decision.text
+        self.review_queue.hold(item)
+        return WriteResult("pending", item=_copy(item), pending=True,
+                           reason="held for the user's review in agenttui's Memory pane")
+
+    def reviews(self) -> list[MemoryItem]:
+        """Proposals waiting in the review queue, oldest first."""
+        return self.review_queue.items()
+
+    def accept_review(self, item_id: str) -> WriteResult:
+        """The user accepted a held proposal: store it, through the gate again."""
+        item = self.review_queue.take(item_id)
+        if item is None:
+            return WriteResult("rejected", reason="That proposal is no longer waiting for review.")
+        return self._submit(item, confirmed=True)
+
+    def reject_review(self, item_id: str) -> MemoryItem | None:
+        return self.review_queue.take(item_id)
 
     def _submit(self, item: MemoryItem, confirmed: bool, untrusted: bool = False) -> WriteResult:
         if item.scope not in SCOPES:
