@@ -32,15 +32,13 @@ agenttui adds its placeholder check (`values.is_placeholder`).
 
 from __future__ import annotations
 
-import math
 import re
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache, cached_property
 
 from .secret_patterns import CONTEXT, PROVIDER
-from .values import is_placeholder
+from .values import char_counts, is_placeholder, shannon_entropy
 
 Candidate = tuple[int, int, str, int]
 
@@ -158,11 +156,6 @@ def find_loop_hits(view: bytes, keywords: tuple[bytes, ...]) -> list[tuple[int, 
     return hits
 
 
-def _entropy(value: str) -> float:
-    n = len(value)
-    return -sum(c / n * math.log2(c / n) for c in Counter(value).values())
-
-
 def _secret_span(rule: _Rule, m: re.Match[str]) -> tuple[int, int]:
     if m.re.groups:
         if rule.group:
@@ -228,24 +221,31 @@ def _url_password_only(text: str, m: re.Match[str], start: int, end: int) -> tup
 
 def _one_char_filler(secret: str) -> bool:
     """`ghp_xxxxxxxx…`: one character fills most of it (no generated token looks so)."""
-    return len(secret) >= 8 and Counter(secret).most_common(1)[0][1] > 0.6 * len(secret)
+    return len(secret) >= 8 and max(char_counts(secret)) > 0.6 * len(secret)
 
 
-def _accept(c: _Compiled, rule: _Rule, text: str, m: re.Match[str]) -> tuple[int, int] | None:
+def _accept(
+    c: _Compiled, rule: _Rule, text: str, m: re.Match[str], accepted: dict[tuple[int, int], bool] | None = None
+) -> tuple[int, int] | None:
+    """The secret's span if the match passes its rule's checks. `accepted`: spans
+    already taken (by a gitleaks rule: True); one taken at this rule's priority
+    or above is not judged again (None: it would add nothing)."""
     start, end = _secret_span(rule, m)
     if rule.kind in _VALUE_AFTER_COLON:
         start, end = _value_after_colon(text, start, end)
     elif not rule.gitleaks_globals:
         start, end = _url_password_only(text, m, start, end)
-        if _one_char_filler(text[start:end]):
-            return None
     if end <= start:
+        return None
+    if accepted is not None and (start, end) in accepted and (accepted[start, end] or not rule.gitleaks_globals):
+        return None
+    if not rule.gitleaks_globals and _one_char_filler(text[start:end]):
         return None
     secret = text[start:end]
     marker = text.rfind("[REDACTED:", max(0, start - 64), end)
     if marker >= 0 and text.find("]", marker) >= start:
         return None  # (part of) a marker: already redacted, and redaction is a fixed point
-    if rule.entropy and _entropy(secret) <= rule.entropy:
+    if rule.entropy and shannon_entropy(secret) <= rule.entropy:
         return None
     if is_placeholder(secret) or _allowed(c, rule, text, m, secret):
         return None
@@ -277,14 +277,18 @@ def find_gitleaks(
     text: str, lowered: str, hits: list[tuple[int, int]] | None = None, c: _Compiled | None = None
 ) -> Iterator[Candidate]:
     """Candidates of every generated rule; `hits`: `keyword_hits` of `lowered`, if known."""
-    for start, end, rule in find_rule_matches(text, lowered, hits, c):
+    for start, end, rule in find_rule_matches(text, lowered, hits, c, skip_taken=True):
         yield start, end, rule.kind, GITLEAKS if rule.gitleaks_globals else OTHER_SETS
 
 
 def find_rule_matches(
-    text: str, lowered: str, hits: list[tuple[int, int]] | None = None, c: _Compiled | None = None
+    text: str, lowered: str, hits: list[tuple[int, int]] | None = None, c: _Compiled | None = None,
+    skip_taken: bool = False,
 ) -> Iterator[tuple[int, int, _Rule]]:
-    """(start, end, rule) of every accepted match of every generated rule."""
+    """(start, end, rule) of every accepted match of every generated rule.
+
+    `skip_taken`: leave out a span that a rule of the same or a higher priority
+    already yielded (redaction needs each span once; which rules found it, all)."""
     c = c or compiled()
     if hits is None:
         hits = keyword_hits(lowered.encode("latin-1", "replace"), c)
@@ -296,6 +300,11 @@ def find_rule_matches(
         for rx in c.rules[r].seeks:
             for m in rx.finditer(lowered):
                 per_rule.setdefault(r, set()).add(m.start())
+    # Spans already accepted, by whether gitleaks' rules found them. On
+    # secret-dense text a token is often matched by a rule of each set: a span
+    # that a rule of the same or a higher priority accepted would add nothing
+    # to the merged result, so its checks are skipped.
+    accepted: dict[tuple[int, int], bool] | None = {} if skip_taken else None
     for r, starts in per_rule.items():
         rule = c.rules[r]
         ordered = sorted(starts)
@@ -304,6 +313,8 @@ def find_rule_matches(
         else:
             matches = _windowed(rule, text, ordered)
         for m in matches:
-            span = _accept(c, rule, text, m)
+            span = _accept(c, rule, text, m, accepted)
             if span:
+                if accepted is not None:
+                    accepted[span] = accepted.get(span, False) or rule.gitleaks_globals
                 yield span[0], span[1], rule

@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Iterable
+from functools import lru_cache
 
 _QUOTES = "\"'`"
 
@@ -80,6 +82,9 @@ def strip_quotes(value: str) -> str:
     return value.strip(_QUOTES + ",;")
 
 
+# Cached: on secret-dense text the same value is judged by several rules (a
+# token matched by gitleaks', Nosey Parker's and Kingfisher's rule for it).
+@lru_cache(maxsize=8192)
 def is_placeholder(value: str) -> bool:
     """True for values that are obviously not real secrets."""
     v = strip_quotes(value)
@@ -130,12 +135,20 @@ def is_code_reference(value: str, key: str = "") -> bool:
     return False
 
 
+@lru_cache(maxsize=8192)
 def shannon_entropy(value: str) -> float:
     """Bits per character of `value`."""
     if not value:
         return 0.0
     n = len(value)
-    return -sum(c / n * math.log2(c / n) for c in Counter(value).values())
+    return -sum(c / n * math.log2(c / n) for c in char_counts(value))
+
+
+def char_counts(value: str) -> Iterable[int]:
+    """How often each distinct character occurs. `str.count` per distinct character (C
+    scans of a short string) is faster than a Counter; on a long value it would cost
+    length × distinct characters, so a Counter counts those (linear time)."""
+    return map(value.count, set(value)) if len(value) <= 256 else Counter(value).values()
 
 
 def char_classes(value: str) -> int:
