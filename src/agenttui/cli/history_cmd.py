@@ -174,14 +174,16 @@ def run_show(args: argparse.Namespace) -> int:
     services, conversation = opened
     history = services.history
     # paged, never all at once
-    messages = (history.iter_messages if args.all else history.iter_branch)(conversation.id)
+    messages = _with_usage(history, (history.iter_messages if args.all else history.iter_branch)(conversation.id))
     if args.json:
         from agenttui.core.history.export import message_json
 
         patterns = history.redact_patterns
         print(json_text({"conversation": _conversation_json(conversation),
                          "branch": "all" if args.all else "active",
-                         "messages": [message_json(m, patterns) for m in messages]}, indent=2))
+                         "messages": [{**message_json(m, patterns),
+                                       "usage": m.usage.as_json() if m.usage else None}
+                                      for m in messages]}, indent=2))
         return 0
     print(f"# {inert(conversation.title)}  ({conversation.id})")
     branched = history.has_branches(conversation.id)
@@ -191,6 +193,8 @@ def run_show(args: argparse.Namespace) -> int:
         version = f" (version {place[0]} of {place[1]})" if place else ""
         print(f"\n[{message.role}] {message.created:%Y-%m-%d %H:%M} #{message.id}{parent}{version}"
               + (" (incomplete)" if message.incomplete else ""))
+        if message.usage is not None:
+            print(f"  {inert(message.usage.describe())}")
         if message.content:
             print(inert(message.content))
         for call in message.tool_calls:
@@ -198,6 +202,17 @@ def run_show(args: argparse.Namespace) -> int:
         if message.image_b64:
             print("[image attached]")
     return 0
+
+
+def _with_usage(history, messages):
+    """``messages`` with each reply's model, tokens and cost filled in, a page at a time."""
+    from itertools import islice
+
+    while page := list(islice(messages, 500)):
+        usage = history.usage_for([m.id for m in page if m.role == "assistant"])
+        for message in page:
+            message.usage = usage.get(message.id)
+            yield message
 
 
 def run_fork(args: argparse.Namespace) -> int:

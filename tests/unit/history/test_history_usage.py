@@ -79,3 +79,35 @@ def test_empty_history_has_a_zero_total(tmp_path):
     store = HistoryStore(tmp_path / "h.sqlite3")
     (total,) = store.usage_totals()
     assert total.replies == 0 and total.cost == 0.0
+
+
+def test_running_sums_agree_with_the_rows_after_inserts_and_deletes(tmp_path):
+    store = HistoryStore(tmp_path / "h.sqlite3")
+    ids = [store.create_conversation(f"c{n}").id for n in range(3)]
+    for n in range(30):
+        store.append(ids[n % 3], _reply(("a", "b")[n % 2], 1 + n % 5, 10 + n, n, None if n % 7 == 0 else n / 100))
+    store.delete(ids[1])
+    for by in (None, "day", "model", "conversation"):
+        from_sums = {t.key: t for t in store.usage_totals(by=by)}
+        # since the epoch: read from the rows themselves, never from the sums
+        from_rows = {t.key: t for t in store.usage_totals(by=by, since="0001-01-01T00:00:00")}
+        if by is None:
+            assert from_sums[""].replies == 20
+        assert from_sums.keys() == from_rows.keys()
+        for key, total in from_sums.items():
+            other = from_rows[key]
+            assert (total.replies, total.prompt_tokens, total.completion_tokens, total.unpriced) == (
+                other.replies, other.prompt_tokens, other.completion_tokens, other.unpriced)
+            assert abs(total.cost - other.cost) < 1e-9
+
+
+def test_since_a_time_of_day_counts_only_that_day_s_later_replies(tmp_path):
+    store = HistoryStore(tmp_path / "h.sqlite3")
+    cid = store.create_conversation("c").id
+    store.append(cid, _reply("m", 1, 1, 1, 0.1))  # 2026-03-01 12:00 UTC
+    store.append(cid, _reply("m", 2, 2, 2, 0.2))
+    store.append(cid, _reply("m", 3, 4, 4, 0.4))
+    assert store.usage_totals(since="2026-03-01T12:30:00.000000+00:00")[0].prompt_tokens == 6
+    assert store.usage_totals(since="2026-03-01T11:30:00.000000+00:00")[0].prompt_tokens == 7
+    assert [t.key for t in store.usage_totals(by="day", since="2026-03-02T00:00:00.000000+00:00")] == [
+        "2026-03-02", "2026-03-03"]

@@ -243,10 +243,53 @@ _V8 = (
 # Usage and cost (core/usage/): one row per assistant reply that has them -- the model that
 # answered, the provider's token counts (or our estimate, flagged), the cost in USD from the
 # offline price table (NULL: the table does not know the model). A table of its own, not
-# columns of ``messages``: totals over every reply scan these short rows alone (columns added
-# to ``messages`` sit behind the text, whose overflow pages a scan would have to follow).
-# ``conversation_id`` and ``created`` are copied from the message so "by day" and "by
-# conversation" need no join. Replies from before v9 have no row: nothing is made up for them.
+# columns of ``messages``: columns added to ``messages`` sit behind the text, whose overflow
+# pages a scan would have to follow. ``conversation_id`` and ``created`` are copied from the
+# message. Replies from before v9 have no row: nothing is made up for them.
+#
+# ``agenttui usage`` must answer in well under 100 ms over 200,000 replies; a GROUP BY over
+# every row took 0.6-0.9 s (bench/bench_usage.py). So triggers keep two running sums in the
+# same transaction as each insert or delete (a conversation's delete cascades here):
+# ``usage_daily`` per UTC day and model (a year of daily use: a few thousand rows) and
+# ``usage_by_conversation``. Only ``--since`` reads ``message_usage`` itself, for the part of
+# its first day after the given time (through ``message_usage_by_created``). Rows are
+# inserted once (never INSERT OR REPLACE: its implicit delete fires no trigger).
+_USAGE_SUMS = """
+        replies           INTEGER NOT NULL DEFAULT 0,
+        prompt_tokens     INTEGER NOT NULL DEFAULT 0,
+        completion_tokens INTEGER NOT NULL DEFAULT 0,
+        cached_tokens     INTEGER NOT NULL DEFAULT 0,
+        reasoning_tokens  INTEGER NOT NULL DEFAULT 0,
+        estimated         INTEGER NOT NULL DEFAULT 0,
+        unpriced          INTEGER NOT NULL DEFAULT 0,
+        cost              REAL NOT NULL DEFAULT 0
+"""
+_USAGE_ADD = """
+        VALUES ({key}, 1, new.prompt_tokens, new.completion_tokens, new.cached_tokens,
+                new.reasoning_tokens, new.estimated, new.cost IS NULL, COALESCE(new.cost, 0))
+        ON CONFLICT({columns}) DO UPDATE SET
+            replies = replies + 1,
+            prompt_tokens = prompt_tokens + excluded.prompt_tokens,
+            completion_tokens = completion_tokens + excluded.completion_tokens,
+            cached_tokens = cached_tokens + excluded.cached_tokens,
+            reasoning_tokens = reasoning_tokens + excluded.reasoning_tokens,
+            estimated = estimated + excluded.estimated,
+            unpriced = unpriced + excluded.unpriced,
+            cost = cost + excluded.cost;"""
+_USAGE_REMOVE = """
+        UPDATE {table} SET
+            replies = replies - 1,
+            prompt_tokens = prompt_tokens - old.prompt_tokens,
+            completion_tokens = completion_tokens - old.completion_tokens,
+            cached_tokens = cached_tokens - old.cached_tokens,
+            reasoning_tokens = reasoning_tokens - old.reasoning_tokens,
+            estimated = estimated - old.estimated,
+            unpriced = unpriced - (old.cost IS NULL),
+            cost = cost - COALESCE(old.cost, 0)
+        WHERE {where};
+        DELETE FROM {table} WHERE {where} AND replies <= 0;"""
+_DAY_WHERE = "day = substr(old.created, 1, 10) AND model = old.model"
+_CONVERSATION_WHERE = "conversation_id = old.conversation_id"
 _V9 = (
     """
     CREATE TABLE IF NOT EXISTS message_usage (
@@ -264,6 +307,33 @@ _V9 = (
     )
     """,
     "CREATE INDEX IF NOT EXISTS message_usage_by_created ON message_usage(created)",
+    f"""
+    CREATE TABLE IF NOT EXISTS usage_daily (
+        day TEXT NOT NULL, model TEXT NOT NULL, {_USAGE_SUMS},
+        PRIMARY KEY (day, model)
+    ) WITHOUT ROWID
+    """,
+    f"""
+    CREATE TABLE IF NOT EXISTS usage_by_conversation (
+        conversation_id TEXT PRIMARY KEY, {_USAGE_SUMS}
+    ) WITHOUT ROWID
+    """,
+    f"""
+    CREATE TRIGGER IF NOT EXISTS message_usage_add AFTER INSERT ON message_usage BEGIN
+        INSERT INTO usage_daily (day, model, replies, prompt_tokens, completion_tokens,
+            cached_tokens, reasoning_tokens, estimated, unpriced, cost)
+        {_USAGE_ADD.format(key="substr(new.created, 1, 10), new.model", columns="day, model")}
+        INSERT INTO usage_by_conversation (conversation_id, replies, prompt_tokens,
+            completion_tokens, cached_tokens, reasoning_tokens, estimated, unpriced, cost)
+        {_USAGE_ADD.format(key="new.conversation_id", columns="conversation_id")}
+    END
+    """,
+    f"""
+    CREATE TRIGGER IF NOT EXISTS message_usage_remove AFTER DELETE ON message_usage BEGIN
+        {_USAGE_REMOVE.format(table="usage_daily", where=_DAY_WHERE)}
+        {_USAGE_REMOVE.format(table="usage_by_conversation", where=_CONVERSATION_WHERE)}
+    END
+    """,
 )
 
 MIGRATIONS: tuple[Migration, ...] = (

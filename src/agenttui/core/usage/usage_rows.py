@@ -19,7 +19,7 @@ _IN_BATCH = 500  # ids per IN (...): far below SQLite's variable limit
 def insert(db: sqlite3.Connection, message_id: int, conversation_id: str, created: str,
            usage: MessageUsage) -> None:
     db.execute(
-        f"INSERT OR REPLACE INTO message_usage (message_id, conversation_id, created, {_COLUMNS}) "
+        f"INSERT INTO message_usage (message_id, conversation_id, created, {_COLUMNS}) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (message_id, conversation_id, created, usage.model, int(usage.prompt_tokens),
          int(usage.completion_tokens), int(usage.cached_tokens), int(usage.reasoning_tokens),
