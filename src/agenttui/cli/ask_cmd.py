@@ -172,12 +172,18 @@ def _preload_openai() -> None:
 
 
 async def _ask(services: Services, args: argparse.Namespace, text: str, api_key: str) -> int:
+    import asyncio
+
     from agenttui.agent.loop import aclose_client, client_for
     from agenttui.agent.turn import TurnController
     from agenttui.cli.ask_conversation import ConversationNotFound, continued_conversation
     from agenttui.cli.common import warn
+    from agenttui.core.recall.semantic import rank_before_turn
     from agenttui.mcp.ask_tools import start_for_ask, stop_for_ask
 
+    # Semantic recall's ranking of the message, while the rest gets ready; the turn then
+    # finds it kept, as the dry run does (core/recall/semantic.rank_before_turn: bounded).
+    ranking = asyncio.ensure_future(asyncio.to_thread(rank_before_turn, services, text))
     try:
         conversation = continued_conversation(services, args)
     except ConversationNotFound:
@@ -188,6 +194,7 @@ async def _ask(services: Services, args: argparse.Namespace, text: str, api_key:
     turn = turns.start(text, image=args.image, conversation_known=True)
     printer = _Printer(args.yes)
     await start_for_ask(services, warn)  # MCP servers, if any: their tools in the first request
+    await ranking
     try:
         # The key was looked up above: the loop need not ask the keyring again.
         async for event in turns.events(services, conversation.id, turn, model=args.model,

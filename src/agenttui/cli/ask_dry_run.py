@@ -2,16 +2,23 @@
 
 Prints what ``agenttui ask TEXT`` would send as its first request -- built by
 the loop's own code (:func:`agenttui.agent.dry_run.preview_request`) -- and
-contacts nothing: no endpoint, no API key, no keyring. It writes nothing
+never contacts the chat endpoint; without semantic recall (below) it contacts
+nothing at all: no endpoint, no API key, no keyring. It writes nothing
 either: history is opened through
 :class:`~agenttui.core.history.readonly.ReadOnlyHistoryStore` (no
 conversation row, no migration, no ``PRAGMA optimize``), memory use counts
 are not touched (``mark_used=False``) and no backup is made, so every file
 under the data dir stays byte for byte as it was.
 
-With ``[recall] semantic`` on, a real turn embeds the message through the
-endpoint; a dry run cannot, so it ranks recall without embeddings and says so
-on stderr (decision: "contacts nothing" wins over "exactly the same recall").
+With ``[recall] semantic`` on ("auto", the default, or ``true``) and messages
+already embedded, the dry run is still the real prompt: it embeds the
+message through the endpoint's ``/embeddings`` (the key is looked up for
+that) and ranks the stored vectors, exactly as the turn does
+(:func:`agenttui.core.recall.semantic.rank_before_turn`, which ``ask`` calls
+too), so its messages are byte for byte those the turn sends. It never
+contacts the chat endpoint. Decision: "the same prompt" wins over "contacts
+nothing"; ``[recall] semantic = false`` contacts nothing. If the embedding
+is late or fails, stderr says the real turn's recall may differ.
 
 Which conversation: the same rule as ``ask`` -- ``--conversation ID``, else the
 profile's most recently updated conversation, or (``--new``, or none yet) a fresh one. A fresh one
@@ -28,9 +35,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agenttui.cli.common import fail, inert, json_text, open_services, warn
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 
 def run_dry_run(args: argparse.Namespace, text: str) -> int:
@@ -44,14 +54,12 @@ def run_dry_run(args: argparse.Namespace, text: str) -> int:
     services = open_services(args)
     if services is None:
         return 1
-    if services.settings.recall.semantic:
-        warn("[recall] semantic is on, but a dry run contacts no endpoint: recall is ranked "
-             "without embeddings, so the real turn's recalled snippets may differ")
-    services.semantic_ranker = lambda: None  # the query embedding would call the endpoint
     try:
         services.history = ReadOnlyHistoryStore(
             services.paths.history_db(services.profile_name),
             redact_patterns=services.settings.redaction.extra_patterns)
+        if not _rank_as_the_turn_will(services, text):
+            services.semantic_ranker = lambda: None  # nothing (more) is sent for this dry run
         try:
             latest = continued_conversation(services, args)  # the real turn's rule
         except ConversationNotFound:
@@ -68,6 +76,23 @@ def run_dry_run(args: argparse.Namespace, text: str) -> int:
     out = json_text(request, indent=2) if args.json else inert(_readable(request))
     sys.stdout.write(out + "\n")
     return 0
+
+
+def _rank_as_the_turn_will(services: Services, text: str) -> bool:
+    """Semantic recall's ranking of ``text``, as ``ask`` waits for it (module doc); True if ready."""
+    from agenttui.core.recall.semantic import has_vectors, rank_before_turn, semantic_state
+
+    if rank_before_turn(services, text):
+        return True
+    recall = services.settings.recall
+    if not (recall.semantic and recall.enabled):
+        return False
+    if has_vectors(services):  # the turn would have asked too: say why this one may differ
+        state = semantic_state(services)
+        why = state.take_notice() or state.off_reason or "the embedding came too late"
+        warn(f"semantic recall: recall is ranked without embeddings ({why}); the real turn's "
+             "recalled snippets may differ")
+    return False
 
 
 def _readable(request: dict[str, Any]) -> str:

@@ -94,10 +94,44 @@ def test_readable_form_and_json_needs_dry_run(cli, seeded, isolated_home):
 
 
 @pytest.mark.slow
-def test_semantic_recall_does_not_reach_the_endpoint(cli, seeded, paths, fake_openai):
+def test_semantic_recall_with_nothing_embedded_contacts_nothing(cli, seeded, paths, fake_openai):
     paths.config_file.parent.mkdir(parents=True, exist_ok=True)
     paths.config_file.write_text("[recall]\nsemantic = true\n")
     result = cli("ask", "--dry-run", "--json", QUESTION)
     assert result.code == 0, result.err
-    assert "semantic is on" in result.err
     assert fake_openai.requests == []
+
+
+# No word in common with QUESTION: only the embeddings can bring it into the prompt.
+JENKINS = "press the blue button in jenkins to publish builds"
+
+
+@pytest.mark.slow
+def test_with_semantic_recall_the_dry_run_is_the_real_prompt_byte_for_byte(cli, seeded, paths, fake_openai,
+                                                                           isolated_home):
+    """``[recall] semantic = "auto"`` (the default): the dry run embeds the question at
+    ``/embeddings`` (never the chat endpoint) and ranks the stored vectors, as the turn does."""
+    store = HistoryStore(paths.history_db("default"))
+    ci = store.create_conversation("CI")
+    store.append(ci.id, Message(role="user", content=JENKINS))
+    store.append(ci.id, Message(role="assistant", content="Noted."))
+    store.close()
+    assert cli("history", "embed").code == 0
+    fake_openai.embed_as(QUESTION, like=JENKINS)
+    embedded = len(fake_openai.embedding_requests)
+
+    before = tree(isolated_home)
+    dry = cli("ask", "--dry-run", "--json", "--new", QUESTION)
+    assert dry.code == 0, dry.err
+    assert tree(isolated_home) == before  # it still writes nothing
+    preview = json.loads(dry.out)
+    assert fake_openai.chat_requests == []  # no chat request during the dry run
+    assert [body["input"] for body in fake_openai.embedding_requests[embedded:]] == [[QUESTION]]
+    recalled = next(m["content"] for m in preview["messages"] if "<recalled>" in (m["content"] or ""))
+    assert JENKINS in recalled, dry.err  # by meaning alone
+
+    real = cli("ask", "--new", QUESTION)
+    assert real.code == 0, real.err
+    (sent,) = fake_openai.chat_requests
+    assert json.dumps(preview["messages"], ensure_ascii=False) == json.dumps(sent["messages"], ensure_ascii=False)
+    assert preview["tools"] == sent["tools"] and preview["model"] == sent["model"]

@@ -51,6 +51,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from agenttui.core.recall.embedding_client import EMBED_BATCH, EmbeddingClient, EmbeddingError
 from agenttui.core.recall.embeddings import EmbeddingIndex
+from agenttui.core.recall.local_embedder import Embedder, LocalEmbedder
 from agenttui.core.recall.retrieval import CANDIDATES, SemanticNotice
 from agenttui.core.recall.semantic_auto import AutoRecord, fallback_notice, remembers_refusal, told_notice
 
@@ -64,6 +65,9 @@ V = TypeVar("V")
 log = logging.getLogger(__name__)
 
 QUERY_TIMEOUT_S = 2.0  # the longest a turn waits for its query's embedding, once
+# ``ask`` waits for its message's ranking this long at most (rank_before_turn): the request's
+# own QUERY_TIMEOUT_S, plus importing openai and building the client in a fresh process.
+BEFORE_TURN_WAIT_S = 5.0
 BACKFILL_TIMEOUT_S = 30.0  # per backfill request (a local model embedding 64 texts)
 IDLE_S = 30.0  # between background passes for new messages
 RETRY_S = 300.0  # after a transient failure (429, 5xx, timeout)
@@ -93,7 +97,7 @@ class SemanticState:
             self.off_reason = "no API key"
         self._base_url = base_url
         self._api_key = api_key
-        self._client: EmbeddingClient | None = None
+        self._client: Embedder | None = None
         self._notice: str | None = None
         self._lock = threading.Lock()
         self.ranker = EmbeddingRanker(self)
@@ -102,7 +106,7 @@ class SemanticState:
     def enabled(self) -> bool:
         return self.off_reason is None
 
-    def client(self) -> EmbeddingClient:
+    def client(self) -> Embedder:
         with self._lock:
             if self._client is None:
                 self._client = EmbeddingClient(self._base_url, self._api_key or "", self.model,
@@ -224,6 +228,10 @@ class EmbeddingRanker:
         index = self.state.index
         if not index.has_any():  # nothing embedded yet: no request at all
             return (), False
+        client = self.state.client()
+        if isinstance(client, LocalEmbedder) and not client.ready:  # loading: this turn ranks by words
+            client.start_loading()
+            return (), False
         return tuple(index.rank_messages(self._vector(query), limit)), True
 
     def _vector(self, query: str) -> Sequence[float]:
@@ -256,6 +264,8 @@ def semantic_state(services: CoreServices) -> SemanticState:
     """The session's state for the active profile, endpoint, embedding model and mode (cached)."""
     history = services.history
     recall = services.settings.recall
+    if recall.semantic == "local":
+        return _local_state(services)
     model = recall.embedding_model
     key = (str(history.db_path), services.base_url, model)
     auto = _auto_record(services) if recall.semantic == "auto" else None
@@ -287,6 +297,25 @@ def _auto_record(services: CoreServices) -> AutoRecord:
     return AutoRecord(history.db_path.parent, save=not quiet)
 
 
+def _local_state(services: CoreServices) -> SemanticState:
+    """``semantic = "local"``: the shipped static model (:mod:`local_embedder`), no endpoint or key."""
+    from agenttui.core.recall.local_embedder import LOCAL_MODEL, unavailable_reason
+
+    history = services.history
+    key = (str(history.db_path), "local", LOCAL_MODEL)
+    with _STATE_LOCK:
+        cached = services.session.semantic
+        if cached is not None and cached.key == key:
+            return cached
+        state = SemanticState(history, base_url=None, api_key="local", model=LOCAL_MODEL, key=key)
+        state._client = LocalEmbedder()
+        reason = unavailable_reason()
+        if reason is not None:  # no NumPy (the extra is not installed): said once, then lexical
+            state.disable(reason)
+        services.session.semantic = state
+        return state
+
+
 def ranker_for(services: CoreServices) -> EmbeddingRanker | None:
     """The ranker for context assembly; None when semantic recall is off or cannot start."""
     if not services.settings.recall.semantic:
@@ -310,6 +339,48 @@ def prepare(services: CoreServices, text: str) -> Future[tuple[int, ...]] | None
     if ranker is None or not ranker.state.enabled:
         return None
     return ranker.start_ranking(text, CANDIDATES)
+
+
+def has_vectors(services: CoreServices) -> bool:
+    """Some message of the profile's history has a vector for the embedding model (False when
+    the history cannot be read, or has no file yet)."""
+    try:
+        index = EmbeddingIndex.for_history(services.history, services.settings.recall.embedding_model)
+    except Exception:  # no database yet (a dry run opens none), unreadable: nothing to rank
+        return False
+    try:
+        return index.has_any()
+    except sqlite3.Error:
+        return False
+    finally:
+        index.close()
+
+
+def rank_before_turn(services: CoreServices, text: str, timeout: float = BEFORE_TURN_WAIT_S) -> bool:
+    """Embed and rank the message ``text`` as recall will, waiting at most ``timeout``.
+
+    For ``agenttui ask`` and its dry run, which have no draft ranked while
+    typing paused: each waits here (bounded by the query's deadline) so the
+    turn's recall finds the ranking kept, and the dry run shows the request
+    the turn then sends, byte for byte. Sends only the query, to
+    ``/embeddings``, and only once something is embedded (before that no key
+    is even looked up). True when the ranking is ready; never raises.
+    """
+    from agenttui.core.recall.text import recall_query
+
+    try:
+        if not services.settings.recall.semantic or not services.settings.recall.enabled:
+            return False
+        if not has_vectors(services):
+            return False
+        future = prepare(services, recall_query(text))
+        if future is None:
+            return False
+        future.result(timeout=timeout)
+        return True
+    except Exception as error:  # late or failed: the turn ranks by words, and says so if it must
+        log.info("semantic recall: no ranking before the turn: %s", error)
+        return False
 
 
 # --------------------------------------------------------------------------
@@ -375,7 +446,7 @@ def backfill(services: CoreServices, *, batch: int = EMBED_BATCH, should_stop: C
     return result
 
 
-def _embed_rows(client: EmbeddingClient, rows: list[tuple[int, str]]) -> list[tuple[int, Sequence[float]]]:
+def _embed_rows(client: Embedder, rows: list[tuple[int, str]]) -> list[tuple[int, Sequence[float]]]:
     """(id, vector) for ``rows``; when the batch is rejected, each text alone, skipping the bad."""
     try:
         return list(zip((mid for mid, _ in rows), client.embed([t for _, t in rows],
