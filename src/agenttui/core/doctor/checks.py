@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 from agenttui.core.config.paths import Paths
 from agenttui.core.doctor.endpoint import check_endpoint, check_models, check_request_options
+from agenttui.core.doctor.semantic import check_semantic
 from agenttui.core.models import MemoryItem
 
 Status = Literal["ok", "warn", "fail", "skip"]
@@ -216,7 +217,7 @@ def check_repo_instructions(ctx: DoctorContext) -> Check:
 
 CHECKS: tuple[Callable[[DoctorContext], Check], ...] = (
     check_python, check_config, check_permissions, check_keyring, check_api_key,
-    check_models, check_endpoint, check_request_options, check_databases, check_memory,
+    check_models, check_endpoint, check_request_options, check_semantic, check_databases, check_memory,
     check_repo_instructions,
 )
 
