@@ -52,13 +52,31 @@ def cached_embedder(client: EmbeddingClient) -> Embed:
 def embedder_for(services: CoreServices) -> Embed | None:
     """The audit's embed function when ``[recall] semantic`` is on and can run, else None.
 
-    The same client, model and API key as semantic recall (``semantic_state``)."""
+    The same client, model and API key as semantic recall (``semantic_state``),
+    so with "auto" (the default) the audit uses embeddings wherever recall
+    does: an endpoint remembered without them leaves the audit lexical without
+    asking, and one found without them here is remembered the same way (one
+    notice, then none in later sessions).
+    """
     if not services.settings.recall.semantic:
         return None
+    from agenttui.core.recall.embedding_client import EmbeddingError
     from agenttui.core.recall.semantic import semantic_state
 
     state = semantic_state(services)
-    return cached_embedder(state.client()) if state.enabled else None
+    if not state.enabled:
+        return None
+    embed = cached_embedder(state.client())
+
+    def embed_or_turn_off(texts: Sequence[str]) -> Sequence[Sequence[float]]:
+        try:
+            return embed(texts)
+        except EmbeddingError as error:
+            if error.kind == "unavailable":
+                state.disable(str(error), error.status)
+            raise
+
+    return embed_or_turn_off
 
 
 def forget() -> None:
