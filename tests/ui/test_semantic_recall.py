@@ -65,6 +65,7 @@ async def test_an_endpoint_without_embeddings_gives_one_toast(chat_services, fak
 @pytest.mark.slow
 async def test_no_background_work_while_semantic_is_off(chat_services, fake_openai):
     _seed(chat_services, 3)
+    chat_services.settings.recall.semantic = False  # ("auto", the default, would index)
     app = make_app(chat_services, check_api_key=False)
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_until(pilot, lambda: app._turn_ready is not None and app._turn_ready.is_set())
