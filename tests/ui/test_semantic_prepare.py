@@ -88,6 +88,7 @@ async def test_short_drafts_and_slash_commands_are_not_embedded(chat_services, f
 @pytest.mark.slow
 async def test_nothing_is_sent_while_semantic_is_off(chat_services, fake_openai):
     _seed(chat_services, fake_openai)
+    chat_services.settings.recall.semantic = False  # ("auto", the default, would embed the draft)
     sent = len(fake_openai.embedding_requests)
     app = make_app(chat_services, check_api_key=False)
     async with app.run_test(size=SIZE) as pilot:
