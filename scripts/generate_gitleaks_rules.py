@@ -32,10 +32,11 @@ from __future__ import annotations
 import argparse
 import pprint
 import re
-import subprocess
 import sys
 import tomllib
 from pathlib import Path
+
+from generated_rule_module import git, module_header
 
 OUT = Path(__file__).resolve().parents[1] / "src/agenttui/security/gitleaks_rules.py"
 
@@ -236,13 +237,12 @@ def build(toml_text: str, commit: str, license_text: str) -> str:
             }
         )
     glob = data.get("allowlist", {})
-    header = (
-        '"""Secret rules generated from gitleaks\' config/gitleaks.toml. DO NOT EDIT.\n\n'
+    header = module_header(
+        "Secret rules generated from gitleaks' config/gitleaks.toml. DO NOT EDIT.\n\n"
         "Regenerate with scripts/generate_gitleaks_rules.py (its docstring says how\n"
         "RE2 patterns are converted). Source: https://github.com/gitleaks/gitleaks\n"
-        f"commit {commit}, file config/gitleaks.toml. Used under the MIT licence:\n\n"
-        + "\n".join(("    " + ln).rstrip() for ln in license_text.strip().splitlines())
-        + '\n"""\n\nfrom typing import Any\n\n# fmt: off\n# ruff: noqa: E501\n'
+        f"commit {commit}, file config/gitleaks.toml. Used under the MIT licence:",
+        license_text,
     )
     body = [
         header,
@@ -259,10 +259,6 @@ def build(toml_text: str, commit: str, license_text: str) -> str:
     return "".join(body)
 
 
-def _git(git_dir: str, *args: str) -> str:
-    return subprocess.run(["git", f"--git-dir={git_dir}", *args], check=True, capture_output=True, text=True).stdout
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--git-dir", help="a gitleaks git directory (reads HEAD)")
@@ -272,9 +268,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--output", default=str(OUT))
     args = ap.parse_args(argv)
     if args.git_dir:
-        toml_text = _git(args.git_dir, "show", "HEAD:config/gitleaks.toml")
-        license_text = _git(args.git_dir, "show", "HEAD:LICENSE")
-        commit = _git(args.git_dir, "rev-parse", "HEAD").strip()
+        toml_text = git(args.git_dir, "show", "HEAD:config/gitleaks.toml")
+        license_text = git(args.git_dir, "show", "HEAD:LICENSE")
+        commit = git(args.git_dir, "rev-parse", "HEAD").strip()
     elif args.toml and args.license:
         toml_text = Path(args.toml).read_text()
         license_text = Path(args.license).read_text()

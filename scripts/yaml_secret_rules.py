@@ -22,7 +22,8 @@ A rule is skipped, and counted with its reason, when its search backtracks
 lacks (Unicode classes ``\\p{…}``, nested or set-operation classes), when it
 still fails to compile, when it has no literal of 3+ characters that every
 match contains (it would need a full scan of every text), or when its
-source marks it as no secret (Kingfisher's ``visible: false``: identifiers).
+source marks it as no secret (identifiers: Kingfisher's ``visible: false``,
+Nosey Parker's categories with ``identifier`` and without ``secret``).
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ from __future__ import annotations
 import json
 import pprint
 import re
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -40,6 +40,7 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from generate_gitleaks_rules import _posix_classes, _scope_inline_flags  # noqa: E402
+from generated_rule_module import module_header  # noqa: E402
 
 from agenttui.security.literals import literal_prefixes  # noqa: E402
 from agenttui.security.required_literals import required_literals  # noqa: E402
@@ -275,13 +276,18 @@ class BacktrackCheck:
         self.proc.join(5)
 
 
-def git(git_dir: str, *args: str) -> str:
-    return subprocess.run(["git", f"--git-dir={git_dir}", *args], check=True, capture_output=True,
-                          text=True).stdout
+def _identifier_only(r: dict[str, Any]) -> str | None:
+    """Why a rule finds identifiers, not secrets (None when it finds secrets): Kingfisher's
+    `visible: false`, Nosey Parker's categories with "identifier" and without "secret"."""
+    if r.get("visible") is False:
+        return "visible: false"
+    cats = r.get("categories") or []
+    if "identifier" in cats and "secret" not in cats:
+        return "categories: " + ", ".join(cats)
+    return None
 
 
-def convert_rules(raw_rules: list[dict[str, Any]], skip_invisible: bool) -> tuple[list[dict[str, Any]],
-                                                                                dict[str, str], dict[str, Any]]:
+def convert_rules(raw_rules: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[str, str], dict[str, Any]]:
     """(rules, skipped id -> reason, examples per id)."""
     import warnings
 
@@ -301,8 +307,9 @@ def convert_rules(raw_rules: list[dict[str, Any]], skip_invisible: bool) -> tupl
             "tps": [str(x) for x in r.get("examples") or []],
             "fps": [str(x) for x in (r.get("negative_examples") or r.get("non_examples") or [])],
         }
-        if skip_invisible and r.get("visible") is False:
-            skipped[rid] = "identifier, not a secret (visible: false)"
+        why = _identifier_only(r)
+        if why:
+            skipped[rid] = f"identifier, not a secret ({why})"
             continue
         try:
             with warnings.catch_warnings():
@@ -336,14 +343,13 @@ def convert_rules(raw_rules: list[dict[str, Any]], skip_invisible: bool) -> tupl
 
 def write_module(out: Path, *, title: str, source: str, commit: str, files: str, license_name: str,
                  license_text: str, rules: list[dict[str, Any]], skipped: dict[str, str], script: str) -> None:
-    header = (
-        f'"""Secret rules generated from {title}. DO NOT EDIT.\n\n'
+    header = module_header(
+        f"Secret rules generated from {title}. DO NOT EDIT.\n\n"
         f"Regenerate with {script} (scripts/yaml_secret_rules.py says how the\n"
         f"Rust regex syntax is converted). Source: {source}\n"
         f"commit {commit}, files {files}.\n"
-        f"Used under the {license_name}; its text follows.\n\n"
-        + "\n".join(("    " + ln).rstrip() for ln in license_text.strip().splitlines())
-        + '\n"""\n\nfrom typing import Any\n\n# fmt: off\n# ruff: noqa: E501\n'
+        f"Used under the {license_name}; its text follows.",
+        license_text,
     )
     body = [
         header,

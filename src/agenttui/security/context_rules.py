@@ -23,6 +23,7 @@ from .secret_patterns import CONTEXT, GENERIC
 from .values import (
     is_code_reference,
     is_placeholder,
+    is_template,
     looks_like_password,
     looks_random,
     strip_quotes,
@@ -42,9 +43,9 @@ _ASSIGN = AnchoredPattern(
     r"""
     [a-z0-9_.-]{0,40}+            # rest of the key
     ["']?\]?                      # closing quote of a JSON/dict key
-    [ \t]{0,4}+
-    (?P<sep>=(?![=~>])|:=|=>|:(?![:/]))
-    [ \t]{0,4}+
+    [ \t]{0,24}+                  # keys aligned in a column (`:password   => '…'`)
+    (?P<sep>=(?![=~>])|:=|=>|:(?![:/])|[=!]==?+)   # ==, !=: a credential checked in code
+    [ \t]{0,24}+
     (?P<value>"[^"\r\n]{0,500}+"|'[^'\r\n]{0,500}+'|[^\s"',;{}()\[\]]{1,500}+)
     """,
     re.VERBOSE,
@@ -114,6 +115,7 @@ def _classify_key(key: str, original_key: str) -> tuple[str, bool] | None:
 
 _HEX64 = re.compile(r"(?:0x)?[0-9a-fA-F]{64}")
 _DOTTED_NAME = re.compile(r"[A-Za-z_][\w$]{0,100}(?:\.[A-Za-z_][\w$]{0,100}){1,20}(?:[@/#][\w.]{0,100})?:?")
+_NAME = re.compile(r"[A-Za-z_]{1,100}")  # an identifier without digits (`hunter2` is a password)
 _TOKEN_VALUE = re.compile(r"[A-Za-z0-9+/=_.~-]{1,500}")
 
 
@@ -141,11 +143,25 @@ def find_assignments(text: str, lowered: str) -> Iterator[Candidate]:
             vstart, vend = vstart + 1, vend - 1
         elif "`" in raw:  # `hashed_password=hashed_password`: inline code in prose
             value = value.split("`", 1)[0]
-        if is_placeholder(value):
+        sep = m.group("sep")
+        if sep in ("==", "===", "!=", "!=="):
+            # `if password == "logmein"`: a hard-coded credential, if it is a quoted
+            # literal of one word (not `token == "EOF"`, `secret != ""`, a message).
+            if (quoted and strong and kind in ("password", "secret") and len(value) >= 4 and not is_placeholder(value)
+                    and not any(c.isspace() for c in value)):
+                yield vstart, vend, kind, CONTEXT
             continue
-        if not quoted and (is_code_reference(value, raw_key.split(".")[-1])
-                           or text[vend : vend + 1] in ("[", "(", ".")):
+        # A connection string's `;Password=secret;` is a slot for the password as typed.
+        slot = sep == "=" and text[vend : vend + 1] == ";" and lowered[max(0, kstart - 1) : kstart] == ";"
+        if is_template(value) if slot else is_placeholder(value):
+            continue
+        if not quoted and not slot and not _ini_line(text, kstart, key_end, vstart, vend) and (
+                is_code_reference(value, raw_key.split(".")[-1]) or text[vend : vend + 1] in ("[", "(", ".")):
             continue  # an expression: user_dict["password"], get(…), obj.attr
+        if not quoted and not slot and sep in ("=", ":=") and _NAME.fullmatch(value) and (
+                value.isupper() or (text[key_end - 1 : key_end].isspace() and text[vstart - 1 : vstart].isspace()
+                                    and not _unindented_line(text, kstart, vend))):
+            continue  # code: `self.token = nextchar` (a name), `token=EOF` (a constant)
         if kind == "token" and value.isdigit():
             continue  # max_tokens=4096, token_count: 12
         if kind == "private_key" and _HEX64.fullmatch(value):
@@ -163,12 +179,25 @@ def find_assignments(text: str, lowered: str) -> Iterator[Candidate]:
             continue
         # "Reset password: click the link" — prose, unless it looks chosen;
         # "activity token: android.os.BinderProxy@2bd79ce" — a dotted name.
-        if (m.group("sep") == ":" and not quoted and not _value_ends_line(text, kstart, vend)
+        if (sep == ":" and not quoted and not _value_ends_line(text, kstart, vend)
                 and (not looks_like_password(value) or _DOTTED_NAME.fullmatch(value))):
             continue
         if len(value) < 3:
             continue
         yield vstart, vend, kind, CONTEXT
+
+
+def _ini_line(text: str, key_start: int, key_end: int, vstart: int, vend: int) -> bool:
+    """`Password=thisismypassword` alone on its line (INI, .env): a value, not code
+    (code spaces its `=`, and a name there is a variable: `token = current_token`)."""
+    return (key_end == vstart - 1 and text[key_end] == "=" and text[key_end - 1 : key_end].isalnum()
+            and _value_ends_line(text, key_start, vend))
+
+
+def _unindented_line(text: str, key_start: int, vend: int) -> bool:
+    """`password = open_sesame` as a whole line from column 0: INI, not a statement
+    of a function body (indented)."""
+    return (key_start == 0 or text[key_start - 1] == "\n") and _value_ends_line(text, key_start, vend)
 
 
 def _value_ends_line(text: str, key_start: int, vend: int) -> bool:
@@ -288,8 +317,10 @@ _URL_CREDS = re.compile(
 
 
 def find_url_passwords(text: str, lowered: str) -> Iterator[Candidate]:
+    # In a URL's password slot a word is the password as typed
+    # (`postgres://app:secret@db`): only templates (`${PW}`, `<password>`, `***`) stay.
     for m in _URL_CREDS.finditer(text):
-        if not is_placeholder(m.group("pw")):
+        if not is_template(m.group("pw")):
             yield *m.span("pw"), "url_password", CONTEXT
 
 

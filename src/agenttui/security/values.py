@@ -87,11 +87,22 @@ def strip_quotes(value: str) -> str:
 @lru_cache(maxsize=8192)
 def is_placeholder(value: str) -> bool:
     """True for values that are obviously not real secrets."""
+    return _placeholder(value, words=True)
+
+
+@lru_cache(maxsize=1024)
+def is_template(value: str) -> bool:
+    """`is_placeholder` less its words (`secret`, `password`, `changeme`): for a slot that
+    only ever holds a credential, where such a word is the credential as typed."""
+    return _placeholder(value, words=False)
+
+
+def _placeholder(value: str, words: bool) -> bool:
     v = strip_quotes(value)
     if not v:
         return True
     low = v.lower()
-    if low in _PLACEHOLDER_WORDS or low.startswith("[redacted"):
+    if (words and low in _PLACEHOLDER_WORDS) or low.startswith("[redacted"):
         return True
     if _MARKER_RX.search(low):
         return True
