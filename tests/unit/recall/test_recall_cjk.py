@@ -101,8 +101,23 @@ def test_bigrams_skip_function_characters_and_hiragana():
     assert "で す" not in query_units("何ですか")
     assert query_units("猫") == ("猫",)
     assert query_units("plain English") == ()
-    assert index_text("我的猫。It's cute 고양이") == "我 的 猫 0 고 양 이"
+    assert index_text("我的猫。It's cute 고양이") == "我 的 猫 \ue000 it \ue000 s \ue000 cute \ue000 고 양 이"
     assert index_text("no CJK here") is None
+
+
+def test_a_number_glued_to_cjk_text_is_a_unit_of_its_own():
+    assert index_text("我的下属的手机号是18440423876。") == "我 的 下 属 的 手 机 号 是 \ue000 18440423876"
+    assert "18440423876" in query_units("那个电话是18440423876的人，他多大了？")
+    assert "the" not in query_units("the 猫")  # a stop word stays out, as in English questions
+
+
+def test_a_number_inside_chinese_text_finds_its_turn(services):
+    # to unicode61 "手机号是18440423876" is one token: only the CJK index can match the number
+    people = ["上司", "同事", "表哥"] * 3
+    distractors = [("user", f"我{who}的联系电话是1{k}603907089。") for k, who in enumerate(people)]
+    _load(services.history, [*distractors, ("user", "我的下属的手机号是18440423876。"), ("user", "我的下属今年23岁。")])
+    found = _recalled(services, "那个电话是18440423876的人，他多大了？", budget=40)
+    assert found[0] == "我的下属的手机号是18440423876。", found
 
 
 def test_the_cjk_index_follows_deletes(services):

@@ -9,7 +9,7 @@ import pytest
 
 from agenttui.core.models import Message
 from agenttui.core.recall.retrieval import RecallRequest, recall
-from agenttui.core.recall.turn_shape import asks, contentless, ends_asking, without_tag_questions
+from agenttui.core.recall.turn_shape import asking_first, asks, contentless, ends_asking, without_tag_questions
 
 NOW = datetime(2026, 11, 23, 12, tzinfo=UTC)
 
@@ -133,3 +133,20 @@ def test_a_plain_statement_stands_alone(services):
 
 def test_ends_asking_ignores_trailing_emoji_and_punctuation():
     assert ends_asking("How was the trip? 😊") and ends_asking("你去过吗？") and not ends_asking("Sure! Why not.")
+
+
+def test_a_long_messages_question_comes_first():
+    assert asking_first("I moved last week. Where is the nearest gym? Thanks") == (
+        "Where is the nearest gym? I moved last week. Thanks")
+    assert asking_first("What is my cat called?") == "What is my cat called?"
+    assert asking_first("哇，今天走的路好多啊。我参观的景区怎么样？") == "我参观的景区怎么样？ 哇，今天走的路好多啊。"
+
+
+def test_a_question_after_a_long_preamble_keeps_its_words(services):
+    preamble = ("Busy morning: trains delayed, coffee spilled, umbrella forgotten, meeting moved, printer jammed, "
+                "lunch skipped, laptop battery dying, inbox overflowing, neighbours drilling, parcel missing, "
+                "dentist rescheduled, keys misplaced, phone cracked, bus crowded, weather awful. ")
+    conversation(services.history, [("user", "Our cat is called Kopi.")], days_ago=5)
+    result = ask(services, preamble + "Anyway, what is my cat called?", budget=60)
+    assert "cat" in result.terms
+    assert quoted(result)[0] == "user: Our cat is called Kopi."

@@ -86,7 +86,13 @@ from agenttui.core.recall.text import (
     without_current,
     word_forms,
 )
-from agenttui.core.recall.turn_shape import asks, contentless, ends_asking, without_tag_questions
+from agenttui.core.recall.turn_shape import (
+    asking_first,
+    asks,
+    contentless,
+    ends_asking,
+    without_tag_questions,
+)
 from agenttui.core.tokens import estimate_tokens
 
 if TYPE_CHECKING:
@@ -427,6 +433,8 @@ def _lexical(history: HistoryStore, request: RecallRequest, today: date) -> _Lex
     found = read_time(request.query, today)
     span = _resolve_span(history, found, request) if found else None
     text = without_current(without_tag_questions(found.rest if found else request.query))
+    if not request.prefix_last:  # a search box's last word is the one being typed: kept last
+        text = asking_first(text)
     words = query_terms(text)
     if found:  # "January" in "the pick for January" is a topic as well as a date
         words = (*words, *(w for w in query_terms(request.query) if w in NAMED_TIMES and w not in words))

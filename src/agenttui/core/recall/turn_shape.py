@@ -10,6 +10,10 @@
 * :func:`without_tag_questions` -- "…, right?", "isn't it?", "n'est-ce pas ?",
   "对吧？" ask for agreement, not about a topic; their words are no search
   terms ("right" alone matched half of some histories).
+* :func:`asking_first` -- a long message's questions before its remarks: a
+  question after a long preamble ("…we walked all day, the lake was lovely.
+  Sorry, what I meant to ask: how was the park I visited?") keeps its words
+  within the search's term limit.
 * :func:`contentless` -- "Thanks, John!", "Bye Nate!", "Hi Mel!": nothing but a
   greeting and a name. A question naming that person matches every such turn;
   they never fill the budget.
@@ -67,6 +71,21 @@ def asks(text: str) -> bool:
 def _word_count(sentence: str) -> int:
     """Words of a sentence; a run of CJK counts a word per two characters (no spaces to count)."""
     return sum(max(1, len(word) // 2) if has_cjk(word) else 1 for word in _WORDS.findall(sentence))
+
+
+def asking_first(text: str) -> str:
+    """``text`` with its asking sentences first, the rest after, each part in its order.
+
+    Search terms are taken in order up to a limit (``text.MAX_TERMS``,
+    ``cjk.MAX_UNITS``); a preamble of chat must not use them up before the
+    question (MemDaily's noisy questions: 0.50 -> 0.79; RealMem 0.365 -> 0.378).
+    """
+    sentences = _SENTENCE.findall(text)
+    asked = [s for s in sentences if s.rstrip().endswith(("?", "？"))]
+    if not asked or len(asked) == len(sentences):
+        return text
+    told = [s for s in sentences if not s.rstrip().endswith(("?", "？"))]
+    return " ".join(s.strip() for s in (*asked, *told))
 
 
 def ends_asking(text: str) -> bool:
