@@ -176,7 +176,7 @@ class ConversationList(OptionList):
             return  # a reload or profile switch happened meanwhile
         self._loading = False
         for problem in list(self.services.history.problems):
-            if problem not in self._reported:  # issue 11: a corrupt database moved aside is said
+            if problem not in self._reported:  # a corrupt database moved aside is said
                 self._reported.add(problem)
                 self.app.notify(problem, title="History", severity="warning", timeout=30)
         if message.total is not None:
@@ -211,27 +211,60 @@ class ConversationList(OptionList):
 
 
 class SearchResults(OptionList):
-    """Full-text search results, one row per conversation (issue 12 item 19).
+    """Full-text search results, one row per conversation.
 
     Option ids are ``<conversation id>:<message id>`` of the conversation's best hit,
     where opening the row lands.
     """
 
+    class MoreWanted(Message):
+        """The cursor or the scroll position came near the end of a cut list: load the next page."""
+
     def __init__(self, **kwargs) -> None:
         super().__init__(markup=False, **kwargs)
         self.hits: dict[str, SearchHit] = {}
         self.hit_count = 0  # messages that matched, over all conversations shown
+        self.more = False  # the search had more hits than are shown
+        self.loading = False  # a next page was asked for and has not come yet
+        self._shown: list[SearchHit] = []
 
-    def show_hits(self, hits: list[SearchHit]) -> None:
+    def show_hits(self, hits: list[SearchHit], more: bool = False, append: bool = False) -> int:
+        """Show ``hits``; with ``append`` the rows shown stay where they are and only the hits
+        not shown yet are added after them. The number of hits added."""
         from agenttui.core.history.search import group_by_conversation
 
+        before = len(self._shown) if append else 0
+        if append:
+            seen = {hit.message_id for hit in self._shown}
+            hits = self._shown + [hit for hit in hits if hit.message_id not in seen]
+        keep = self.highlighted_option.id if append and self.highlighted_option else None
+        self._shown = hits
+        self.more, self.loading = more, False
         groups = group_by_conversation(hits)
         self.hit_count = len(hits)
         self.hits = {f"{g.best.conversation_id}:{g.best.message_id}": g.best for g in groups}
         self.set_options(Option(matches_label(g), id=f"{g.best.conversation_id}:{g.best.message_id}")
                          for g in groups)
-        if groups:
+        if keep in self.hits:
+            self.highlighted = self.get_option_index(keep)
+        elif groups:
             self.highlighted = 0
+        return len(hits) - before
+
+    def _want_more(self) -> None:
+        if self.more and not self.loading:
+            self.loading = True
+            self.post_message(self.MoreWanted())
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        if self.max_scroll_y and new_value >= self.max_scroll_y - PREFETCH:
+            self._want_more()
+
+    @on(OptionList.OptionHighlighted)
+    def _near_end(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option_index >= self.option_count - PREFETCH:
+            self._want_more()
 
     def hit_for(self, option_id: str | None) -> SearchHit | None:
         return self.hits.get(option_id) if option_id else None

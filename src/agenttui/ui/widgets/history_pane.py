@@ -8,12 +8,15 @@ Decisions:
 
 * **Search is debounced** (``SEARCH_DELAY``) and runs ``HistoryStore.search``
   in an exclusive thread worker: typing fast cancels the stale query, and a
-  result that arrives for an older query text is dropped.
+  result that arrives for an older query text is dropped. A page holds
+  ``SEARCH_LIMIT`` hits; a cut list says so on the mode line, and reaching
+  its end asks for the next page (the search again with a page more, only
+  the hits not shown yet added below, so the rows seen stay put).
 * **Opening** a conversation or a hit posts
   :class:`HistoryPane.ConversationSelected` (a subclass of the app-level
   ``messages.ConversationRequested``), carrying the hit's message id so the
   chat opens at that message.
-* **Focus and keys** (issue 12 item 16): F3 lands on the conversation list
+* **Focus and keys**: F3 lands on the conversation list
   (the search results while a search shows), never in the search box, so
   the list keys work at once. The footer shows only the keys that act where
   the focus is: the list's ``r`` ``a`` ``v`` ``d`` ``X`` on the conversation
@@ -48,7 +51,7 @@ if TYPE_CHECKING:
 
 SEARCH_DELAY = 0.25
 _LIST_ACTIONS = frozenset({"rename", "archive_or_restore", "toggle_archived", "delete", "clear_history"})
-SEARCH_LIMIT = 200  # messages; shown grouped, one row per conversation (issue 12 item 19)
+SEARCH_LIMIT = 200  # messages a page of results holds; shown grouped, one row per conversation
 
 
 SEARCH_BOX_MAX = 500  # characters pastes fill the box to; the search uses the first 200 (core.history.search)
@@ -103,7 +106,7 @@ class HistoryPane(Vertical):
 
     BINDINGS = [
         Binding("slash", "focus_search", "Search", id="history.search"),
-        Binding("r", "rename", "Rename", id="history.rename"),  # f2 is Memory everywhere (issue 12 item 12)
+        Binding("r", "rename", "Rename", id="history.rename"),  # f2 is Memory everywhere
         Binding("a", "archive_or_restore", "Archive/restore", id="history.archive"),
         Binding("v", "toggle_archived", "Show archived", id="history.toggle_archived"),
         Binding("d,delete", "delete", "Delete", id="history.delete"),
@@ -124,11 +127,15 @@ class HistoryPane(Vertical):
             return self.pane
 
     class _SearchFinished(Message):
-        def __init__(self, query: str, hits: list, error: str | None) -> None:
+        def __init__(self, query: str, hits: list, error: str | None, more: bool = False,
+                     append: bool = False, generation: int = 0) -> None:
             super().__init__()
             self.query = query
             self.hits = hits
             self.error = error
+            self.more = more  # there were more hits than the page holds
+            self.append = append  # a next page: added below the rows shown
+            self.generation = generation
 
     class _ActionFinished(Message):
         def __init__(self, verb: str, conversation_id: str | None, note: str, error: str | None) -> None:
@@ -148,6 +155,8 @@ class HistoryPane(Vertical):
         self.border_title = "History"  # the main screen's pane title
         self._search_timer: Timer | None = None
         self._query = ""
+        self._search_limit = SEARCH_LIMIT  # grows a page at a time as the results are scrolled
+        self._search_generation = 0  # a page that comes after a newer search started is dropped
         self._renaming: str | None = None
 
     def compose(self) -> ComposeResult:
@@ -177,7 +186,7 @@ class HistoryPane(Vertical):
         current = self.conversation_list.selected_conversation()
         self.conversation_list.reload(keep_id=current.id if current else None)
         if self._query:
-            self._run_search(self._query)
+            self._run_search(self._query, self._search_limit)  # as many as were shown
 
     # -- mode line ------------------------------------------------------------
     @on(ConversationList.CountChanged)
@@ -202,7 +211,7 @@ class HistoryPane(Vertical):
         self.query_one("#history-mode", Static).update(Text(text, no_wrap=True, overflow="ellipsis"))
         self.border_subtitle = hint or ""
 
-    # -- focus and which keys act (issue 12 item 16) ---------------------------
+    # -- focus and which keys act ---------------------------
     def focus_default(self) -> None:
         """Where F3 lands: the list on show, whose keys then work (the search box took them)."""
         (self.search_results if self.search_results.display else self.conversation_list).focus()
@@ -242,30 +251,44 @@ class HistoryPane(Vertical):
             self._run_search(query)
             self.search_results.focus()
 
-    def _run_search(self, query: str) -> None:
+    def _run_search(self, query: str, limit: int = SEARCH_LIMIT, append: bool = False) -> None:
         self._query = query
-        self._search(query)
+        self._search_limit = limit
+        if not append:
+            self._search_generation += 1
+        self._search(query, limit, append, self._search_generation)
+
+    @on(SearchResults.MoreWanted)
+    def _more_wanted(self, event: SearchResults.MoreWanted) -> None:
+        """The next page: the search again with a page more, its new hits added below."""
+        event.stop()
+        if self._query:
+            self._run_search(self._query, self._search_limit + SEARCH_LIMIT, append=True)
 
     @work(thread=True, exclusive=True, group="history-search")
-    def _search(self, query: str) -> None:
+    def _search(self, query: str, limit: int, append: bool, generation: int) -> None:
         try:
             from agenttui.core.history.search import search_messages
 
-            hits, error = search_messages(self.services.history, query, limit=SEARCH_LIMIT), None
+            # one more than the page: whether the list is cut is known, not guessed
+            hits, error = search_messages(self.services.history, query, limit=limit + 1), None
         except Exception as exc:  # e.g. an FTS syntax error the store did not absorb
             hits, error = [], str(exc)
-        self.post_message(self._SearchFinished(query, hits, error))
+        more = len(hits) > limit
+        self.post_message(self._SearchFinished(query, hits[:limit], error, more, append, generation))
 
     @on(_SearchFinished)
     def _search_finished(self, message: _SearchFinished) -> None:
-        if message.query != self._query:
+        if message.query != self._query or message.generation != self._search_generation:
             return  # typed on since
         if message.error:
             self.notify(message.error, title="Search failed", severity="error")
-        self.search_results.show_hits(message.hits)
+        results = self.search_results
+        added = results.show_hits(message.hits, more=message.more, append=message.append)
         self._show_results(True)
-        self._show_mode(_results_line(self.search_results.option_count, self.search_results.hit_count),
-                        "Esc clears")
+        self._show_mode(_results_line(results.option_count, results.hit_count, results.more), "Esc clears")
+        if message.append and message.more and not added:
+            self._run_search(self._query, self._search_limit + SEARCH_LIMIT, append=True)  # this page held none new
 
     def _show_results(self, on_: bool) -> None:
         # The focus follows from the list that hides to the one that shows (↓ pressed before
@@ -279,7 +302,7 @@ class HistoryPane(Vertical):
             self._show_mode()
 
     async def action_escape(self) -> None:
-        """Esc: end a rename, else clear the search, else back to the chat (issue 12 item 12)."""
+        """Esc: end a rename, else clear the search, else back to the chat."""
         search = self.query_one("#history-search", Input)
         if self._renaming:
             self._stop_rename()
@@ -418,13 +441,15 @@ class HistoryPane(Vertical):
         self.post_message(messages.ConversationsChanged(message.conversation_id))
 
 
-def _results_line(conversations: int, hits: int) -> str:
+def _results_line(conversations: int, hits: int, more: bool = False) -> str:
     """The search header, short enough for the narrowest pane: the query is in the box above
-    ("12 results for 'deploy …'" was cut at the default width)."""
+    ("12 results for 'deploy …'" was cut at the default width). A cut list says so on a
+    second line: the rest loads at its end."""
     if not conversations:
         return "no matches"
-    return (f"{conversations} conversation" + ("" if conversations == 1 else "s")
-            + f", {hits} hit" + ("" if hits == 1 else "s"))
+    line = (f"{conversations} conversation" + ("" if conversations == 1 else "s")
+            + f", {hits}{'+' if more else ''} hit" + ("" if hits == 1 and not more else "s"))
+    return line + "\nmore: scroll to the end" if more else line
 
 
 def _rename(history, cid, title):
