@@ -45,6 +45,12 @@ class ReviewQueue:
             self._cache = (key, self._read() if key is not None else [])
         return list(self._cache[1])
 
+    def stamp(self) -> tuple[int, int, int] | None:
+        """The file's (inode, mtime, size): a change means another process held or took one."""
+        from agenttui.core.memory.file import stat_key
+
+        return stat_key(self.path)
+
     def hold(self, item: MemoryItem) -> None:
         with files.locked(self.path):
             held = [i for i in self._read() if i.id != item.id]

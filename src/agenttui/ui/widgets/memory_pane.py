@@ -21,6 +21,13 @@ Decisions:
   (or the toast's hint) re-adds the removed item through the gate with its
   text, scope, source and pin. Bulk and whole-scope deletes (the app's
   reset-memory action, the audit) use the confirm dialog instead.
+* **Screened where read** (core/memory/read_screen.py): an item that reads
+  like an instruction is flagged ``⚠held`` and sent to no model until ``k``
+  keeps it; secrets show masked, as they are sent.
+* **Review queue**: notes other agents gave ``mcp serve`` (``+review`` rows,
+  first) are not memory yet: ``k`` accepts one (through the gate again), ``d``
+  rejects it. The queue's file is looked at every two seconds, so a note an
+  agent adds while the pane is open shows up.
 * Store calls run in thread workers (file locks, fsync); handlers update the
   list and post :class:`MemoryPane.MemoryChanged` so the app rebuilds the
   next turn's prompt from disk.
@@ -63,7 +70,8 @@ LEGEND = (
     "model / auto / fix / import: proposed by the model, found by extraction, "
     "from a correction you made, imported (no tag: you wrote it)\n"
     "⚠held: reads like an instruction, not sent until you keep it (k)\n"
-    "e edit · p pin · d delete · u undo · k keep · s scope for new items · a add"
+    "+review: another agent's note (mcp serve), stored only if you accept (k) or gone if you reject (d)\n"
+    "e edit · p pin · d delete/reject · u undo · k keep/accept · s scope for new items · a add"
 )
 
 
@@ -90,6 +98,18 @@ def item_label(item: MemoryItem, kept: Collection[str] = ()) -> Text:
         label.append(inert_line(str(item.value), 300))
     else:
         label.append(inert_line(item.text, 300))
+    return label
+
+
+def review_label(item: MemoryItem) -> Text:
+    """A row of the review queue: another agent's note waiting for accept (k) or reject (d)."""
+    item = read_screen.shown(item)
+    label = Text(no_wrap=True, overflow="ellipsis")
+    label.append("+review ", style="bold yellow")
+    user = item.scope == "user"
+    label.append(SCOPE_TAGS.get(item.scope, item.scope[:4]), style="dim cyan" if user else "dim magenta")
+    label.append(f"·{inert_line(item.origin.client or item.source, 40)} ", style="dim")
+    label.append(inert_line(item.display, 300))
     return label
 
 
@@ -123,7 +143,7 @@ class MemoryPane(Vertical):
         Binding("p", "toggle_pin", "Pin", id="memory.pin"),
         Binding("d,delete", "delete", "Delete", id="memory.delete"),
         Binding("u", "undo", "Undo delete", id="memory.undo"),
-        Binding("k", "keep", "Keep (send a held item)", id="memory.keep"),
+        Binding("k", "keep", "Keep a held item / accept a review", id="memory.keep"),
         Binding("s", "toggle_scope", "Scope for new", id="memory.scope"),
         Binding("a", "focus_add", "Add", id="memory.add"),
         # Back to the chat, the pane staying open (issue 12 item 12); the editor's own Esc wins.
@@ -148,11 +168,13 @@ class MemoryPane(Vertical):
             return self.pane
 
     class _Loaded(Message):
-        def __init__(self, items: list[MemoryItem], problems: list[str], kept: frozenset[str] = frozenset()) -> None:
+        def __init__(self, items: list[MemoryItem], problems: list[str], kept: frozenset[str] = frozenset(),
+                     reviews: list[MemoryItem] | None = None) -> None:
             super().__init__()
             self.items = items
             self.problems = problems
             self.kept = kept  # content hashes the user kept (read in the worker, not the UI thread)
+            self.reviews = reviews or []  # other agents' notes waiting for accept / reject
 
     class _Written(Message):
         def __init__(self, verb: str, outcome: object, error: str | None, undo: list[MemoryItem]) -> None:
@@ -171,8 +193,13 @@ class MemoryPane(Vertical):
         self.services = services
         self.border_title = "Memory"  # the main screen's pane title
         self.items: dict[str, MemoryItem] = {}
+        self.reviews: dict[str, MemoryItem] = {}
+        self._review_stamp: object = None
         self.add_scope = "user"
         self._undo: list[MemoryItem] = []
+        # ids whose delete is on its way to disk: a reload meanwhile must not show them again, or
+        # the next ``d`` would land on an item already gone
+        self._deleting: set[str] = set()
         self._reported_problems: set[str] = set()
 
     # -- layout ---------------------------------------------------------------
@@ -192,6 +219,15 @@ class MemoryPane(Vertical):
     def on_mount(self) -> None:
         self._show_add_scope()
         self.reload()
+        self.set_interval(2.0, self._check_reviews)
+
+    def _check_reviews(self) -> None:
+        """Reload when another process (``mcp serve``) held or took a note: one ``stat``."""
+        queue = getattr(self.services.memory, "review_queue", None)
+        stamp = queue.stamp() if queue is not None else None
+        if stamp != self._review_stamp:
+            self._review_stamp = stamp
+            self.reload()
 
     def _show_add_scope(self) -> None:
         add = self.query_one("#memory-add", Input)
@@ -215,23 +251,36 @@ class MemoryPane(Vertical):
     def _load(self) -> None:
         memory = self.services.memory
         items = memory.items("all")
-        self.post_message(self._Loaded(items, list(getattr(memory, "problems", []) or []), memory.kept_hashes()))
+        reviews = memory.reviews() if hasattr(memory, "reviews") else []
+        self.post_message(self._Loaded(items, list(getattr(memory, "problems", []) or []), memory.kept_hashes(),
+                                       reviews))
 
     @on(_Loaded)
     def _loaded(self, message: _Loaded) -> None:
-        self.items = {item.id: item for item in message.items}
+        shown = [item for item in message.items if item.id not in self._deleting]
+        self.items = {item.id: item for item in shown}
+        self.reviews = {item.id: item for item in message.reviews if item.id not in self.items}
         option_list = self.option_list
         highlighted = option_list.highlighted_option
         keep = highlighted.id if highlighted else None
-        ordered = sorted(message.items, key=sort_key)
-        option_list.set_options(Option(item_label(item, message.kept), id=item.id) for item in ordered)
-        if keep in self.items:
+        keep_index = option_list.highlighted
+        ordered = sorted(shown, key=sort_key)
+        option_list.set_options([
+            *(Option(review_label(item), id=item.id) for item in self.reviews.values()),
+            *(Option(item_label(item, message.kept), id=item.id) for item in ordered),
+        ])
+        if keep in self.items or keep in self.reviews:
             option_list.highlighted = option_list.get_option_index(keep)
+        elif keep_index is not None and option_list.option_count:
+            # the highlighted item went (deleted): its neighbour takes the place, so a
+            # second ``d`` acts without moving the cursor first
+            option_list.highlighted = min(keep_index, option_list.option_count - 1)
         for problem in message.problems:  # say where a corrupt file went
             if problem not in self._reported_problems:
                 self._reported_problems.add(problem)
                 self.notify(problem, title="Memory file problem", severity="error", timeout=15)
-        self.border_subtitle = counts_line(message.items)
+        self.border_subtitle = counts_line(shown) + (
+            f" · {len(self.reviews)} to review" if self.reviews else "")
 
     # -- writes ---------------------------------------------------------------
     @work(thread=True, group="memory-write")
@@ -246,8 +295,12 @@ class MemoryPane(Vertical):
 
     @on(_Written)
     def _written(self, message: _Written) -> None:
+        if message.verb == "delete":
+            self._deleting.difference_update(item.id for item in message.undo)
         if message.error:
             self.notify(message.error, title=f"Memory {message.verb} failed", severity="error")
+            if message.verb == "delete":
+                self.reload()  # the row was taken out at the press: show it again
             return
         outcome = message.outcome
         ids: tuple[str, ...] = ()
@@ -261,6 +314,9 @@ class MemoryPane(Vertical):
             ids = (outcome.id,)
         elif isinstance(outcome, list):
             ids = tuple(item.id for item in outcome if isinstance(item, MemoryItem))
+        if message.verb in ("accept", "reject"):
+            said = "Accepted: stored in memory." if message.verb == "accept" else "Rejected: it was not stored."
+            self.notify(said, title="Memory", timeout=3)
         if message.undo:
             self._undo = message.undo
             self.notify(
@@ -284,6 +340,10 @@ class MemoryPane(Vertical):
     def highlighted_item(self) -> MemoryItem | None:
         option = self.option_list.highlighted_option
         return self.items.get(option.id) if option and option.id else None
+
+    def highlighted_review(self) -> MemoryItem | None:
+        option = self.option_list.highlighted_option
+        return self.reviews.get(option.id) if option and option.id else None
 
     # -- add ------------------------------------------------------------------
     @on(Input.Submitted, "#memory-add")
@@ -345,13 +405,26 @@ class MemoryPane(Vertical):
             self._write("pin", self.services.memory.set_pinned, item.id, not item.pinned)
 
     def action_keep(self) -> None:
+        review = self.highlighted_review()
+        if review is not None:
+            self._write("accept", self.services.memory.accept_review, review.id)
+            return
         item = self.highlighted_item()
         if item is not None:
             self._write("keep", self.services.memory.keep, item.id)
 
     def action_delete(self) -> None:
+        review = self.highlighted_review()
+        if review is not None:
+            self._write("reject", self.services.memory.reject_review, review.id)
+            return
         item = self.highlighted_item()
         if item is not None:
+            # the row goes at once and the highlight moves to its neighbour: the next press
+            # acts on that one, however quickly it follows (the write is still under way)
+            self._deleting.add(item.id)
+            self.items.pop(item.id, None)
+            self.option_list.remove_option(item.id)
             self._write("delete", self.services.memory.remove, [item.id], undo=[item])
 
     def action_undo(self) -> None:
