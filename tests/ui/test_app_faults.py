@@ -169,7 +169,7 @@ async def test_messages_the_history_refused_show_as_unsaved_until_saved(chat_ser
         assert history.count_messages(cid) == 0
         with history._lock:  # room again
             history._db().execute("PRAGMA max_page_count = 1073741823")
-        pane._retry_unsaved()  # what the timer does every UNSAVED_RETRY_S
+        pane.unsaved.retry()  # what the timer does every UNSAVED_RETRY_S
         await wait_until(pilot, lambda: not pane.border_subtitle)
     assert [m.content for m in history.messages(cid)][-1] == "Noted."
 

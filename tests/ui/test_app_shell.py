@@ -99,7 +99,7 @@ async def test_keys_are_remappable_from_config(paths, make_services):
 
 async def test_palette_lists_every_action():
     from agenttui.ui.bindings import APP_ACTIONS
-    from agenttui.ui.commands import AgentCommands
+    from agenttui.ui.palette_commands import AgentCommands
 
     names = {spec.description for spec in APP_ACTIONS}
     assert len(names) == len(APP_ACTIONS)  # every palette entry is distinguishable

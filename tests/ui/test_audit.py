@@ -15,6 +15,7 @@ from agenttui.ui.app import make_app
 from agenttui.ui.screens.audit import AuditScreen
 from agenttui.ui.screens.confirm import ConfirmScreen
 from agenttui.ui.screens.merge_choice import MergeChoiceScreen
+from agenttui.ui.slash.dispatch import run_slash_command
 from agenttui.ui.widgets.audit_table import AuditTable
 from tests.ui.data_harness import settle
 from tests.ui.helpers import wait_until
@@ -218,7 +219,7 @@ async def test_audit_deep_lists_proposals_and_applies_only_accepted_ones(chat_se
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot, app)
         chat = app.screen.query_one("#chat-pane")
-        await chat.run_slash_command("/audit deep")
+        await run_slash_command(chat, "/audit deep")
         await settle(pilot, app)
         screen = app.screen
         assert isinstance(screen, AuditScreen) and screen.deep

@@ -70,7 +70,7 @@ async def test_ctrl_r_regenerates_a_finished_reply_and_arrows_switch_versions(ch
         await wait_until(pilot, lambda: replies(app) == ["Canberra is the capital."])
         await _settled(pilot, app)
         await wait_until(pilot, lambda: [t for _i, t in _navs(app)] == ["‹ 1/2 ›"])
-        await chat(app).switch_branch(chat_services.history.messages(cid)[1].id, +1)  # back, as "›" does
+        await chat(app).branches.switch(chat_services.history.messages(cid)[1].id, +1)  # back, as "›" does
         await wait_until(pilot, lambda: replies(app) == ["It is Canberra, not Sydney."])
         await _settled(pilot, app)
         second = fake_openai.chat_requests[1]["messages"]
@@ -253,7 +253,7 @@ async def test_after_a_branch_switch_opening_another_conversation_leaves_the_foc
         await wait_until(pilot, lambda: replies(app) == ["answer b"])
         await _settled(pilot, app)
         await _focus_log(pilot, app)
-        await chat(app).switch_branch(b.id, -1)
+        await chat(app).branches.switch(b.id, -1)
         await wait_until(pilot, lambda: replies(app) == ["answer a"] and app.focused is chat(app).chat_log)
         await _settled(pilot, app)
         await chat(app).open_conversation(other)

@@ -53,15 +53,15 @@ async def test_meter_marker_and_compact(chat_services, fake_openai):
         await send(pilot, "and step 5?")
         await wait_until(pilot, lambda: not pane.streaming and "Step 5 is the last one." in replies(app))
         # the turn's own request: the 4 newest before the question were sent, 6 older were not
-        await wait_until(pilot, lambda: pane.context_figures is not None and pane.context_figures.tokens
-                         > 0 and fake_openai.chat_requests and pane.context_figures.first_sent_id == stored[6].id)
+        await wait_until(pilot, lambda: pane.meter.figures is not None and pane.meter.figures.tokens
+                         > 0 and fake_openai.chat_requests and pane.meter.figures.first_sent_id == stored[6].id)
         assert len(app.screen.query(NotSentMarker)) == 1
         assert "older turns not sent: 6" in str(app.screen.query_one(NotSentMarker).render())
         _, below = marker_position(app)
         assert getattr(below, "message_id", None) == stored[6].id
         sent = [m["content"] for m in fake_openai.chat_requests[-1]["messages"] if m["role"] != "system"]
         assert sent == [m.content for m in stored[6:]] + ["and step 5?"]
-        tokens = pane.context_figures.tokens
+        tokens = pane.meter.figures.tokens
         assert f"context {tokens}/" in app.sub_title or "k/" in app.sub_title
 
         fake_openai.reply("The user walked through kraken steps 0 to 3.")

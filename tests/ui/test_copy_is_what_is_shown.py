@@ -50,7 +50,7 @@ async def test_ctrl_o_copies_the_reply_inert_as_shown(chat_services, fake_openai
         await wait_until(pilot, lambda: chat(app).is_mounted)
         await chat(app).open_conversation(cid)
         await wait_until(pilot, lambda: app.screen.query(AssistantMessage))
-        assert not chat(app).last_reply_text
+        assert not chat(app).turn_view.last_reply_text
         await pilot.press("ctrl+o")
         await wait_until(pilot, lambda: app.clipboard)
         assert_inert_copy(app)

@@ -6,6 +6,7 @@ Item 1 (type-ahead) has its own file, test_type_ahead.py.
 from __future__ import annotations
 
 import pytest
+from textual.widgets.option_list import OptionDoesNotExist
 
 from agenttui.ui import messages
 from agenttui.ui.app import make_app
@@ -27,6 +28,13 @@ def sent(app) -> list[str]:
 
 
 # -- item 2: deleting the conversation open in Chat -----------------------------
+def _listed(listing: ConversationList, conversation_id: str) -> bool:
+    try:  # get_option_index raises (not None) for a row not listed yet
+        return listing.get_option_index(conversation_id) is not None
+    except OptionDoesNotExist:
+        return False
+
+
 @pytest.mark.slow
 async def test_deleting_the_open_conversation_moves_the_chat_to_a_new_one(chat_services, fake_openai):
     fake_openai.reply("first answer").reply("second answer")
@@ -39,7 +47,7 @@ async def test_deleting_the_open_conversation_moves_the_chat_to_a_new_one(chat_s
         doomed = pane.conversation_id
         assert doomed is not None
         listing = app.screen.query_one(ConversationList)
-        await wait_until(pilot, lambda: listing.get_option_index(doomed) is not None)
+        await wait_until(pilot, lambda: _listed(listing, doomed))  # the list reloads in a thread
         listing.focus()
         listing.highlighted = listing.get_option_index(doomed)
         await pilot.press("d")

@@ -48,7 +48,7 @@ async def test_a_megabyte_pasted_into_the_prompt_is_prepared_and_the_next_key_la
         app.post_message(events.Paste(MEGABYTE))  # as the driver does: the app forwards it
         await wait_until(pilot, lambda: prompt.pastes, WAIT)
         assert prompt.text == "[pasted text #1: 1,000,000 characters]"  # one short line on screen
-        await wait_until(pilot, lambda: chat(app).draft_prepared == MEGABYTE, WAIT)  # the pause ran out
+        await wait_until(pilot, lambda: chat(app).draft_recall.prepared == MEGABYTE, WAIT)  # the pause ran out
         await wait_until(pilot, lambda: all(w.is_finished for w in _draft_workers(app)), WAIT)
         await pilot.press("z")
         await wait_until(pilot, lambda: prompt.text.endswith("z"), WAIT)

@@ -26,7 +26,7 @@ async def test_a_streamed_key_is_marked_once_the_reply_is_saved(chat_services, f
         view = app.screen.query_one(AssistantMessage)
         shown = view.markdown.source
         assert TOKEN not in shown and "[REDACTED:" in shown and "run the deploy again" in shown
-        assert chat(app).last_reply_text == view.text  # what ctrl+o copies
+        assert chat(app).turn_view.last_reply_text == view.text  # what ctrl+o copies
         cid = chat(app).conversation_id
     stored = chat_services.history.messages(cid)[-1]
     assert stored.role == "assistant" and stored.content == view.text  # the view is what history keeps
@@ -40,4 +40,4 @@ async def test_a_reply_without_secrets_is_left_as_streamed(chat_services, fake_o
     async with app.run_test(size=(120, 36)) as pilot:
         await send(pilot, "renew certs?")
         await wait_until(pilot, lambda: not chat(app).streaming and replies(app))
-        assert replies(app) == [text] and chat(app).last_reply_text == text
+        assert replies(app) == [text] and chat(app).turn_view.last_reply_text == text

@@ -76,13 +76,13 @@ async def test_short_drafts_and_slash_commands_are_not_embedded(chat_services, f
     async with app.run_test(size=SIZE) as pilot:
         await _type(pilot, "/remember my puppy is called Rex")
         await pilot.pause()  # the edits are handled: a debounce would be running now
-        assert chat(app)._prepare_timer is None  # nothing waits for a pause in typing
+        assert not chat(app).draft_recall.waiting  # nothing waits for a pause in typing
         chat(app).prompt.clear()
         await _type(pilot, "ok thanks")
         await pilot.pause()
-        assert chat(app)._prepare_timer is None
+        assert not chat(app).draft_recall.waiting
         await workers_done(pilot)
-        assert chat(app).draft_prepared == "" and len(fake_openai.embedding_requests) == sent
+        assert chat(app).draft_recall.prepared == "" and len(fake_openai.embedding_requests) == sent
 
 
 @pytest.mark.slow
@@ -93,6 +93,6 @@ async def test_nothing_is_sent_while_semantic_is_off(chat_services, fake_openai)
     app = make_app(chat_services, check_api_key=False)
     async with app.run_test(size=SIZE) as pilot:
         await _type(pilot, PUPPY)
-        await wait_until(pilot, lambda: chat(app).draft_prepared == PUPPY)  # the pause ran out
+        await wait_until(pilot, lambda: chat(app).draft_recall.prepared == PUPPY)  # the pause ran out
         await workers_done(pilot)  # and its recall was worked out, by words only
         assert _draft_workers(app) == [] and len(fake_openai.embedding_requests) == sent

@@ -8,9 +8,9 @@ import json
 import pytest
 
 from agenttui.ui.app import make_app
-from agenttui.ui.widgets.chat_commands import parse
+from agenttui.ui.slash.table import completions, parse
 from agenttui.ui.widgets.message_view import Notice
-from agenttui.ui.widgets.slash_commands import SlashSuggestions, completions
+from agenttui.ui.widgets.slash_suggestions import SlashSuggestions
 from tests.ui.helpers import chat, notifications, replies, send, wait_until
 
 SIZE = (120, 36)
@@ -24,13 +24,13 @@ def test_parse_and_completions():
 
 
 def test_dispatch_completion_and_help_come_from_one_table():
-    from agenttui.ui.widgets.chat_commands import COMMANDS, help_text
+    from agenttui.ui.slash.table import COMMANDS, help_text
 
     text = help_text(COMMANDS, [])
     for command in COMMANDS:
         assert f"/{command.name}" in text and command.help in text
         assert command in completions(f"/{command.name}")
-        assert inspect.iscoroutinefunction(command.run), command.name  # awaited with (pane, argument)
+        assert inspect.iscoroutinefunction(command.run), command.name  # awaited with (the chat, argument)
         if command.required:  # the usage toast shows the example
             assert command.example.startswith(f"/{command.name} "), command.name
 

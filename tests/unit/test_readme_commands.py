@@ -334,7 +334,7 @@ def test_every_binding_is_in_the_key_table_with_its_default_key():
 
 
 def test_every_slash_command_is_listed():
-    from agenttui.ui.widgets.chat_commands import COMMANDS as SLASH
+    from agenttui.ui.slash.table import COMMANDS as SLASH
 
     missing = [c.name for c in SLASH if f"`/{c.name}" not in README]
     assert not missing, missing

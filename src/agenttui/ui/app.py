@@ -16,13 +16,14 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any
 
 from textual import events, on, work
 from textual.app import App
 from textual.binding import Binding
 from textual.theme import Theme
 
+from agenttui.ui import error_policy
 from agenttui.ui.bindings import (
     ALL_ACTIONS,
     APP_ACTIONS,
@@ -31,9 +32,8 @@ from agenttui.ui.bindings import (
     prioritise_remapped,
     to_bindings,
 )
-from agenttui.ui.commands import AgentCommands
-from agenttui.ui.error_policy import ErrorPolicyMixin
 from agenttui.ui.messages import ProfileSwitched
+from agenttui.ui.palette_commands import AgentCommands
 from agenttui.ui.screens.main import MainScreen
 from agenttui.ui.startup import (
     COLLECT_AFTER_S,
@@ -47,10 +47,11 @@ from agenttui.ui.startup import (
     subscribe_after_start,
     warm_markdown,
 )
-from agenttui.ui.themes import FALLBACK_THEME, find_theme, load_themes
+from agenttui.ui.themes import load_themes, register_start_theme
 
 if TYPE_CHECKING:
     from agenttui.bootstrap import Services
+    from agenttui.ui.host import AppParts
 
 APP_NAME = "agenttui"
 HEADER_CHROME = 8 + 10  # Textual's Header: the icon's column and the clock's space on the right
@@ -63,7 +64,7 @@ _CHAT_ACTIONS = frozenset({"help", "new_conversation", "cancel_turn", "retry_tur
                            "toggle_incognito"})
 
 
-class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, not a traceback
+class AgentTUI(App[int]):
     # main.tcss here too: the screen's own CSS_PATH then finds it already loaded,
     # instead of re-parsing the whole stylesheet when the main screen is pushed.
     # Absolute, so subclasses elsewhere (tests) find them too.
@@ -88,7 +89,24 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
         self._deferred_theme: str | None = None
         self._can_notify = False  # toasts need the screen: queued until on_mount
         self.type_ahead = TypeAhead()  # keys from the first frame on reach the prompt (see on_event)
+        self._failure_notices: set[str] = set()
         self.refresh_header()
+
+    # -- errors: one line + a crash log, not a traceback (ui/error_policy.py) ----------
+    failure: str | None = None  # the line the terminal shows after the app ended on an error
+
+    def notify_failure(self, message: str, title: str = "Could not complete") -> None:
+        """An error notice, once per text: several loads meet the same broken file."""
+        if message not in self._failure_notices:
+            self._failure_notices.add(message)
+            self.notify(message, title=title, severity="error", timeout=30)
+
+    def _handle_exception(self, error: Exception) -> None:
+        error_policy.handle_exception(self, error)
+
+    async def _dispatch_action(self, namespace: Any, action_name: str, params: Any) -> bool:
+        return await error_policy.dispatch_action(
+            self, lambda: super(AgentTUI, self)._dispatch_action(namespace, action_name, params))
 
     def notify(self, message: str, *, title: str = "", severity="information", **kwargs) -> None:
         # Every toast may carry model or tool text (a note, an endpoint's error): inert, never markup.
@@ -140,24 +158,12 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
         return MainScreen(self.services, defer_panes=self.defer_panes)
 
     def _select_start_theme(self) -> None:
-        """Pick the configured theme before the stylesheet is first parsed (``startup.set_start_theme``).
-
-        Only the chosen theme's own file is read (all of them if it is not found
-        by file name). A light theme takes the usual path, from ``on_mount``.
-        """
-        wanted = self.services.settings.theme
-        if wanted not in self.available_themes:
-            theme = find_theme(wanted, self.services.paths.user_themes_dir)
-            if theme is not None:
-                self.register_theme(theme)
-            else:  # not found by file name (or broken): read them all now
-                self._load_all_themes()
-        name = wanted
-        if wanted not in self.available_themes:
-            if FALLBACK_THEME not in self.available_themes and (fallback := find_theme(FALLBACK_THEME, None)):
-                self.register_theme(fallback)
-            self._start_notices.append(("Theme", f"Theme {wanted!r} is not available; using {FALLBACK_THEME}."))
-            name = FALLBACK_THEME if FALLBACK_THEME in self.available_themes else "textual-dark"
+        """Pick the configured theme before the stylesheet is first parsed (``startup.set_start_theme``,
+        ``themes.register_start_theme``); a light theme takes the usual path, from ``on_mount``."""
+        name, notice = register_start_theme(self, self.services.settings.theme,
+                                             self.services.paths.user_themes_dir, self._load_all_themes)
+        if notice:
+            self._start_notices.append(("Theme", notice))
         if not set_start_theme(self, name):
             self._deferred_theme = name
 
@@ -168,7 +174,7 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
             if isinstance(screen, MainScreen):
                 screen.first_frame_shown()
 
-    # -- type-ahead: keys from the first frame on reach the prompt, in order (issue 12 item 1) --
+    # -- type-ahead: keys from the first frame on reach the prompt, in order --
     async def on_event(self, event: events.Event) -> None:
         """Keys and pastes the early prompt cannot take wait for the real prompt (``startup.TypeAhead``).
 
@@ -209,7 +215,7 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
         # The UI is up: get the turn ready once its frame has reached the terminal (Textual's
         # writer thread would otherwise wait on the preparation's imports for the GIL).
         self.set_timer(PREPARE_AFTER_PANES_S, self._prepare_first_turn)
-        from agenttui.ui.mcp_app import START_AFTER_S, start_mcp  # MCP servers, if any (issue 14)
+        from agenttui.ui.mcp_app import START_AFTER_S, start_mcp  # MCP servers, if any
 
         self.set_timer(START_AFTER_S, lambda: start_mcp(self))
 
@@ -249,7 +255,7 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
 
         self.push_screen(FirstRunScreen(self.key_for("app.open_settings"), problem), closed)
 
-    # -- the first turn, prepared ahead (agent/prepare.py; issue 9 item 10) -------------
+    # -- the first turn, prepared ahead (agent/prepare.py) ----------------------------
     _prepare_started = False
     _turn_ready: object | None = None  # asyncio.Event, set once the preparation is over
     _prepared_client: object | None = None  # the cached client the turn will find, once built
@@ -268,6 +274,10 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
             self._prepare_started = True
             self._turn_ready = asyncio.Event()
             self._prepare_turn()
+
+    @property
+    def turn_preparation_started(self) -> bool:
+        return self._turn_ready is not None
 
     async def first_turn_ready(self, timeout: float = 15.0) -> None:
         """For the chat: wait while the preparation runs (doing its work twice at once is slower)."""
@@ -316,7 +326,7 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
         from agenttui.ui.widgets.prompt_input import PromptInput
 
         # Not on the prompt emptied by sending: the turn's own request opens the connection, and a
-        # warm-up then only competed with it (Enter -> first words, issue 9).
+        # warm-up then only competed with it (Enter -> first words).
         if (isinstance(event.text_area, PromptInput) and event.text_area.text and self._prepared_client is not None
                 and time.monotonic() - self._warmed_at > KEEPALIVE_S):
             self._warmed_at = time.monotonic()
@@ -375,8 +385,8 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
         spec = next(s for s in ALL_ACTIONS if s.id == binding_id)
         return effective_key(spec, self.keymap_ids)
 
-    incognito = False  # the chat is incognito (chat_incognito.py): the header's badge
-    context_meter: str | None = None  # "context 3.2k/16k" of the chat's last prompt (chat_context.py)
+    incognito = False  # the chat is incognito (widgets/incognito_mode.py): the header's badge
+    context_meter: str | None = None  # "context 3.2k/16k" of the chat's last prompt (widgets/context_meter.py)
 
     def refresh_header(self) -> None:
         """Profile, model and the context meter; without the labels when the line would
@@ -394,12 +404,17 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
     def main(self) -> MainScreen:
         return next(s for s in self.screen_stack if isinstance(s, MainScreen))
 
-    def _panes_ready(self) -> bool:
+    @property
+    def panes_ready(self) -> bool:
+        """The main screen's real panes are mounted (not the first frame's slots)."""
         return any(isinstance(s, MainScreen) and s.panes_ready for s in self.screen_stack)
+
+    def show_pane(self, name: str) -> None:
+        self.main.show_pane(name)
 
     # -- actions -----------------------------------------------------------------
     async def action_help(self) -> None:
-        from agenttui.ui.widgets.chat_commands import COMMANDS, help_text
+        from agenttui.ui.slash.table import COMMANDS, help_text
 
         keys = [(s.id, self.key_for(s.id), s.description) for s in ALL_ACTIONS]
         keys.append(("app.command_palette", self.COMMAND_PALETTE_BINDING, "Command palette"))
@@ -424,8 +439,8 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
 
         if isinstance(self.screen, PromptInspectorScreen):
             return  # F4 again inside it: one inspector is enough
-        if self._panes_ready():  # with what the last reply used, actionable (see chat_pane)
-            self.main.chat.open_inspector(last=True)
+        if self.panes_ready:  # with what the last reply used, actionable (see chat_pane)
+            self.main.chat.turn_view.open_inspector(last=True)
         else:
             self.push_screen(PromptInspectorScreen(last_prompt(self.services)))
 
@@ -445,13 +460,13 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
         self.main.chat.copy_last_reply()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in _CHAT_ACTIONS and not self._panes_ready():
+        if action in _CHAT_ACTIONS and not self.panes_ready:
             return False  # the chat pane mounts just after the first frame
         if action in ("cancel_turn", "retry_turn"):
             if not isinstance(self.screen, MainScreen):
                 return False  # a dialog's own Esc is meant (the footer showed "esc Cancel" under it)
-            # Retry is always there: after a finished reply it says what it can do (issue 12 item 5).
-            chat = self.main.chat  # Esc leaves the footer once pressed (issue 12 item 15)
+            # Retry is always there: after a finished reply it says what it can do.
+            chat = self.main.chat  # Esc leaves the footer once pressed
             if action == "cancel_turn":  # or, while editing an earlier question, give it up
                 return (chat.streaming and not chat.stopping) or chat.editing is not None
             return True
@@ -461,7 +476,7 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
     def action_open_audit(self) -> None:
         from agenttui.ui.screens.audit import AuditScreen
 
-        self.push_screen(AuditScreen(self.services), self._after_memory_screen)
+        self.push_screen(AuditScreen(self.services), self.reload_memory_pane)
 
     def action_open_project_memory(self) -> None:
         from agenttui.ui.screens.project_memory import ProjectMemoryScreen
@@ -485,16 +500,16 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
         self.push_screen(McpScreen(self.services), insert)
 
     async def action_quit(self) -> None:
-        """Quit; an incognito chat offers to be saved first (ui/widgets/chat_incognito.py)."""
-        chat = self.main.chat if self._panes_ready() else None
+        """Quit; an incognito chat offers to be saved first (ui/widgets/incognito_mode.py)."""
+        chat = self.main.chat if self.panes_ready else None
         if chat is not None and chat.incognito:
-            await chat.leave_incognito(then=self.exit)
+            await chat.incognito_mode.leave(then=self.exit)
             return
         self.exit()
 
     async def on_unmount(self) -> None:
         with contextlib.suppress(Exception):  # ended another way (SIGTERM): its connection closed
-            self.main.chat.drop_incognito()
+            self.main.chat.incognito_mode.drop()
         from agenttui.ui.mcp_app import stop_mcp
 
         await stop_mcp(self)  # every MCP server process stopped before the loop ends
@@ -506,56 +521,13 @@ class AgentTUI(ErrorPolicyMixin, App[int]):  # a crash: one line + crash log, no
 
     @work(group="reset-memory")
     async def action_reset_memory(self, scope: str = "") -> None:
-        """State the counts, back up first, type 'delete' to confirm.
+        """Empty a scope of memory, or all of it, after a backup (:mod:`agenttui.ui.memory_reset`)."""
+        from agenttui.ui.memory_reset import reset_memory
 
-        ``scope`` (user, profile, all; ``/reset-memory SCOPE``) is the one to empty;
-        without it the dialog offers the three, both scopes first (issue 12 item 13).
-        A scope with nothing in it is said to be empty, with no dialog and no backup.
-        """
-        import asyncio
+        if await reset_memory(self, self.services, scope):
+            self.reload_memory_pane()
 
-        from agenttui.ui.screens.confirm import ConfirmScreen
-
-        memory = self.services.memory
-
-        def counts(scope: Literal["user", "profile"]) -> tuple[int, str]:
-            items = memory.items(scope)
-            notes = sum(item.kind == "note" for item in items)
-            return len(items), f"{notes} note(s) and {len(items) - notes} fact(s)"
-
-        (users, user), (profiles, profile) = await asyncio.gather(
-            asyncio.to_thread(counts, "user"), asyncio.to_thread(counts, "profile"))
-        name = self.services.profile_name
-        sizes = {"all": users + profiles, "user": users, "profile": profiles}
-        choices: tuple[tuple[str, str, str], ...] = (
-            ("all", "both scopes", f"This removes {user} of the user scope and {profile} of profile {name!r}."),
-            ("user", "user scope only", f"This removes {user} of the user scope (every profile's)."),
-            ("profile", f"profile {name!r} only", f"This removes {profile} of profile {name!r}."),
-        )
-        if scope:
-            choices = tuple(c for c in choices if c[0] == scope)
-        if not sizes[choices[0][0] if scope else "all"]:
-            where = {"all": "", "user": " (user scope)", "profile": f" (profile {name!r})"}[scope or "all"]
-            self.notify(f"Memory is already empty{where}: nothing to reset.", title="Reset memory")
-            return
-        dialog = ConfirmScreen("Reset memory?", choices[0][2], backup=self.services.paths.memory_backups_dir,
-                               require_word="delete", confirm_label="Reset memory",
-                               choices=choices if len(choices) > 1 else ())
-        if not await self.push_screen_wait(dialog):
-            return
-        chosen = dialog.choice or choices[0][0]
-        if not sizes[chosen]:
-            self.notify("That scope is already empty: nothing was reset.", title="Reset memory")
-            return
-        try:
-            backup = await asyncio.to_thread(memory.reset, chosen)  # type: ignore[arg-type]
-        except OSError as exc:
-            self.notify(str(exc), title="Memory not reset", severity="error")
-            return
-        self.notify(f"Backup: {backup}", title="Memory reset")
-        self._after_memory_screen()
-
-    def _after_memory_screen(self, _result: object = None) -> None:
+    def reload_memory_pane(self, _result: object = None) -> None:
         if isinstance(self.screen, MainScreen) and self.screen.panes_ready:
             from agenttui.ui.widgets.memory_pane import MemoryPane
 
@@ -608,5 +580,8 @@ def run_app(profile: str | None = None, typed_before: str = "") -> int:
     # run() returns the exit *value*; an app ended by a bug has none but its return code is 1
     return int(result or app.return_code or 0)
 
+
+if TYPE_CHECKING:  # mypy checks that the app has every part the widgets ask for
+    _APP_HAS_ITS_PARTS: type[AppParts] = AgentTUI
 
 __all__ = ["AgentTUI", "Binding", "make_app", "run_app"]

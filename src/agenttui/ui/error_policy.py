@@ -1,4 +1,4 @@
-"""The CLI's error policy in the app (issue 11): no traceback on the terminal.
+"""The CLI's error policy in the app: no traceback on the terminal.
 
 Textual ends the app on an unhandled exception and prints a rich traceback
 *with local variables* -- API keys, message text -- to the terminal. Here
@@ -18,13 +18,19 @@ app carries on: only that worker's result is missing.
 A lazy import broken by an upgrade while the app runs is neither: the app
 says to restart and carries on (:mod:`agenttui.core.stale_install`).
 
-It overrides ``App._handle_exception`` and keeps what Textual's own does for
-Pilot (``_exception`` / ``_exception_event``, so tests still see the error).
+The app's ``_handle_exception`` and ``_dispatch_action`` call
+:func:`handle_exception` and :func:`dispatch_action`; what Textual's own
+``_handle_exception`` does for Pilot (``_exception`` / ``_exception_event``,
+so tests still see the error) is kept.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from agenttui.bootstrap import Services
 
 # Imported with the app: its clock starts before any lazy import can fail.
 from agenttui.core.stale_install import stale_install_message
@@ -54,67 +60,63 @@ def failure_line(error: BaseException, environ: Any = None, *, incognito: bool =
             "Please report it with that file.")
 
 
-class ErrorPolicyMixin:
-    """Mix into the App before ``App`` (see the module doc)."""
+class PolicyApp(Protocol):
+    """What the policy reads and sets of the app (``AgentTUI``)."""
 
-    #: The line the terminal shows after the app ended on an error (tests read it).
-    failure: str | None = None
+    failure: str | None  # the line the terminal shows after the app ended on an error (tests read it)
+    services: Services
+    incognito: bool
 
-    def notify_failure(self, message: str, title: str = "Could not complete") -> None:
-        """An error notice, once per text: several loads meet the same broken file."""
-        app: Any = self
-        seen: set[str] = app.__dict__.setdefault("_failure_notices", set())
-        if message not in seen:
-            seen.add(message)
-            app.notify(message, title=title, severity="error", timeout=30)
+    def notify_failure(self, message: str, title: str = "Could not complete") -> None: ...
 
-    async def _dispatch_action(self, namespace: Any, action_name: str, params: Any) -> bool:
-        # Keys, bindings and the palette run actions here; a screen they import lazily may
-        # have vanished in an upgrade: a notice, and the app carries on (issue 12 item 22).
-        try:
-            return await super()._dispatch_action(namespace, action_name, params)  # type: ignore[misc]
-        except ImportError as error:
-            stale = stale_install_message(error)
-            if stale is None:
-                raise
-            self.notify_failure(stale, title="Restart agenttui")
-            return True
 
-    def _handle_exception(self, error: Exception) -> None:
-        app: Any = self
-        stale = stale_install_message(_unwrapped(error))
-        if stale is not None and _is_worker_failure(error):  # upgraded under us (issue 12 item 22)
-            self.notify_failure(stale, title="Restart agenttui")
-            return
-        if _is_worker_failure(error):
-            from agenttui.core.errors import explain
+async def dispatch_action(app: PolicyApp, dispatch: Callable[[], Awaitable[bool]]) -> bool:
+    """Keys, bindings and the palette run actions here; a screen they import lazily may
+    have vanished in an upgrade: a notice, and the app carries on."""
+    try:
+        return await dispatch()
+    except ImportError as error:
+        stale = stale_install_message(error)
+        if stale is None:
+            raise
+        app.notify_failure(stale, title="Restart agenttui")
+        return True
 
-            message = explain(_unwrapped(error))
-            if message is not None:  # a background load met a full disk, a newer database...
-                self.notify_failure(message)
-                return  # the app carries on: that worker's result is simply missing
-        from textual._context import active_message_pump
 
-        from agenttui.ui import survivable_errors
+def handle_exception(app: PolicyApp, error: Exception) -> None:
+    """In place of ``App._handle_exception`` (the module doc)."""
+    stale = stale_install_message(_unwrapped(error))
+    if stale is not None and _is_worker_failure(error):  # upgraded under us
+        app.notify_failure(stale, title="Restart agenttui")
+        return
+    if _is_worker_failure(error):
+        from agenttui.core.errors import explain
 
-        if self.failure is None and survivable_errors.is_survivable(error, active_message_pump.get(None)):
-            survivable_errors.report(self, _unwrapped(error))  # a notice and the crash log; it carries on
-            return
-        if self.failure is not None:
-            return  # already ending on an earlier error: one line, one crash log
-        app._return_code = 1
-        if app._exception is None:  # as Textual does: Pilot re-raises it in tests
-            app._exception = error
-            app._exception_event.set()
-        services = getattr(app, "services", None)
-        line = failure_line(error, getattr(services, "environ", None),
-                            incognito=bool(getattr(self, "incognito", False)))
-        app.failure = line
-        from rich.text import Text
+        message = explain(_unwrapped(error))
+        if message is not None:  # a background load met a full disk, a newer database...
+            app.notify_failure(message)
+            return  # the app carries on: that worker's result is simply missing
+    from textual._context import active_message_pump
 
-        app._exit_renderables.append(Text(line))
-        app.bell()
-        app._close_messages_no_wait()
+    from agenttui.ui import survivable_errors
+
+    if app.failure is None and survivable_errors.is_survivable(error, active_message_pump.get(None)):
+        survivable_errors.report(app, _unwrapped(error))  # a notice and the crash log; it carries on
+        return
+    if app.failure is not None:
+        return  # already ending on an earlier error: one line, one crash log
+    textual_app: Any = app  # Textual's own exit state, as its _handle_exception sets it
+    textual_app._return_code = 1
+    if textual_app._exception is None:  # as Textual does: Pilot re-raises it in tests
+        textual_app._exception = error
+        textual_app._exception_event.set()
+    line = failure_line(error, app.services.environ, incognito=app.incognito)
+    app.failure = line
+    from rich.text import Text
+
+    textual_app._exit_renderables.append(Text(line))
+    textual_app.bell()
+    textual_app._close_messages_no_wait()
 
 
 def _is_worker_failure(error: BaseException) -> bool:

@@ -22,12 +22,16 @@ toast naming the file and the problem) and skipped; the app falls back to
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
+
+if TYPE_CHECKING:
+    from textual.app import App
 
 FALLBACK_THEME = "agenttui-dark"
 _COLOUR_FIELDS = (
@@ -136,3 +140,24 @@ def load_themes(user_dir: Path | None) -> LoadedThemes:
                 continue
             loaded.themes[theme.name] = theme
     return loaded
+
+
+def register_start_theme(app: App[Any], wanted: str, user_dir: Path | None,
+                         load_all: Callable[[], None]) -> tuple[str, str | None]:
+    """Register the theme to start with; its name, and a notice when ``wanted`` is not there.
+
+    Only the wanted theme's own file is read (all of them, through ``load_all``,
+    if it is not found by file name).
+    """
+    if wanted not in app.available_themes:
+        theme = find_theme(wanted, user_dir)
+        if theme is not None:
+            app.register_theme(theme)
+        else:  # not found by file name (or broken): read them all now
+            load_all()
+    if wanted in app.available_themes:
+        return wanted, None
+    if FALLBACK_THEME not in app.available_themes and (fallback := find_theme(FALLBACK_THEME, None)):
+        app.register_theme(fallback)
+    name = FALLBACK_THEME if FALLBACK_THEME in app.available_themes else "textual-dark"
+    return name, f"Theme {wanted!r} is not available; using {FALLBACK_THEME}."

@@ -38,6 +38,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 
 from agenttui.ui import messages
+from agenttui.ui.host import app_parts
 from agenttui.ui.startup import (
     HEADER_ICON,
     PANES_AFTER_S,
@@ -54,7 +55,6 @@ from agenttui.ui.survivable_errors import dispatch_guarded
 
 if TYPE_CHECKING:
     from agenttui.bootstrap import Services
-    from agenttui.ui.app import AgentTUI
     from agenttui.ui.widgets.chat_pane import ChatPane
 
 NARROW_BELOW = 100
@@ -69,8 +69,6 @@ __all__ = ["PANES", "Blank", "HeaderSlot", "MainScreen", "PaneSlot"]
 class MainScreen(Screen):
     CSS_PATH = "main.tcss"
     AUTO_FOCUS = "#prompt, #early-prompt"
-    if TYPE_CHECKING:
-        app: AgentTUI
 
     class PanesReady(Message):
         """The real panes are mounted (after the first frame when deferred)."""
@@ -125,8 +123,7 @@ class MainScreen(Screen):
             self._start_fill(time.monotonic())
 
     def _start_fill(self, shown_at: float) -> None:
-        type_ahead = getattr(self.app, "type_ahead", None)
-        quiet = type_ahead.quiet_for(shown_at) if type_ahead is not None else PANES_AFTER_S
+        quiet = app_parts(self).type_ahead.quiet_for(shown_at)
         if quiet < PANES_AFTER_S and time.monotonic() - shown_at < PANES_LATEST_S:
             self.set_timer(PANES_AFTER_S - quiet, lambda: self._start_fill(shown_at))
             return
@@ -162,9 +159,8 @@ class MainScreen(Screen):
         """Swap the slots for the real panes once the first frame is out."""
         if self.panes_ready or not self.is_attached:
             return
-        type_ahead = getattr(self.app, "type_ahead", None)
-        if type_ahead is not None:
-            type_ahead.close_early()  # keys typed from now on wait for the real prompt
+        type_ahead = app_parts(self).type_ahead
+        type_ahead.close_early()  # keys typed from now on wait for the real prompt
         early = next(iter(self.query(EarlyPrompt)), None)
         panes = self._build_panes()
         for pane in panes:
@@ -179,8 +175,7 @@ class MainScreen(Screen):
             await self.query_one("#footer-slot").remove()
             await self.query_one("#header-slot").remove()
             await self.mount(self._build_header(), self._build_footer())
-            if type_ahead is not None:
-                type_ahead.carry_over(early, self.chat.prompt)
+            type_ahead.carry_over(early, self.chat.prompt)
         self.panes_ready = True
         if self.focused is None:
             self.set_focus(self.chat.prompt)  # now, not on the next turn of the queue (Widget.focus)
@@ -215,14 +210,14 @@ class MainScreen(Screen):
         self.set_class(narrow, "-narrow")
         for footer in self.query("Footer"):
             footer.compact = narrow  # type: ignore[attr-defined]
-        self.app.refresh_header()  # its labels go when the line would not fit
+        app_parts(self).refresh_header()  # its labels go when the line would not fit
 
     # -- panes ---------------------------------------------------------------
     def pane(self, name: str) -> Widget:
         return self.query_one(PANE_IDS[name])
 
     def toggle_pane(self, name: str) -> None:
-        """F2 / F3 go to the pane (issue 12 item 12): shown if hidden, and focused; pressed
+        """F2 / F3 go to the pane: shown if hidden, and focused; pressed
         again inside it, the pane hides and the chat has the focus back. Alt+1/2/3 (the old
         focus keys) never reach the app in tmux or a macOS Terminal (alt+1 types "¡")."""
         pane = self.pane(name)
@@ -252,7 +247,7 @@ class MainScreen(Screen):
 
     def _focus_first_in(self, pane: Widget) -> None:
         focus_default = getattr(pane, "focus_default", None)
-        if focus_default is not None:  # History: its list, not the search box (issue 12 item 16)
+        if focus_default is not None:  # History: its list, not the search box
             focus_default()
             return
         for widget in pane.query("*"):
@@ -282,17 +277,17 @@ class MainScreen(Screen):
     @on(messages.ConversationRequested)
     async def _conversation_requested(self, event: messages.ConversationRequested) -> None:
         if self.chat.incognito:  # a saved conversation: leave incognito first (it offers to save)
-            await self.chat.leave_incognito((event.conversation_id, event.message_id))
+            await self.chat.incognito_mode.leave((event.conversation_id, event.message_id))
             return
         await self.chat.open_conversation(event.conversation_id, event.message_id)
         self.chat.prompt.focus()
 
     @on(messages.ProfileSwitched)
     async def _profile_switched(self, event: messages.ProfileSwitched) -> None:
-        self.app.refresh_header()
+        app_parts(self).refresh_header()
         if not self.panes_ready:
             return  # the panes load the new profile's data when they mount
         self.pane("memory").reload()  # type: ignore[attr-defined]
         self.pane("history").reload()  # type: ignore[attr-defined]
-        await self.chat.incognito_profile_switched()
+        await self.chat.incognito_mode.profile_switched()
         self.chat.open_latest()

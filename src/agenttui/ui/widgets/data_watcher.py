@@ -1,4 +1,4 @@
-"""Tells the panes when memory or history changed on disk (issue 12 item 7).
+"""Tells the panes when memory or history changed on disk.
 
 A hidden widget that polls :class:`agenttui.core.data_watch.DataWatch` once a
 second in a thread worker (the history read may wait on another process's
@@ -14,7 +14,7 @@ in the chat that the restored history lacks is left (``ConversationDeleted``).
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from textual import on, work
 from textual.message import Message
@@ -22,17 +22,27 @@ from textual.widget import Widget
 
 from agenttui.core.data_watch import DataChanges, DataWatch
 from agenttui.ui import messages
+from agenttui.ui.host import app_parts
 from agenttui.ui.survivable_errors import dispatch_guarded
 
 if TYPE_CHECKING:
     from agenttui.bootstrap import Services
-    from agenttui.ui.screens.main import MainScreen
 
 POLL_INTERVAL = 1.0  # seconds; a poll costs a few stat calls and one PRAGMA
 
 
 def _data_version(history) -> int | None:
     return int(history.epoch[1])
+
+
+@runtime_checkable
+class WatchedScreen(Protocol):
+    """The main screen, as the watcher sees it (importing it would close an import circle:
+    the main screen builds the Memory pane, which holds this watcher)."""
+
+    panes_ready: bool
+
+    def open_conversation_id(self) -> str | None: ...
 
 
 class DataWatcher(Widget):
@@ -59,11 +69,9 @@ class DataWatcher(Widget):
         self.set_interval(POLL_INTERVAL, self._tick)
         self._tick()  # the baseline, at once
 
-    def _main_screen(self) -> MainScreen | None:
-        from agenttui.ui.screens.main import MainScreen
-
+    def _main_screen(self) -> WatchedScreen | None:
         screen = self.screen if self.is_attached else None
-        return screen if isinstance(screen, MainScreen) else None
+        return screen if isinstance(screen, WatchedScreen) else None  # not in a test's bare host
 
     def _open_conversation(self) -> str | None:
         main = self._main_screen()
@@ -107,9 +115,7 @@ class DataWatcher(Widget):
         if changes.history:
             self.post_message(messages.ConversationsChanged(None))
         if changes.replaced:
-            refresh = getattr(self.app, "refresh_header", None)
-            if callable(refresh):
-                refresh()  # the restored config may name another model
+            app_parts(self).refresh_header()  # the restored config may name another model
             self.notify("The history database was replaced on disk (agenttui restore?) while agenttui "
                         "was running: memory and history now show what is on disk.",
                         title="Data changed on disk", timeout=15)

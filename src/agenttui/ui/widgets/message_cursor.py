@@ -1,4 +1,4 @@
-"""Acting on one message of the chat log (issue 15): select, edit, regenerate, branch, fork.
+"""Acting on one message of the chat log: select, edit, regenerate, branch, fork.
 
 Mixed into :class:`~agenttui.ui.widgets.chat_log.ChatLog`. With the log
 focused (``shift+tab`` from the prompt, or a click on a message) one message is
@@ -7,7 +7,7 @@ move the selection, ``e`` edits it (a question), ``r`` regenerates it (a reply:
 its question is answered again; a question: answered again), ``←``/``→`` show
 its previous/next version, ``f`` forks the conversation at it, ``Esc`` goes
 back to the prompt. The log only says what was asked (:class:`MessageAction`);
-the chat pane acts (:mod:`.chat_branches`): workers compute, messages carry,
+the chat pane acts (:mod:`.branch_actions`): workers compute, messages carry,
 handlers mutate.
 
 Messages with siblings get a :class:`~.branch_nav.BranchNav` line (``‹ 2/3 ›``)

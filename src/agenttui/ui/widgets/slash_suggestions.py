@@ -1,7 +1,7 @@
-"""Slash commands in the prompt: completion and the suggestion list.
+"""The suggestion list shown above the prompt while a slash command is typed.
 
-The table itself (name -> handler, help, argument spec) and parsing are in
-:mod:`.chat_commands`, next to the handlers.
+What matches (:func:`~agenttui.ui.slash.table.completions`) comes from the
+slash-command table.
 """
 
 from __future__ import annotations
@@ -10,15 +10,7 @@ from textual.content import Content
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from agenttui.ui.widgets.chat_commands import COMMANDS, SlashCommand
-
-
-def completions(text: str) -> list[SlashCommand]:
-    """Commands matching a partial ``/na`` (only while the first word is typed)."""
-    if not text.startswith("/") or any(c.isspace() for c in text):
-        return []
-    prefix = text[1:].lower()
-    return [command for command in COMMANDS if command.name.startswith(prefix)]
+from agenttui.ui.slash.table import SlashCommand
 
 
 class SlashSuggestions(OptionList):

@@ -1,4 +1,7 @@
-"""Command palette provider: every bound action, with its current key."""
+"""The command palette's entries (ctrl+p): every bound action, with its current key.
+
+Not the slash commands typed in the prompt: those are :mod:`agenttui.ui.slash`.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +10,14 @@ from functools import partial
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from agenttui.ui.bindings import APP_ACTIONS
+from agenttui.ui.host import app_parts
 
 
 class AgentCommands(Provider):
     def _entries(self):
-        app = self.app
+        parts = app_parts(self.app)
         for spec in APP_ACTIONS:
-            key = app.key_for(spec.id) if hasattr(app, "key_for") else spec.key
+            key = parts.key_for(spec.id)
             yield spec, f"{spec.description}", f"{key}  ·  {spec.id}"
 
     async def discover(self) -> Hits:

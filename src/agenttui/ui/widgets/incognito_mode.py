@@ -1,6 +1,7 @@
-"""Incognito in the chat (issue 15 item 3): ``/incognito`` or alt+i, and back.
+"""Incognito in the chat: ``/incognito`` or alt+i, and back.
 
-A mixin of :class:`~agenttui.ui.widgets.chat_pane.ChatPane`. Entering swaps the
+:class:`IncognitoMode` is a helper the Chat pane holds (``chat.incognito_mode``);
+it reads and changes the pane through :class:`IncognitoChat`. Entering swaps the
 pane's services (and its log's) for the incognito twin of
 :func:`agenttui.core.incognito.incognito_services` and opens a fresh, unsaved
 conversation; the other panes keep the real services, so Memory and History
@@ -21,33 +22,70 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from agenttui.ui import messages as app_messages
+from agenttui.ui.host import app_parts
 
 if TYPE_CHECKING:
+    from textual.app import App
+    from textual.notifications import SeverityLevel
+
     from agenttui.bootstrap import Services
+    from agenttui.core.incognito import IncognitoHistory
+    from agenttui.ui.widgets.chat_log import ChatLog
+    from agenttui.ui.widgets.prompt_input import PromptInput
 
 INCOGNITO_TITLE = "Chat · incognito · not saved"
 ENTER_NOTICE = ("Incognito: memory and project context are read, nothing is written — no history, "
                 "no memory changes or use counts, no files. Leaving offers to save this conversation.")
 
 
-class IncognitoMixin:
-    _real_services: Services | None = None  # the app's services while incognito (self.services is the twin)
+class IncognitoChat(Protocol):
+    """What incognito reads and changes of the Chat pane."""
+
+    services: Services
+    conversation_id: str | None
+    border_title: Any
 
     @property
-    def incognito(self) -> bool:
+    def app(self) -> App[Any]: ...
+    @property
+    def chat_log(self) -> ChatLog: ...
+    @property
+    def prompt(self) -> PromptInput: ...
+    @property
+    def streaming(self) -> bool: ...
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = True) -> None: ...
+    def post_message(self, message: Any) -> bool: ...
+    def set_class(self, add: bool, *class_names: str, update: bool = True) -> Any: ...
+    def cancel_turn(self) -> bool: ...
+    async def open_conversation(self, conversation_id: str | None, message_id: int | None = None) -> None: ...
+
+
+class IncognitoMode:
+    def __init__(self, chat: IncognitoChat) -> None:
+        self._chat = chat
+        self._real_services: Services | None = None  # the app's services while incognito (chat's are the twin)
+
+    @property
+    def active(self) -> bool:
         return self._real_services is not None
 
-    async def toggle_incognito(self) -> None:
-        if self.incognito:
-            await self.leave_incognito()
-        else:
-            await self.enter_incognito()
+    def _twin_history(self) -> IncognitoHistory:
+        """While incognito the chat's history is the twin's (memory-only, reads the real one)."""
+        return cast("IncognitoHistory", self._chat.services.history)
 
-    async def enter_incognito(self) -> None:
-        pane: Any = self
+    async def toggle(self) -> None:
+        if self.active:
+            await self.leave()
+        else:
+            await self.enter()
+
+    async def enter(self) -> None:
+        pane = self._chat
         if pane.streaming:
             pane.notify("A reply is still streaming: Esc cancels it first.", severity="warning")
             return
@@ -58,22 +96,22 @@ class IncognitoMixin:
         self._real_services = pane.services
         self._use(twin)
         await pane.chat_log.notice(ENTER_NOTICE)
-        for notice in twin.history.notices:
+        for notice in self._twin_history().notices:
             await pane.chat_log.notice(notice)
         pane.prompt.focus()
 
-    async def leave_incognito(self, then_open: tuple[str, int | None] | None = None,
-                              *, offer_save: bool = True, then: Callable[[], object] | None = None) -> None:
+    async def leave(self, then_open: tuple[str, int | None] | None = None,
+                    *, offer_save: bool = True, then: Callable[[], object] | None = None) -> None:
         """Back to the saved chat; offers to save the incognito conversation first (module doc).
 
         ``then`` runs once it is over, saved or not (quitting: ``App.exit``)."""
-        pane: Any = self
-        if not self.incognito:
+        pane = self._chat
+        if not self.active:
             return
         twin = pane.services
         cid = pane.conversation_id
         count = 0
-        if cid is not None and twin.history.owns(cid):
+        if cid is not None and self._twin_history().owns(cid):
             count = await asyncio.to_thread(twin.history.count_messages, cid)
         if not (offer_save and count):
             await self._finish_leaving(False, then_open, then)
@@ -92,9 +130,9 @@ class IncognitoMixin:
 
     async def _finish_leaving(self, save: bool, then_open: tuple[str, int | None] | None,
                               then: Callable[[], object] | None = None) -> None:
-        pane: Any = self
+        pane = self._chat
         twin, real = pane.services, self._real_services
-        if not self.incognito or real is None:
+        if not self.active or real is None:
             return
         if then is not None:  # quitting: save (or not) and go, no reopening
             if save and pane.conversation_id is not None:
@@ -102,7 +140,7 @@ class IncognitoMixin:
 
                 await asyncio.to_thread(save_conversation, twin, pane.conversation_id,
                                         real.history)
-            self.drop_incognito()
+            self.drop()
             then()
             return
         cid = pane.conversation_id
@@ -112,7 +150,7 @@ class IncognitoMixin:
             from agenttui.core.incognito import save_conversation
 
             saved = await asyncio.to_thread(save_conversation, twin, cid, real.history)
-        twin.history.discard()
+        self._twin_history().discard()
         self._real_services = None
         self._use(real)
         target = then_open or ((saved.id, None) if saved is not None else None)
@@ -124,36 +162,36 @@ class IncognitoMixin:
             await pane.chat_log.notice("Incognito is off; nothing of it was kept.")
         pane.prompt.focus()
 
-    def drop_incognito(self) -> None:
+    def drop(self) -> None:
         """Forget the incognito conversation and close its read-only connection (quitting)."""
-        if not self.incognito:
+        if not self.active:
             return
-        pane: Any = self
-        twin, real = pane.services, self._real_services
+        pane = self._chat
+        real = self._real_services
+        if real is None:
+            return
         pane.cancel_turn()
-        twin.history.discard()
+        self._twin_history().discard()
         self._real_services = None
         pane.services = real
         pane.chat_log.services = real
-        pane.app.incognito = False
+        app_parts(pane.app).incognito = False
 
-    async def incognito_profile_switched(self) -> None:
+    async def profile_switched(self) -> None:
         """The twin reads the old profile: drop it (it cannot be saved into the new one)."""
-        if self.incognito:
-            pane: Any = self
+        if self.active:
+            pane = self._chat
             await self._finish_leaving(False, None)
             pane.notify("The incognito conversation was dropped with the profile switch.",
                         title="Incognito off", severity="warning")
 
     def _use(self, services: Services) -> None:
-        pane: Any = self
+        pane = self._chat
         pane.services = services
         pane.chat_log.services = services
-        on = self.incognito
+        on = self.active
         pane.set_class(on, "-incognito")
         pane.border_title = INCOGNITO_TITLE if on else "Chat"
-        app = pane.app
-        app.incognito = on
-        refresh = getattr(app, "refresh_header", None)
-        if callable(refresh):
-            refresh()
+        parts = app_parts(pane.app)
+        parts.incognito = on
+        parts.refresh_header()

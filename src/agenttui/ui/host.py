@@ -1,0 +1,54 @@
+"""What the widgets may ask of the app, as a typed protocol instead of ``getattr`` probes.
+
+The widgets cannot import :class:`agenttui.ui.app.AgentTUI` (the app imports the
+main screen, which builds the panes: an import circle), so they see the app
+through :class:`AppParts`. ``app.py`` checks, under mypy, that ``AgentTUI``
+has every member listed here; :func:`app_parts` is the one place that says
+"this widget runs inside agenttui's app".
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol, cast
+
+if TYPE_CHECKING:
+    from textual.dom import DOMNode
+
+    from agenttui.ui.startup import TypeAhead
+
+
+class AppParts(Protocol):
+    incognito: bool  # the header's badge
+    context_meter: str | None  # "context 3.2k/16k" of the chat's last prompt
+    type_ahead: TypeAhead  # keys typed before the real prompt was there
+
+    def key_for(self, binding_id: str) -> str:
+        """The key bound to ``binding_id`` now (``[keys]`` remaps it)."""
+        ...
+
+    def refresh_header(self) -> None: ...
+
+    @property
+    def turn_preparation_started(self) -> bool:
+        """The app has begun preparing the first turn (imports, client, caches)."""
+        ...
+
+    async def first_turn_ready(self, timeout: float = 15.0) -> None: ...
+
+    @property
+    def panes_ready(self) -> bool:
+        """The main screen's real panes are mounted (not the first frame's slots)."""
+        ...
+
+    def show_pane(self, name: str) -> None:
+        """Show a side pane without moving the focus."""
+        ...
+
+    def reload_memory_pane(self, _result: object = None) -> None:
+        """After a screen that may have changed memory (the audit, a reset)."""
+        ...
+
+
+def app_parts(node: DOMNode) -> AppParts:
+    """The running app, as the widgets see it (every screen and pane runs inside ``AgentTUI``)."""
+    return cast("AppParts", node.app)
