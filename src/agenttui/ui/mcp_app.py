@@ -1,4 +1,4 @@
-"""MCP in the app (issue 14 item 3): servers start in the background once the
+"""MCP in the app: servers start in the background once the
 panes are up (never before the first frame; nothing at all when none is
 configured), stop when the app ends -- quit, Ctrl+C, or SIGTERM, which is
 turned into a normal exit so the servers are stopped rather than orphaned."""

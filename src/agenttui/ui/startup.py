@@ -1,6 +1,6 @@
 """Start-up: a usable prompt as soon as a bare Textual app's, and every trick that takes.
 
-Goal (issue 12, Figures): from launch to a prompt that shows its placeholder
+Goal: from launch to a prompt that shows its placeholder
 and takes keys, at most 1.2x a bare Textual app with one ``TextArea``
 (``bench/bench_prompt_usable.py``). The app's own work before that is small
 (settings, the profile, two stylesheets); importing and mounting the three

@@ -1,4 +1,4 @@
-"""Toasts that replace their predecessor instead of piling up (issue 12 item 18).
+"""Toasts that replace their predecessor instead of piling up.
 
 Three retries used to leave three "Model call failed" toasts stacked; only the
 latest is true. Textual has no public call to withdraw one notification, so this

@@ -1,6 +1,6 @@
 """Tool approval (docs/agent.md#tools): the exact command, its risk, approve once or deny.
 
-The command is shown exactly as it will run (issue 10): every control
+The command is shown exactly as it will run: every control
 character, escape sequence (an OSC's hidden payload included), bidi control
 and invisible character is shown as a ``\\x1b``/``\\u202e`` escape in reverse
 video (:func:`agenttui.core.visible_text.exact_parts`), never stripped, and a

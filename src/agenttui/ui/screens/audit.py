@@ -123,7 +123,7 @@ class AuditScreen(Screen[bool]):
         with Horizontal(id="audit-bar"):
             yield Static(Text("Memory audit", style="bold"), id="audit-title")
             # The digit is the key that picks the filter, said so: "suspicious (1)" read as a
-            # count of suspicious items (issue 12 item 17). The counts are on the summary line.
+            # count of suspicious items. The counts are on the summary line.
             select = Select([(filter_label(flag, n), flag) for n, flag in enumerate(AUDIT_FLAGS, 1)],
                             prompt=filter_label("all items", 0), id="audit-filter")
             select.tooltip = "Show only the items with one flag. Keys 0-7 pick a filter from the table."
@@ -143,7 +143,7 @@ class AuditScreen(Screen[bool]):
         if self.deep:
             self._review()
 
-    # -- deep review (issue 16) ------------------------------------------------
+    # -- deep review ------------------------------------------------
     @work(group="audit-review", exclusive=True)
     async def _review(self) -> None:
         from agenttui.agent.deep_review import review

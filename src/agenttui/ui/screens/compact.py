@@ -1,4 +1,4 @@
-"""``/compact``'s summary, shown for editing before it is kept (issue 15 item 4).
+"""``/compact``'s summary, shown for editing before it is kept.
 
 The model's summary in a TextArea: the user corrects it (it is what the model
 will see instead of those messages from now on) and keeps it with Save

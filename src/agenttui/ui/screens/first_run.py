@@ -96,7 +96,7 @@ class FirstRunScreen(ModalScreen[str]):
             with VerticalScroll(id="first-run-body"):
                 yield Static(Content(explanation(self.settings_key, self.problem)), id="first-run-text")
             with Horizontal(id="first-run-buttons"):
-                # also without a keyring: Settings keeps a typed key for the session (issue 12 item 8)
+                # also without a keyring: Settings keeps a typed key for the session
                 yield Button("Open settings", id="settings", variant="primary")
                 yield Button("Later", id="later")
 

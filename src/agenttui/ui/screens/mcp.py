@@ -1,4 +1,4 @@
-"""The MCP screen (issue 14 item 3), opened by ``/mcp``.
+"""The MCP screen, opened by ``/mcp``.
 
 Left: the profile's servers with their state. Right: the highlighted one's
 target, tools, last error and the tail of its stderr -- all server text shown

@@ -1,4 +1,4 @@
-"""Which wording to keep when duplicates are merged (issue 16).
+"""Which wording to keep when duplicates are merged.
 
 Lists the highlighted note and its duplicates, each with its scope and why it
 was matched; Enter keeps the highlighted wording and folds the others into

@@ -9,7 +9,7 @@ Decisions:
   ranges as config.toml: an out-of-range value marks its field and Save
   refuses, naming the key, the value and the allowed range (nothing is
   written). Lists and key bindings are edited in config.toml.
-* **At the top** what a newcomer looks for (issue 12 item 23): the model, with
+* **At the top** what a newcomer looks for: the model, with
   a picker filled from the endpoint's ``/models`` (listed in a worker when the
   dialog opens and again when the base URL or key field is left; a gateway
   without the list says so and the name is typed), the endpoint and key, your
@@ -23,7 +23,7 @@ Decisions:
   profile, and the dialog says so when one is active.
 * The **API key** never goes near config.toml: a non-empty password field is
   handed to ``core.config.api_key.set_api_key`` (the OS keyring). Without a usable
-  keyring backend (issue 12 item 8) the typed key is **used for this session**
+  keyring backend the typed key is **used for this session**
   (``services.session_api_key``: the next turn finds it, nothing is written),
   and a switch, off by default and labelled with the file's path and what it
   means, stores it instead in ``<config dir>/api_key`` (mode 0600, not
@@ -53,7 +53,7 @@ from textual.widgets import Button, Input, Label, Select, Static, Switch, TextAr
 if TYPE_CHECKING:
     from agenttui.bootstrap import Services
 
-TOP_KEYS = ("user_name", "temperature")  # shown under the endpoint, not in "General" (issue 12 item 23)
+TOP_KEYS = ("user_name", "temperature")  # shown under the endpoint, not in "General"
 SECTION_TITLES = {None: "General", "memory": "Memory", "history": "History", "recall": "Recall",
                   "agent": "Agent", "redaction": "Redaction"}
 
@@ -224,7 +224,7 @@ class SettingsScreen(ModalScreen[bool]):
         self._check_keyring()
         self._refresh_model_list()
 
-    # -- the endpoint's models (issue 12 item 23) -----------------------------
+    # -- the endpoint's models -----------------------------
     def _endpoint(self) -> tuple[str | None, str | None]:
         """(base URL, key) a turn would use with this form's values."""
         environ = self.services.environ

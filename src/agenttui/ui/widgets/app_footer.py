@@ -1,4 +1,4 @@
-"""Textual's ``Footer``, minus work that changes nothing on screen (issue 9: Enter -> first words).
+"""Textual's ``Footer``, minus work that changes nothing on screen (Enter -> first words).
 
 Textual recomposes the footer (~20 keys mounted, styled, laid out) whenever the
 screen's bindings may have changed: focus moves, and twice per chat turn. Two

@@ -1,4 +1,4 @@
-"""The branch navigator under a message that has siblings (issue 15): ``‹ 2/3 ›``.
+"""The branch navigator under a message that has siblings: ``‹ 2/3 ›``.
 
 A line of its own, mounted right after its message in the chat log (the
 message widgets stay as they are): which version of the message this is and

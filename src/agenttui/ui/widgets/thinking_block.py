@@ -1,4 +1,4 @@
-"""A reasoning model's thinking, shown live but out of the way (issue 9, item 9).
+"""A reasoning model's thinking, shown live but out of the way.
 
 A collapsed, dim block above the reply: its title counts the words while the
 model thinks ("thinking… 120 words"), so a reasoning model never looks stalled;
