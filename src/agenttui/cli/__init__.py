@@ -25,8 +25,8 @@ from types import SimpleNamespace
 
 from agenttui import __version__
 
-COMMAND_MODULES = ("ask", "memory", "history", "usage", "profile", "backup", "key", "paths", "doctor", "mcp",
-                   "completion")
+COMMAND_MODULES = ("ask", "memory", "history", "usage", "profile", "config", "backup", "key", "paths", "doctor",
+                   "mcp", "completion")
 
 
 def build_parser(only: str | None = None):

@@ -228,11 +228,10 @@ def load(paths: Paths, profile: str) -> McpConfig:
 
 def update(paths: Paths, change: Callable[[dict[str, Any]], None]) -> None:
     """Apply ``change`` to the ``[mcp]`` table and write config.toml atomically (the
-    rest of the file as it was, minus comments -- tomli-w cannot keep them)."""
-    import tomli_w
-
+    rest of the file as it was, its comments and order included: core/config/toml_edit.py)."""
     from agenttui.core.config.file import ConfigError, parse_toml_file
-    from agenttui.core.files import atomic_write_text, locked
+    from agenttui.core.config.toml_edit import write_keeping_style
+    from agenttui.core.files import locked
 
     path = paths.config_file
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -252,7 +251,7 @@ def update(paths: Paths, change: Callable[[dict[str, Any]], None]) -> None:
             document["mcp"] = mcp
         else:
             document.pop("mcp", None)
-        atomic_write_text(path, tomli_w.dumps(document))
+        write_keeping_style(path, document)
 
 
 def servers_table(mcp: dict[str, Any], scope: Scope, profile: str) -> dict[str, Any]:

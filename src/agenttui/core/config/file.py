@@ -13,7 +13,8 @@ Decisions recorded here:
 * **Saving writes only what differs from the defaults**, plus every key the
   file already had (an explicit choice stays explicit) and unknown keys the
   file already had (a newer version's keys, or a typo the warning names, are
-  not destroyed). Comments are lost on save: tomli-w cannot keep them.
+  not destroyed). The file's own text is edited, not rewritten
+  (:mod:`agenttui.core.config.toml_edit`): comments, order and formatting survive.
 * **Never a secret**: unknown keys that name a credential (``api_key``,
   ``token``, ``password``, ``secret``) are dropped on save (with a warning on
   load), and string values pass through :func:`agenttui.security.redact_secrets`.
@@ -270,9 +271,8 @@ def save_settings(paths: Paths, settings: Settings) -> None:
     Raises :class:`ConfigError` if the current file does not parse: we never
     replace text the user may still want to fix.
     """
-    import tomli_w
-
-    from agenttui.core.files import atomic_write_text, locked
+    from agenttui.core.config.toml_edit import write_keeping_style
+    from agenttui.core.files import locked
     from agenttui.security import redact_secrets
 
     path = paths.config_file
@@ -286,4 +286,4 @@ def save_settings(paths: Paths, settings: Settings) -> None:
                     path, f"{exc.detail} — not saving over a file that does not parse; "
                     "fix or remove it first", exc.line, exc.column) from exc
         document = _diff(_to_toml(settings), _to_toml(Settings()), existing, redact_secrets)
-        atomic_write_text(path, tomli_w.dumps(document))
+        write_keeping_style(path, document)
