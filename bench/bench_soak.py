@@ -20,18 +20,20 @@ a. **key echo** -- the next question is typed one key at a time: each key is
    visible on the row, so its echo cannot be told from no echo).
 b. **RSS** of the app's process and its children (``/proc/PID/status`` VmRSS).
 c. **scroll to top** -- the chat log is focused (``shift+tab`` from the prompt),
-   then ``home`` is pressed every 150 ms (agenttui pages older messages in from
-   history whenever the view reaches the top) until the first question's text is
-   on screen, inside the chat pane (the History pane lists the conversation under
-   that same text); the time from the first press to that frame. Then ``end``,
-   the latest reply's marker on screen again, ``escape`` back to the prompt.
+   then ``home`` is pressed every 150 ms until the first question's text is on
+   screen, inside the chat pane (the History pane lists the conversation under
+   that same text); the time from the first press to that frame, and the presses.
+   (agenttui's ``home`` mounts the conversation's first page in place of what is
+   shown; the minimal app has it all mounted and scrolls.) Then ``end``, the
+   latest reply's marker on screen again, ``escape`` back to the prompt.
 
-The same conversation, the same keys, are measured in the same run for a
-minimal Textual app: a ``TextArea`` prompt under a ``VerticalScroll`` where
-each Enter mounts the question and a new ``Markdown`` streamed with
-``Markdown.get_stream``, never trimming old ones (``shift+tab`` focuses the
-scroll, ``home``/``end`` are Textual's own scroll bindings there, ``escape``
-goes back to the prompt).
+The same conversation, the same keys, at the same turns, are measured in the
+same run for a minimal Textual app (``--skip-minimal`` leaves it out; it keeps
+every reply mounted, so its turns grow slower: ``--minimal-turn-timeout``): a
+``TextArea`` prompt under a ``VerticalScroll`` where each Enter mounts the
+question and a new ``Markdown`` streamed with ``Markdown.get_stream``, never
+trimming old ones (``shift+tab`` focuses the scroll, ``home``/``end`` are
+Textual's own scroll bindings there, ``escape`` goes back to the prompt).
 
 Then **opening from History**: a separate ``AGENTTUI_HOME`` is filled before
 the app starts, through the real core API (``build_services`` ->
@@ -332,7 +334,7 @@ class SoakResult:
 
 
 def soak(subject: Subject, env: dict[str, str], turns: int, at: set[int], rng: random.Random,
-         cwd: str) -> SoakResult:
+         cwd: str, turn_timeout: float = TURN_TIMEOUT) -> SoakResult:
     result = SoakResult(subject.name)
     term = TimedPty(subject.argv, env=env, size=SIZE, cwd=cwd)  # (``with ... as`` would type it PtyTerminal)
     with term:
@@ -347,7 +349,7 @@ def soak(subject: Subject, env: dict[str, str], turns: int, at: set[int], rng: r
                     wait_shown(term, in_screen(asked), f"question {turn} in the prompt", 30)
                 sent = time.perf_counter()
                 term.send(ENTER)
-                arrived = wait_shown(term, in_chat(marker(turn)), f"turn {turn}'s reply", TURN_TIMEOUT)
+                arrived = wait_shown(term, in_chat(marker(turn)), f"turn {turn}'s reply", turn_timeout)
                 result.turn_seconds.append(arrived - sent)
                 typed_next = False
                 if turn in at:
@@ -446,7 +448,7 @@ def _ms(values: list[float], fraction: float | None = None) -> float:
 
 def table(results: list[SoakResult]) -> str:
     head = f"{'turn':>5} | " + " | ".join(
-        f"{r.name + ' echo med/p95 ms':>27} {'RSS MiB':>8} {'top s':>7}" for r in results)
+        f"{r.name + ' echo med/p95 ms':>27} {'RSS MiB':>8} {'top s':>7} {'homes':>5}" for r in results)
     lines = [head, "-" * len(head)]
     turns = sorted({p.turn for r in results for p in r.points})
     for turn in turns:
@@ -454,11 +456,11 @@ def table(results: list[SoakResult]) -> str:
         for r in results:
             point = next((p for p in r.points if p.turn == turn), None)
             if point is None:
-                cells.append(f"{'-':>27} {'-':>8} {'-':>7}")
+                cells.append(f"{'-':>27} {'-':>8} {'-':>7} {'-':>5}")
                 continue
             top = "never" if point.top is None else f"{point.top:.2f}"
             cells.append(f"{_ms(point.echoes):>19.0f} / {_ms(point.echoes, 0.95):>5.0f} "
-                         f"{point.rss:>8.1f} {top:>7}")
+                         f"{point.rss:>8.1f} {top:>7} {point.home_presses:>5}")
         lines.append(f"{turn:>5} | " + " | ".join(cells))
     return "\n".join(lines)
 
@@ -494,6 +496,8 @@ def main() -> int:
                         help="conversation sizes opened from History, each against 20 ('' to skip)")
     parser.add_argument("--open-runs", type=int, default=3)
     parser.add_argument("--skip-minimal", action="store_true")
+    parser.add_argument("--minimal-turn-timeout", type=float, default=600.0,
+                        help="seconds a turn of the minimal app may take (its turns grow with the conversation)")
     args = parser.parse_args()
     if not AGENTTUI.exists():
         print(f"not installed: {AGENTTUI}", file=sys.stderr)
@@ -527,7 +531,8 @@ def report(args: argparse.Namespace, at: set[int], open_sizes: list[int], server
     results = []
     for subject in subjects:
         home = tmp / f"home-{subject.name}"
-        result = soak(subject, env_for(home, server.fake.base_url), args.turns, at, rng, str(tmp))
+        timeout = args.minimal_turn_timeout if subject.name == "minimal" else TURN_TIMEOUT
+        result = soak(subject, env_for(home, server.fake.base_url), args.turns, at, rng, str(tmp), timeout)
         result.anomalies += crash_logs(home)
         results.append(result)
 

@@ -67,7 +67,12 @@ W = TypeVar("W", bound=Widget)
 PAGE = 20  # enough to fill a tall terminal; each Markdown reply costs ms to mount
 PAGE_CHARS = 12_000  # ... and a page stops at this much text: ten 500-word replies took seconds to mount
 KEEP_MOUNTED = 2 * PAGE  # stored messages mounted at most while following the end (see trim_above)
-KEEP_CHARS = 4 * PAGE_CHARS  # ... and their text at most (long replies are many widgets each)
+# ... and their text at most (long replies are many widgets each): a 500-word reply is about 3,300
+# characters and 150 widgets, so this is 7 such replies, hundreds of lines above a 40-line view.
+# At 48,000 characters the log held 15 of them (2,250 widgets) and the process grew 90 MiB over a
+# short conversation's size (measured in-process with gc object counts: no trimmed widget stayed
+# alive; the growth was the mounted window itself).
+KEEP_CHARS = 2 * PAGE_CHARS
 MAX_PAGES = 20
 REVEAL_WAIT_S = 5.0  # a reopened page stays hidden at most this long waiting for its replies
 MAX_USED = 300  # replies whose "used: …" line is kept for reopening (memory only, this session)
