@@ -15,7 +15,7 @@ Every finder yields `(start, end, kind, priority)`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Set
 from functools import lru_cache
 
 from .anchored import AnchoredPattern
@@ -46,8 +46,8 @@ _ASSIGN = AnchoredPattern(
     [ \t]{0,24}+                  # keys aligned in a column (`:password   => '…'`)
     (?P<sep>=(?![=~>])|:=|=>|:(?![:/])|[=!]==?+)   # ==, !=: a credential checked in code
     [ \t]{0,24}+
-    (?P<value>"[^"\r\n]{0,500}+"|'[^'\r\n]{0,500}+'|[^\s"',;{}()\[\]]{1,500}+)
-    """,
+    (?P<value>"[^"\r\n]{0,500}+"|'[^'\r\n]{0,500}+'|[^\s"',;{}()\[\]]{1,500}+(?![(\[]))
+    """,  # an unquoted value before `(` or `[` is an expression (`os.environ.get(…)`): no match, no Python work
     re.VERBOSE,
 )
 _KEY_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789_.-"
@@ -119,8 +119,9 @@ _NAME = re.compile(r"[A-Za-z_]{1,100}")  # an identifier without digits (`hunter
 _TOKEN_VALUE = re.compile(r"[A-Za-z0-9+/=_.~-]{1,500}")
 
 
-def find_assignments(text: str, lowered: str) -> Iterator[Candidate]:
-    for m in _ASSIGN.finditer(lowered):
+def find_assignments(text: str, lowered: str, present: Set[str] | None = None) -> Iterator[Candidate]:
+    """`present`: the anchors that occur in `lowered`, if known (`AnchoredPattern.finditer`)."""
+    for m in _ASSIGN.finditer(lowered, present):
         kstart = _key_start(lowered, m.start())
         if lowered[max(0, kstart - 3) : kstart] == "://":
             continue  # `https://oauth2:TOKEN@host/…`: URL credentials, found below
@@ -246,8 +247,8 @@ _NOT_THE_PASSWORD = frozenset(
     "manager managers policy policies length strength requirements rules generator app field hint".split())
 
 
-def find_prose(text: str, lowered: str) -> Iterator[Candidate]:
-    for m in _PROSE.finditer(lowered):
+def find_prose(text: str, lowered: str, present: Set[str] | None = None) -> Iterator[Candidate]:
+    for m in _PROSE.finditer(lowered, present):
         if m.start() and lowered[m.start() - 1].isalpha():
             continue  # "spin: …", "keypin …" — word boundary checked here, not
             # in the regex, so `re` keeps its first-character scan

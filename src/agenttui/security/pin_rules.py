@@ -20,7 +20,7 @@ redaction's single keyword pass, so text without "pin" or "login" pays nothing.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Set
 
 from .anchored import AnchoredPattern
 from .secret_patterns import CONTEXT
@@ -94,8 +94,8 @@ def _chosen(value: str) -> bool:
     return has_alpha and has_other and "://" not in value and not value.startswith(("/", "~"))
 
 
-def find_login_lines(text: str, lowered: str) -> Iterator[Candidate]:
-    for m in _LOGIN.finditer(lowered):
+def find_login_lines(text: str, lowered: str, present: Set[str] | None = None) -> Iterator[Candidate]:
+    for m in _LOGIN.finditer(lowered, present):
         start, end = m.span("value")
         value = text[start:end].rstrip(".,;)\"'`")
         if _chosen(value):

@@ -16,7 +16,7 @@ context"): a random-looking 40-character string alone is not redacted.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Set
 
 from .anchored import AnchoredPattern
 from .secret_patterns import CONTEXT
@@ -52,8 +52,8 @@ def _chosen(value: str, explicit: bool) -> bool:
     return explicit and has_digit and not any(c in "/:.-" for c in value)  # not a date or time
 
 
-def find_prose_passwords(text: str, lowered: str) -> Iterator[Candidate]:
-    for m in _PROSE_PW.finditer(lowered):
+def find_prose_passwords(text: str, lowered: str, present: Set[str] | None = None) -> Iterator[Candidate]:
+    for m in _PROSE_PW.finditer(lowered, present):
         if m.start() and lowered[m.start() - 1].isalpha():
             continue  # "spw", "bypass", "compass"
         vstart, vend = m.span("value")

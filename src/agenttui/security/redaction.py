@@ -29,6 +29,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from . import gitleaks_scan
+from .anchored import AnchoredPattern
 from .command_rules import (
     COMMAND_FINDERS,
     find_kubernetes_secret_values,
@@ -39,6 +40,8 @@ from .command_rules import (
     find_xml_key_values,
 )
 from .context_rules import (
+    _ASSIGN,
+    _PROSE,
     CONTEXT_FINDERS,
     find_assignments,
     find_flags,
@@ -52,8 +55,10 @@ from .hash_rules import NEEDLES as _HASH_NEEDLES
 from .hash_rules import find_password_hashes
 from .literals import gate_needles
 from .match import SecretMatch
+from .pin_rules import _LOGIN as _LOGIN_LINE
 from .pin_rules import PIN_FINDERS, find_login_lines, find_pins
 from .prose_rules import (
+    _PROSE_PW,
     PROSE_FINDERS,
     find_aws_secrets,
     find_prose_passwords,
@@ -149,6 +154,16 @@ _FINDER_NEEDLES: dict[Finder, tuple[tuple[str, ...], ...]] = {
 }
 
 
+# Finders built on an `AnchoredPattern` over `lowered`: the keyword pass knows
+# which of their anchors occur, and the others are not scanned for.
+_ANCHORED_FINDERS: dict[Finder, AnchoredPattern] = {
+    find_assignments: _ASSIGN,
+    find_prose: _PROSE,
+    find_prose_passwords: _PROSE_PW,
+    find_login_lines: _LOGIN_LINE,
+}
+
+
 def _useful(needles: tuple[str, ...] | None) -> tuple[str, ...] | None:
     """No gate on needles that most texts hold ('https://'): hits cost, a gate that
     is always open saves nothing."""
@@ -163,7 +178,7 @@ def _needles() -> tuple[tuple[tuple[str, ...] | None, ...], tuple[str, ...]]:
     per_rule = tuple(_useful(gate_needles(r.regex.pattern, r.regex.flags)) for r in PROVIDER_RULES)
     every = {n for g in per_rule if g for n in g} | {
         n for gate in _FINDER_NEEDLES.values() for group in gate for n in group
-    }
+    } | {a for p in _ANCHORED_FINDERS.values() for a in p.anchors}
     return per_rule, tuple(sorted(every))
 
 
@@ -208,7 +223,8 @@ def _context_candidates(
     for finder, gate in _gated_finders():
         if found is not None and gate is not None and not all(not found.isdisjoint(g) for g in gate):
             continue
-        for start, end, kind, priority in finder(text, lowered):
+        found_by = finder(text, lowered, found) if finder in _ANCHORED_FINDERS else finder(text, lowered)  # type: ignore[call-arg]
+        for start, end, kind, priority in found_by:
             if kind == "private_key" and priority > CONTEXT:
                 priority = _BLOCK_PRIORITY
             yield start, end, kind, priority
