@@ -9,18 +9,30 @@ has every member listed here; :func:`app_parts` is the one place that says
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 if TYPE_CHECKING:
     from textual.dom import DOMNode
 
-    from agenttui.ui.startup import TypeAhead
+
+class HeldKeys(Protocol):
+    """The app's type-ahead (``startup.TypeAhead``), as the main screen uses it while it
+    swaps the first frame's slots for the panes (startup imports the prompt, which reads
+    its keys through this module: no import of startup here)."""
+
+    def quiet_for(self, since: float) -> float: ...
+    def close_early(self) -> None: ...
+    def carry_over(self, early: Any, prompt: Any) -> None: ...  # the early prompt -> the PromptInput
 
 
 class AppParts(Protocol):
     incognito: bool  # the header's badge
     context_meter: str | None  # "context 3.2k/16k" of the chat's last prompt
-    type_ahead: TypeAhead  # keys typed before the real prompt was there
+
+    @property
+    def type_ahead(self) -> HeldKeys:
+        """Keys typed before the real prompt was there."""
+        ...
 
     def key_for(self, binding_id: str) -> str:
         """The key bound to ``binding_id`` now (``[keys]`` remaps it)."""

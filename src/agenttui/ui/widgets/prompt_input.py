@@ -31,6 +31,7 @@ from textual.message import Message
 from textual.widgets import TextArea
 
 from agenttui.ui.bindings import PROMPT_ACTIONS, to_bindings
+from agenttui.ui.host import app_parts
 from agenttui.ui.survivable_errors import dispatch_guarded
 
 PASTE_INLINE_MAX = 5_000  # characters: a longer paste is kept aside, shown as one line
@@ -93,8 +94,7 @@ class PromptInput(TextArea):
             return
 
     def _effective_keys(self, binding_id: str) -> list[str]:
-        key_for = getattr(self.app, "key_for", None)
-        return [k.strip() for k in key_for(binding_id).split(",")] if key_for else []
+        return [k.strip() for k in app_parts(self).key_for(binding_id).split(",")]
 
     # -- sending -------------------------------------------------------------
     # Enter is a *priority* binding (it must beat TextArea's own newline), and
