@@ -50,6 +50,8 @@ from .context_rules import (
     find_prose,
     find_url_passwords,
 )
+from .credential_calls import NEEDLES as _CALL_NEEDLES
+from .credential_calls import find_credential_calls
 from .crypto_keys import ascii_view, find_seed_phrases, find_wallet_keys
 from .hash_rules import NEEDLES as _HASH_NEEDLES
 from .hash_rules import find_password_hashes
@@ -151,6 +153,7 @@ _FINDER_NEEDLES: dict[Finder, tuple[tuple[str, ...], ...]] = {
     find_private_key_blocks: (("-----begin", "private-lines:"),),
     find_prose_passwords: (("pw", "pass", "sandi"),),
     find_password_hashes: (_HASH_NEEDLES,),
+    find_credential_calls: (_CALL_NEEDLES,),
 }
 
 
@@ -212,7 +215,7 @@ def _gated_finders() -> tuple[tuple[Finder, tuple[frozenset[str], ...] | None], 
     return tuple(
         (f, None if (g := _FINDER_NEEDLES.get(f)) is None else tuple(map(frozenset, g)))
         for f in (*CONTEXT_FINDERS, *COMMAND_FINDERS, *PROSE_FINDERS, *PIN_FINDERS, find_password_hashes,
-                  find_token_lines)
+                  find_credential_calls, find_token_lines)
     )
 
 
