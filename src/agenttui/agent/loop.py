@@ -448,9 +448,13 @@ class _Turn:
         params: dict[str, Any] = {"model": self.model, "messages": messages, "stream": True,
                                   "stream_options": {"include_usage": True}}
         self.sent = messages
+        from agenttui.agent.context_probe import probe_in_background
         from agenttui.core.usage.pricing import warm
 
         warm()  # the price table loads in a thread while the model answers
+        # the endpoint's own context length for the next requests (once per process)
+        probe_in_background(self.services.base_url, str(getattr(self.client, "api_key", "") or ""), self.model,
+                            None if self.services.incognito else self.services.paths.data_dir)
         if tools:
             params["tools"] = tools
         if self.settings.temperature is not None:

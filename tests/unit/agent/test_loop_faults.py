@@ -85,7 +85,8 @@ async def test_429_honours_retry_after(services, conversation, fake_openai):
     assert retry.delay == pytest.approx(1.0) and "429" in retry.reason
     assert elapsed >= 1.0
     assert len(fake_openai.chat_requests) == 2
-    gap = fake_openai.requests[1].at - fake_openai.requests[0].at
+    chats = [r for r in fake_openai.requests if r.path.endswith("/chat/completions")]  # not the
+    gap = chats[1].at - chats[0].at  # context-length probe's GET /models beside them
     assert gap >= 0.95
 
 

@@ -184,7 +184,8 @@ def assemble(
                                 user_message.content and recall_query(user_message.content), now=now,
                                 repo_section=_repo_section(services, warnings))
 
-    total = prompt_budget(settings, services.model)
+    total = prompt_budget(settings, services.model, base_url=services.base_url,
+                          data_dir=services.paths.data_dir)
     # framing the estimates of the parts do not see: reply priming, the two system messages
     fixed = (estimate_tokens(parts.text) + sum(message_tokens(m) for m in current)
              + REPLY_PRIMING + 2 * MESSAGE_OVERHEAD)

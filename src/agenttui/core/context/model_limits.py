@@ -6,15 +6,17 @@ sets it; 0 (the default) takes half the model's context length -- the other
 half is the reply's, and a smaller prompt is faster and cheaper -- capped at
 ``AUTO_CAP`` tokens, past which more history rarely helps and always costs.
 
-Context lengths are the providers' published figures for the families below
-(matched as substrings of the lower-cased model name, most specific first).
-An unknown model is assumed to have 32,768 tokens. Ollama serves a smaller
-window than the model supports unless ``num_ctx`` is raised; set
-``prompt_token_budget`` for such a server.
+The context length the endpoint reported comes first (OpenRouter's ``context_length``,
+vLLM's ``max_model_len``, Ollama's ``num_ctx`` or the model's own length from
+``/api/show``: :mod:`agenttui.core.context.endpoint_context`). Without one, the
+providers' published figures for the families below are used (matched as substrings
+of the lower-cased model name, most specific first); an unknown model is assumed to
+have 32,768 tokens.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -36,8 +38,15 @@ _CONTEXT_LENGTHS: tuple[tuple[str, int], ...] = (
 )
 
 
-def context_length(model: str | None) -> int:
-    """The model's context length in tokens (``UNKNOWN_CONTEXT`` when not in the table)."""
+def context_length(model: str | None, base_url: str | None = None, data_dir: Path | None = None) -> int:
+    """The model's context length in tokens: the endpoint's figure (``base_url`` given), else
+    the table's, else ``UNKNOWN_CONTEXT``."""
+    if base_url is not None or data_dir is not None:
+        from agenttui.core.context.endpoint_context import learned
+
+        reported = learned(base_url, model or "", data_dir)
+        if reported:
+            return reported
     name = (model or "").casefold()
     for family, length in _CONTEXT_LENGTHS:
         if family in name:
@@ -45,9 +54,11 @@ def context_length(model: str | None) -> int:
     return UNKNOWN_CONTEXT
 
 
-def prompt_budget(settings: Settings, model: str | None = None) -> int:
+def prompt_budget(settings: Settings, model: str | None = None, *, base_url: str | None = None,
+                  data_dir: Path | None = None) -> int:
     """Tokens the whole request may take (see the module doc)."""
     configured = int(settings.agent.prompt_token_budget)
     if configured > 0:
         return max(MIN_BUDGET, configured)
-    return max(MIN_BUDGET, min(AUTO_CAP, context_length(model or settings.model) // 2))
+    length = context_length(model or settings.model, base_url, data_dir)
+    return max(MIN_BUDGET, min(AUTO_CAP, length // 2))
