@@ -1,4 +1,4 @@
-"""``agenttui config path|show|get KEY|set KEY VALUE`` (config.toml, docs/storage.md).
+"""``agenttui config path|show|get KEY|set KEY VALUE|schema`` (config.toml, docs/storage.md).
 
 ``show`` prints every key with the value in force (the file's, else the default;
 ``--json`` for tools); ``get`` one key (dotted: ``agent.max_steps``); ``set`` changes
@@ -30,6 +30,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     put.add_argument("key")
     put.add_argument("value", help="a TOML value (8, true, [\"a\"]) or plain text; empty unsets an optional key")
     put.set_defaults(handler=run_set)
+    schema = sub.add_parser("schema", help="where config.toml's JSON Schema is (for editors)")
+    schema.add_argument("--print", action="store_true", help="print the schema itself")
+    schema.set_defaults(handler=run_schema)
 
 
 def _paths():
@@ -107,4 +110,14 @@ def run_set(args: argparse.Namespace) -> int:
         return fail(str(exc))
     shown = "unset" if value is None else json.dumps(value, ensure_ascii=False)
     print(f"{args.key} = {shown}")
+    return 0
+
+
+def run_schema(args: argparse.Namespace) -> int:
+    from agenttui.core.config.json_schema import SCHEMA_FILE
+
+    if args.print:
+        print(SCHEMA_FILE.read_text(encoding="utf-8"), end="")
+    else:
+        print(SCHEMA_FILE)
     return 0
