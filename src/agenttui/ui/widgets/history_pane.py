@@ -20,9 +20,11 @@ Decisions:
   (the search results while a search shows), never in the search box, so
   the list keys work at once. The footer shows only the keys that act where
   the focus is: the list's ``r`` ``a`` ``v`` ``d`` ``X`` on the conversation
-  list (in the search box they would type; on the results they would act on
-  a row that is not shown), ``/`` outside the search box, and in it ``↓`` to
-  go to the list.
+  list, ``r`` ``a`` ``d`` on the search results too (acting on the hit's
+  conversation; in the search box they would type), ``/`` outside the search
+  box, and in it ``↓`` to go to the list. Esc is three bindings, one shown
+  at a time, so the footer names what it does: cancel a rename, clear the
+  search, else back to the chat.
 * **Archive is the undo-able removal** (``a``, restore with ``a`` in the
   archived view, toggled with ``v``); **delete** and **clear history** are
   destructive: a confirm dialog states what goes, and a full backup
@@ -48,9 +50,11 @@ from agenttui.ui.widgets.conversation_list import ConversationList, SearchResult
 
 if TYPE_CHECKING:
     from agenttui.bootstrap import Services
+    from agenttui.core.models import Conversation
 
 SEARCH_DELAY = 0.25
 _LIST_ACTIONS = frozenset({"rename", "archive_or_restore", "toggle_archived", "delete", "clear_history"})
+_HIT_ACTIONS = frozenset({"rename", "archive_or_restore", "delete"})  # act on a search hit's conversation too
 SEARCH_LIMIT = 200  # messages a page of results holds; shown grouped, one row per conversation
 
 
@@ -111,7 +115,10 @@ class HistoryPane(Vertical):
         Binding("v", "toggle_archived", "Show archived", id="history.toggle_archived"),
         Binding("d,delete", "delete", "Delete", id="history.delete"),
         Binding("X", "clear_history", "Clear history", id="history.clear"),
-        # Back to the chat, the pane staying open, once Esc has nothing to clear here (item 12).
+        # Esc: the first of these that is enabled (check_action) is the one shown and run.
+        Binding("escape", "cancel_rename", "Cancel rename", id="history.cancel_rename"),
+        Binding("escape", "clear_search", "Clear search", id="history.clear_search"),
+        # Back to the chat, the pane staying open, once Esc has nothing to clear here.
         Binding("escape", "escape", "Chat", id="history.to_chat"),
     ]
 
@@ -158,6 +165,7 @@ class HistoryPane(Vertical):
         self._search_limit = SEARCH_LIMIT  # grows a page at a time as the results are scrolled
         self._search_generation = 0  # a page that comes after a newer search started is dropped
         self._renaming: str | None = None
+        self._rename_from: OptionList | None = None  # the list the rename started on, focused after
 
     def compose(self) -> ComposeResult:
         yield SearchBox(placeholder="search history…  (/)", id="history-search")
@@ -218,12 +226,31 @@ class HistoryPane(Vertical):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         focused = self.screen.focused
+        if action in _HIT_ACTIONS and focused is self.search_results:
+            return True
         if action in _LIST_ACTIONS:
             return focused is self.conversation_list
         search = self.query_one("#history-search", Input)
         if action == "focus_search":
             return focused is not search
+        if action == "cancel_rename":
+            return self._renaming is not None
+        if action == "clear_search":
+            return self._renaming is None and bool(search.value)
         return True
+
+    async def _selected(self) -> Conversation | None:
+        """The conversation the list keys act on: the list's row, or the search hit's conversation."""
+        if self.screen.focused is self.search_results:
+            option = self.search_results.highlighted_option
+            hit = self.search_results.hit_for(option.id if option else None)
+            if hit is None:
+                return None
+            import asyncio
+
+            # in a thread: the store may be waiting on another process's lock
+            return await asyncio.to_thread(self.services.history.get_conversation, hit.conversation_id)
+        return self.conversation_list.selected_conversation()
 
     # -- search ---------------------------------------------------------------
     def action_focus_search(self) -> None:
@@ -286,7 +313,8 @@ class HistoryPane(Vertical):
         results = self.search_results
         added = results.show_hits(message.hits, more=message.more, append=message.append)
         self._show_results(True)
-        self._show_mode(_results_line(results.option_count, results.hit_count, results.more), "Esc clears")
+        self._show_mode(_results_line(results.option_count, results.hit_count, results.more),
+                        "Esc: clear search")  # as the footer says
         if message.append and message.more and not added:
             self._run_search(self._query, self._search_limit + SEARCH_LIMIT, append=True)  # this page held none new
 
@@ -300,6 +328,13 @@ class HistoryPane(Vertical):
             (self.search_results if on_ else self.conversation_list).focus()
         if not on_:
             self._show_mode()
+
+    def action_cancel_rename(self) -> None:
+        self._stop_rename()
+
+    def action_clear_search(self) -> None:
+        self.query_one("#history-search", Input).value = ""
+        self.conversation_list.focus()
 
     async def action_escape(self) -> None:
         """Esc: end a rename, else clear the search, else back to the chat."""
@@ -327,10 +362,12 @@ class HistoryPane(Vertical):
             self.post_message(self.ConversationSelected(self, hit.conversation_id, hit.message_id))
 
     # -- rename ---------------------------------------------------------------
-    def action_rename(self) -> None:
-        conversation = self.conversation_list.selected_conversation()
+    async def action_rename(self) -> None:
+        focused = self.screen.focused
+        conversation = await self._selected()
         if conversation is None:
             return
+        self._rename_from = focused if isinstance(focused, OptionList) else None
         self._renaming = conversation.id
         rename = self.query_one("#history-rename", Input)
         rename.value = conversation.title or ""
@@ -349,17 +386,18 @@ class HistoryPane(Vertical):
     def _stop_rename(self) -> None:
         self._renaming = None
         self.query_one("#history-rename", Input).display = False
-        self.conversation_list.focus()
+        back = self._rename_from
+        (back if back is not None and back.display else self.conversation_list).focus()
 
     # -- archive / restore ----------------------------------------------------
     def action_toggle_archived(self) -> None:
         self.conversation_list.reload(archived=not self.archived_view)
 
-    def action_archive_or_restore(self) -> None:
-        conversation = self.conversation_list.selected_conversation()
+    async def action_archive_or_restore(self) -> None:
+        conversation = await self._selected()
         if conversation is None:
             return
-        verb = "restore" if self.archived_view else "archive"
+        verb = "restore" if conversation.archived else "archive"
         self._act(verb, conversation.id, _archive if verb == "archive" else _restore)
 
     # -- delete / clear ----------------------------------------------
@@ -368,7 +406,7 @@ class HistoryPane(Vertical):
 
         from agenttui.ui.screens.confirm import ConfirmScreen
 
-        conversation = self.conversation_list.selected_conversation()
+        conversation = await self._selected()
         if conversation is None:
             return
         # In a thread: the store may be waiting on another process's lock for a turn's write.
