@@ -464,7 +464,8 @@ class _Turn:
         prompt_capture.record(self.services, prompt_capture.CapturedPrompt(
             model=self.model, messages=messages, tools=tools,
             params={k: v for k, v in params.items() if k not in ("messages", "tools")},
-            injected_memory=list(self.trace.memory_injected), turn_id=self.trace.turn_id))
+            injected_memory=list(self.trace.memory_injected), turn_id=self.trace.turn_id,
+            conversation_id=self.cid))
         attempt = 0
         while True:
             self.completion = completion = _Completion()

@@ -23,6 +23,7 @@ class CapturedPrompt:
     params: dict[str, Any] = field(default_factory=dict)  # temperature, stream options ...
     injected_memory: list[str] = field(default_factory=list)  # ids of memory items in the prompt
     turn_id: str = ""  # the turn that sent it (matches ``Trace.turn_id``)
+    conversation_id: str = ""  # where the turn's replies are stored (the inspector shows their usage)
     at: float = field(default_factory=time.time)
 
     @property

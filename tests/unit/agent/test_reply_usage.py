@@ -59,3 +59,23 @@ async def test_a_tool_step_and_the_final_reply_each_have_usage(services, fake_op
     assert len(replies) == 2
     usage = services.history.usage_for([m.id for m in stored])
     assert set(usage) == {m.id for m in replies}  # user and tool messages have none
+
+
+async def test_the_inspector_lists_the_turn_s_replies_with_their_usage(services, fake_openai):
+    from agenttui.agent.prompt_capture import last_prompt
+    from agenttui.ui.screens.prompt_inspector import usage_text
+
+    services.settings.model = "gpt-4o-mini"
+    conversation = services.history.create_conversation()
+    fake_openai.tool_call("remember", {"text": "likes tea"}).reply("noted")
+    await collect(run_turn(services, conversation.id, "remember that I like tea"), approve=True)
+    prompt = last_prompt(services)
+    text = usage_text(services.history, prompt)
+    replies = [m for m in services.history.messages(conversation.id) if m.role == "assistant"]
+    assert text.startswith("usage of this turn's replies:")
+    for reply in replies:
+        assert f"#{reply.id}  gpt-4o-mini · " in text
+    assert "turn: " in text and "$" in text
+    other = services.history.create_conversation()
+    await collect(run_turn(services, other.id, "hello"))
+    assert f"#{replies[0].id} " not in usage_text(services.history, last_prompt(services))  # its own turn only

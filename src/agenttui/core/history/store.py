@@ -839,6 +839,11 @@ class HistoryStore:
         with self._read() as db:
             return usage_rows.for_ids(db, ids)
 
+    def turn_usage(self, cid: str, turn_id: str) -> list[tuple[int, MessageUsage]]:
+        """(message id, usage) of one turn's replies, in order."""
+        with self._read() as db:
+            return usage_rows.for_turn(db, cid, turn_id)
+
     def usage_totals(self, *, since: str | None = None, by: str | None = None) -> list[Any]:
         """:func:`agenttui.core.usage.totals.totals` (a list of ``UsageTotal``)."""
         from agenttui.core.usage.totals import totals

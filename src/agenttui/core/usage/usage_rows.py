@@ -39,3 +39,12 @@ def for_ids(db: sqlite3.Connection, ids: Sequence[int]) -> dict[int, MessageUsag
                                       cached_tokens=cached, reasoning_tokens=reasoning,
                                       estimated=bool(estimated), cost=cost, priced_as=priced_as)
     return found
+
+
+def for_turn(db: sqlite3.Connection, conversation_id: str, turn_id: str) -> list[tuple[int, MessageUsage]]:
+    """(message id, usage) of a turn's replies, in order (through the conversation's index)."""
+    ids = [row[0] for row in db.execute(
+        "SELECT id FROM messages WHERE conversation_id = ? AND turn_id = ? AND role = 'assistant' ORDER BY id",
+        (conversation_id, turn_id))]
+    found = for_ids(db, ids)
+    return [(mid, found[mid]) for mid in ids if mid in found]

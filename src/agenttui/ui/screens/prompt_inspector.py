@@ -79,6 +79,28 @@ def describe(prompt) -> str:
     return inert("\n".join(lines))
 
 
+def usage_text(history, prompt) -> str:
+    """The model, tokens and cost of each reply of the request's turn, and their sum ("" if none)."""
+    cid, turn = getattr(prompt, "conversation_id", ""), getattr(prompt, "turn_id", "")
+    if history is None or not cid or not turn:
+        return ""
+    try:
+        replies = history.turn_usage(cid, turn)
+    except Exception:  # noqa: BLE001 -- a store problem costs this block, never the inspector
+        return ""
+    if not replies:
+        return ""
+    from agenttui.core.usage.message_usage import format_cost
+
+    lines = ["usage of this turn's replies:"]
+    lines += [f"  #{mid}  {usage.describe()}" for mid, usage in replies]
+    if len(replies) > 1:
+        costs = [u.cost for _, u in replies if u.cost is not None]
+        tokens = sum(u.total_tokens for _, u in replies)
+        lines.append(f"  turn: {tokens:,} tokens · {format_cost(sum(costs)) if costs else 'no price known'}")
+    return inert("\n".join(lines)) + "\n\n"
+
+
 class PromptInspectorScreen(ModalScreen[InspectorResult | None]):
     DEFAULT_CSS = """
     PromptInspectorScreen { align: center middle; }
@@ -122,7 +144,8 @@ class PromptInspectorScreen(ModalScreen[InspectorResult | None]):
         if self.usage is not None and getattr(self.prompt, "turn_id", None) != self.usage.turn_id:
             return ("The full request is kept for the last turn of this session only; "
                     "F4 after the latest reply shows it.")
-        return describe(self.prompt)
+        services = self.services or getattr(self.app, "services", None)  # F4 opens it without them
+        return usage_text(getattr(services, "history", None), self.prompt) + describe(self.prompt)
 
     def on_mount(self) -> None:
         if self.usage is not None:
