@@ -12,6 +12,7 @@ import pytest
 
 from agenttui.core.models import Message
 from agenttui.ui.app import make_app
+from tests.ui.helpers import foreground_complete
 
 
 @pytest.fixture
@@ -31,7 +32,7 @@ def snapshot_services(make_services):
 async def _settle(pilot) -> None:
     from agenttui.ui.widgets.prompt_input import PromptInput
 
-    await pilot.app.workers.wait_for_complete()
+    await foreground_complete(pilot.app)
     await pilot.pause()
     pilot.app.screen.query_one(PromptInput).cursor_blink = False
     await pilot.pause()

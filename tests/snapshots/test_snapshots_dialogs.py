@@ -17,6 +17,7 @@ from agenttui.bootstrap import build_services
 from agenttui.core.models import MemoryItem
 from agenttui.ui.screens.audit import AuditScreen
 from agenttui.ui.screens.confirm import ConfirmScreen
+from tests.ui.helpers import foreground_complete
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 SIZE = (120, 36)
@@ -77,9 +78,9 @@ class _DialogHost(App):
 
 
 async def _settled(pilot) -> None:
-    await pilot.app.workers.wait_for_complete()
+    await foreground_complete(pilot.app)
     await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
+    await foreground_complete(pilot.app)
     await pilot.pause()
     # The audit's rows arrive as a message after its worker; the table sizes its
     # auto-width columns on a later refresh. Snapped before that, the columns

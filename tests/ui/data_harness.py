@@ -15,6 +15,7 @@ from textual.app import App, ComposeResult
 from textual.message import Message
 
 from agenttui.bootstrap import build_services
+from tests.ui.helpers import foreground_complete
 
 
 def services_for(tmp_path: Path, profile: str | None = None):
@@ -47,5 +48,5 @@ class Harness(App):
 async def settle(pilot, app) -> None:
     """Let workers finish and their messages be handled."""
     for _ in range(3):
-        await app.workers.wait_for_complete()
+        await foreground_complete(app)
         await pilot.pause()

@@ -19,6 +19,22 @@ async def wait_until(pilot, predicate: Callable[[], object], timeout: float = 30
         await pilot.pause(0.02)
 
 
+# Workers that run until the app exits by design (the app's `_embed_history`: semantic recall,
+# on by default as "auto", indexes history in the background): never "done", so not waited for.
+BACKGROUND_GROUPS = frozenset({"embeddings"})
+
+
+def foreground_workers(app) -> list:
+    return [w for w in app.workers if w.group not in BACKGROUND_GROUPS]
+
+
+async def foreground_complete(app) -> None:
+    """``app.workers.wait_for_complete()`` without the workers that only end with the app."""
+    workers = foreground_workers(app)
+    if workers:  # an empty list would mean "every worker" to Textual
+        await app.workers.wait_for_complete(workers)
+
+
 async def workers_done(pilot, timeout: float = 30.0) -> None:
     """Wait until no worker runs, and the messages they posted have been handled.
 
@@ -28,7 +44,7 @@ async def workers_done(pilot, timeout: float = 30.0) -> None:
     """
     app = pilot.app
     for _ in range(2):  # a handler of a worker's message may start another worker
-        await wait_until(pilot, lambda: all(w.is_finished for w in app.workers), timeout)
+        await wait_until(pilot, lambda: all(w.is_finished for w in foreground_workers(app)), timeout)
         await pilot.pause()
 
 

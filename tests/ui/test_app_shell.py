@@ -11,7 +11,7 @@ from agenttui.ui.screens.main import MainScreen
 from agenttui.ui.screens.prompt_inspector import PromptInspectorScreen
 from agenttui.ui.widgets.chat_log import PAGE, ChatLog
 from agenttui.ui.widgets.message_view import UserMessage
-from tests.ui.helpers import chat, replies, send, wait_until, workers_done
+from tests.ui.helpers import chat, foreground_complete, replies, send, wait_until, workers_done
 
 
 def pane_titles(app) -> dict[str, bool]:
@@ -75,7 +75,7 @@ async def test_first_run_screen_without_api_key_and_panes_stay_usable(services):
 async def test_first_run_not_shown_with_a_key(chat_services, fake_openai):
     app = make_app(chat_services)
     async with app.run_test(size=(120, 36)) as pilot:
-        await app.workers.wait_for_complete()
+        await foreground_complete(app)
         await pilot.pause()
         assert isinstance(app.screen, MainScreen)
 

@@ -18,7 +18,7 @@ from agenttui.agent.loop import pending_count
 from agenttui.core.history.store import HistoryStore
 from agenttui.core.models import Message
 from agenttui.ui.app import make_app
-from tests.ui.helpers import chat, replies, send, wait_until
+from tests.ui.helpers import chat, foreground_complete, replies, send, wait_until
 
 # A second process takes the write lock and keeps it until told to let go.
 LOCKER = """
@@ -52,7 +52,7 @@ async def test_keys_work_while_another_process_holds_the_history_lock(chat_servi
     app = make_app(chat_services)
     async with app.run_test(size=(120, 36)) as pilot:  # the turn's first storage work is the append
         await wait_until(pilot, lambda: app.main.panes_ready and chat(app).conversation_id == earlier.id)
-        await app.workers.wait_for_complete()
+        await foreground_complete(app)
         locker = subprocess.Popen([sys.executable, "-c", LOCKER, str(db)], stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE, text=True)
         try:

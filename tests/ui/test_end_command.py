@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from agenttui.ui.app import make_app
-from tests.ui.helpers import chat, replies, send, send_and_wait, wait_until
+from tests.ui.helpers import chat, foreground_complete, replies, send, send_and_wait, wait_until
 
 SIZE = (120, 36)
 
@@ -41,6 +41,6 @@ async def test_end_stopped_with_escape_archives_nothing(chat_services, fake_open
         await pilot.press("escape")
         await wait_until(pilot, lambda: not chat(app).streaming)
         await pilot.pause()
-        await app.workers.wait_for_complete()
+        await foreground_complete(app)
     assert sessions(chat_services) == ""
     assert not any(n[1] == "Session archived" for n in app.notices)

@@ -8,7 +8,7 @@ import pytest
 
 from agenttui.ui.app import make_app
 from agenttui.ui.themes import builtin_themes_dir, load_themes
-from tests.ui.helpers import notifications
+from tests.ui.helpers import foreground_complete, notifications
 
 
 def test_four_builtin_themes_with_dark_and_light():
@@ -25,7 +25,7 @@ async def test_theme_choice_persists_to_config(services, make_services):
     async with app.run_test(size=(100, 30)) as pilot:
         assert app.theme == "agenttui-dark"
         app.theme = "agenttui-light"
-        await app.workers.wait_for_complete()
+        await foreground_complete(app)
         await pilot.pause()
     config = tomllib.loads(services.paths.config_file.read_text())
     assert config["theme"] == "agenttui-light"
