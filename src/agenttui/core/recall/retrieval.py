@@ -22,14 +22,15 @@ Ranking (lexical, always on):
    one of the words, not all; more and rarer words rank higher. Words found
    in more than ``COMMON_SHARE`` of all messages are dropped while a rarer
    one remains: they rank nothing and cost the most to score.
-   A question about the user themselves ("what's my cat's name?": a
-   first-person word) also ranks the user's own statements among the best
-   ``STATEMENT_POOL`` x ``CANDIDATES`` matches as a list of their own
-   (``USER_WEIGHT``; a question's distractors -- "what's a good name for a
-   cat?" -- crowd them out of the first list). Not for other questions: on
-   public two-person conversations ("what did John say about ...?") that
-   list pushed the other side's evidence out (REALTALK assistant-turn
-   evidence 0.27 with it for every question, 0.43 without). The other
+   Statements in the first person ("our cat is called Kopi"; turns that do
+   not ask) among the best ``STATEMENT_POOL`` x ``CANDIDATES`` matches are a
+   list of their own (``STATEMENT_WEIGHT``): questions holding every word
+   ("what's a good name for a cat?") and general advice crowd them out of
+   the first list. Whoever speaks: no role is preferred. The user-only
+   version of that list (for first-person questions) and priors on the
+   user's statements (x1.25) and questions (x0.8) were measured out on the
+   public dev sets at full size (RealMem 0.338 with them, 0.382 with this
+   list; REALTALK 0.645 and 0.659; bench/bench_recall_public.py). The other
    inflections a porter index does not fold ("bought" for "buy") are words
    of the same query, each weighted by its own idf.
 3. With a date span, messages of that span come first (a second ranked list,
@@ -66,7 +67,6 @@ from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta
-from functools import lru_cache
 from typing import TYPE_CHECKING, Literal, Protocol, TypedDict
 
 from agenttui.core.memory import read_screen
@@ -113,7 +113,7 @@ SourceKind = Literal["message", "note", "fact", "project"]
 ALL_SOURCES: tuple[SourceKind, ...] = ("message", "note", "fact", "project")
 
 # Cormack et al. use 60; at 60 neighbouring ranks differ by under 2 %, so the recency bonus
-# (15 %) and the priors reordered the best bm25 matches at will. At 20 the rank still counts
+# (15 %) reordered the best bm25 matches at will. At 20 the rank still counts
 # (public dev sets: REALTALK +0.06, RealMem equal; bench/bench_recall_public.py).
 RRF_K = 20
 CANDIDATES = 100  # messages fetched per ranked list
@@ -127,11 +127,9 @@ FEEDBACK_HITS = 5  # the best hits whose names are searched for again (multi-hop
 FEEDBACK_NAMES = 6
 FEEDBACK_WEIGHT = 0.7
 FEEDBACK_RARE_SHARE = 0.002
-STATEMENT_POOL = 3  # a question about the user: their statements among this many times CANDIDATES ...
-USER_WEIGHT = 0.75  # ... are a ranked list of their own (module doc)
+STATEMENT_POOL = 3  # first-person statements among this many times CANDIDATES ...
+STATEMENT_WEIGHT = 0.75  # ... are a ranked list of their own (module doc)
 RELATED_WEIGHT = 0.8  # words related in meaning (recall.related): a paraphrase's bridge, noisier
-STATEMENT_PRIOR = 1.25  # the user's first-person statements (see ``prior``)
-QUESTION_PRIOR = 0.8  # the user's questions
 RECENCY_BONUS = 0.15  # the newest candidate gets +15 %: of two statements, the later is current
 CURRENT_BONUS = 0.5  # ... +50 % when the question asks how things are now ("these days")
 NEAR_DUPLICATE = 0.75  # Jaccard of content words at which two messages count as one
@@ -466,14 +464,14 @@ def _lexical(history: HistoryStore, request: RecallRequest, today: date) -> _Lex
     # CJK text is searched by character bigrams in an index of its own (recall.cjk)
     units = query_units(text)
     searches = [(m, index) for m, index in ((match, "words"), (fts_or_query(units), "cjk")) if m is not None]
-    about_user = not request.prefix_last and _asks_about_user(text)
     for each_match, index in searches:
-        pool = history.recall_candidates(each_match, CANDIDATES * (STATEMENT_POOL if about_user else 1),
-                                          highlight=request.prefix_last, index=index, **common)
+        told_too = not request.prefix_last  # a search box ranks by its words alone
+        pool = history.recall_candidates(each_match, CANDIDATES * (STATEMENT_POOL if told_too else 1),
+                                         highlight=request.prefix_last, index=index, **common)
         lists.append((keep(pool[:CANDIDATES]), 1.0))
-        if about_user:
-            statements = [row for row in pool if row.role == "user" and not asks(row.content)]
-            lists.append((keep(statements[:CANDIDATES]), USER_WEIGHT))
+        if told_too:
+            told = [row for row in pool if not asks(row.content) and _in_first_person(row.content)]
+            lists.append((keep(told[:CANDIDATES]), STATEMENT_WEIGHT))
     if span is not None and span.start is not None and span.end is not None:
         found_span = (span.start, span.end)
         since, until = _ts(span.start), _ts(span.end)
@@ -549,7 +547,7 @@ def _feedback_terms(history: HistoryStore, rows: dict[int, RecallRow], fused: di
     though it shares no word with the question. Rare = in fewer than
     ``FEEDBACK_RARE_SHARE`` of all messages: a common word would drag in noise.
     """
-    best = sorted(rows, key=lambda mid: (-fused.get(mid, 0.0) * prior(rows[mid]), -mid))[:FEEDBACK_HITS]
+    best = sorted(rows, key=lambda mid: (-fused.get(mid, 0.0), -mid))[:FEEDBACK_HITS]
     names = [n for mid in best for n in names_in(rows[mid].content, known)]
     others = [w for mid in best if rows[mid].role == "user"
               for w in query_terms(rows[mid].content) if w not in known and not w.isdigit() and len(w) > 3]
@@ -565,27 +563,9 @@ def _feedback_terms(history: HistoryStore, rows: dict[int, RecallRow], fused: di
 _FIRST_PERSON = frozenset("i my me mine our we us i'm i've aku saya gue gua kami kita ku".split())
 
 
-def _asks_about_user(text: str) -> bool:
-    """A question in the first person: its answer is in what the user said of themselves."""
+def _in_first_person(text: str) -> bool:
+    """Does the turn speak in the first person ("our cat is called Kopi", whoever says it)?"""
     return bool(set(re.findall(r"[\w']+", text.casefold())) & _FIRST_PERSON)
-
-
-def prior(row: RecallRow) -> float:
-    """How likely a message is to hold a fact about the user (a multiplier of its score).
-
-    The user's own statements in the first person ("our cat is called
-    Kopi") are what a personal memory is made of; questions ("what's a good
-    name for a cat?") and the assistant's general advice rarely are.
-    """
-    return _user_prior(row.content) if row.role == "user" else 1.0
-
-
-@lru_cache(maxsize=4096)  # a turn scores a few hundred rows, twice; the next turn meets many again
-def _user_prior(text: str) -> float:
-    if asks(text):
-        return QUESTION_PRIOR
-    words = set(re.findall(r"[\w']+", text.casefold()))
-    return STATEMENT_PRIOR if words & _FIRST_PERSON else 1.0
 
 
 def _message_snippets(history: HistoryStore, request: RecallRequest, today: date,
@@ -595,7 +575,7 @@ def _message_snippets(history: HistoryStore, request: RecallRequest, today: date
     times = [row.created.timestamp() for row in rows.values()]
     oldest, span = (min(times), (max(times) - min(times)) or 1.0) if times else (0.0, 1.0)
     bonus = CURRENT_BONUS if asks_current(request.query) else RECENCY_BONUS
-    scores = {mid: fused.get(mid, 0.0) * prior(row) * (1 + bonus * (row.created.timestamp() - oldest) / span)
+    scores = {mid: fused.get(mid, 0.0) * (1 + bonus * (row.created.timestamp() - oldest) / span)
               for mid, row in rows.items()}
     order = sorted(rows, key=lambda mid: (-scores[mid], -mid))
     snippets: list[Snippet] = []
