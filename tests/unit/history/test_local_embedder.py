@@ -97,5 +97,24 @@ def test_a_turn_before_the_table_is_loaded_ranks_by_words_and_starts_the_load(se
     assert ranker.rank_messages(QUERY, 3)[:1] == [m.id for m in history.messages(cid) if m.content == DOG]
 
 
+def test_ask_reads_the_table_before_its_turn_so_the_turn_ranks_by_meaning(services):
+    from agenttui.core.recall.retrieval import CANDIDATES
+    from agenttui.core.recall.semantic import backfill, rank_before_turn, semantic_state
+    from agenttui.core.recall.text import recall_query
+
+    services.settings.recall.semantic = "local"
+    history = services.history
+    cid = history.create_conversation("seeded").id
+    history.append_many(cid, [Message("user", DOG), Message("assistant", FILLER[0])])
+    state = semantic_state(services)
+    assert backfill(services).complete
+    state._client = LocalEmbedder()  # a fresh `agenttui ask` process: the table not read yet
+
+    assert rank_before_turn(services, QUERY, timeout=60.0)
+    kept = services.semantic_ranker().start_ranking(recall_query(QUERY), CANDIDATES)
+    assert kept.done()  # the turn's recall finds the ranking ready
+    assert kept.result()[:1] == tuple(m.id for m in history.messages(cid) if m.content == DOG)
+
+
 def test_the_table_ships_in_the_package():
     assert DATA.is_file() and DATA.stat().st_size < 12_000_000

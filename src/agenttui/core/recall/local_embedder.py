@@ -66,11 +66,17 @@ class LocalEmbedder:
         self.worked = False
         self._lock = threading.Lock()
         self._loading = False
+        self._loaded = threading.Event()
         self._table: tuple[Any, Any, WordPiece] | None = None  # (int8 rows, scales, tokenizer)
 
     @property
     def ready(self) -> bool:
         return self._table is not None
+
+    def wait_ready(self, timeout: float) -> bool:
+        """Start the load if needed and wait for it at most ``timeout`` s; True when loaded."""
+        self.start_loading()
+        return self._loaded.wait(timeout)
 
     def start_loading(self) -> None:
         """Load the table in a daemon thread unless it is loaded or loading."""
@@ -102,6 +108,7 @@ class LocalEmbedder:
             if self._table is None:
                 self._table = table
             self._loading = False
+        self._loaded.set()
 
     def embed(self, texts: Sequence[str], *, timeout: float | None = None) -> list[array[float]]:
         """One vector per text, in order (``timeout`` is the endpoint client's; nothing waits here)."""

@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from agenttui.core.recall.embedding_client import EMBED_BATCH, EmbeddingClient, EmbeddingError
 from agenttui.core.recall.embeddings import EmbeddingIndex
-from agenttui.core.recall.local_embedder import Embedder, LocalEmbedder
+from agenttui.core.recall.local_embedder import LOCAL_MODEL, Embedder, LocalEmbedder
 from agenttui.core.recall.retrieval import CANDIDATES, SemanticNotice
 from agenttui.core.recall.semantic_auto import AutoRecord, fallback_notice, remembers_refusal, told_notice
 
@@ -299,7 +299,7 @@ def _auto_record(services: CoreServices) -> AutoRecord:
 
 def _local_state(services: CoreServices) -> SemanticState:
     """``semantic = "local"``: the shipped static model (:mod:`local_embedder`), no endpoint or key."""
-    from agenttui.core.recall.local_embedder import LOCAL_MODEL, unavailable_reason
+    from agenttui.core.recall.local_embedder import unavailable_reason
 
     history = services.history
     key = (str(history.db_path), "local", LOCAL_MODEL)
@@ -344,8 +344,10 @@ def prepare(services: CoreServices, text: str) -> Future[tuple[int, ...]] | None
 def has_vectors(services: CoreServices) -> bool:
     """Some message of the profile's history has a vector for the embedding model (False when
     the history cannot be read, or has no file yet)."""
+    recall = services.settings.recall
+    model = LOCAL_MODEL if recall.semantic == "local" else recall.embedding_model
     try:
-        index = EmbeddingIndex.for_history(services.history, services.settings.recall.embedding_model)
+        index = EmbeddingIndex.for_history(services.history, model)
     except Exception:  # no database yet (a dry run opens none), unreadable: nothing to rank
         return False
     try:
@@ -373,6 +375,10 @@ def rank_before_turn(services: CoreServices, text: str, timeout: float = BEFORE_
             return False
         if not has_vectors(services):
             return False
+        if services.settings.recall.semantic == "local":  # a fresh process: read the table first
+            client = semantic_state(services).client()
+            if isinstance(client, LocalEmbedder) and not client.wait_ready(timeout):
+                return False
         future = prepare(services, recall_query(text))
         if future is None:
             return False
