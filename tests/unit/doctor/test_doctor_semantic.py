@@ -60,3 +60,11 @@ def test_false_and_offline_send_nothing(ctx, paths, fake_openai):
     _config(paths, "[recall]\nsemantic = true\n")
     assert check_semantic(ctx).detail.startswith("on: your history is sent to")
     assert fake_openai.requests == []
+
+
+def test_local_sends_nothing_and_says_so(ctx, paths, fake_openai):
+    pytest.importorskip("numpy", reason="the local embedder needs NumPy (agenttui[local-embeddings])")
+    _config(paths, '[recall]\nsemantic = "local"\n')
+    line = check_semantic(ctx)
+    assert line.status == "ok" and line.detail.startswith("local:") and "nothing is sent" in line.detail
+    assert fake_openai.requests == []

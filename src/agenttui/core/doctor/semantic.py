@@ -51,6 +51,14 @@ def check_semantic(ctx: DoctorContext) -> Check:
     target = f"{endpoint}/embeddings (model {model})"
     if not recall.semantic or not recall.enabled:
         return Check("semantic recall", "ok", "off: nothing is sent for indexing; recall uses keyword search")
+    if recall.semantic == "local":
+        from agenttui.core.recall.local_embedder import unavailable_reason
+
+        reason = unavailable_reason()
+        if reason:
+            return Check("semantic recall", "warn", f"local: {reason}; recall uses keyword search")
+        return Check("semantic recall", "ok", "local: embeddings are made on this machine (the static table "
+                     "shipped with agenttui); nothing is sent for indexing")
     if recall.semantic is True:
         return Check("semantic recall", "ok", f"on: your history is sent to {target} for indexing "
                      f"([recall] semantic = true); {OFF_HINT}")
