@@ -468,7 +468,7 @@ class AgentTUI(App[int]):
             # Retry is always there: after a finished reply it says what it can do.
             chat = self.main.chat  # Esc leaves the footer once pressed
             if action == "cancel_turn":  # or, while editing an earlier question, give it up
-                return (chat.streaming and not chat.stopping) or chat.editing is not None
+                return (chat.streaming and not chat.turns.stopping) or chat.editing is not None
             return True
         return True
 

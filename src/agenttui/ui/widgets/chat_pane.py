@@ -47,7 +47,8 @@ from textual.reactive import reactive
 from textual.timer import Timer
 
 from agenttui.agent import events as ev
-from agenttui.agent.turn import Turn, TurnController
+from agenttui.agent.chat_session import ChatSession, Field
+from agenttui.agent.turn import Turn
 from agenttui.ui import messages as app_messages
 from agenttui.ui.host import app_parts
 from agenttui.ui.slash.dispatch import run_slash_command
@@ -104,9 +105,11 @@ class ChatPane(Vertical):
         self.services = services
         self.border_title = "Chat"
         self.conversation_id: str | None = None
-        # The turn's state (what is sent, retry-of, the lookup it waits for, stopping, the
-        # message kept on failure, /attach, the queue): UI-free, shared with `agenttui ask`.
-        self.turns = TurnController()
+        # What the chat shows (a turn runs, it can be retried, incognito) and the turns' own
+        # state (what is sent, retry-of, the lookup, stopping, /attach, the queue): UI-free.
+        # The reactives below follow the session (_session_changed), never set on their own.
+        self.session = ChatSession(self._session_changed)
+        self.turns = self.session.turns
         self.turn_view = TurnView(self)
         self.turn_end = TurnEnd(self)
         self.branches = BranchActions(self)
@@ -143,13 +146,8 @@ class ChatPane(Vertical):
         return self.query_one(PromptInput)
 
     @property
-    def stopping(self) -> bool:
-        """Esc pressed: the turn is winding down (shown as cancelled already)."""
-        return self.turns.stopping
-
-    @property
     def incognito(self) -> bool:
-        return self.incognito_mode.active
+        return self.session.incognito
 
     @property
     def editing(self) -> int | None:
@@ -184,8 +182,7 @@ class ChatPane(Vertical):
         self._unqueue_to_prompt()
         self.branches.cancel_edit(keep_text=True)  # an edit of the conversation left behind
         self.conversation_id = conversation_id
-        self.turns.forget_kept()
-        self.can_retry = False
+        self.session.conversation_left()
         self.turn_view.forget_reply()
         await self.chat_log.show_conversation(conversation_id, message_id)
         self.update_welcome()
@@ -256,9 +253,8 @@ class ChatPane(Vertical):
         if show:
             await self.chat_log.add(UserMessage(text, image=turn.image is not None))
         self.chat_log.anchor()
-        self.can_retry = False
         self.turn_view.reset()
-        self._set_streaming(True)
+        self.session.turn_started()
         self._run_turn(turn)
 
     @work(group="chat-turn", exclusive=True, exit_on_error=False)
@@ -309,15 +305,14 @@ class ChatPane(Vertical):
             return
         if self.streaming:  # its turn is abandoned: nothing of it may land in the next conversation
             self.turns.abandon()
-            self._set_streaming(False)
+            self.session.turn_over()
         await self._leave_deleted("This conversation was deleted: what you send next starts a new one.")
 
     async def _leave_deleted(self, notice: str) -> None:
         self._unqueue_to_prompt()
         self.turns.lookup.supersede()  # a latest-conversation lookup still running must not reopen anything
         self.conversation_id = None
-        self.turns.forget_kept()
-        self.can_retry = False
+        self.session.conversation_left()
         self.turn_view.forget_reply()
         await self.chat_log.show_conversation(None)
         await self.chat_log.notice(notice)
@@ -373,6 +368,12 @@ class ChatPane(Vertical):
         event.stop()
         self.turn_view.open_inspector(event.usage)
 
+    def _session_changed(self, name: Field, value: bool) -> None:
+        if name == "streaming":
+            self._set_streaming(value)
+        elif name == "can_retry":
+            self.can_retry = value
+
     def _set_streaming(self, on: bool) -> None:
         """``streaming``; the footer shows "esc Stop" ``STOP_KEY_AFTER_S`` after Enter (module doc)."""
         if self._stop_key_timer is not None:
@@ -391,7 +392,7 @@ class ChatPane(Vertical):
     async def turn_over(self) -> None:
         """The turn's end, whatever it was: the reply closed, Esc off, the queue sent next."""
         await self.turn_view.close_reply()
-        self._set_streaming(False)
+        self.session.turn_over()
         self.unsaved.show()
         if self.turns.queued:
             self.call_later(self._send_queued)  # once this turn's end is shown

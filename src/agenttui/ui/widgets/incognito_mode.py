@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from textual.app import App
     from textual.notifications import SeverityLevel
 
+    from agenttui.agent.chat_session import ChatSession
     from agenttui.bootstrap import Services
     from agenttui.core.incognito import IncognitoHistory
     from agenttui.ui.widgets.chat_log import ChatLog
@@ -47,6 +48,7 @@ class IncognitoChat(Protocol):
     services: Services
     conversation_id: str | None
     border_title: Any
+    session: ChatSession  # says whether the chat is incognito
 
     @property
     def app(self) -> App[Any]: ...
@@ -72,7 +74,7 @@ class IncognitoMode:
 
     @property
     def active(self) -> bool:
-        return self._real_services is not None
+        return self._chat.session.incognito
 
     def _twin_history(self) -> IncognitoHistory:
         """While incognito the chat's history is the twin's (memory-only, reads the real one)."""
@@ -94,6 +96,7 @@ class IncognitoMode:
         twin = await asyncio.to_thread(incognito_services, pane.services)
         await pane.open_conversation(None)  # before the swap: a queued draft goes back to the prompt
         self._real_services = pane.services
+        pane.session.set_incognito(True)
         self._use(twin)
         await pane.chat_log.notice(ENTER_NOTICE)
         for notice in self._twin_history().notices:
@@ -152,6 +155,7 @@ class IncognitoMode:
             saved = await asyncio.to_thread(save_conversation, twin, cid, real.history)
         self._twin_history().discard()
         self._real_services = None
+        pane.session.set_incognito(False)
         self._use(real)
         target = then_open or ((saved.id, None) if saved is not None else None)
         await pane.open_conversation(*(target or (None,)))
@@ -173,6 +177,7 @@ class IncognitoMode:
         pane.cancel_turn()
         self._twin_history().discard()
         self._real_services = None
+        pane.session.set_incognito(False)
         pane.services = real
         pane.chat_log.services = real
         app_parts(pane.app).incognito = False

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from textual.app import App
     from textual.notifications import SeverityLevel
 
+    from agenttui.agent.chat_session import ChatSession
     from agenttui.agent.turn import Turn, TurnController
     from agenttui.ui.widgets.branch_actions import BranchActions
     from agenttui.ui.widgets.chat_log import ChatLog
@@ -38,7 +39,7 @@ class EndingChat(Protocol):
     turn_view: TurnView
     branches: BranchActions
     meter: ContextMeter
-    can_retry: bool
+    session: ChatSession
 
     @property
     def app(self) -> App[Any]: ...
@@ -109,7 +110,7 @@ class TurnEnd:
         else:
             hint = f"  Press {self.retry_key()} to retry." if event.retryable else ""
             await chat.chat_log.notice(f"{event.error}{hint}", error=True)
-            chat.can_retry = chat.turns.kept is not None  # the message is kept: it can be sent again
+            chat.session.turn_cut()  # the message is kept: it can be sent again
 
     def stop(self) -> None:
         """The user's Esc: cancel, and show it at once with one marker (the module doc)."""
@@ -128,7 +129,7 @@ class TurnEnd:
     def _cancel_shown(self, turn: Turn) -> None:
         """The turn Esc stopped has ended: the question can be asked again (now, if ctrl+r waited)."""
         chat = self._chat
-        chat.can_retry = chat.turns.kept is not None
+        chat.session.turn_cut()
         if turn.retry_when_stopped:
             turn.retry_when_stopped = False
             chat.call_later(self.retry)
@@ -138,7 +139,7 @@ class TurnEnd:
 
     async def _cancelled_notice(self) -> None:
         chat = self._chat
-        chat.can_retry = chat.turns.kept is not None  # the cut question can be asked again
+        chat.session.turn_cut()  # the cut question can be asked again
         await chat.chat_log.notice(f"Cancelled. {self.retry_key()} asks again.")
 
     async def retry(self) -> None:
@@ -151,7 +152,7 @@ class TurnEnd:
         elif chat.streaming:
             chat.notify("A reply is still streaming: Esc stops it, then "
                         f"{self.retry_key()} asks again.", severity="warning")
-        elif chat.can_retry and kept is not None:
+        elif chat.session.can_retry and kept is not None:
             if kept.retry_of is not None:  # the stored question is answered again; the cut
                 await chat.branches.regenerate(kept.retry_of, kept.text)  # reply is a sibling now
             else:  # cut before it was stored: sent afresh (it is shown already)
