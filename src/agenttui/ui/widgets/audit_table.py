@@ -5,6 +5,11 @@ on the underlying values (ages as datetimes, uses as ints), not on the
 displayed strings ("3d" < "12h" alphabetically), and the table is rebuilt
 from the sorted, filtered rows; the cursor stays on the same item.
 All item text is passed through :func:`inert_line` and truncated.
+
+The text column takes what the other columns leave (``TEXT_MIN`` to
+``TEXT_WIDTH`` cells), measured again after every rebuild and resize: at 80
+columns a fixed 44 pushed the flags column, the one the audit is about, off
+the right edge.
 """
 
 from __future__ import annotations
@@ -16,11 +21,13 @@ from typing import Any
 
 from rich.text import Text
 from textual.widgets import DataTable
+from textual.widgets.data_table import ColumnKey
 
 from agenttui.core.models import AuditFinding, MemoryItem, utcnow
 from agenttui.ui.inert import inert_line
 
-TEXT_WIDTH = 44
+TEXT_WIDTH = 44  # at most
+TEXT_MIN = 8  # below this the text column scrolls sideways rather than vanish
 FLAG_TAGS = {
     "suspicious": "SUSP", "secret": "SECRET", "duplicate": "DUP", "conflict": "CONFL",
     "stale": "stale", "expired": "expired", "too_long": "long",
@@ -85,6 +92,24 @@ class AuditTable(DataTable):
         for key, (label, _) in COLUMNS.items():
             self.add_column(label, key=key, width=TEXT_WIDTH if key == "text" else None)
 
+    def on_resize(self) -> None:
+        self._fit_text()
+
+    def _fit_text(self) -> None:
+        """Give the text column the width the others leave, within ``TEXT_MIN``..``TEXT_WIDTH``."""
+        column = self.columns.get(ColumnKey("text"))
+        if column is None:
+            return
+        others = sum(c.get_render_width(self) for key, c in self.columns.items() if key != "text")
+        room = self.scrollable_content_region.width - others - 2 * self.cell_padding
+        width = max(TEXT_MIN, min(TEXT_WIDTH, room))
+        if width != column.width:
+            column.width = width
+            # DataTable caches rendered rows and its virtual size by column widths
+            self._clear_caches()
+            self._require_update_dimensions = True
+            self.refresh()
+
     def show(self, rows: list[AuditRow], flag: str | None = None, sort: str = "flags",
              reverse: bool = False) -> None:
         keep = self.current_id()
@@ -98,6 +123,7 @@ class AuditTable(DataTable):
             self.add_row(*self._cells(row, now), key=row.item.id)
         if keep is not None and any(r.item.id == keep for r in shown):
             self.move_cursor(row=next(i for i, r in enumerate(shown) if r.item.id == keep))
+        self._fit_text()  # the other columns' widths follow what they now hold
 
     def _cells(self, row: AuditRow, now: datetime) -> tuple:
         item = row.item
