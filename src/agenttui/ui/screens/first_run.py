@@ -101,7 +101,8 @@ class FirstRunScreen(ModalScreen[str]):
                 yield Button("Later", id="later")
 
     def on_mount(self) -> None:
-        self.query_one("#later", Button).focus()
+        # Enter presses the button drawn as the default (it pressed "Later"); Esc is "Later"
+        self.query_one("#settings", Button).focus()
 
     @on(Button.Pressed, "#settings")
     def _settings(self) -> None:

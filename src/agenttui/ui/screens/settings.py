@@ -170,8 +170,9 @@ class SettingsScreen(ModalScreen[bool]):
                 yield Static(Text(f"Lists and key bindings: edit {self.services.paths.config_file}"
                                   " (README: Configuration reference)."), classes="hint")
             with Horizontal(id="settings-buttons"):
-                yield Button("Cancel", id="settings-cancel")
-                yield Button("Save", id="settings-save", variant="primary")
+                # the keys on the buttons: a modal dialog has no footer to show them
+                yield Button("Cancel  esc", id="settings-cancel")
+                yield Button("Save  ctrl+s", id="settings-save", variant="primary")
 
     def _schema_fields(self, base):
         section: object = object()
