@@ -26,7 +26,7 @@ from types import SimpleNamespace
 from agenttui import __version__
 
 COMMAND_MODULES = ("ask", "memory", "history", "usage", "profile", "config", "backup", "key", "paths", "doctor",
-                   "mcp", "completion")
+                   "mcp", "completion", "sync")
 
 
 def build_parser(only: str | None = None):

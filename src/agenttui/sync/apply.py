@@ -1,0 +1,271 @@
+"""Applying other devices' records: deterministic and idempotent.
+
+* Memory items and conversations: the version with the greater clock stamp wins
+  (wall time, counter, then device id: every machine picks the same one); a tombstone
+  is a version like any other, so it wins over older edits and loses to newer ones.
+  A version that loses to one written without knowing it (``base`` differs) is kept
+  in the state's ``conflicts`` table and listed by ``sync status``.
+* Messages: keyed by their global id; one already mapped is skipped, and one whose
+  row is already there (same conversation, time, role and text: applied before a
+  kill, not yet mapped) is adopted, never inserted twice.
+
+Memory files are written under the same lock the memory store takes, atomically;
+history goes through :class:`HistoryStore` (its redaction, triggers and counters).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from agenttui.core.config.paths import Paths
+from agenttui.sync.hlc import Clock
+from agenttui.sync.local_scan import conversation_hash
+from agenttui.sync.records import MEMORY_LOCAL_ONLY, content_hash, scope_ok
+from agenttui.sync.state import ItemState, SyncState
+
+
+@dataclass
+class Applied:
+    changes: int = 0
+    skipped: list[str] = field(default_factory=list)
+    conflicts: int = 0
+
+
+def _now() -> str:
+    from agenttui.core.models import utcnow
+
+    return utcnow().isoformat(timespec="seconds")
+
+
+class Applier:
+    def __init__(self, paths: Paths, state: SyncState, clock: Clock, patterns: Sequence[str]) -> None:
+        self.paths = paths
+        self.state = state
+        self.clock = clock
+        self.patterns = tuple(patterns)
+        self.result = Applied()
+        self._stores: dict[str, Any] = {}
+        self._pending_msgs: list[dict[str, Any]] = []
+
+    def close(self) -> None:
+        self.flush()
+        for store in self._stores.values():
+            store.close()
+
+    # -- dispatch ---------------------------------------------------------------
+    def apply(self, device: str, record: dict[str, Any]) -> None:
+        kind = record.get("t")
+        if kind != "msg":
+            self.flush()  # messages before a conversation edit land first, in log order
+        if kind == "device":
+            self.state.set_device_name(device, str(record.get("name") or device)[:64])
+        elif kind == "mem" and scope_ok(record.get("scope")):
+            self._memory(record)
+        elif kind == "conv" and self._profile_ok(record.get("profile")):
+            self._conversation(record)
+        elif kind == "msg" and self._profile_ok(record.get("profile")):
+            self._pending_msgs.append(record)
+            if len(self._pending_msgs) >= 2000:
+                self.flush()
+        else:
+            raise ValueError(f"unknown record type {kind!r}")
+
+    @staticmethod
+    def _profile_ok(profile: object) -> bool:
+        return scope_ok(f"profile:{profile}")
+
+    # -- clocked items ---------------------------------------------------------
+    def _decide(self, key: str, record: dict[str, Any], digest: str,
+                current_payload: Any) -> bool:
+        """Whether the incoming version wins; records the loser when the two were concurrent."""
+        stamp = str(record["hlc"])
+        self.clock.observe(stamp)
+        before = self.state.item(key)
+        if before is not None and before.hlc == stamp:
+            return False  # applied already
+        incoming_wins = before is None or stamp > before.hlc
+        if before is not None and before.hash != digest:
+            if incoming_wins and record.get("base") != before.hlc and not before.deleted:
+                self.state.add_conflict(key, stamp, before.hlc, json.dumps(current_payload, ensure_ascii=False),
+                                        _now())
+                self.result.conflicts += 1
+            elif not incoming_wins and before.base != stamp and not record.get("del"):
+                self.state.add_conflict(key, before.hlc, stamp, json.dumps(record, ensure_ascii=False), _now())
+                self.result.conflicts += 1
+        return incoming_wins
+
+    def _memory(self, record: dict[str, Any]) -> None:
+        from agenttui.core import files
+        from agenttui.core.memory import file as memory_file
+        from agenttui.core.models import MemoryItem
+
+        scope = str(record["scope"])
+        item_id = str(record["id"])
+        kind: Literal["user", "profile"] = "user" if scope == "user" else "profile"
+        path = self.paths.user_memory_file if scope == "user" else self.paths.profile_memory_file(scope[8:])
+        deleted = bool(record.get("del"))
+        payload = record.get("item") if not deleted else None
+        if not deleted and not isinstance(payload, dict):
+            raise ValueError("memory record without an item")
+        archived = bool(record.get("archived"))
+        digest = "" if deleted else content_hash([payload, archived])
+        key = f"mem/{scope}/{item_id}"
+        files.ensure_dir(path.parent)
+        with files.locked(path):
+            result = memory_file.read(path, kind)
+            if result.fatal_detail:
+                raise ValueError(f"the memory file {path} is damaged; fix it, then sync again")
+            data = result.data
+            old = next((i for i in (*data.items, *data.archive) if i.id == item_id), None)
+            if not self._decide(key, record, digest, old.to_dict() if old else None):
+                return
+            data.items = [i for i in data.items if i.id != item_id]
+            data.archive = [i for i in data.archive if i.id != item_id]
+            if payload is not None:
+                item = MemoryItem.from_dict({**payload, "id": item_id, "scope": kind})
+                if old is not None:  # local bookkeeping stays local
+                    for name in MEMORY_LOCAL_ONLY:
+                        setattr(item, name, getattr(old, name))
+                (data.archive if archived else data.items).append(item)
+            if old is not None or payload is not None:
+                memory_file.write(path, data)
+        # after the file: a kill in between re-sends the same content, never reverts it
+        self.state.set_item(key, ItemState(str(record["hlc"]), record.get("base"), digest, deleted))
+        self.result.changes += 1
+
+    def _store(self, profile: str) -> Any:
+        store = self._stores.get(profile)
+        if store is None:
+            from agenttui.core.files import ensure_dir
+            from agenttui.core.history.store import HistoryStore
+
+            ensure_dir(self.paths.profile_dir(profile))
+            store = HistoryStore(self.paths.history_db(profile), self.patterns)
+            self._stores[profile] = store
+        return store
+
+    def _conversation(self, record: dict[str, Any]) -> None:
+        from agenttui.core.history.rows import from_ts
+        from agenttui.core.models import Conversation
+
+        profile = str(record["profile"])
+        cid = str(record["id"])
+        key = f"conv/{profile}/{cid}"
+        store = self._store(profile)
+        deleted = bool(record.get("del"))
+        payload = record.get("conv") if not deleted else None
+        if not deleted and not isinstance(payload, dict):
+            raise ValueError("conversation record without its fields")
+        digest = "" if payload is None else conversation_hash(payload)
+        current = store.get_conversation(cid)
+        shown = None if current is None else {"title": current.title, "archived": current.archived}
+        if not self._decide(key, record, digest, shown):
+            return
+        if payload is None:
+            if current is not None:
+                store.delete(cid)
+        elif current is None:
+            store.import_conversation(Conversation(
+                id=cid, title=str(payload.get("title") or ""), created=from_ts(str(payload.get("created"))),
+                updated=from_ts(str(payload.get("updated"))), model=payload.get("model"),
+                archived=bool(payload.get("archived"))), [])
+        else:
+            title = str(payload.get("title") or "")
+            if title and title != current.title:
+                store.rename(cid, title)
+            if bool(payload.get("archived")) != current.archived:
+                (store.archive if payload.get("archived") else store.restore)(cid)
+        self.state.set_item(key, ItemState(str(record["hlc"]), record.get("base"), digest, deleted))
+        self.result.changes += 1
+
+    # -- messages ----------------------------------------------------------------
+    def flush(self) -> None:
+        pending, self._pending_msgs = self._pending_msgs, []
+        run: list[dict[str, Any]] = []
+        for record in pending:
+            if run and (record["profile"] != run[-1]["profile"] or record["conv"] != run[-1]["conv"]
+                        or record.get("parent") != run[-1]["gid"]):
+                self._insert_run(run)
+                run = []
+            run.append(record)
+        if run:
+            self._insert_run(run)
+
+    def _insert_run(self, run: list[dict[str, Any]]) -> None:
+        """Messages of one conversation, each the child of the one before (but the first)."""
+        from agenttui.core.history.store import NEW_ROOT
+
+        profile, cid = str(run[0]["profile"]), str(run[0]["conv"])
+        conv_state = self.state.item(f"conv/{profile}/{cid}")
+        if conv_state is not None and conv_state.deleted:
+            return  # the conversation was deleted: its late messages follow it
+        store = self._store(profile)
+        todo = []
+        with self.state.transaction():
+            for record in run:
+                gid = str(record["gid"])
+                if self.state.local_id(profile, gid) is not None:
+                    continue
+                found = self._already_there(store, cid, record["m"])
+                if found is not None:
+                    self.state.map_message(profile, gid, found)
+                    continue
+                todo.append(record)
+        if not todo:
+            return
+        if store.get_conversation(cid) is None:
+            from agenttui.core.models import Conversation, utcnow
+
+            store.import_conversation(Conversation(id=cid, title="", created=utcnow(), updated=utcnow()), [])
+        # split where a message's parent is not the one inserted just before it
+        batches: list[list[dict[str, Any]]] = []
+        for record in todo:
+            if batches and batches[-1][-1]["gid"] == record.get("parent"):
+                batches[-1].append(record)
+            else:
+                batches.append([record])
+        for batch in batches:
+            parent_gid = batch[0].get("parent")
+            parent_id = self.state.local_id(profile, str(parent_gid)) if parent_gid else None
+            messages = [_message(r["m"]) for r in batch]
+            messages[0].parent_id = parent_id if parent_id is not None else NEW_ROOT
+            stored = store.append_many(cid, messages)
+            with self.state.transaction():
+                for record, message in zip(batch, stored, strict=True):
+                    self.state.map_message(profile, str(record["gid"]), int(message.id))
+            self.result.changes += len(batch)
+
+    @staticmethod
+    def _already_there(store: Any, cid: str, m: dict[str, Any]) -> int | None:
+        with store._read() as db:  # noqa: SLF001 -- one indexed probe, read-only
+            row = db.execute("SELECT id FROM messages WHERE created = ? AND conversation_id = ? AND role = ? "
+                             "AND content IS ? LIMIT 1", (m.get("created"), cid, m.get("role"),
+                                                          m.get("content"))).fetchone()
+        return int(row[0]) if row else None
+
+
+def _message(m: dict[str, Any]) -> Any:
+    from agenttui.core.history.rows import apply_meta, from_ts
+    from agenttui.core.models import Message, ToolCall
+
+    calls = []
+    if m.get("tool_calls"):
+        try:
+            calls = [ToolCall(id=c["id"], name=c["name"], arguments=c["arguments"], extra=c.get("extra") or {})
+                     for c in json.loads(m["tool_calls"])]
+        except (ValueError, TypeError, KeyError):
+            calls = []
+    role = m.get("role")
+    if role not in ("system", "user", "assistant", "tool"):
+        raise ValueError(f"unknown role {role!r}")
+    message = Message(role=role, content=m.get("content"), tool_calls=calls, tool_call_id=m.get("tool_call_id"),
+                      name=m.get("name"), image_b64=m.get("image_b64"), image_mime=m.get("image_mime"),
+                      turn_id=m.get("turn_id"), created=from_ts(str(m.get("created"))),
+                      tokens=int(m.get("tokens") or 0), incomplete=bool(m.get("incomplete")))
+    if m.get("meta"):
+        apply_meta(message, str(m["meta"]))
+        message.summary_of = None  # its ids are another machine's row ids
+    return message

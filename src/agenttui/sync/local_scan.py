@@ -1,0 +1,196 @@
+"""This machine's changes since the last sync: memory files and history databases compared
+with what the sync state last recorded.
+
+Memory notes and facts of every scope (user, each profile) and the conversations of every
+profile are compared whole by content hash (a changed one is sent whole with a new clock
+stamp; one that disappeared becomes a tombstone). Messages are immutable: every row above
+the profile's high-water mark that is not a message received from elsewhere is new.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import closing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agenttui.core.config.paths import Paths, check_profile_name
+from agenttui.sync.hlc import Clock
+from agenttui.sync.records import content_hash, memory_payload, redacted
+from agenttui.sync.state import ItemState, SyncState
+
+_MESSAGE_FIELDS = ("role", "content", "tool_calls", "tool_call_id", "name", "image_b64", "image_mime",
+                   "turn_id", "created", "tokens", "incomplete", "meta")
+
+
+@dataclass
+class Scan:
+    records: list[dict[str, Any]] = field(default_factory=list)
+    items: dict[str, ItemState] = field(default_factory=dict)  # new state for changed items
+    messages: list[tuple[str, str, int]] = field(default_factory=list)  # (profile, gid, local id)
+    high_water: dict[str, int] = field(default_factory=dict)
+
+
+def profiles(paths: Paths) -> list[str]:
+    base = paths.profiles_dir
+    if not base.is_dir():
+        return []
+    names = []
+    for entry in sorted(base.iterdir()):
+        try:
+            if entry.is_dir():
+                names.append(check_profile_name(entry.name))
+        except ValueError:
+            continue
+    return names
+
+
+def memory_scopes(paths: Paths) -> dict[str, Path]:
+    scopes = {"user": paths.user_memory_file}
+    for name in profiles(paths):
+        scopes[f"profile:{name}"] = paths.profile_memory_file(name)
+    return scopes
+
+
+def read_memory(path: Path, scope: str) -> dict[str, tuple[dict[str, Any], bool]]:
+    """Item id -> (its dict, archived) of one memory file; an unreadable file reads as
+    *unknown* (None is never returned for it: the caller skips the scope, so a damaged
+    file never turns into tombstones)."""
+    from agenttui.core.memory import file as memory_file
+
+    result = memory_file.read(path, "user" if scope == "user" else "profile")
+    if result.fatal_detail:
+        raise ValueError(result.fatal_detail)
+    out = {i.id: (i.to_dict(), False) for i in result.data.items}
+    out.update({i.id: (i.to_dict(), True) for i in result.data.archive})
+    return out
+
+
+def _connect_ro(path: Path) -> sqlite3.Connection:
+    return sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
+
+
+def scan(paths: Paths, state: SyncState, clock: Clock, device: str,
+         patterns: Sequence[str]) -> Scan:
+    out = Scan()
+    for scope, path in memory_scopes(paths).items():
+        try:
+            current = read_memory(path, scope)
+        except ValueError:
+            continue  # a damaged file: the app quarantines it; sending its absence would delete everything
+        _scan_memory(scope, current, state, clock, patterns, out)
+    for profile in profiles(paths):
+        db_path = paths.history_db(profile)
+        if not db_path.exists():
+            continue
+        with closing(_connect_ro(db_path)) as db:
+            _scan_conversations(profile, db, state, clock, patterns, out)
+            _scan_messages(profile, db, state, device, patterns, out)
+    return out
+
+
+def _scan_memory(scope: str, current: dict[str, tuple[dict[str, Any], bool]], state: SyncState,
+                 clock: Clock, patterns: Sequence[str], out: Scan) -> None:
+    prefix = f"mem/{scope}/"
+    known = state.items_with_prefix(prefix)
+    for item_id, (item, archived) in current.items():
+        key = prefix + item_id
+        payload = memory_payload(item, patterns)
+        digest = content_hash([payload, archived])
+        before = known.get(key)
+        if before is not None and not before.deleted and before.hash == digest:
+            continue
+        stamp = clock.now()
+        base = before.hlc if before else None
+        out.records.append({"t": "mem", "scope": scope, "id": item_id, "hlc": stamp, "base": base,
+                            "del": False, "item": payload, "archived": archived})
+        out.items[key] = ItemState(stamp, base, digest, False)
+    for key, before in known.items():
+        if not before.deleted and key[len(prefix):] not in current:
+            stamp = clock.now()
+            out.records.append({"t": "mem", "scope": scope, "id": key[len(prefix):], "hlc": stamp,
+                                "base": before.hlc, "del": True})
+            out.items[key] = ItemState(stamp, before.hlc, "", True)
+
+
+def conversation_payload(row: Sequence[Any], patterns: Sequence[str]) -> dict[str, Any]:
+    _cid, title, created, updated, model, archived = row
+    return {"title": redacted(title, patterns) or "", "created": created, "updated": updated,
+            "model": model, "archived": bool(archived)}
+
+
+def conversation_hash(payload: dict[str, Any]) -> str:
+    # ``updated`` moves with every message: it rides along but does not make a change
+    return content_hash({k: v for k, v in payload.items() if k != "updated"})
+
+
+def _scan_conversations(profile: str, db: sqlite3.Connection, state: SyncState, clock: Clock,
+                        patterns: Sequence[str], out: Scan) -> None:
+    prefix = f"conv/{profile}/"
+    known = state.items_with_prefix(prefix)
+    present = set()
+    for row in db.execute("SELECT id, title, created, updated, model, archived FROM conversations ORDER BY created"):
+        key = prefix + row[0]
+        present.add(row[0])
+        payload = conversation_payload(row, patterns)
+        digest = conversation_hash(payload)
+        before = known.get(key)
+        if before is not None and not before.deleted and before.hash == digest:
+            continue
+        stamp = clock.now()
+        base = before.hlc if before else None
+        out.records.append({"t": "conv", "profile": profile, "id": row[0], "hlc": stamp, "base": base,
+                            "del": False, "conv": payload})
+        out.items[key] = ItemState(stamp, base, digest, False)
+    for key, before in known.items():
+        if not before.deleted and key[len(prefix):] not in present:
+            stamp = clock.now()
+            out.records.append({"t": "conv", "profile": profile, "id": key[len(prefix):], "hlc": stamp,
+                                "base": before.hlc, "del": True})
+            out.items[key] = ItemState(stamp, before.hlc, "", True)
+
+
+def message_payload(row: Sequence[Any], patterns: Sequence[str]) -> dict[str, Any]:
+    m = dict(zip(_MESSAGE_FIELDS, row, strict=True))
+    m["content"] = redacted(m["content"], patterns)
+    m["name"] = redacted(m["name"], patterns)
+    for column in ("tool_calls", "meta"):
+        if m[column]:
+            text = redacted(m[column], patterns)
+            try:
+                json.loads(text or "")
+            except ValueError:  # a redaction that broke the JSON: the column's text is dropped
+                text = None
+            m[column] = text
+    return m
+
+
+def _scan_messages(profile: str, db: sqlite3.Connection, state: SyncState, device: str,
+                   patterns: Sequence[str], out: Scan) -> None:
+    last = state.high_water(profile)
+    gids: dict[int, str] = {}
+    top = last
+    for row in _message_rows(db, last):
+        local_id, cid, parent = row[0], row[1], row[2]
+        top = max(top, local_id)
+        if state.gid(profile, local_id) is not None:
+            continue  # received from another device
+        gid = f"{device}.{local_id}"
+        gids[local_id] = gid
+        parent_gid = None
+        if parent is not None:
+            parent_gid = gids.get(parent) or state.gid(profile, parent)
+        out.records.append({"t": "msg", "profile": profile, "conv": cid, "gid": gid, "parent": parent_gid,
+                            "m": message_payload(row[3:], patterns)})
+        out.messages.append((profile, gid, local_id))
+    if top > last:
+        out.high_water[profile] = top
+
+
+def _message_rows(db: sqlite3.Connection, after: int) -> Iterator[Sequence[Any]]:
+    columns = ", ".join(_MESSAGE_FIELDS)
+    yield from db.execute(f"SELECT id, conversation_id, parent_id, {columns} FROM messages WHERE id > ? "
+                          "ORDER BY id", (after,))
