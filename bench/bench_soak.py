@@ -88,6 +88,9 @@ SHIFT_TAB, HOME, END, ESCAPE, ENTER, F3, DOWN = "\x1b[Z", "\x1b[H", "\x1b[F", "\
 ALT_2 = "\x1b2"
 TURN_TIMEOUT = 180.0
 TOP_TIMEOUT = 180.0
+# A screen change the app owes a key (focus moved, a list shown, back to the prompt): waited for
+# on the screen's content, generously -- at load ~9, 15 s was not enough for Escape at turn 25.
+UI_TIMEOUT = 180.0
 MINIMAL_APP = '''
 import os
 from openai import AsyncOpenAI
@@ -278,7 +281,7 @@ def type_measured(term: TimedPty, text: str, rng: random.Random) -> list[float]:
         sent = time.perf_counter()
         term.send(typed[-1])
         if typed[-1] != " ":
-            arrived = wait_shown(term, shown, f"echo of {typed!r}", 10)
+            arrived = wait_shown(term, shown, f"echo of {typed!r}", UI_TIMEOUT)
             echoes.append(max(0.0, arrived - sent))
         term.idle(rng.uniform(0.05, 0.15))
     return echoes
@@ -287,9 +290,10 @@ def type_measured(term: TimedPty, text: str, rng: random.Random) -> list[float]:
 def scroll_to_top(term: TimedPty, subject: Subject, latest: int) -> tuple[float | None, int]:
     """Seconds from the first ``home`` to the first question on screen, and the presses."""
     term.send(SHIFT_TAB)
-    if term.arrival_of(subject.log_focused, timeout=15) is None:
+    if term.arrival_of(subject.log_focused, timeout=UI_TIMEOUT) is None:
         # reported, and the soak goes on: alt+2 puts the focus back on agenttui's prompt
-        note = f"turn {latest}: shift+tab did not focus the chat log within 15 s; the screen:\n{term.text()}"
+        note = (f"turn {latest}: shift+tab did not focus the chat log within {UI_TIMEOUT:.0f} s; "
+                f"the screen:\n{term.text()}")
         term.send(ALT_2)
         term.idle(1.0)
         raise FocusLost(note)
@@ -306,7 +310,7 @@ def scroll_to_top(term: TimedPty, subject: Subject, latest: int) -> tuple[float 
     term.send(END)
     wait_shown(term, in_chat(marker(latest)), "back at the end (latest reply)", TOP_TIMEOUT)
     term.send(ESCAPE)
-    wait_shown(term, lambda s: not subject.log_focused(s), "back to the prompt (escape)", 15)
+    wait_shown(term, lambda s: not subject.log_focused(s), "back to the prompt (escape)", UI_TIMEOUT)
     return took, presses
 
 
@@ -431,7 +435,7 @@ def open_from_history(env: dict[str, str], home: Path, sizes: list[int], runs: i
 
 
 def wait_listed(term: TimedPty, titles: list[str]) -> list[str]:
-    wait_shown(term, lambda s: len(history_rows(s, titles)) == len(titles), "every conversation listed", 15)
+    wait_shown(term, lambda s: len(history_rows(s, titles)) == len(titles), "every conversation listed", UI_TIMEOUT)
     return history_rows(term.text(), titles)
 
 

@@ -2,7 +2,8 @@
 
 The chat log keeps a window of the conversation mounted (``ChatLog``'s doc). These
 tests fail if an unmounted reply stays alive (held by the log, a registry, a
-timer...) or if the window grows with the conversation.
+timer...), if the window grows with the conversation, or if reaching the start of a
+long conversation takes a key press per page.
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ import weakref
 import pytest
 
 from agenttui.ui.app import make_app
-from agenttui.ui.widgets.message_view import AssistantMessage
+from agenttui.ui.widgets.message_view import AssistantMessage, UserMessage
 from tests.fakes.markdown_reply import markdown_reply
-from tests.ui.helpers import chat
+from tests.ui.helpers import chat, wait_until
 from tests.ui.test_long_replies import _turn
 
 SIZE = (120, 40)
@@ -56,3 +57,51 @@ async def test_trimmed_replies_are_freed_and_the_window_stays_bounded(chat_servi
         assert not alive, f"{len(alive)} unmounted replies still alive: {gc.get_referrers(alive[0]())[:5]}"
         assert _live(AssistantMessage) == len(mounted)
         assert log.has_older
+
+
+@pytest.mark.slow
+async def test_home_shows_the_start_in_one_press_and_paging_stays_bounded(chat_services, fake_openai,
+                                                                          small_window):
+    fake_openai.default.text = markdown_reply(120)
+    app = make_app(chat_services)
+    async with app.run_test(size=SIZE) as pilot:
+        for turn in range(TURNS):
+            await _turn(pilot, f"question {turn}")
+        log = chat(app).chat_log
+        log.focus()
+        await pilot.press("home")
+        await wait_until(pilot, lambda: any(m.text == "question 0" for m in app.screen.query(UserMessage)))
+        await wait_until(pilot, lambda: log.scroll_y == 0 and not log.has_older)
+        assert log.has_newer
+        assert "question 9" not in [m.text for m in app.screen.query(UserMessage)]
+
+        # scrolling down pages the later turns in, and what is far above leaves
+        seen_questions: set[str] = set()
+        for _ in range(40):
+            seen_questions |= {m.text for m in app.screen.query(UserMessage)}
+            if not log.has_newer:
+                break
+            count = len(log.message_widgets())
+            newest = log.newest_id
+            log.scroll_end(animate=False, immediate=True)
+            await wait_until(pilot, lambda newest=newest: log.newest_id != newest or not log.has_newer)
+            assert len(log.message_widgets()) <= max(count, 6) + 4  # a page in, what is far above out
+            log.scroll_to(y=max(0, log.max_scroll_y - 5), animate=False, immediate=True)  # off the end
+            await pilot.pause()
+        assert not log.has_newer
+        assert seen_questions == {f"question {n}" for n in range(TURNS)}
+
+        # home again, then end: the latest reply, following new ones again
+        await pilot.press("home")
+        await wait_until(pilot, lambda: log.has_newer)
+        await pilot.press("end")
+        await wait_until(pilot, lambda: not log.has_newer and any(
+            m.text == "question 9" for m in app.screen.query(UserMessage)))
+
+        # a message sent while the start is shown goes under the latest ones
+        await pilot.press("home")
+        await wait_until(pilot, lambda: log.has_newer)
+        await _turn(pilot, "question 10")
+        questions = [m.text for m in app.screen.query(UserMessage)]
+        assert questions[-2:] == ["question 9", "question 10"]
+        assert "question 0" not in questions

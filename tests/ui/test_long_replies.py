@@ -61,7 +61,8 @@ async def test_long_replies_keep_the_chat_pane_and_show_every_reply(chat_service
 async def test_a_long_conversation_keeps_only_its_latest_messages_mounted(chat_services, fake_openai,
                                                                          monkeypatch):
     """Older messages leave the DOM while the user follows the end, and scrolling up brings
-    them back from history, in order: the mounted tree does not grow with the conversation."""
+    them back from history, in order, while the later ones leave: the mounted tree does not
+    grow with the conversation, whichever way it is scrolled."""
     from agenttui.ui.widgets import chat_log
     from agenttui.ui.widgets.message_view import UserMessage
 
@@ -76,15 +77,23 @@ async def test_a_long_conversation_keeps_only_its_latest_messages_mounted(chat_s
         assert len(log.message_widgets()) <= 6 + 2  # trimmed as the last turn began, plus that turn
         assert [m.text for m in app.screen.query(UserMessage)][-1] == "question 7"
         assert log.has_older
+        seen = {m.text for m in app.screen.query(UserMessage)}
         for _ in range(10):  # scrolling to the top pages the older turns back in, a page at a time
             if not log.has_older:
                 break
-            count = len(log.message_widgets())
+            oldest = log.oldest_id
             log.scroll_home(animate=False, immediate=True)
-            await wait_until(pilot, lambda count=count: len(log.message_widgets()) > count or not log.has_older)
-            log.scroll_end(animate=False, immediate=True)  # away from the top, so the next scroll_home pages
+            await wait_until(pilot, lambda oldest=oldest: log.oldest_id != oldest or not log.has_older)
             await pilot.pause()
-        assert [m.text for m in app.screen.query(UserMessage)] == [f"question {n}" for n in range(8)]
+            # ... and what is far below leaves (it pages back in by scrolling down): bounded both ways
+            assert len(log.message_widgets()) <= 6
+            questions = [m.text for m in app.screen.query(UserMessage)]
+            assert questions == sorted(questions, key=lambda q: int(q.split()[1]))  # in order
+            seen |= set(questions)
+            log.scroll_to(y=1, animate=False, immediate=True)  # off the top, so the next scroll_home pages
+            await pilot.pause()
+        assert seen == {f"question {n}" for n in range(8)}
+        assert [m.text for m in app.screen.query(UserMessage)][0] == "question 0"
 
 
 @pytest.mark.slow

@@ -27,9 +27,25 @@ end, each new message unmounts the stored messages above the latest
 ``KEEP_MOUNTED`` (fewer when they hold over ``KEEP_CHARS`` of text;
 :meth:`ChatLog.trim_above`), and they come back a page at a
 time by scrolling up, as for a reopened conversation. Every reply is a tree of
-Markdown blocks (a 600-word reply is dozens of widgets); kept mounted, they
+Markdown blocks (a 500-word reply is about 150 widgets); kept mounted, they
 made every layout of the screen -- a key echoed in the prompt, a streamed
 update -- slower turn by turn, and the process bigger.
+
+What is mounted is a window of the conversation, bounded both ways. Paging up
+unmounts what is below the page and ``KEEP_CHARS`` more (:meth:`ChatLog._trim_below`);
+scrolling to the bottom of such a window pages the later messages back in and
+unmounts what is far above. Scrolling up through a whole conversation used to
+mount all of it, and it stayed mounted until the next turn (the soak bench's
+process grew 180 MiB over 50 turns, most of it from its scrolls to the top).
+
+``home`` / ``ctrl+home`` go to the conversation's start in one step: its first
+page (read from the start of the active branch) replaces what is mounted, and
+the rest pages in lazily as the user scrolls down. A demanding user pressing
+Home expects the first message, not one more page: paging up a page at a time
+took 348 presses and 55 s for 100 long messages. ``end`` / ``ctrl+end`` go back
+to the latest page, and so does a message sent meanwhile (it goes under the
+latest messages, never under the window being read). While a reply streams, Home
+only scrolls (the reply is not in history yet, so it could not be paged back).
 
 The log shows the conversation's active branch (issue 15); a message with
 siblings gets its ``‹ 2/3 ›`` navigator, and with the log focused one message
@@ -46,6 +62,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from textual import on, work
+from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.message import Message as TextualMessage
 from textual.reactive import reactive
@@ -90,6 +107,13 @@ def by_size(page: list[Message], chars: int) -> tuple[list[Message], bool]:
     return page[start:], start > 0
 
 
+def from_start(page: list[Message], chars: int) -> tuple[list[Message], bool]:
+    """The first messages of ``page`` that hold at most ``chars`` of text (at least the first
+    two), and whether any were left out: :func:`by_size` from the other end."""
+    kept, cut = by_size(page[::-1], chars)
+    return kept[::-1], cut
+
+
 def widgets_for(messages: list[Message], used: Mapping[int, RecallUsage] | None = None) -> list[Widget]:
     """History rows -> widgets; tool results attach to the call that asked for them.
 
@@ -124,20 +148,28 @@ def widgets_for(messages: list[Message], used: Mapping[int, RecallUsage] | None 
 
 class ChatLog(MessageCursor, VerticalScroll):
     DEFAULT_CSS = "ChatLog { height: 1fr; padding: 0 1; }" + CURSOR_CSS
-    BINDINGS = CURSOR_BINDINGS
+    BINDINGS = [
+        *CURSOR_BINDINGS,
+        # the conversation's start / end, whatever is mounted (module doc: a window of it is)
+        Binding("home,ctrl+home", "to_start", "Start", show=False),
+        Binding("end,ctrl+end", "to_end", "End", show=False),
+    ]
 
     empty: reactive[bool] = reactive(True)  # nothing shown: the chat pane's welcome may show
 
     class PageLoaded(TextualMessage):
         def __init__(self, conversation_id: str, messages: list[Message], older: bool, focus_id: int | None,
-                     opened: int, more: bool = False) -> None:
+                     opened: int, more: bool = False, kind: str = "") -> None:
             super().__init__()
-            self.more = more  # older messages are left in history
+            self.more = more  # older messages are left in history (newer ones, for "newer"/"start")
             self.conversation_id = conversation_id
             self.opened = opened
             self.messages = messages
             self.older = older
             self.focus_id = focus_id
+            # "latest" (the end), "older" (above what is shown), "newer" (below it) or
+            # "start" (the conversation's first page, replacing what is shown)
+            self.kind = kind or ("older" if older else "latest")
 
     async def _on_message(self, message: TextualMessage) -> None:
         # a bug in one handler is a notice; this widget keeps its loop and stays (survivable_errors)
@@ -149,6 +181,10 @@ class ChatLog(MessageCursor, VerticalScroll):
         self.conversation_id: str | None = None
         self.oldest_id: int | None = None
         self.has_older = False
+        # What is mounted is a window of the conversation (module doc): after a jump to its
+        # start, or paging up past KEEP_CHARS, the latest messages are in history only.
+        self.newest_id: int | None = None
+        self.has_newer = False
         self._loading = False
         self._reveal_waits: list[asyncio.Future[Any]] = []  # a first page waiting for its replies
         self._leaving: tuple[Widget, ...] = ()  # rows still shown until the page replacing them is ready
@@ -179,6 +215,8 @@ class ChatLog(MessageCursor, VerticalScroll):
         self.conversation_id = conversation_id
         self.oldest_id = None
         self.has_older = False
+        self.newest_id = None
+        self.has_newer = False
         if conversation_id is not None:
             # After the next frame: the pane titles and prompt paint before any history does.
             self.call_after_refresh(self._load, conversation_id, None, message_id, self._opened)
@@ -206,6 +244,26 @@ class ChatLog(MessageCursor, VerticalScroll):
                 break
             page = older + page
         self.post_message(self.PageLoaded(conversation_id, page, before_id is not None, focus_id, opened, more))
+
+    @work(thread=True, group="chat-page")
+    def _load_after(self, conversation_id: str, after_id: int | None, opened: int) -> None:
+        """The page after message ``after_id`` (None: the conversation's first page), read from
+        the start of the active branch: history pages backwards from a message, so the page is
+        the one before the message that follows it."""
+        history = self.services.history
+        ids = history.branch_ids(conversation_id)
+        start = 0 if after_id is None else (ids.index(after_id) + 1 if after_id in ids else len(ids))
+        wanted = ids[start:start + PAGE]
+        page: list[Message] = []
+        if wanted:
+            end = start + len(wanted)
+            page = history.messages(conversation_id, limit=len(wanted),
+                                    before_id=ids[end] if end < len(ids) else None)
+            page = [m for m in page if m.id in set(wanted)]  # the branch moved meanwhile: only these
+        page, cut = from_start(page, PAGE_CHARS)
+        more = bool(page) and page[-1].id != ids[-1]
+        kind = "start" if after_id is None else "newer"
+        self.post_message(self.PageLoaded(conversation_id, page, False, None, opened, more or cut, kind))
 
     async def prepend_conversation(self, conversation_id: str) -> None:
         """Continue ``conversation_id`` under what is shown: its latest page goes above.
@@ -235,9 +293,21 @@ class ChatLog(MessageCursor, VerticalScroll):
         if event.conversation_id != self.conversation_id or event.opened != self._opened:
             return  # a stale page for a conversation we already left (or left and reopened)
         self._loading = False
+        if event.kind == "newer":
+            await self._newer_loaded(event)
+            return
+        if event.kind == "start":  # what is shown goes once the first page is ready
+            if not event.messages:
+                return  # the conversation is gone meanwhile: what is shown stays
+            self._leaving = tuple(self.children)
         if event.messages:
             self.oldest_id = event.messages[0].id
-        self.has_older = event.more
+            if event.kind in ("latest", "start"):
+                self.newest_id = event.messages[-1].id
+        if event.kind == "start":
+            self.has_older, self.has_newer = False, event.more
+        else:
+            self.has_older = event.more
         widgets = widgets_for(event.messages, self.used_in(event.conversation_id))
         if not widgets:
             if self._leaving:  # the branch shown is empty now: what it replaced must not stay
@@ -260,6 +330,7 @@ class ChatLog(MessageCursor, VerticalScroll):
                 return  # another conversation was opened meanwhile
             for widget in widgets:
                 widget.display = True
+            await self._trim_below()
             self.refresh_branches()
             self.call_after_refresh(self._keep_in_view, first, was_at)
         else:
@@ -284,6 +355,11 @@ class ChatLog(MessageCursor, VerticalScroll):
                     # page sat below the view, a blank chat.
                     self.call_after_refresh(self._show_at, target)
                     return
+            if event.kind == "start":
+                self.release_anchor()  # reading from the start: nothing pulls the view down
+                self.scroll_home(animate=False, immediate=True)
+                self.call_after_refresh(self.scroll_home, animate=False, immediate=True)
+                return
             self.anchor()  # the end, once the rows just shown are laid out
             self.scroll_end(animate=False)
         self.call_after_refresh(self._fill_viewport)
@@ -338,12 +414,138 @@ class ChatLog(MessageCursor, VerticalScroll):
         if self.max_scroll_y == 0:
             self.load_older()
 
+    async def _newer_loaded(self, event: PageLoaded) -> None:
+        """The page below what is shown: mounted under it; what is above goes past KEEP_CHARS,
+        the view staying on what the user was reading."""
+        self.has_newer = event.more
+        widgets = widgets_for(event.messages, self.used_in(event.conversation_id))
+        if not widgets:
+            return
+        self.newest_id = event.messages[-1].id
+        self.release_anchor()
+        await self.mount_all(widgets)
+        self.refresh_branches()
+        kept = self._kept_from_end(KEEP_MOUNTED)
+        if kept is None:
+            return
+        read = self._first_in_view()
+        offset = self.scroll_y - read.virtual_region.y if read is not None else 0
+        children = list(self.children)
+        doomed = children[:children.index(kept)]
+        if read in doomed:  # the user reads above the cut: it waits for the next page
+            return
+        self.oldest_id = kept.message_id  # type: ignore[attr-defined]
+        self.has_older = True
+        await self.remove_children(doomed)
+        if read is not None:
+            self.call_after_refresh(self._scroll_back_to, read, offset)
+
+    def _first_in_view(self) -> Widget | None:
+        top = self.scroll_y
+        return next((w for w in self.rows() if w.virtual_region.bottom > top), None)
+
+    def _scroll_back_to(self, widget: Widget, offset: float) -> None:
+        if widget.is_attached:
+            self.scroll_to(y=widget.virtual_region.y + offset, animate=False, immediate=True)
+
+    async def _trim_below(self) -> None:
+        """After a page above: unmount the stored messages below the first ``KEEP_MOUNTED``
+        (fewer past the page's text and ``KEEP_CHARS`` more); scrolling down pages them back.
+        Not while a reply streams: it is not in history yet, so it could not come back."""
+        if self._turn_running():
+            return
+        stored = self.message_widgets()
+        chars, kept = 0, 0
+        for widget in stored:  # the page just mounted (up to PAGE_CHARS) and KEEP_CHARS under it
+            chars += len(getattr(widget, "text", "") or "")
+            if kept >= KEEP_MOUNTED or (chars > KEEP_CHARS + PAGE_CHARS and kept >= 4):
+                break
+            kept += 1
+        if kept >= len(stored):
+            return
+        last_kept = stored[kept - 1]
+        children = list(self.children)
+        doomed = children[children.index(last_kept) + 1:]
+        if not doomed:
+            return
+        self.newest_id = last_kept.message_id  # type: ignore[attr-defined]
+        self.has_newer = True
+        await self.remove_children(doomed)
+
+    def _kept_from_end(self, keep: int) -> Widget | None:
+        """The first of the latest ``keep`` stored messages (fewer past ``KEEP_CHARS`` of text),
+        or None when that is all of them."""
+        stored = self.message_widgets()
+        chars, kept = 0, 0
+        for widget in reversed(stored):
+            chars += len(getattr(widget, "text", "") or "")
+            if kept >= keep or (chars > KEEP_CHARS and kept >= 4):
+                break
+            kept += 1
+        return None if kept >= len(stored) or kept == 0 else stored[-kept]
+
+    # -- the conversation's start and end --------------------------------------
+    def action_to_start(self) -> None:
+        """Home: the conversation's first message, in one step however long it is. Its first
+        page replaces what is mounted (paging up a page at a time took 50 presses and a minute
+        for 100 long messages); the rest pages in lazily both ways."""
+        if not self.has_older or not self.conversation_id or self._turn_running():
+            self.scroll_home(animate=False)  # all of it is mounted, or a reply is on its way
+            return
+        if not self._loading:
+            self._loading = True
+            self._load_after(self.conversation_id, None, self._opened)
+
+    async def action_to_end(self) -> None:
+        """End: the latest message; when only older ones are mounted, the latest page again."""
+        if self.has_newer and self.conversation_id:  # a page still being read is dropped (stale)
+            await self.show_conversation(self.conversation_id)
+            return
+        self.anchor()
+        self.scroll_end(animate=False)
+
+    def _turn_running(self) -> bool:
+        """A reply is on its way: its rows are not (wholly) in history yet, so they stay mounted.
+
+        Asked of the pane, not of the rows: a finished turn's question and reply are saved, but a
+        row can still lack its id (it is set as the next turn starts, or just after the turn's end),
+        and waiting for every id kept the window from ever being cut below."""
+        return bool(getattr(self.parent, "streaming", False))
+
+    async def _back_to_latest(self) -> None:
+        """Mount the latest page in place of an older window (a message is being sent)."""
+        cid = self.conversation_id
+        if cid is None:
+            return
+        self._opened += 1  # a page being read for the old window is not mounted now
+        self._loading = False
+        page = await asyncio.to_thread(self.services.history.messages, cid, PAGE)
+        page, cut = by_size(page, PAGE_CHARS)
+        if self.conversation_id != cid:
+            return
+        widgets = widgets_for(page, self.used_in(cid))
+        with self.app.batch_update():
+            await self.remove_children()
+            if widgets:
+                await self.mount_all(widgets)
+        self.oldest_id = page[0].id if page else None
+        self.newest_id = page[-1].id if page else None
+        self.has_older = cut or len(page) >= PAGE
+        self.has_newer = False
+        self.refresh_branches()
+        self.anchor()
+
     # -- paging on scroll ----------------------------------------------------
     def watch_scroll_y(self, old: float, new: float) -> None:
         super().watch_scroll_y(old, new)
-        if new <= 0 and old > 0 and self.has_older and not self._loading and self.conversation_id:
+        if self._loading or not self.conversation_id:
+            return
+        if new <= 0 and old > 0 and self.has_older:
             self._loading = True
             self._load(self.conversation_id, self.oldest_id, None, self._opened)
+        elif new >= self.max_scroll_y > old and self.has_newer and not self._leaving:
+            self._loading = True
+            self._load_after(self.conversation_id, self.newest_id, self._opened)
 
     def load_older(self) -> None:
         """Page in older messages now (the same as scrolling to the top)."""
@@ -364,6 +566,8 @@ class ChatLog(MessageCursor, VerticalScroll):
 
     # -- appending -----------------------------------------------------------
     async def add(self, widget: W) -> W:
+        if self.has_newer:  # an older window is shown: the new message goes under the latest ones
+            await self._back_to_latest()
         await self.mount(widget)
         self.empty = False
         if isinstance(widget, UserMessage):  # a turn starts: the one before it has its ids
