@@ -233,6 +233,9 @@ class Applier:
             messages = [_message(r["m"]) for r in batch]
             messages[0].parent_id = parent_id if parent_id is not None else NEW_ROOT
             stored = store.append_many(cid, messages)
+            from agenttui.sync.engine import kill_point
+
+            kill_point("between-insert-and-map")  # the window the adoption by content closes
             with self.state.transaction():
                 for record, message in zip(batch, stored, strict=True):
                     self.state.map_message(profile, str(record["gid"]), int(message.id))

@@ -34,7 +34,7 @@ SEGMENT_RECORDS = 5000
 KILL_ENV = "AGENTTUI_SYNC_TEST_KILL_AT"
 
 
-def _kill_point(name: str) -> None:
+def kill_point(name: str) -> None:
     if os.environ.get(KILL_ENV) == name:
         os.kill(os.getpid(), signal.SIGKILL)
 
@@ -208,7 +208,7 @@ def _run(paths: Paths, config: SyncConfig, target: Target, key: bytes, state: An
             seqs = [seq for seq, _body, _n in pending]
             target.publish(config.device, [(seq, body) for seq, body, _n in pending],
                            f"agenttui sync: {config.name} segments {seqs[0]}-{seqs[-1]}")
-            _kill_point("after-publish")
+            kill_point("after-publish")
             with state.transaction():
                 for seq in seqs:
                     state.confirm(seq)
@@ -238,7 +238,8 @@ def _apply_segment(target: Target, config: SyncConfig, key: bytes, device: str, 
     state.put("applying", f"{device}/{seq}")
     before = applier.result.changes
     bad = 0
-    for n, line in enumerate(target.read_segment(device, seq).splitlines()):
+    lines = target.read_segment(device, seq).splitlines()
+    for n, line in enumerate(lines):
         if not line.strip():
             continue
         try:
@@ -246,9 +247,9 @@ def _apply_segment(target: Target, config: SyncConfig, key: bytes, device: str, 
             applier.apply(device, record)
         except (BadRecord, ValueError, KeyError, TypeError):
             bad += 1
-        if n == 1:
+        if n == len(lines) // 2:
             applier.flush()
-            _kill_point("mid-apply")
+            kill_point("mid-apply")
     applier.flush()
     if bad:
         out.skipped.append(f"{bad} unreadable record(s) in {device}/{seq} were skipped (corrupt or foreign)")

@@ -112,3 +112,9 @@ def target(request, tmp_path) -> tuple[str, str, Path]:
 
 def tree_digest(root: Path) -> dict[str, bytes]:
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture
+def digest():
+    """Every file under a directory, by relative path: to show that nothing changed."""
+    return tree_digest
