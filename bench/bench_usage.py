@@ -63,7 +63,7 @@ def build(db_path: Path, messages: int, seed: int = 11) -> None:
         cost = None if rng.random() < 0.2 else prompt * 1e-7
         usage.append((n + 1, cid, created, rng.choice(MODELS), prompt, rng.randint(10, 2_000),
                       rng.randint(0, prompt // 2), rng.randint(0, 500), int(rng.random() < 0.05), cost,
-                      None if cost is None else "openai/gpt-4o-mini"))
+                      "" if cost is None else "openai/gpt-4o-mini"))  # "": looked up, unknown
     conn.executemany("INSERT INTO messages (id, conversation_id, role, content, created) "
                      "VALUES (?, ?, ?, ?, ?)", rows)
     conn.executemany("INSERT INTO message_usage (message_id, conversation_id, created, model, prompt_tokens, "

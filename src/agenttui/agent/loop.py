@@ -179,10 +179,11 @@ def _flush(services: Services) -> str | None:
     queue = _pending(services)
     while queue:
         cid, message = queue[0]
-        if message.usage is not None and message.usage.priced_as is None and message.id is None:
-            from agenttui.core.usage.pricing import price  # here, off the event loop: ~1 s to load
+        if message.usage is not None and message.id is None:
+            from agenttui.core.usage.pricing import price_if_loaded
 
-            price(message.usage, services.base_url, message.created)
+            message.usage.endpoint = message.usage.endpoint or services.base_url
+            price_if_loaded(message.usage)  # else priced after the turn (price_pending)
         try:
             saved = services.history.append(cid, message)
         except _persist_errors() as exc:
@@ -449,9 +450,7 @@ class _Turn:
                                   "stream_options": {"include_usage": True}}
         self.sent = messages
         from agenttui.agent.context_probe import probe_in_background
-        from agenttui.core.usage.pricing import warm
 
-        warm()  # the price table loads in a thread while the model answers
         # the endpoint's own context length for the next requests (once per process)
         probe_in_background(self.services.base_url, str(getattr(self.client, "api_key", "") or ""), self.model,
                             None if self.services.incognito else self.services.paths.data_dir)
@@ -898,6 +897,10 @@ async def _end(services: Services, final: AgentEvent, turn: _Turn | None = None)
             yield PersistWarning(warning)
     if turn is not None:
         turn.finish_trace()  # the trace object is the final event's: include the above
+        if not pending_count(services):  # replies stored: their prices, in a thread (~1 s to load)
+            from agenttui.core.usage.pricing import price_pending_in_background
+
+            price_pending_in_background(services.history)
     yield final
 
 

@@ -173,6 +173,9 @@ def run_show(args: argparse.Namespace) -> int:
         return 1
     services, conversation = opened
     history = services.history
+    from agenttui.cli.usage_cmd import price_pending_now
+
+    price_pending_now(history)  # replies an earlier command stored before it could price them
     # paged, never all at once
     messages = _with_usage(history, (history.iter_messages if args.all else history.iter_branch)(conversation.id))
     if args.json:

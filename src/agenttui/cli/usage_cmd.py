@@ -3,7 +3,8 @@
 Tokens and cost of the replies stored in history (schema v9's ``message_usage``;
 replies from before it have none). Costs were priced when each reply arrived, from
 the offline table of the installed ``genai-prices``; a model it does not know counts
-its tokens and is listed as unpriced, never guessed. Counts the provider did not
+its tokens and is listed as unpriced, never guessed. Replies stored by a command that
+exited before pricing them are priced here first (the table loads once, ~1 s). Counts the provider did not
 send are our estimate and are counted as such (``estimated``). ``--by profile`` adds
 up every profile's history; the other groupings are the current profile's.
 """
@@ -61,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
         services = open_services(args)
         if services is None:
             return 1
+        price_pending_now(services.history)
         groups = services.history.usage_totals(since=since, by=args.by)
     from agenttui.core.usage.totals import grand_total
 
@@ -87,12 +89,21 @@ def _by_profile(since: str | None) -> list:
             continue
         store = HistoryStore(db)
         try:
+            price_pending_now(store)
             total = grand_total(store.usage_totals(since=since))
         finally:
             store.close()
         total.key = name
         groups.append(total)
     return groups
+
+
+def price_pending_now(history) -> None:
+    """Price replies stored by a command that exited before it could (loads the table once)."""
+    if history.unpriced_usage(1):
+        from agenttui.core.usage.pricing import price_pending
+
+        price_pending(history)
 
 
 def _print(groups: list, total, by: str | None) -> None:

@@ -5,9 +5,18 @@ Real ``openai`` client against the fake server's usage chunk (``include_usage``)
 
 from __future__ import annotations
 
+import threading
+
 from agenttui.agent.loop import run_turn
 
 from .conftest import collect, final
+
+
+def _priced() -> None:
+    """Wait for the pricing pass a turn starts after it ends (the table loads in a thread)."""
+    for thread in threading.enumerate():
+        if thread.name == "agenttui-prices":
+            thread.join(timeout=120)
 
 
 async def test_provider_counts_model_and_cost_are_stored(services, fake_openai):
@@ -17,6 +26,7 @@ async def test_provider_counts_model_and_cost_are_stored(services, fake_openai):
                                "completion_tokens_details": {"reasoning_tokens": 3}}
     fake_openai.reply("four words in reply")
     done = final(await collect(run_turn(services, conversation.id, "hello there")))
+    _priced()
 
     stored = services.history.messages(conversation.id)[-1]
     usage = services.history.usage_for([stored.id])[stored.id]
@@ -33,10 +43,11 @@ async def test_the_model_that_answered_is_kept_not_the_one_asked(services, fake_
     fake_openai.answered_by = "some-lab/unknown-model-7b"
     conversation = services.history.create_conversation()
     await collect(run_turn(services, conversation.id, "hello", model="router-auto"))
+    _priced()
     stored = services.history.messages(conversation.id)[-1]
     usage = services.history.usage_for([stored.id])[stored.id]
     assert usage.model == "some-lab/unknown-model-7b"
-    assert usage.cost is None and usage.priced_as is None  # unknown to the table: tokens only
+    assert usage.cost is None and usage.priced_as == ""  # looked up, unknown: tokens only
     assert usage.completion_tokens > 0
 
 
@@ -69,6 +80,7 @@ async def test_the_inspector_lists_the_turn_s_replies_with_their_usage(services,
     conversation = services.history.create_conversation()
     fake_openai.tool_call("remember", {"text": "likes tea"}).reply("noted")
     await collect(run_turn(services, conversation.id, "remember that I like tea"), approve=True)
+    _priced()
     prompt = last_prompt(services)
     text = usage_text(services.history, prompt)
     replies = [m for m in services.history.messages(conversation.id) if m.role == "assistant"]

@@ -111,3 +111,24 @@ def test_since_a_time_of_day_counts_only_that_day_s_later_replies(tmp_path):
     assert store.usage_totals(since="2026-03-01T11:30:00.000000+00:00")[0].prompt_tokens == 7
     assert [t.key for t in store.usage_totals(by="day", since="2026-03-02T00:00:00.000000+00:00")] == [
         "2026-03-02", "2026-03-03"]
+
+
+def test_pricing_later_moves_the_running_sums(tmp_path):
+    from agenttui.core.usage.pricing import price_pending
+
+    store = HistoryStore(tmp_path / "h.sqlite3")
+    cid = store.create_conversation("c").id
+    store.append(cid, Message("assistant", "r", usage=MessageUsage(model="gpt-4o-mini", prompt_tokens=1_000,
+                                                                  completion_tokens=100)))
+    store.append(cid, Message("assistant", "r", usage=MessageUsage(model="no-such-model-x", prompt_tokens=10,
+                                                                  completion_tokens=1)))
+    (before,) = store.usage_totals()
+    assert before.unpriced == 2 and before.cost == 0.0 and len(store.unpriced_usage()) == 2
+    assert price_pending(store) == 2
+    assert store.unpriced_usage() == [] and price_pending(store) == 0  # looked up once
+    (after,) = store.usage_totals()
+    (from_rows,) = store.usage_totals(since="0001-01-01T00:00:00")
+    assert after.unpriced == from_rows.unpriced == 1  # the unknown model stays without a cost
+    assert after.cost == from_rows.cost > 0
+    by_model = {t.key: t for t in store.usage_totals(by="model")}
+    assert by_model["gpt-4o-mini"].unpriced == 0 and by_model["no-such-model-x"].unpriced == 1

@@ -253,7 +253,10 @@ _V8 = (
 # ``usage_daily`` per UTC day and model (a year of daily use: a few thousand rows) and
 # ``usage_by_conversation``. Only ``--since`` reads ``message_usage`` itself, for the part of
 # its first day after the given time (through ``message_usage_by_created``). Rows are
-# inserted once (never INSERT OR REPLACE: its implicit delete fires no trigger).
+# inserted once (never INSERT OR REPLACE: its implicit delete fires no trigger). A reply is
+# stored before it is priced (loading the price table costs ~1 s of CPU, kept off the turn's
+# way); pricing it later UPDATEs ``cost``, and ``message_usage_priced`` moves the sums.
+# ``endpoint`` is the base URL that answered: it picks the provider's price.
 _USAGE_SUMS = """
         replies           INTEGER NOT NULL DEFAULT 0,
         prompt_tokens     INTEGER NOT NULL DEFAULT 0,
@@ -288,6 +291,11 @@ _USAGE_REMOVE = """
             cost = cost - COALESCE(old.cost, 0)
         WHERE {where};
         DELETE FROM {table} WHERE {where} AND replies <= 0;"""
+_USAGE_PRICED = """
+        UPDATE {table} SET
+            unpriced = unpriced - (old.cost IS NULL) + (new.cost IS NULL),
+            cost = cost - COALESCE(old.cost, 0) + COALESCE(new.cost, 0)
+        WHERE {where};"""
 _DAY_WHERE = "day = substr(old.created, 1, 10) AND model = old.model"
 _CONVERSATION_WHERE = "conversation_id = old.conversation_id"
 _V9 = (
@@ -303,10 +311,13 @@ _V9 = (
         reasoning_tokens  INTEGER NOT NULL DEFAULT 0,
         estimated         INTEGER NOT NULL DEFAULT 0,
         cost              REAL,
-        priced_as         TEXT
+        priced_as         TEXT,
+        endpoint          TEXT
     )
     """,
     "CREATE INDEX IF NOT EXISTS message_usage_by_created ON message_usage(created)",
+    # replies whose price is still to be looked up (priced_as NULL; '' = looked up, unknown)
+    "CREATE INDEX IF NOT EXISTS message_usage_unpriced ON message_usage(message_id) WHERE priced_as IS NULL",
     f"""
     CREATE TABLE IF NOT EXISTS usage_daily (
         day TEXT NOT NULL, model TEXT NOT NULL, {_USAGE_SUMS},
@@ -326,6 +337,12 @@ _V9 = (
         INSERT INTO usage_by_conversation (conversation_id, replies, prompt_tokens,
             completion_tokens, cached_tokens, reasoning_tokens, estimated, unpriced, cost)
         {_USAGE_ADD.format(key="new.conversation_id", columns="conversation_id")}
+    END
+    """,
+    f"""
+    CREATE TRIGGER IF NOT EXISTS message_usage_priced AFTER UPDATE OF cost ON message_usage BEGIN
+        {_USAGE_PRICED.format(table="usage_daily", where=_DAY_WHERE)}
+        {_USAGE_PRICED.format(table="usage_by_conversation", where=_CONVERSATION_WHERE)}
     END
     """,
     f"""

@@ -839,6 +839,17 @@ class HistoryStore:
         with self._read() as db:
             return usage_rows.for_ids(db, ids)
 
+    def unpriced_usage(self, limit: int = 500) -> list[tuple[int, MessageUsage, str]]:
+        """Replies whose price is still to be looked up: (message id, usage, created)."""
+        with self._read() as db:
+            return usage_rows.unpriced(db, limit)
+
+    def set_prices(self, prices: Sequence[tuple[int, float | None, str]]) -> None:
+        """Store looked-up prices (the running sums follow, by trigger); one transaction."""
+        if prices:
+            with self._write() as db:
+                usage_rows.set_prices(db, prices)
+
     def turn_usage(self, cid: str, turn_id: str) -> list[tuple[int, MessageUsage]]:
         """(message id, usage) of one turn's replies, in order."""
         with self._read() as db:

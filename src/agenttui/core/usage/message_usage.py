@@ -23,7 +23,9 @@ class MessageUsage:
     reasoning_tokens: int = 0  # of completion_tokens, spent thinking
     estimated: bool = False  # the provider sent no counts: ours
     cost: float | None = None  # USD; None: the price table does not know the model
-    priced_as: str | None = None  # "provider/model" the price table matched
+    # "provider/model" the price table matched; "" looked up and unknown; None not looked up yet
+    priced_as: str | None = None
+    endpoint: str | None = None  # the base URL that answered (picks the provider's price)
 
     @property
     def total_tokens(self) -> int:
@@ -43,7 +45,10 @@ class MessageUsage:
         if self.estimated:
             tokens += " (estimated)"
         parts = [self.model or "unknown model", tokens]
-        parts.append(format_cost(self.cost) if self.cost is not None else "no price known")
+        if self.cost is not None:
+            parts.append(format_cost(self.cost))
+        else:
+            parts.append("not priced yet" if self.priced_as is None else "no price known")
         return " · ".join(parts)
 
 

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
+from typing import Any
 
 from agenttui.core.usage.message_usage import MessageUsage
 
 _COLUMNS = ("model, prompt_tokens, completion_tokens, cached_tokens, reasoning_tokens, "
-            "estimated, cost, priced_as")
+            "estimated, cost, priced_as, endpoint")
 _IN_BATCH = 500  # ids per IN (...): far below SQLite's variable limit
 
 
@@ -20,10 +21,10 @@ def insert(db: sqlite3.Connection, message_id: int, conversation_id: str, create
            usage: MessageUsage) -> None:
     db.execute(
         f"INSERT INTO message_usage (message_id, conversation_id, created, {_COLUMNS}) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (message_id, conversation_id, created, usage.model, int(usage.prompt_tokens),
          int(usage.completion_tokens), int(usage.cached_tokens), int(usage.reasoning_tokens),
-         int(usage.estimated), usage.cost, usage.priced_as))
+         int(usage.estimated), usage.cost, usage.priced_as, usage.endpoint))
 
 
 def for_ids(db: sqlite3.Connection, ids: Sequence[int]) -> dict[int, MessageUsage]:
@@ -34,11 +35,29 @@ def for_ids(db: sqlite3.Connection, ids: Sequence[int]) -> dict[int, MessageUsag
         chunk = wanted[start:start + _IN_BATCH]
         rows = db.execute(f"SELECT message_id, {_COLUMNS} FROM message_usage "
                           f"WHERE message_id IN ({', '.join('?' * len(chunk))})", chunk)
-        for mid, model, prompt, completion, cached, reasoning, estimated, cost, priced_as in rows:
-            found[mid] = MessageUsage(model=model, prompt_tokens=prompt, completion_tokens=completion,
-                                      cached_tokens=cached, reasoning_tokens=reasoning,
-                                      estimated=bool(estimated), cost=cost, priced_as=priced_as)
+        for mid, *values in rows:
+            found[mid] = _usage(values)
     return found
+
+
+def _usage(values: Sequence[Any]) -> MessageUsage:
+    model, prompt, completion, cached, reasoning, estimated, cost, priced_as, endpoint = values
+    return MessageUsage(model=model, prompt_tokens=prompt, completion_tokens=completion, cached_tokens=cached,
+                        reasoning_tokens=reasoning, estimated=bool(estimated), cost=cost, priced_as=priced_as,
+                        endpoint=endpoint)
+
+
+def unpriced(db: sqlite3.Connection, limit: int) -> list[tuple[int, MessageUsage, str]]:
+    """(message id, usage, created) of replies whose price was not looked up yet, oldest first."""
+    rows = db.execute(f"SELECT message_id, created, {_COLUMNS} FROM message_usage "
+                      "WHERE priced_as IS NULL ORDER BY message_id LIMIT ?", (int(limit),)).fetchall()
+    return [(mid, _usage(values), created) for mid, created, *values in rows]
+
+
+def set_prices(db: sqlite3.Connection, prices: Sequence[tuple[int, float | None, str]]) -> None:
+    """Record looked-up prices: (message id, cost or None, priced_as -- "" when unknown)."""
+    db.executemany("UPDATE message_usage SET cost = ?, priced_as = ? WHERE message_id = ?",
+                   [(cost, priced_as, mid) for mid, cost, priced_as in prices])
 
 
 def for_turn(db: sqlite3.Connection, conversation_id: str, turn_id: str) -> list[tuple[int, MessageUsage]]:
