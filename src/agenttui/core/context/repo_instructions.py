@@ -131,10 +131,10 @@ def build(workdir: Path, redact_patterns: tuple[str, ...] = ()) -> RepoInstructi
         text, held = _screened(path, text, redact_patterns)
         warnings.extend(held)
         where = path.parent
-        parts.append(f"### {path.name} ({where})\n{text.strip()}")
+        parts.append(f"## {path.name} ({where})\n{text.strip()}")
     section = ""
     if parts:
-        section = "## Repository instructions\n" + "\n\n".join(parts)
+        section = "\n\n".join(parts)  # the prompt's block has the heading
     return RepoInstructions(tuple(paths), section, tuple(warnings))
 
 
