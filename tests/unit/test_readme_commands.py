@@ -276,7 +276,7 @@ def test_readme_command_runs(command, seeded, fake_server, tmp_path):
 def test_documented_failures_say_why(seeded, fake_server, tmp_path):
     """The `# exit 1` examples fail for the reason the README gives, not another one."""
     reasons = {"memory add": "not saved", "restore": "without --yes", "mcp remove": "no MCP server named",
-               "ask --conversation": "no conversation 'nosuchid'"}
+               "ask --conversation": "no conversation 'nosuchid'", "sync now": "does not sync yet"}
     checked = 0
     for command in (c for c in RUNNABLE if c.expected == 1):
         key = next(k for k in reasons if " ".join(command.argv).startswith(k))
