@@ -59,9 +59,12 @@ def _passphrase() -> str | None:
     given = os.environ.get(ENV_VAR)
     if given:
         return given
-    if not sys.stdin.isatty():
-        fail(f"no sync passphrase: set {ENV_VAR} or run this on a terminal")
-        return None
+    if not sys.stdin.isatty():  # a pipe: its first line (`pass show agenttui-sync | agenttui sync init ...`)
+        line = sys.stdin.readline().rstrip("\r\n")
+        if not line:
+            fail(f"no sync passphrase: set {ENV_VAR}, pipe it in, or run this on a terminal")
+            return None
+        return line
     import getpass
 
     first = getpass.getpass("Sync passphrase (the same on every machine): ")

@@ -126,7 +126,7 @@ def leave(paths: Paths) -> str:
 
     config = SyncConfig.load(paths)
     if config is None:
-        raise SyncError("this machine does not sync (nothing to leave)")
+        return "this machine does not sync; nothing to leave."
     secrets.forget(config.group)
     (sync_dir(paths) / "config.json").unlink()
     _remove_tree(sync_dir(paths) / "git")

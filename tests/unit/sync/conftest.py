@@ -48,9 +48,9 @@ class Machine:
         environ.update(extra)
         return environ
 
-    def run(self, *args: str, **extra: str) -> Run:
+    def run(self, *args: str, input: str = "", **extra: str) -> Run:
         proc = subprocess.run([sys.executable, "-m", "agenttui", *args], capture_output=True, text=True,
-                              env=self.env(**extra), cwd=self.home.parent, timeout=240)
+                              env=self.env(**extra), cwd=self.home.parent, timeout=240, input=input)
         return Run(proc.returncode, proc.stdout, proc.stderr)
 
     def sync(self, **extra: str) -> Run:

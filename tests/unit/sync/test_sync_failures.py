@@ -65,12 +65,16 @@ def test_not_set_up_and_leave(machines, tmp_path):
     (a,) = machines("a")
     result = a.run("sync")
     assert result.code == 1 and "sync init" in result.err
-    assert a.join("folder", str(tmp_path / "f")).code == 0
+    no_passphrase = a.run("sync", "init", "--folder", str(tmp_path / "f"))
+    assert no_passphrase.code == 1 and "no sync passphrase" in no_passphrase.err
+    piped = a.run("sync", "init", "--folder", str(tmp_path / "f"), "--device", "a", input="from a pipe\n")
+    assert piped.code == 0, piped.err
     status = json.loads(a.run("sync", "status", "--json").out)
     assert status["syncing"] and status["name"] == "a" and status["kind"] == "folder"
     left = a.run("sync", "leave")
     assert left.code == 0 and "data stays" in left.out
     assert json.loads(a.run("sync", "status", "--json").out) == {"syncing": False}
+    assert "nothing to leave" in a.run("sync", "leave").out
 
 
 @pytest.mark.parametrize("kill_at", ["after-publish", "mid-apply", "between-insert-and-map"])
