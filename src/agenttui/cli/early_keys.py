@@ -42,6 +42,7 @@ class EarlyKeys:
     """What was typed before the terminal left cooked mode, as the keys typed: "\r" for Enter."""
 
     text: str = ""
+    modes: list | None = None  # the terminal's modes before (termios.tcgetattr), for a suspend
 
 
 @contextlib.contextmanager
@@ -73,6 +74,7 @@ def _keep_keys_as_typed(early: EarlyKeys) -> Callable[[], None] | None:
         termios.tcsetattr(fd, termios.TCSANOW, changed)  # not TCSAFLUSH: it drops what was typed
     except (termios.error, OSError, ValueError):  # no stdin, or not a terminal (a pipe, a file)
         return None
+    early.modes = before
     if before[0] & termios.ICRNL:  # else an Enter typed so far is a CR already
         early.text = _typed_so_far(fd)
 

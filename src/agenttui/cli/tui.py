@@ -21,7 +21,10 @@ def run_tui(args) -> int:
 
     with keys_kept_as_typed() as early:  # first thing: an Enter typed during start-up stays Enter
         gc.disable()  # until the panes are up (ui/startup.py, step 0): before Textual is imported
+        from agenttui.ui import suspend
         from agenttui.ui.app import run_app
+
+        suspend.remember_terminal_modes(early.modes)  # what a ctrl+z hands the shell back
 
         try:
             return run_app(profile=args.profile, typed_before=early.text)

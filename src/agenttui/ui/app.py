@@ -148,6 +148,9 @@ class AgentTUI(App[int]):
         self.set_timer(PREPARE_FALLBACK_S, self._prepare_first_turn)
         if self.services.settings.recall.semantic:
             self.set_timer(EMBED_AFTER_S, self._embed_history)
+        from agenttui.ui import suspend  # ctrl+z / SIGTSTP give the terminal back as found
+
+        suspend.install(self)
 
     def get_default_screen(self) -> MainScreen:
         """The main screen is the base of the stack, composed with the app.

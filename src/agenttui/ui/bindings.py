@@ -60,6 +60,8 @@ APP_ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("chat.retry", "ctrl+r", "retry_turn", "Retry"),
     ActionSpec("chat.copy_last", "ctrl+o", "copy_last_reply", "Copy reply", show=False),
     ActionSpec("app.next_theme", "ctrl+t", "next_theme", "Next theme", show=False),
+    # ctrl+z: not in the prompt, where it is undo (the prompt's binding wins); ctrl+\\ everywhere
+    ActionSpec("app.suspend", "ctrl+z,ctrl+backslash", "suspend_process", "Suspend", show=False),
     ActionSpec("app.quit", "ctrl+q", "quit", "Quit", priority=True),
 )
 
