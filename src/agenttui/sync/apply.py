@@ -23,7 +23,7 @@ from typing import Any, Literal
 from agenttui.core.config.paths import Paths
 from agenttui.sync.hlc import Clock
 from agenttui.sync.local_scan import conversation_hash
-from agenttui.sync.records import MEMORY_LOCAL_ONLY, content_hash, scope_ok
+from agenttui.sync.records import MEMORY_LOCAL_ONLY, memory_digest, scope_ok
 from agenttui.sync.state import ItemState, SyncState
 
 
@@ -111,7 +111,8 @@ class Applier:
         if not deleted and not isinstance(payload, dict):
             raise ValueError("memory record without an item")
         archived = bool(record.get("archived"))
-        digest = "" if deleted else content_hash([payload, archived])
+        incoming = None if payload is None else MemoryItem.from_dict({**payload, "id": item_id, "scope": kind})
+        digest = "" if incoming is None else memory_digest(incoming.to_dict(), archived)
         key = f"mem/{scope}/{item_id}"
         files.ensure_dir(path.parent)
         with files.locked(path):
@@ -124,13 +125,12 @@ class Applier:
                 return
             data.items = [i for i in data.items if i.id != item_id]
             data.archive = [i for i in data.archive if i.id != item_id]
-            if payload is not None:
-                item = MemoryItem.from_dict({**payload, "id": item_id, "scope": kind})
+            if incoming is not None:
                 if old is not None:  # local bookkeeping stays local
                     for name in MEMORY_LOCAL_ONLY:
-                        setattr(item, name, getattr(old, name))
-                (data.archive if archived else data.items).append(item)
-            if old is not None or payload is not None:
+                        setattr(incoming, name, getattr(old, name))
+                (data.archive if archived else data.items).append(incoming)
+            if old is not None or incoming is not None:
                 memory_file.write(path, data)
         # after the file: a kill in between re-sends the same content, never reverts it
         self.state.set_item(key, ItemState(str(record["hlc"]), record.get("base"), digest, deleted))

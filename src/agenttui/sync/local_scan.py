@@ -19,7 +19,7 @@ from typing import Any
 
 from agenttui.core.config.paths import Paths, check_profile_name
 from agenttui.sync.hlc import Clock
-from agenttui.sync.records import content_hash, memory_payload, redacted
+from agenttui.sync.records import content_hash, memory_digest, memory_payload, redacted
 from agenttui.sync.state import ItemState, SyncState
 
 _MESSAGE_FIELDS = ("role", "content", "tool_calls", "tool_call_id", "name", "image_b64", "image_mime",
@@ -98,11 +98,11 @@ def _scan_memory(scope: str, current: dict[str, tuple[dict[str, Any], bool]], st
     known = state.items_with_prefix(prefix)
     for item_id, (item, archived) in current.items():
         key = prefix + item_id
-        payload = memory_payload(item, patterns)
-        digest = content_hash([payload, archived])
+        digest = memory_digest(item, archived)
         before = known.get(key)
         if before is not None and not before.deleted and before.hash == digest:
             continue
+        payload = memory_payload(item, patterns)
         stamp = clock.now()
         base = before.hlc if before else None
         out.records.append({"t": "mem", "scope": scope, "id": item_id, "hlc": stamp, "base": base,
@@ -116,10 +116,10 @@ def _scan_memory(scope: str, current: dict[str, tuple[dict[str, Any], bool]], st
             out.items[key] = ItemState(stamp, before.hlc, "", True)
 
 
-def conversation_payload(row: Sequence[Any], patterns: Sequence[str]) -> dict[str, Any]:
+def conversation_fields(row: Sequence[Any]) -> dict[str, Any]:
     _cid, title, created, updated, model, archived = row
-    return {"title": redacted(title, patterns) or "", "created": created, "updated": updated,
-            "model": model, "archived": bool(archived)}
+    return {"title": title or "", "created": created, "updated": updated, "model": model,
+            "archived": bool(archived)}
 
 
 def conversation_hash(payload: dict[str, Any]) -> str:
@@ -135,11 +135,12 @@ def _scan_conversations(profile: str, db: sqlite3.Connection, state: SyncState, 
     for row in db.execute("SELECT id, title, created, updated, model, archived FROM conversations ORDER BY created"):
         key = prefix + row[0]
         present.add(row[0])
-        payload = conversation_payload(row, patterns)
-        digest = conversation_hash(payload)
+        payload = conversation_fields(row)
+        digest = conversation_hash(payload)  # of the local row: only a changed title is redacted
         before = known.get(key)
         if before is not None and not before.deleted and before.hash == digest:
             continue
+        payload["title"] = redacted(payload["title"], patterns) or ""
         stamp = clock.now()
         base = before.hlc if before else None
         out.records.append({"t": "conv", "profile": profile, "id": row[0], "hlc": stamp, "base": base,

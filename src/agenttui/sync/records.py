@@ -39,8 +39,18 @@ def redacted(text: str | None, patterns: Sequence[str]) -> str | None:
     return redact_secrets(text, patterns)
 
 
+def memory_fields(item: dict[str, Any]) -> dict[str, Any]:
+    """What of an item syncs: all but its scope (the record names it) and the bookkeeping."""
+    return {k: v for k, v in item.items() if k not in MEMORY_LOCAL_ONLY and k != "scope"}
+
+
+def memory_digest(item: dict[str, Any], archived: bool) -> str:
+    """Of the item as the local file holds it: a scan redacts only what changed."""
+    return content_hash([memory_fields(item), archived])
+
+
 def memory_payload(item: dict[str, Any], patterns: Sequence[str]) -> dict[str, Any]:
-    out = {k: v for k, v in item.items() if k not in MEMORY_LOCAL_ONLY and k != "scope"}
+    out = memory_fields(item)
     for key in ("text", "key", "value"):
         if isinstance(out.get(key), str):
             out[key] = redacted(out[key], patterns)
