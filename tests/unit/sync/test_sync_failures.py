@@ -110,3 +110,24 @@ def test_a_sync_killed_part_way_then_run_again_loses_and_duplicates_nothing(mach
     for m in (a, b):
         assert m.notes() == ["first note", "note from b"], m.name
         assert m.conversations() == expected, m.name
+
+
+def test_a_corrupt_or_foreign_record_is_skipped_with_one_message(machines, tmp_path):
+    import shutil
+
+    folder = tmp_path / "Sync"
+    a, b = machines("a", "b")
+    for m in (a, b):
+        assert m.join("folder", str(folder)).code == 0
+    a.memory().add_note("a real note")
+    a.sync()
+    (own,) = [p for p in (folder / "devices").iterdir()]
+    # a copy of a's segment under another device's name: sealed for a, so it opens for no one else
+    shutil.copytree(own, folder / "devices" / "f00df00df00df00d")
+    segment = own / "00000001.log"
+    lines = segment.read_text().splitlines()
+    segment.write_text("\n".join([*lines, "bm90IGEgcmVjb3Jk"]) + "\n")  # plus a line that is no record
+    result = b.sync()
+    assert b.notes() == ["a real note"]
+    assert result.err.count("skipped") == 2, result.err  # one message per segment, not one per record
+    assert "f00df00df00df00d/1" in result.err and "corrupt or foreign" in result.err
