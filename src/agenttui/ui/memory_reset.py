@@ -1,5 +1,6 @@
 """Resetting memory (``/reset-memory``, the palette): state the counts, back up first,
-type 'delete' to confirm.
+type 'delete' to confirm. ``u`` in the Memory pane then offers to put the
+snapshot back (``MemoryStore.restore_snapshot``), asking first.
 
 ``scope`` (user, profile, all) is the one to empty; without it the dialog
 offers the three, both scopes first. A scope with nothing in it is said to be
@@ -57,6 +58,10 @@ async def reset_memory(app: App[Any], services: Services, scope: str = "") -> bo
     except OSError as exc:
         app.notify(str(exc), title="Memory not reset", severity="error")
         return False
-    app.notify(f"Backup: {backup}", title="Memory reset")
+    from agenttui.ui.widgets.memory_pane import MemoryPane
+
+    for pane in app.screen.query(MemoryPane):  # its u puts the snapshot back (asking first)
+        pane.remember_reset(backup, chosen)
+    app.notify(f"Backup: {backup}\nPress u in the Memory pane to undo.", title="Memory reset")
     return True
 

@@ -536,6 +536,25 @@ class MemoryStore:
             self._mutate(s, change)
         return backup
 
+    def restore_snapshot(self, snapshot: Path, scope: ScopeArg = "all") -> int:
+        """Put back a scope's items and archive as ``snapshot`` (a ``reset`` backup) holds them;
+        what was added since stays. Returns how many items came back."""
+        restored = 0
+        for s in self._scopes(scope):
+            rel = "user.json" if s == "user" else f"profiles/{self.profile}/memory.json"
+            saved = memory_file.read(snapshot / rel, s).data
+
+            def change(data: ScopeData, saved: ScopeData = saved) -> tuple[int, bool]:
+                have = {item.id for item in data.items} | {item.id for item in data.archive}
+                items = [item for item in saved.items if item.id not in have]
+                archive = [item for item in saved.archive if item.id not in have]
+                data.items[:0] = items
+                data.archive[:0] = archive
+                return len(items), bool(items or archive)
+
+            restored += self._mutate(s, change)
+        return restored
+
     def merge(self, keep_id: str, drop_ids: Iterable[str]) -> MemoryItem:
         """Fold duplicates into ``keep_id`` (uses summed, best confidence, earliest created)."""
         drop = set(drop_ids) - {keep_id}

@@ -56,6 +56,8 @@ from agenttui.ui.widgets.memory_item_editor import MemoryItemEditor, apply_edit,
 from agenttui.ui.widgets.memory_offer import MemoryOffer
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from agenttui.bootstrap import Services
     from agenttui.core.memory.store import MemoryStore
 
@@ -200,6 +202,7 @@ class MemoryPane(Vertical):
         # ids whose delete is on its way to disk: a reload meanwhile must not show them again, or
         # the next ``d`` would land on an item already gone
         self._deleting: set[str] = set()
+        self._reset_undo: tuple[Path, str] | None = None  # (snapshot, scope) of the last reset
         self._reported_problems: set[str] = set()
 
     # -- layout ---------------------------------------------------------------
@@ -314,6 +317,9 @@ class MemoryPane(Vertical):
             ids = (outcome.id,)
         elif isinstance(outcome, list):
             ids = tuple(item.id for item in outcome if isinstance(item, MemoryItem))
+        if message.verb == "restore" and isinstance(outcome, int):
+            self.notify(f"Restored {outcome} item(s) from the snapshot taken before the reset.",
+                        title="Memory")
         if message.verb in ("accept", "reject"):
             said = "Accepted: stored in memory." if message.verb == "accept" else "Rejected: it was not stored."
             self.notify(said, title="Memory", timeout=3)
@@ -428,11 +434,33 @@ class MemoryPane(Vertical):
             self._write("delete", self.services.memory.remove, [item.id], undo=[item])
 
     def action_undo(self) -> None:
+        if not self._undo and self._reset_undo is not None:
+            self._offer_reset_undo(*self._reset_undo)
+            return
         if not self._undo:
             self.notify("Nothing to undo.", title="Memory", timeout=3)
             return
         items, self._undo = self._undo, []
         self._write("undo", _readd, self.services.memory, items)
+
+    # -- undoing a reset ------------------------------------------------------
+    def remember_reset(self, snapshot: Path, scope: str) -> None:
+        """After ``/reset-memory``: ``u`` offers to put back what ``snapshot`` holds of ``scope``."""
+        self._undo = []
+        self._reset_undo = (snapshot, scope)
+        self.reload()
+
+    @work(group="memory-reset-undo", exclusive=True)
+    async def _offer_reset_undo(self, snapshot: Path, scope: str) -> None:
+        from agenttui.ui.screens.confirm import ConfirmScreen
+
+        what = {"all": "both scopes", "user": "the user scope"}.get(scope, f"profile {self.services.profile_name!r}")
+        statement = (f"The memory of {what} as it was before the reset comes back from the snapshot "
+                     f"{snapshot}. Items added since stay.")
+        if await self.app.push_screen_wait(ConfirmScreen("Undo the memory reset?", statement,
+                                                         confirm_label="Restore")):
+            self._reset_undo = None
+            self._write("restore", self.services.memory.restore_snapshot, snapshot, scope)
 
     # -- corrections and model proposals -----------------------------
     def offer(self, text: str, result: WriteResult) -> None:
