@@ -49,6 +49,7 @@ class Applier:
         self.result = Applied()
         self._stores: dict[str, Any] = {}
         self._pending_msgs: list[dict[str, Any]] = []
+        self._pending_mem: dict[str, list[dict[str, Any]]] = {}
 
     def close(self) -> None:
         self.flush()
@@ -58,12 +59,12 @@ class Applier:
     # -- dispatch ---------------------------------------------------------------
     def apply(self, device: str, record: dict[str, Any]) -> None:
         kind = record.get("t")
-        if kind != "msg":
+        if kind not in ("msg", "mem"):
             self.flush()  # messages before a conversation edit land first, in log order
         if kind == "device":
             self.state.set_device_name(device, str(record.get("name") or device)[:64])
         elif kind == "mem" and scope_ok(record.get("scope")):
-            self._memory(record)
+            self._pending_mem.setdefault(str(record["scope"]), []).append(record)
         elif kind == "conv" and self._profile_ok(record.get("profile")):
             self._conversation(record)
         elif kind == "msg" and self._profile_ok(record.get("profile")):
@@ -78,12 +79,12 @@ class Applier:
         return scope_ok(f"profile:{profile}")
 
     # -- clocked items ---------------------------------------------------------
-    def _decide(self, key: str, record: dict[str, Any], digest: str,
-                current_payload: Any) -> bool:
-        """Whether the incoming version wins; records the loser when the two were concurrent."""
+    def _decide(self, key: str, record: dict[str, Any], digest: str, current_payload: Any,
+                before: ItemState | None) -> bool:
+        """Whether the incoming version wins over ``before`` (the version applied last); records
+        the loser when the two were written without knowing of each other."""
         stamp = str(record["hlc"])
         self.clock.observe(stamp)
-        before = self.state.item(key)
         if before is not None and before.hlc == stamp:
             return False  # applied already
         incoming_wins = before is None or stamp > before.hlc
@@ -97,44 +98,63 @@ class Applier:
                 self.result.conflicts += 1
         return incoming_wins
 
-    def _memory(self, record: dict[str, Any]) -> None:
+    def _memory_batch(self, scope: str, records: list[dict[str, Any]]) -> None:
+        """A scope's records under one lock: the file is read and written once, not once a note."""
         from agenttui.core import files
         from agenttui.core.memory import file as memory_file
         from agenttui.core.models import MemoryItem
 
-        scope = str(record["scope"])
-        item_id = str(record["id"])
         kind: Literal["user", "profile"] = "user" if scope == "user" else "profile"
         path = self.paths.user_memory_file if scope == "user" else self.paths.profile_memory_file(scope[8:])
-        deleted = bool(record.get("del"))
-        payload = record.get("item") if not deleted else None
-        if not deleted and not isinstance(payload, dict):
-            raise ValueError("memory record without an item")
-        archived = bool(record.get("archived"))
-        incoming = None if payload is None else MemoryItem.from_dict({**payload, "id": item_id, "scope": kind})
-        digest = "" if incoming is None else memory_digest(incoming.to_dict(), archived)
-        key = f"mem/{scope}/{item_id}"
         files.ensure_dir(path.parent)
+        decided: dict[str, ItemState] = {}
         with files.locked(path):
             result = memory_file.read(path, kind)
             if result.fatal_detail:
-                raise ValueError(f"the memory file {path} is damaged; fix it, then sync again")
-            data = result.data
-            old = next((i for i in (*data.items, *data.archive) if i.id == item_id), None)
-            if not self._decide(key, record, digest, old.to_dict() if old else None):
+                self.result.skipped.append(f"the memory file {path} is damaged ({result.fatal_detail}); "
+                                           "its changes wait until it is fixed")
                 return
-            data.items = [i for i in data.items if i.id != item_id]
-            data.archive = [i for i in data.archive if i.id != item_id]
-            if incoming is not None:
-                if old is not None:  # local bookkeeping stays local
-                    for name in MEMORY_LOCAL_ONLY:
-                        setattr(incoming, name, getattr(old, name))
-                (data.archive if archived else data.items).append(incoming)
-            if old is not None or incoming is not None:
+            data = result.data
+            # file order kept: an edited item stays where it was, a new one goes last
+            current: dict[str, tuple[MemoryItem, bool]] = {i.id: (i, False) for i in data.items}
+            current.update({i.id: (i, True) for i in data.archive})
+            for record in records:
+                item_id = str(record["id"])
+                deleted = bool(record.get("del"))
+                payload = record.get("item") if not deleted else None
+                if not deleted and not isinstance(payload, dict):
+                    self.result.skipped.append("a memory record without its item was skipped")
+                    continue
+                archived = bool(record.get("archived"))
+                try:
+                    incoming = (None if payload is None
+                                else MemoryItem.from_dict({**payload, "id": item_id, "scope": kind}))
+                except (KeyError, ValueError, TypeError, AttributeError):
+                    self.result.skipped.append("an unreadable memory record was skipped")
+                    continue
+                digest = "" if incoming is None else memory_digest(incoming.to_dict(), archived)
+                key = f"mem/{scope}/{item_id}"
+                old = current.get(item_id)
+                before = decided.get(key) or self.state.item(key)
+                if not self._decide(key, record, digest, old[0].to_dict() if old else None, before):
+                    continue
+                if incoming is None:
+                    current.pop(item_id, None)
+                else:
+                    if old is not None:  # local bookkeeping stays local
+                        for name in MEMORY_LOCAL_ONLY:
+                            setattr(incoming, name, getattr(old[0], name))
+                    current[item_id] = (incoming, archived)
+                decided[key] = ItemState(str(record["hlc"]), record.get("base"), digest, deleted)
+            if decided:
+                data.items = [i for i, archived in current.values() if not archived]
+                data.archive = [i for i, archived in current.values() if archived]
                 memory_file.write(path, data)
         # after the file: a kill in between re-sends the same content, never reverts it
-        self.state.set_item(key, ItemState(str(record["hlc"]), record.get("base"), digest, deleted))
-        self.result.changes += 1
+        with self.state.transaction():
+            for key, item_state in decided.items():
+                self.state.set_item(key, item_state)
+        self.result.changes += len(decided)
 
     def _store(self, profile: str) -> Any:
         store = self._stores.get(profile)
@@ -162,7 +182,7 @@ class Applier:
         digest = "" if payload is None else conversation_hash(payload)
         current = store.get_conversation(cid)
         shown = None if current is None else {"title": current.title, "archived": current.archived}
-        if not self._decide(key, record, digest, shown):
+        if not self._decide(key, record, digest, shown, self.state.item(key)):
             return
         if payload is None:
             if current is not None:
@@ -183,6 +203,9 @@ class Applier:
 
     # -- messages ----------------------------------------------------------------
     def flush(self) -> None:
+        memory, self._pending_mem = self._pending_mem, {}
+        for scope, records in memory.items():
+            self._memory_batch(scope, records)
         pending, self._pending_msgs = self._pending_msgs, []
         run: list[dict[str, Any]] = []
         for record in pending:

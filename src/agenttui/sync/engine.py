@@ -226,6 +226,7 @@ def _run(paths: Paths, config: SyncConfig, target: Target, key: bytes, state: An
         applier.close()
         state.put("clock", clock.last)
     out.received = applier.result.changes
+    out.skipped.extend(applier.result.skipped)
     out.conflicts = applier.result.conflicts
     return out
 
