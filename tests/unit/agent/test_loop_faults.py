@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
 import time
 
 import pytest
@@ -180,9 +181,15 @@ async def test_cancel_while_waiting_for_approval(services, conversation, fake_op
 
 @pytest.mark.slow
 async def test_max_seconds_stops_a_slow_reply(services, conversation, fake_openai):
-    services.settings.agent.max_seconds = 0.4
-    fake_openai.reply(SLOW_TEXT, words_per_second=20)
-    events = await collect(run_turn(services, conversation.id, "question"))
+    # The reply stalls after its third word until the test ends: the deadline, not the reply's
+    # end, stops the turn. Long enough for the first words on a busy machine.
+    services.settings.agent.max_seconds = 5.0
+    stalled = threading.Event()
+    fake_openai.reply(SLOW_TEXT, gate=stalled, gate_at=3)
+    try:
+        events = await collect(run_turn(services, conversation.id, "question"))
+    finally:
+        stalled.set()
     done = final(events)
     assert done.stop_reason == "max_seconds" and done.reply.incomplete
     assert_user_kept_and_partial(services, conversation, "word0")
