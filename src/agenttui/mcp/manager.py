@@ -54,6 +54,7 @@ class McpManager:
         for connection in self.connections.values():
             connection.on_change = self._changed(connection)
         self.listeners: list[Any] = []  # callables(name) told of state changes (the MCP screen)
+        self.started = False  # start_all ran (the /mcp screen may attach one that never did)
 
     @property
     def persist(self) -> bool:
@@ -87,8 +88,36 @@ class McpManager:
         return [c.server for c in self.connections.values()]
 
     def start_all(self) -> None:
+        self.started = True
         for connection in self.connections.values():
             connection.start()
+
+    async def sync(self, config: McpConfig) -> list[str]:
+        """``config`` read again (config.toml changed while the app runs: ``agenttui mcp add``
+        in another shell): a server it names that this run has none for is added and started,
+        one it no longer names is stopped and dropped; the others are left as they are (their
+        enable switch goes through :meth:`set_enabled`). The names started."""
+        cached = read_all(self.services.paths)
+        gone = [name for name in self.connections if name not in config.servers]
+        for name in gone:
+            await self.connections.pop(name).stop()
+        added = []
+        for name, server in config.servers.items():
+            if name in self.connections:
+                continue
+            connection = Connection(server, self.profile, self.services.environ, self.log_dir,
+                                    cached.get(cache_key(server.scope, self.profile, name)),
+                                    persist=lambda: self.persist)
+            connection.on_change = self._changed(connection)
+            self.connections[name] = connection
+            connection.start()
+            added.append(name)
+        self.config = config
+        for name in [*gone, *added]:
+            for listener in list(self.listeners):
+                with contextlib.suppress(Exception):
+                    listener(name)
+        return added
 
     async def wait_started(self, timeout: float) -> None:
         """Until every enabled server is ready or has failed once (``ask``)."""

@@ -42,6 +42,26 @@ def start_mcp(app: Any) -> None:
     manager.start_all()
 
 
+def sync_mcp(app: Any) -> None:
+    """config.toml changed while the app runs (the data watcher saw it): a server added with
+    ``agenttui mcp add`` starts now, one removed stops (it showed "stopped" in /mcp until
+    disabled and enabled again)."""
+    from agenttui.mcp.config import load
+    from agenttui.mcp.manager import attached
+
+    async def sync() -> None:
+        manager = attached(app.services)
+        if manager is None or not manager.started:  # none configured at start, or /mcp's unstarted one
+            start_mcp(app)
+            manager = attached(app.services)
+            if manager is None:
+                return
+        config = await asyncio.to_thread(load, app.services.paths, app.services.profile_name)
+        await manager.sync(config)
+
+    app.run_worker(sync(), group="mcp-sync", exclusive=True)
+
+
 def restart_mcp(app: Any) -> None:
     """After a profile switch: stop the old profile's servers, start the new one's."""
     async def restart() -> None:

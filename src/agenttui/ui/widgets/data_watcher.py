@@ -14,6 +14,7 @@ in the chat that the restored history lacks is left (``ConversationDeleted``).
 from __future__ import annotations
 
 import contextlib
+import os
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from textual import on, work
@@ -29,6 +30,14 @@ if TYPE_CHECKING:
     from agenttui.bootstrap import Services
 
 POLL_INTERVAL = 1.0  # seconds; a poll costs a few stat calls and one PRAGMA
+
+
+def _stat_key(path) -> tuple[int, int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_ino, st.st_mtime_ns, st.st_size)
 
 
 def _data_version(history) -> int | None:
@@ -49,10 +58,11 @@ class DataWatcher(Widget):
     DEFAULT_CSS = "DataWatcher { display: none; }"
 
     class _Polled(Message):
-        def __init__(self, changes: DataChanges, left: str | None) -> None:
+        def __init__(self, changes: DataChanges, left: str | None, config: bool = False) -> None:
             super().__init__()
             self.changes = changes
             self.left = left  # the open conversation the restored history does not have
+            self.config = config  # config.toml changed (its MCP servers may have)
 
     async def _on_message(self, message: Message) -> None:
         # a bug in one handler is a notice; this widget keeps its loop and stays (survivable_errors)
@@ -62,6 +72,8 @@ class DataWatcher(Widget):
         super().__init__(**kwargs)
         self.services = services
         self._watch = DataWatch()
+        self._config_key: tuple[int, int, int] | None = None
+        self._config_seen = False  # the first poll takes the baseline
         self._polling = False
         self.polls = 0  # finished polls (tests wait for the baseline instead of sleeping)
 
@@ -85,8 +97,11 @@ class DataWatcher(Widget):
 
     @work(thread=True, exclusive=True, group="data-watch", exit_on_error=False)
     def _poll(self, open_id: str | None) -> None:
-        changes, left = DataChanges(), None
+        changes, left, config = DataChanges(), None, False
         try:
+            key = _stat_key(self.services.paths.config_file)
+            config, self._config_key = self._config_seen and key != self._config_key, key
+            self._config_seen = True
             memory, history = self.services.memory, self.services.history
             changes = self._watch.poll(list(memory.files().values()), history.db_path,
                                        lambda: _data_version(history))
@@ -99,7 +114,7 @@ class DataWatcher(Widget):
         except Exception:  # noqa: BLE001 -- best effort: the panes' own reads report a broken file
             pass
         finally:
-            self.post_message(self._Polled(changes, left))
+            self.post_message(self._Polled(changes, left, config))
 
     @on(_Polled)
     def _polled(self, message: _Polled) -> None:
@@ -108,6 +123,10 @@ class DataWatcher(Widget):
         self.polls += 1
         changes = message.changes
         main = self._main_screen()
+        if message.config and main is not None and main.panes_ready:
+            from agenttui.ui.mcp_app import sync_mcp
+
+            sync_mcp(self.app)
         if not changes or main is None or not main.panes_ready:
             return
         if changes.memory or changes.replaced:
