@@ -20,7 +20,7 @@ from agenttui.core.audit.duplicates import Embed
 from agenttui.core.recall.embeddings import normalised
 
 if TYPE_CHECKING:
-    from agenttui.core.recall.embedding_client import EmbeddingClient
+    from agenttui.core.recall.local_embedder import Embedder
     from agenttui.core.services_view import CoreServices
 
 MAX_CACHED = 50_000  # texts; ~75 MB at 384 dims, then the cache starts again
@@ -29,7 +29,7 @@ _cache: dict[tuple[str, str], Sequence[float]] = {}
 _lock = threading.Lock()
 
 
-def cached_embedder(client: EmbeddingClient) -> Embed:
+def cached_embedder(client: Embedder) -> Embed:
     """texts -> unit vectors in order, each text sent to ``client`` once per session."""
 
     def embed(texts: Sequence[str]) -> list[Sequence[float]]:
