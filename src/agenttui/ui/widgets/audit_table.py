@@ -101,7 +101,10 @@ class AuditTable(DataTable):
         if column is None:
             return
         others = sum(c.get_render_width(self) for key, c in self.columns.items() if key != "text")
-        room = self.scrollable_content_region.width - others - 2 * self.cell_padding
+        # room for a vertical scrollbar whether it shows yet or not: it comes with the rows,
+        # after this runs, and would push the last column out by its width
+        gutter = self.scrollbar_size_vertical or self.styles.scrollbar_size_vertical
+        room = self.content_region.width - gutter - others - 2 * self.cell_padding
         width = max(TEXT_MIN, min(TEXT_WIDTH, room))
         if width != column.width:
             column.width = width
