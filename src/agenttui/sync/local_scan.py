@@ -172,13 +172,15 @@ def message_payload(row: Sequence[Any], patterns: Sequence[str]) -> dict[str, An
 def _scan_messages(profile: str, db: sqlite3.Connection, state: SyncState, device: str,
                    patterns: Sequence[str], out: Scan) -> None:
     last = state.high_water(profile)
+    ids = [row[0] for row in db.execute("SELECT id FROM messages WHERE id > ? ORDER BY id", (last,))]
+    if not ids:
+        return
+    # the rows received from other devices since the last scan: one query, not one a row
+    received = {int(r[0]) for r in state.db.execute(
+        "SELECT local_id FROM msg_map WHERE profile = ? AND local_id > ?", (profile, last))}
     gids: dict[int, str] = {}
-    top = last
-    for row in _message_rows(db, last):
+    for row in _message_rows(db, [i for i in ids if i not in received]):
         local_id, cid, parent = row[0], row[1], row[2]
-        top = max(top, local_id)
-        if state.gid(profile, local_id) is not None:
-            continue  # received from another device
         gid = f"{device}.{local_id}"
         gids[local_id] = gid
         parent_gid = None
@@ -187,11 +189,13 @@ def _scan_messages(profile: str, db: sqlite3.Connection, state: SyncState, devic
         out.records.append({"t": "msg", "profile": profile, "conv": cid, "gid": gid, "parent": parent_gid,
                             "m": message_payload(row[3:], patterns)})
         out.messages.append((profile, gid, local_id))
-    if top > last:
-        out.high_water[profile] = top
+    out.high_water[profile] = ids[-1]
 
 
-def _message_rows(db: sqlite3.Connection, after: int) -> Iterator[Sequence[Any]]:
+def _message_rows(db: sqlite3.Connection, ids: list[int], chunk: int = 500) -> Iterator[Sequence[Any]]:
     columns = ", ".join(_MESSAGE_FIELDS)
-    yield from db.execute(f"SELECT id, conversation_id, parent_id, {columns} FROM messages WHERE id > ? "
-                          "ORDER BY id", (after,))
+    for start in range(0, len(ids), chunk):
+        part = ids[start:start + chunk]
+        marks = ",".join("?" * len(part))
+        yield from db.execute(f"SELECT id, conversation_id, parent_id, {columns} FROM messages "
+                              f"WHERE id IN ({marks}) ORDER BY id", part)
