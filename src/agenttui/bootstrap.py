@@ -18,6 +18,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import os
+import sys
 import threading
 from collections import deque
 from collections.abc import Mapping
@@ -244,6 +245,12 @@ class Services:
         self.settings = self.profile.apply(loaded.settings)
 
     def close(self) -> None:
+        pricing = sys.modules.get("agenttui.core.usage.pricing")  # only if a turn started a pass
+        if pricing is not None:
+            pricing.wait_for_background()
+        semantic = sys.modules.get("agenttui.core.recall.semantic")  # only if recall used it
+        if semantic is not None and not self.incognito:  # a twin shares the real session's state
+            semantic.end_session(self)
         self._close_history()
 
     def _close_history(self) -> None:

@@ -132,6 +132,7 @@ class EmbeddingIndex:
         self.last_scan = ScanStats()
         self._lock = threading.Lock()
         self._conn: sqlite3.Connection | None = None
+        self._closed = False
 
     @classmethod
     def for_history(cls, history: HistoryStore, model: str) -> EmbeddingIndex:
@@ -142,6 +143,8 @@ class EmbeddingIndex:
     @contextlib.contextmanager
     def _db(self) -> Iterator[sqlite3.Connection]:
         with self._lock:
+            if self._closed:  # a worker's late batch after the session ended must not reopen it
+                raise sqlite3.ProgrammingError(f"the embedding index of {self.db_path} is closed")
             if self._conn is None:
                 uri = self.db_path.resolve().as_uri() + "?mode=rw"  # never create a file
                 conn = sqlite3.connect(uri, uri=True, timeout=self.busy_timeout,
@@ -154,7 +157,10 @@ class EmbeddingIndex:
             yield self._conn
 
     def close(self) -> None:
+        """Close the connection for good: a connection left open keeps the database's -wal and
+        -shm files after every store of the session is closed."""
         with self._lock:
+            self._closed = True
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None

@@ -284,7 +284,7 @@ def semantic_state(services: CoreServices) -> SemanticState:
         refused = auto.no_embeddings(services.base_url, model) if auto is not None else None
         if refused is not None:  # said once already, in an earlier session: quietly lexical
             state.off_reason = f"the endpoint serves no embeddings ({refused})"
-        services.session.semantic = state
+        _replace(services, state)
         return state
 
 
@@ -312,8 +312,34 @@ def _local_state(services: CoreServices) -> SemanticState:
         reason = unavailable_reason()
         if reason is not None:  # no NumPy (the extra is not installed): said once, then lexical
             state.disable(reason)
-        services.session.semantic = state
+        _replace(services, state)
         return state
+
+
+def _replace(services: CoreServices, state: SemanticState) -> None:
+    """Make ``state`` the session's; the one it replaces (another profile, endpoint or model)
+    closes its index connection."""
+    old = services.session.semantic
+    services.session.semantic = state
+    if old is not None and old is not state:
+        old.index.close()
+
+
+def end_twin(twin: CoreServices, real: CoreServices) -> None:
+    """An incognito twin is dropped: close the state it built for itself (it shares the real
+    session's only when that existed as the twin was made)."""
+    state = twin.session.semantic
+    if state is not None and state is not real.session.semantic:
+        state.index.close()
+
+
+def end_session(services: CoreServices) -> None:
+    """Close the session's index connection (the services are closing)."""
+    with _STATE_LOCK:
+        old = services.session.semantic
+        services.session.semantic = None
+    if old is not None:
+        old.index.close()
 
 
 def ranker_for(services: CoreServices) -> EmbeddingRanker | None:

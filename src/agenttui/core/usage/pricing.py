@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 from datetime import datetime
 from typing import Any
 
@@ -73,13 +74,29 @@ def price_pending(history: Any) -> int:
     return done
 
 
+_running: set[threading.Thread] = set()
+
+
 def price_pending_in_background(history: Any) -> threading.Thread:
+    """Price in a thread; :func:`wait_for_background` before the store closes (a pass still
+    running would reopen the closed store's connection and leave it open, and its -wal file)."""
+
     def run() -> None:
         try:
             price_pending(history)
         except Exception:  # noqa: BLE001 -- a busy store: the next pass (or command) prices them
             return
+        finally:
+            _running.discard(threading.current_thread())
 
     thread = threading.Thread(target=run, name="agenttui-prices", daemon=True)
+    _running.add(thread)
     thread.start()
     return thread
+
+
+def wait_for_background(timeout: float = 30.0) -> None:
+    """Let the pricing passes still running finish (at most ``timeout`` s in all)."""
+    deadline = time.monotonic() + timeout
+    for thread in list(_running):
+        thread.join(max(0.0, deadline - time.monotonic()))

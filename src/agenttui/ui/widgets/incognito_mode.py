@@ -154,6 +154,7 @@ class IncognitoMode:
 
             saved = await asyncio.to_thread(save_conversation, twin, cid, real.history)
         self._twin_history().discard()
+        _close_twin_recall(twin, real)
         self._real_services = None
         pane.session.set_incognito(False)
         self._use(real)
@@ -176,6 +177,7 @@ class IncognitoMode:
             return
         pane.cancel_turn()
         self._twin_history().discard()
+        _close_twin_recall(pane.services, real)
         self._real_services = None
         pane.session.set_incognito(False)
         pane.services = real
@@ -200,3 +202,13 @@ class IncognitoMode:
         parts = app_parts(pane.app)
         parts.incognito = on
         parts.refresh_header()
+
+
+def _close_twin_recall(twin: Services, real: Services) -> None:
+    """The twin's own semantic-recall connection (if it made one) closes with it: left open it
+    kept the real database's -wal and -shm files after the app closed its stores."""
+    import sys
+
+    semantic = sys.modules.get("agenttui.core.recall.semantic")  # only if recall ran
+    if semantic is not None:
+        semantic.end_twin(twin, real)
