@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import events, on, work
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.theme import Theme
 
@@ -50,6 +50,10 @@ from agenttui.ui.startup import (
 from agenttui.ui.themes import load_themes, register_start_theme
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from textual.screen import Screen
+
     from agenttui.bootstrap import Services
     from agenttui.ui.host import AppParts
 
@@ -375,6 +379,15 @@ class AgentTUI(App[int]):
             save_settings(self.services.paths, self.services.base_settings)
         except OSError as exc:
             self.call_from_thread(self.notify, str(exc), title="Settings not saved", severity="error")
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterator[SystemCommand]:
+        """Textual's palette entries less those the app's own table has (Quit was listed twice)."""
+        from agenttui.ui.bindings import APP_ACTIONS
+
+        ours = {spec.description.casefold() for spec in APP_ACTIONS}
+        for command in super().get_system_commands(screen):
+            if command.title.casefold() not in ours:
+                yield command
 
     def action_next_theme(self) -> None:
         self._load_all_themes()
