@@ -8,14 +8,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
+from agenttui.ui.widgets.chat_part import ChatPart
+
 if TYPE_CHECKING:
-    from textual.app import App
     from textual.message import Message
-    from textual.notifications import SeverityLevel
 
     from agenttui.agent.turn import TurnController
     from agenttui.bootstrap import Services
-    from agenttui.ui.widgets.chat_log import ChatLog
     from agenttui.ui.widgets.context_meter import ContextMeter
 
 
@@ -23,24 +22,16 @@ class MissingArgument(Exception):  # noqa: N818 -- a signal to dispatch, not an 
     """Raised by a handler whose argument turned out empty: dispatch shows the usage."""
 
 
-class SlashContext(Protocol):
+class SlashContext(ChatPart, Protocol):
     services: Services  # the incognito twin while incognito
     conversation_id: str | None
     turns: TurnController  # /attach sets the next message's image
 
     @property
-    def app(self) -> App[Any]: ...
-    @property
-    def chat_log(self) -> ChatLog: ...
-    @property
-    def streaming(self) -> bool: ...
-    @property
     def incognito(self) -> bool: ...
     @property
     def meter(self) -> ContextMeter: ...
 
-    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
-               timeout: float | None = None, markup: bool = True) -> None: ...
     def post_message(self, message: Message) -> bool: ...
     def run_worker(self, work: Any, *, group: str = "default", exclusive: bool = False,
                    exit_on_error: bool = True) -> object: ...

@@ -30,38 +30,28 @@ from textual.widgets import Static
 
 from agenttui.agent import events as ev
 from agenttui.ui import messages as app_messages
+from agenttui.ui.widgets.chat_part import ChatPart
 from agenttui.ui.widgets.message_view import AssistantMessage, UserMessage
 
 if TYPE_CHECKING:
-    from textual.app import App
-    from textual.notifications import SeverityLevel
     from textual.widget import Widget
 
     from agenttui.bootstrap import Services
-    from agenttui.ui.widgets.chat_log import ChatLog
     from agenttui.ui.widgets.message_cursor import MessageAction
     from agenttui.ui.widgets.prompt_input import PromptInput
 
 EDITING_ID = "chat-editing"
 
 
-class BranchChat(Protocol):
+class BranchChat(ChatPart, Protocol):
     """What branch actions read and drive of the Chat pane."""
 
     services: Services
     conversation_id: str | None
 
     @property
-    def app(self) -> App[Any]: ...
-    @property
-    def chat_log(self) -> ChatLog: ...
-    @property
     def prompt(self) -> PromptInput: ...
-    @property
-    def streaming(self) -> bool: ...
 
-    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
-               timeout: float | None = None, markup: bool = True) -> None: ...
     def post_message(self, message: Any) -> bool: ...
     def mount(self, *widgets: Widget, before: int | str | Widget | None = None) -> Any: ...
     async def send(self, text: str, *, show: bool = True, retry_of: int | None = None,

@@ -26,15 +26,13 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from agenttui.ui import messages as app_messages
 from agenttui.ui.host import app_parts
+from agenttui.ui.widgets.chat_part import ChatPart
 
 if TYPE_CHECKING:
-    from textual.app import App
-    from textual.notifications import SeverityLevel
 
     from agenttui.agent.chat_session import ChatSession
     from agenttui.bootstrap import Services
     from agenttui.core.incognito import IncognitoHistory
-    from agenttui.ui.widgets.chat_log import ChatLog
     from agenttui.ui.widgets.prompt_input import PromptInput
 
 INCOGNITO_TITLE = "Chat · incognito · not saved"
@@ -42,7 +40,7 @@ ENTER_NOTICE = ("Incognito: memory and project context are read, nothing is writ
                 "no memory changes or use counts, no files. Leaving offers to save this conversation.")
 
 
-class IncognitoChat(Protocol):
+class IncognitoChat(ChatPart, Protocol):
     """What incognito reads and changes of the Chat pane."""
 
     services: Services
@@ -51,16 +49,8 @@ class IncognitoChat(Protocol):
     session: ChatSession  # says whether the chat is incognito
 
     @property
-    def app(self) -> App[Any]: ...
-    @property
-    def chat_log(self) -> ChatLog: ...
-    @property
     def prompt(self) -> PromptInput: ...
-    @property
-    def streaming(self) -> bool: ...
 
-    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
-               timeout: float | None = None, markup: bool = True) -> None: ...
     def post_message(self, message: Any) -> bool: ...
     def set_class(self, add: bool, *class_names: str, update: bool = True) -> Any: ...
     def cancel_turn(self) -> bool: ...

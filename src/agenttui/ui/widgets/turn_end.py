@@ -18,21 +18,19 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from agenttui.agent import events as ev
 from agenttui.ui.host import app_parts
+from agenttui.ui.widgets.chat_part import ChatPart
 
 if TYPE_CHECKING:
-    from textual.app import App
-    from textual.notifications import SeverityLevel
 
     from agenttui.agent.chat_session import ChatSession
     from agenttui.agent.turn import Turn, TurnController
     from agenttui.ui.widgets.branch_actions import BranchActions
-    from agenttui.ui.widgets.chat_log import ChatLog
     from agenttui.ui.widgets.context_meter import ContextMeter
     from agenttui.ui.widgets.message_view import AssistantMessage
     from agenttui.ui.widgets.turn_view import TurnView
 
 
-class EndingChat(Protocol):
+class EndingChat(ChatPart, Protocol):
     """What a turn's end reads and changes of the Chat pane."""
 
     turns: TurnController
@@ -41,15 +39,7 @@ class EndingChat(Protocol):
     meter: ContextMeter
     session: ChatSession
 
-    @property
-    def app(self) -> App[Any]: ...
-    @property
-    def chat_log(self) -> ChatLog: ...
-    @property
-    def streaming(self) -> bool: ...
 
-    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
-               timeout: float | None = None, markup: bool = True) -> None: ...
     def call_later(self, callback: Any, *args: Any, **kwargs: Any) -> bool: ...
     async def send(self, text: str, *, show: bool = True) -> None: ...
     async def turn_over(self) -> None: ...
