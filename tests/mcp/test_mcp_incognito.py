@@ -46,6 +46,9 @@ async def test_incognito_with_an_mcp_server_leaves_the_data_dir_byte_identical(
     cache = paths.data_dir / "mcp" / "servers.json"
     fake_openai.tool_call("mcp__bad__shout", {"text": "incognito-only words"})
     fake_openai.reply("Shouted.")
+    # the history indexer writes vectors of saved messages: paused while incognito, but it may run
+    # before the test enters incognito (tests/ui/test_incognito.py)
+    services.settings.recall.semantic = False
     app = make_app(services, check_api_key=False)
     try:
         async with app.run_test(size=(120, 36)) as pilot:

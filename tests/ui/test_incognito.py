@@ -19,6 +19,13 @@ from tests.ui.helpers import chat, replies, send, wait_until
 SIZE = (120, 36)
 
 
+def _without_indexing(services) -> None:
+    """The history indexer (semantic recall, "auto") writes vectors of *saved* messages; the app
+    pauses it while incognito (tests/unit/history/test_embeddings.py), but on a busy machine its
+    first pass can run before the test enters incognito, and the data dir would differ by that."""
+    services.settings.recall.semantic = False
+
+
 @pytest.fixture
 def seeded(paths, make_services):
     """A saved conversation and a memory note, written by the real stores."""
@@ -44,6 +51,7 @@ async def test_an_incognito_session_leaves_the_data_dir_byte_identical(
         chat_services, fake_openai, seeded, isolated_home):
     fake_openai.reply("Use make ship-kraken.")
     before = tree(isolated_home)
+    _without_indexing(chat_services)
     app = make_app(chat_services)
     async with app.run_test(size=SIZE) as pilot:
         await _enter(pilot, app)
@@ -70,6 +78,7 @@ async def test_an_incognito_session_leaves_the_data_dir_byte_identical(
 @pytest.mark.slow
 async def test_saving_on_leave_puts_the_conversation_in_history(chat_services, fake_openai, seeded):
     fake_openai.reply("Take the train to Bandung.")
+    _without_indexing(chat_services)
     app = make_app(chat_services)
     async with app.run_test(size=SIZE) as pilot:
         await _enter(pilot, app)
@@ -92,6 +101,7 @@ async def test_opening_a_saved_conversation_leaves_incognito_and_remember_is_ref
         chat_services, fake_openai, seeded):
     from agenttui.ui import messages
 
+    _without_indexing(chat_services)
     app = make_app(chat_services)
     async with app.run_test(size=SIZE) as pilot:
         await _enter(pilot, app)
@@ -108,6 +118,7 @@ async def test_quitting_while_incognito_offers_to_save(chat_services, fake_opena
                                                        save):
     fake_openai.reply("Noted.")
     before = tree(isolated_home)
+    _without_indexing(chat_services)
     app = make_app(chat_services)
     async with app.run_test(size=SIZE) as pilot:
         await _enter(pilot, app)

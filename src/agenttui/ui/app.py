@@ -357,7 +357,8 @@ class AgentTUI(App[int]):
                 self.call_from_thread(self.notify, text, title="Semantic recall", severity="warning",
                                       timeout=10)
 
-        run_background(self.services, stop=worker.cancelled_event, notify=notify)
+        run_background(self.services, stop=worker.cancelled_event, notify=notify,
+                       paused=lambda: self.incognito)  # incognito: nothing written, not even vectors
 
     # -- themes ------------------------------------------------------------------
     def _theme_changed(self, theme: Theme) -> None:

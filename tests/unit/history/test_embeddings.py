@@ -329,3 +329,39 @@ def test_background_worker_embeds_new_messages_and_stops_when_asked(fake_openai,
         stop.set()
         worker.join(timeout=5)
     assert not worker.is_alive() and notices == []
+
+
+def test_background_worker_writes_nothing_while_paused_and_resumes_after(fake_openai, services):
+    """The app pauses indexing while incognito: not a vector is written, not a text is sent."""
+    import threading
+    import time
+
+    from agenttui.core.recall.semantic import run_background
+
+    _conversation(services, ["first old text", "second old text"])
+    services.settings.recall.semantic = True
+    stop, incognito, polls = threading.Event(), threading.Event(), []
+    incognito.set()
+
+    def paused() -> bool:
+        polls.append(1)
+        return incognito.is_set()
+
+    worker = threading.Thread(target=run_background, args=(services,),
+                              kwargs={"stop": stop, "notify": lambda _: None, "idle": 0.05,
+                                      "paused": paused})
+    worker.start()
+    try:
+        deadline = time.monotonic() + 30
+        while len(polls) < 3:  # the worker has looked three times (a condition, not a delay)
+            assert time.monotonic() < deadline, "the worker never asked"
+            time.sleep(0.02)
+        assert _rows(services) == [] and _sent(fake_openai) == []
+        incognito.clear()
+        while len(_rows(services)) < 2:
+            assert time.monotonic() < deadline, "indexing did not resume"
+            time.sleep(0.02)
+    finally:
+        stop.set()
+        worker.join(timeout=10)
+    assert not worker.is_alive()

@@ -497,22 +497,31 @@ def _embed_rows(client: Embedder, rows: list[tuple[int, str]]) -> list[tuple[int
     return pairs
 
 
+PAUSED_POLL_S = 1.0  # how soon indexing resumes after incognito ends
+
+
 def run_background(services: CoreServices, *, stop: threading.Event, notify: Callable[[str], None],
-                   idle: float = IDLE_S, retry: float = RETRY_S) -> None:
+                   idle: float = IDLE_S, retry: float = RETRY_S,
+                   paused: Callable[[], bool] = lambda: False) -> None:
     """The app's worker: backfill, then new messages every ``idle`` s, until ``stop`` is set.
 
     Ends when semantic recall is turned off (setting or failure); a notice
     (the session's one) goes to ``notify``. A profile switch starts over on
-    the new profile's history.
+    the new profile's history. While ``paused()`` (the app is incognito: the
+    user expects nothing written) it writes nothing and a batch under way stops.
     """
     after: int | None = None
     key = None
     while not stop.is_set() and services.settings.recall.semantic:
+        if paused():
+            stop.wait(PAUSED_POLL_S)
+            continue
         try:
             state = semantic_state(services)
             if state.key != key:
                 key, after = state.key, None
-            result = backfill(services, should_stop=stop.is_set, after_id=after, state=state)
+            result = backfill(services, should_stop=lambda: stop.is_set() or paused(), after_id=after,
+                              state=state)
         except sqlite3.OperationalError as error:  # locked past the busy timeout: later
             log.warning("semantic recall backfill paused: %s", error)
             stop.wait(retry)
