@@ -84,6 +84,9 @@ async def stream_and_render(chunks: list[str], waits: list[bool] | None = None,
             await view.finish()
             whole = AssistantMessage(text)
             await log.mount(whole)
+            # the one-shot reply's blocks are in once its Markdown says so (a busy machine can
+            # take longer than a frame to parse a long reply)
+            await asyncio.wait_for(whole.rendered.wait(), timeout=120)
             await pilot.pause()
             async with view.markdown.lock, whole.markdown.lock:  # no append or update half done
                 return shown(view.markdown), shown(whole.markdown), view.markdown.source
