@@ -358,7 +358,8 @@ class AgentTUI(App[int]):
                                       timeout=10)
 
         run_background(self.services, stop=worker.cancelled_event, notify=notify,
-                       paused=lambda: self.incognito)  # incognito: nothing written, not even vectors
+                       paused=lambda: self.incognito,  # incognito: nothing written, not even vectors
+                       alive=lambda: self.is_running)  # ends with the app, cancelled or not
 
     # -- themes ------------------------------------------------------------------
     def _theme_changed(self, theme: Theme) -> None:

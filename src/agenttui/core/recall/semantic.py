@@ -502,7 +502,8 @@ PAUSED_POLL_S = 1.0  # how soon indexing resumes after incognito ends
 
 def run_background(services: CoreServices, *, stop: threading.Event, notify: Callable[[str], None],
                    idle: float = IDLE_S, retry: float = RETRY_S,
-                   paused: Callable[[], bool] = lambda: False) -> None:
+                   paused: Callable[[], bool] = lambda: False,
+                   alive: Callable[[], bool] = lambda: True) -> None:
     """The app's worker: backfill, then new messages every ``idle`` s, until ``stop`` is set.
 
     Ends when semantic recall is turned off (setting or failure); a notice
@@ -512,9 +513,16 @@ def run_background(services: CoreServices, *, stop: threading.Event, notify: Cal
     """
     after: int | None = None
     key = None
-    while not stop.is_set() and services.settings.recall.semantic:
+    def wait(seconds: float) -> None:
+        """``stop.wait`` in slices: the app may end without setting ``stop`` (a worker started
+        by a timer as it shut down is never cancelled), and ``alive()`` says so."""
+        deadline = time.monotonic() + seconds
+        while not stop.is_set() and alive() and time.monotonic() < deadline:
+            stop.wait(min(PAUSED_POLL_S, max(0.0, deadline - time.monotonic())))
+
+    while not stop.is_set() and alive() and services.settings.recall.semantic:
         if paused():
-            stop.wait(PAUSED_POLL_S)
+            wait(PAUSED_POLL_S)
             continue
         try:
             state = semantic_state(services)
@@ -524,7 +532,7 @@ def run_background(services: CoreServices, *, stop: threading.Event, notify: Cal
                               state=state)
         except sqlite3.OperationalError as error:  # locked past the busy timeout: later
             log.warning("semantic recall backfill paused: %s", error)
-            stop.wait(retry)
+            wait(retry)
             continue
         except Exception as error:  # a bug or an unreadable database: log it, stop quietly
             log.warning("semantic recall backfill failed: %s", error, exc_info=True)
@@ -533,7 +541,7 @@ def run_background(services: CoreServices, *, stop: threading.Event, notify: Cal
         if notice:
             notify(notice)
         if state.missing_key:
-            stop.wait(idle)
+            wait(idle)
             continue
         if not state.enabled:
             return
@@ -541,4 +549,4 @@ def run_background(services: CoreServices, *, stop: threading.Event, notify: Cal
             after = result.top_id
         if result.embedded:
             log.info("semantic recall: embedded %d messages in %.1f s", result.embedded, result.seconds)
-        stop.wait(retry if result.error is not None else idle)
+        wait(retry if result.error is not None else idle)
