@@ -71,7 +71,7 @@ async def test_a_search_hit_on_an_old_branch_shows_that_branch_whole(chat_servic
         shown = lambda: terminal.text(log)  # noqa: E731
         await wait_until(pilot, lambda: "cassowary" in shown() and "which birds live" in shown())
         # the navigators are read in a thread after the page shows: wait for them, not a frame
-        await wait_until(pilot, lambda: "‹ 1/2 ›" in shown())
+        await wait_until(pilot, lambda: "‹ 1/2 ›" in shown(), timeout=120)
         assert [m.content for m in history.messages(cid)][-1].startswith("The cassowary")
         if from_same:
             assert not any(blank), "the chat went blank between the branches"

@@ -55,7 +55,7 @@ def shown(markdown: Markdown) -> list[tuple[str, str]]:
 
 async def _on_screen(view: AssistantMessage, text: str) -> None:
     """Until the view's Markdown holds ``text`` (its append has started; the next waits for it)."""
-    deadline = time.monotonic() + 30  # generous: a shared CI machine; a passing test never waits it
+    deadline = time.monotonic() + 120  # generous: a shared CI machine; a passing test never waits it
     while view.markdown.source != text:
         if time.monotonic() > deadline or not view.is_attached:
             raise AssertionError(f"the reply never showed {text[-40:]!r}")
