@@ -5,15 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-
-@pytest.fixture
-def repo(tmp_path):
-    root = tmp_path / "shop"
-    (root / ".git").mkdir(parents=True)
-    (root / "services" / "billing").mkdir(parents=True)
-    (root / "AGENTS.md").write_text("# Shop\n\nRun `make test` before proposing a commit.\n")
-    (root / "services" / "billing" / "CLAUDE.md").write_text("Billing amounts are integer cents.\n")
-    return root
+from tests.unit.context.test_repo_instructions import repo as repo  # noqa: F401,F811 -- the same repository
 
 
 @pytest.mark.slow
