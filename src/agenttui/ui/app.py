@@ -309,10 +309,17 @@ class AgentTUI(App[int]):
             await asyncio.to_thread(prepare_prompt, self.services)
             await asyncio.to_thread(warm_markdown)
             register_widget_css(self)
-            freeze_startup_objects()
+            if not self._has_conversation_on_screen():
+                freeze_startup_objects()
         finally:
             if isinstance(self._turn_ready, asyncio.Event):
                 self._turn_ready.set()
+
+    def _has_conversation_on_screen(self) -> bool:
+        """Whether a message is mounted yet: on a busy machine the first turn (or an opened
+        conversation) can come before the preparation ends, and a frozen message would never be
+        collected (widgets live in reference cycles), so then nothing is frozen."""
+        return any(screen.query("UserMessage, AssistantMessage") for screen in self.screen_stack)
 
     async def _warm_connection(self) -> None:
         import time
