@@ -22,6 +22,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     where.add_argument("--git", metavar="URL", help="a git remote (a private repository, an ssh bare repository)")
     where.add_argument("--folder", metavar="DIR", help="a folder your sync tool replicates (Syncthing, Dropbox ...)")
     init.add_argument("--device", metavar="NAME", help="this machine's name (default: the host name)")
+    init.add_argument("--passphrase-file", action="store_true",
+                      help="keep the passphrase in <config dir>/sync_passphrase (mode 0600, NOT encrypted) "
+                           "instead of the keyring: for machines without one")
     init.set_defaults(handler=run_init)
 
     now = sub.add_parser("now", help="send this machine's changes and apply the others' (the default)")
@@ -78,11 +81,12 @@ def _passphrase() -> str | None:
 
 
 def _errors():
+    from agenttui.core.config.key_file import KeyFileError
     from agenttui.sync.crypto import WrongPassphrase
     from agenttui.sync.secrets import NoPassphrase
     from agenttui.sync.targets import SyncError
 
-    return (WrongPassphrase, NoPassphrase, SyncError)
+    return (WrongPassphrase, NoPassphrase, SyncError, KeyFileError)
 
 
 def run_init(args: argparse.Namespace) -> int:
@@ -93,7 +97,7 @@ def run_init(args: argparse.Namespace) -> int:
         return 1
     kind, location = ("git", args.git) if args.git else ("folder", args.folder)
     try:
-        print(engine.init(_paths(), kind, location, args.device, passphrase))
+        print(engine.init(_paths(), kind, location, args.device, passphrase, args.passphrase_file))
     except _errors() as exc:
         return fail(f"{exc}; nothing was changed" if "nothing was changed" not in str(exc) else str(exc))
     return 0

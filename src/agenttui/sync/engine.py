@@ -50,12 +50,19 @@ class SyncConfig:
     device: str
     name: str
     group: str
+    #: the opted-in 0600 passphrase file ("" when the keyring or the variable holds it)
+    secret_file: str = ""
+
+    @property
+    def passphrase_file(self) -> Path | None:
+        return Path(self.secret_file) if self.secret_file else None
 
     @classmethod
     def load(cls, paths: Paths) -> SyncConfig | None:
         try:
             doc = json.loads((sync_dir(paths) / "config.json").read_text(encoding="utf-8"))
-            return cls(**{k: str(doc[k]) for k in ("kind", "location", "device", "name", "group")})
+            return cls(**{k: str(doc[k]) for k in ("kind", "location", "device", "name", "group")},
+                       secret_file=str(doc.get("secret_file") or ""))
         except FileNotFoundError:
             return None
         except (OSError, ValueError, KeyError, TypeError) as exc:
@@ -81,7 +88,10 @@ def _state(paths: Paths) -> Any:
 
 
 # -- init and leave ------------------------------------------------------------------
-def init(paths: Paths, kind: str, location: str, device_name: str | None, passphrase: str) -> str:
+def init(paths: Paths, kind: str, location: str, device_name: str | None, passphrase: str,
+         passphrase_file: bool = False) -> str:
+    """``passphrase_file``: keep the passphrase in the 0600 file ``<config dir>/sync_passphrase``
+    instead of the keyring (the opt-in for machines without one)."""
     from agenttui.core import files
     from agenttui.sync import secrets
 
@@ -115,9 +125,21 @@ def init(paths: Paths, kind: str, location: str, device_name: str | None, passph
         finally:
             state.close()
         name = (device_name or socket.gethostname() or "device")[:64]
-        SyncConfig(kind, location, device, name, group).save(paths)
-        kept = secrets.store(group, passphrase, key)
-    where = "kept in the keyring" if kept else (f"not kept (no usable keyring): set {secrets.ENV_VAR} for each sync")
+        secret_file = secrets.passphrase_file(paths.config_dir) if passphrase_file else None
+        if secret_file is not None:
+            # before the config: a file that cannot be written leaves this machine not syncing
+            secrets.store_in_file(secret_file, group, passphrase, key)
+            kept = True
+        else:
+            kept = secrets.store(group, passphrase, key)
+        SyncConfig(kind, location, device, name, group, str(secret_file or "")).save(paths)
+    if secret_file is not None:
+        where = f"kept in {secret_file} (mode 0600, not encrypted)"
+    elif kept:
+        where = "kept in the keyring"
+    else:
+        where = (f"not kept (no usable keyring): set {secrets.ENV_VAR} for each sync, "
+                 "or run init again with --passphrase-file")
     return f"{joined} at {target.describe()} as device {name!r}; the passphrase is {where}. Run `agenttui sync`."
 
 
@@ -128,6 +150,7 @@ def leave(paths: Paths) -> str:
     if config is None:
         return "this machine does not sync; nothing to leave."
     secrets.forget(config.group)
+    secrets.forget_file(config.passphrase_file)
     (sync_dir(paths) / "config.json").unlink()
     _remove_tree(sync_dir(paths) / "git")
     # the state stays: joining again re-sends nothing twice and keeps this device's id
@@ -177,7 +200,7 @@ def sync_now(paths: Paths, patterns: Sequence[str] = ()) -> Outcome:
         if meta is None or str(meta.get("group")) != config.group:
             raise SyncError(f"{target.describe()} is not this machine's sync group any more (its key file is "
                             "missing or replaced); nothing was changed. Run `agenttui sync leave`, then init again.")
-        key = secrets.group_key(meta)
+        key = secrets.group_key(meta, config.passphrase_file)
         state = _state(paths)
         try:
             return _run(paths, config, target, key, state, tuple(patterns))
