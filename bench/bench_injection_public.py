@@ -23,6 +23,11 @@ Injections (recall):
 * ``written-<lang>``: tests/unit/security/injection_multilingual.py, written
   for agenttui (ten languages; no public multilingual set was fetchable here).
 
+Indirect, agent-style attacks (documents, e-mails, tool responses): spikee,
+InjecAgent and Agent Security Bench, per language and framing, each split by a
+hash into a ``/tune`` half (rules may be written while reading it) and a
+``/held`` half (never read when writing rules); see bench/injection_indirect_sets.py.
+
 Ordinary text (precision = share left alone):
 
 * ``ud-<lang>``: the ``# text =`` sentences of Universal Dependencies
@@ -56,6 +61,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "src")]
+
+from bench.injection_indirect_sets import indirect_sets  # noqa: E402
 
 from agenttui.security import injection_reasons  # noqa: E402
 
@@ -189,9 +196,14 @@ def _python_docs() -> Iterator[Row]:
     yield Row("python-docs", "en", False, paragraphs)
 
 
+def _indirect(mirror: Path) -> Iterator[Row]:
+    for s in indirect_sets(mirror):
+        yield Row(f"{s.name}/{s.part}", s.lang, True, s.texts)
+
+
 def rows(mirror: Path) -> list[Row]:
     out: list[Row] = []
-    for source in (_deepset(mirror), _parapet(mirror), _written(), _ud(mirror), _python_docs()):
+    for source in (_deepset(mirror), _parapet(mirror), _indirect(mirror), _written(), _ud(mirror), _python_docs()):
         out.extend(source)
     return out
 
@@ -200,14 +212,17 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--mirror", type=Path, default=Path(os.environ.get("AGENTTUI_MIRROR", "/work/.mirror")))
     parser.add_argument("--misses", type=int, default=0)
+    parser.add_argument("--only", default="", help="rows whose name contains this (e.g. /tune)")
     args = parser.parse_args()
-    print(f"{'source':18} {'lang':6} {'measure':9} {'rate':>6} {'n':>6}")
+    print(f"{'source':24} {'lang':6} {'measure':9} {'rate':>6} {'n':>6}")
     below: list[str] = []
     for row in rows(args.mirror):
+        if args.only and args.only not in row.name:
+            continue
         wrong = [t for t in row.texts if bool(injection_reasons(t)) != row.positive]
         rate = 1 - len(wrong) / len(row.texts) if row.texts else float("nan")
         measure = "recall" if row.positive else "precision"
-        print(f"{row.name:18} {row.lang:6} {measure:9} {rate:6.3f} {len(row.texts):6d}")
+        print(f"{row.name:24} {row.lang:6} {measure:9} {rate:6.3f} {len(row.texts):6d}")
         if not row.positive and rate < PRECISION_GOAL:
             below.append(row.name)
         for text in wrong[: args.misses]:
