@@ -493,6 +493,10 @@ class HistoryStore:
     def rename(self, cid: str, title: str) -> None:
         self._update_conversation(cid, "title = ?", (_clean_title(self._redact(title) or ""),))
 
+    def set_model(self, cid: str, model: str) -> None:
+        """The model this conversation now uses (``/model`` in the chat, ``ask --model``)."""
+        self._update_conversation(cid, "model = ?", (model,))
+
     def archive(self, cid: str) -> None:
         self._update_conversation(cid, "archived = 1", ())
 
@@ -861,6 +865,13 @@ class HistoryStore:
 
         with self._read() as db:
             return totals(db, since=since, by=by)  # type: ignore[arg-type]
+
+    def conversation_usage(self, cid: str) -> Any:
+        """The ``UsageTotal`` of one conversation's replies (its running sums: one row)."""
+        from agenttui.core.usage.totals import conversation_total
+
+        with self._read() as db:
+            return conversation_total(db, cid)
 
     def get_message(self, message_id: int) -> Message | None:
         with self._read() as db:

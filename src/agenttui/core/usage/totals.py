@@ -92,6 +92,14 @@ def totals(db: sqlite3.Connection, *, since: str | None = None,
     return found
 
 
+def conversation_total(db: sqlite3.Connection, conversation_id: str) -> UsageTotal:
+    """The total of one conversation's replies (the chat's running total), from its running sums."""
+    groups: dict[str, UsageTotal] = {}
+    _fold(groups, db.execute(f"SELECT conversation_id, {_SUMS} FROM usage_by_conversation "
+                             "WHERE conversation_id = ? GROUP BY 1", (conversation_id,)))
+    return groups.get(conversation_id, UsageTotal(conversation_id))
+
+
 def _fold(groups: dict[str, UsageTotal], rows: Iterable[Sequence[Any]]) -> None:
     for key, n, prompt, completion, cached, reasoning, estimated, unpriced, cost in rows:
         if not n:
