@@ -201,8 +201,11 @@ def run_audit(args: argparse.Namespace) -> int:
     if services is None:
         return 1
     settings = services.settings.memory
+    from agenttui.sync.conflicts import memory_conflicts
+
     options = dict(stale_days=settings.stale_days, max_chars=settings.max_note_chars,
-                   redact_patterns=services.settings.redaction.extra_patterns)
+                   redact_patterns=services.settings.redaction.extra_patterns,
+                   sync_conflicts=memory_conflicts(services.paths))
     items = services.memory.items("all")
     embed = embedder_for(services)  # duplicates by meaning with [recall] semantic = true
     try:

@@ -16,7 +16,10 @@ Flags:
   the same value twice. ``twins`` names the other members (at most
   ``MAX_TWINS``) and ``matched`` says, per twin, why the two were matched;
 * ``conflict`` -- one fact key with two values where only one can be true
-  (the rule below); ``twins`` names the other values' items;
+  (the rule below); ``twins`` names the other values' items. Also an item
+  edited on two machines before either synced (``sync_conflicts``, from
+  ``agenttui.sync.conflicts``): the reason names both machines, the version
+  kept and the other one;
 * ``stale`` -- unpinned and neither used nor created in the last
   ``stale_days`` (pinned items are kept on purpose);
 * ``expired`` -- past its TTL (no longer injected);
@@ -51,7 +54,7 @@ from __future__ import annotations
 import gc
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 from functools import lru_cache
 
@@ -85,9 +88,11 @@ def audit(
     *,
     redact_patterns: Sequence[str] = (),
     embed: Embed | None = None,
+    sync_conflicts: Mapping[str, str] | None = None,
 ) -> list[AuditFinding]:
     """``embed``: texts -> unit vectors (``audit.vectors.cached_embedder``), when the
     endpoint serves embeddings; it may raise ``EmbeddingError`` (the caller shows it).
+    ``sync_conflicts``: item id -> why (``agenttui.sync.conflicts.memory_conflicts``).
 
     ``near_duplicate_threshold`` is the write gate's Jaccard bound; the audit
     no longer uses it (one word apart in a long note passes any Jaccard bound).
@@ -100,7 +105,8 @@ def audit(
     fetch = _collecting(embed) if embed is not None and was else embed
     gc.disable()
     try:
-        return _audit(items, now or utcnow(), stale_days, max_chars, tuple(redact_patterns), fetch)
+        return _audit(items, now or utcnow(), stale_days, max_chars, tuple(redact_patterns), fetch,
+                      sync_conflicts or {})
     finally:
         if was:
             gc.enable()
@@ -120,7 +126,8 @@ def _collecting(embed: Embed) -> Embed:
 
 
 def _audit(items: Sequence[MemoryItem], now: datetime, stale_days: int, max_chars: int,
-           redact_patterns: tuple[str, ...], embed: Embed | None) -> list[AuditFinding]:
+           redact_patterns: tuple[str, ...], embed: Embed | None,
+           sync_conflicts: Mapping[str, str]) -> list[AuditFinding]:
     findings = [AuditFinding(item=item) for item in items]
 
     def flag(i: int, name: str, reason: str, twins: Iterable[str] = ()) -> None:
@@ -151,7 +158,21 @@ def _audit(items: Sequence[MemoryItem], now: datetime, stale_days: int, max_char
 
     _flag_note_duplicates(items, findings, flag, embed)
     _flag_fact_clashes(items, findings, flag)
+    _flag_sync_conflicts(items, findings, flag, sync_conflicts)
     return findings
+
+
+def _flag_sync_conflicts(items: Sequence[MemoryItem], findings: list[AuditFinding], flag: Flag,
+                         sync_conflicts: Mapping[str, str]) -> None:
+    for i, item in enumerate(items):
+        reason = sync_conflicts.get(item.id)
+        if reason is None:
+            continue
+        finding = findings[i]
+        if "conflict" in finding.flags:  # a fact clash too: one flag, both reasons
+            finding.reasons["conflict"] += " " + reason
+        else:
+            flag(i, "conflict", reason)
 
 
 @lru_cache(maxsize=32768)

@@ -207,12 +207,14 @@ class AuditScreen(Screen[bool]):
     def _audit(self) -> None:
         from agenttui.core.audit.findings import audit
         from agenttui.core.audit.vectors import embedder_for
+        from agenttui.sync.conflicts import memory_conflicts
 
         memory, settings = self.services.memory, self.services.settings.memory
         items = memory.items("all", include_expired=True)
         run = functools.partial(audit, items, now=self.now, stale_days=settings.stale_days,
                                 max_chars=settings.max_note_chars,
-                                redact_patterns=self.services.settings.redaction.extra_patterns)
+                                redact_patterns=self.services.settings.redaction.extra_patterns,
+                                sync_conflicts=memory_conflicts(self.services.paths))
         embed, warning = embedder_for(self.services), None
         try:
             findings = run(embed=embed)
