@@ -17,3 +17,11 @@ def store(db_path):
     history = HistoryStore(db_path)
     yield history
     history.close()
+
+
+@pytest.fixture
+def without_local_extra(monkeypatch):
+    """As if ``agenttui[local-embeddings]`` were not installed: NumPy cannot be found or imported."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "numpy", None)

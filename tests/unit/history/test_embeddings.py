@@ -273,7 +273,7 @@ def test_another_model_re_embeds_and_replaces(fake_openai, services):
 
 
 @pytest.mark.parametrize("status", [400, 405, 501])
-def test_other_answers_of_an_endpoint_without_embeddings(fake_openai, services, status):
+def test_other_answers_of_an_endpoint_without_embeddings(fake_openai, services, status, without_local_extra):
     _conversation(services, ["some text"])
     fake_openai.no_embeddings(status)
     result = backfill(services)

@@ -83,7 +83,8 @@ def test_auto_is_the_default_and_says_once_per_profile_and_endpoint_that_history
     assert _worker_notices(second, lambda: len(fake_openai.embedding_requests) > sent) == []
 
 
-def test_an_endpoint_without_embeddings_gives_one_notice_then_is_not_asked_again(fake_openai, session):
+def test_an_endpoint_without_embeddings_gives_one_notice_then_is_not_asked_again(fake_openai, session,
+                                                                               without_local_extra):
     fake_openai.no_embeddings(404)
     first = session()
     _seed(first)

@@ -7,7 +7,8 @@ serves them. Doctor says which it is:
 * ``false``: nothing is sent for indexing;
 * ``true``: the history is sent there (asked for explicitly);
 * ``"auto"``: an endpoint remembered without embeddings (by any profile's
-  ``semantic.json``) is keyword-only; otherwise one ``POST /embeddings`` of the
+  ``semantic.json``) is keyword-only, or ranked locally when the
+  ``agenttui[local-embeddings]`` extra is installed; otherwise one ``POST /embeddings`` of the
   word ``ok`` decides (skipped with ``--offline``, then the line says "if").
 
 Always ``ok``: keyword recall is a working recall, not a fault. Like the other
@@ -65,7 +66,7 @@ def check_semantic(ctx: DoctorContext) -> Check:
     refused = _remembered_refusal(ctx, endpoint, model)
     if refused:
         return Check("semantic recall", "ok", f"auto: {endpoint} serves no embeddings ({refused}); "
-                     "recall uses keyword search and nothing is sent for indexing")
+                     f"{_without_endpoint()}")
     if ctx.offline:
         return Check("semantic recall", "ok", f"auto: your history is sent to {target} for indexing "
                      f"if it serves embeddings (not checked: --offline); {OFF_HINT}")
@@ -75,5 +76,15 @@ def check_semantic(ctx: DoctorContext) -> Check:
         return Check("semantic recall", "ok", f"auto: the endpoint serves embeddings, so your history "
                      f"is sent to {target} for indexing in the background; {OFF_HINT}")
     why = f"HTTP {answer.status}: {server_words(answer)}" if answer.status else answer.error
-    return Check("semantic recall", "ok", f"auto: {endpoint} serves no embeddings ({why}); recall "
-                 "uses keyword search and nothing is sent for indexing")
+    return Check("semantic recall", "ok", f"auto: {endpoint} serves no embeddings ({why}); "
+                 f"{_without_endpoint()}")
+
+
+def _without_endpoint() -> str:
+    """What "auto" does on an endpoint without embeddings: the local embedder when installed."""
+    from agenttui.core.recall.local_embedder import unavailable_reason
+
+    if unavailable_reason() is None:
+        return ("recall ranks by meaning with embeddings made on this machine (agenttui[local-embeddings]) "
+                "beside keyword search; nothing is sent for indexing")
+    return "recall uses keyword search and nothing is sent for indexing"

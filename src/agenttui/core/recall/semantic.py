@@ -35,6 +35,10 @@ in the data dir. The app's worker says once that the history is sent to the
 endpoint for indexing, when the first batch is accepted; an endpoint that has
 no embeddings is said once to leave recall keyword-only, and later sessions
 neither ask it again nor say so again (``semantic_auto.REPROBE_DAYS``).
+When the ``agenttui[local-embeddings]`` extra is installed, such an endpoint
+hands over to the local embedder instead (:func:`_local_state` with
+``fallback_for``): the notice says so, the worker goes on indexing with it, and
+later sessions use it from the start.
 """
 
 from __future__ import annotations
@@ -53,7 +57,13 @@ from agenttui.core.recall.embedding_client import EMBED_BATCH, EmbeddingClient, 
 from agenttui.core.recall.embeddings import EmbeddingIndex
 from agenttui.core.recall.local_embedder import LOCAL_MODEL, Embedder, LocalEmbedder
 from agenttui.core.recall.retrieval import CANDIDATES, SemanticNotice
-from agenttui.core.recall.semantic_auto import AutoRecord, fallback_notice, remembers_refusal, told_notice
+from agenttui.core.recall.semantic_auto import (
+    AutoRecord,
+    fallback_notice,
+    local_fallback_notice,
+    remembers_refusal,
+    told_notice,
+)
 
 if TYPE_CHECKING:
     from agenttui.core.history.store import HistoryStore
@@ -92,6 +102,8 @@ class SemanticState:
         self.auto = auto  # "auto": what is said once per profile and endpoint (None: explicit true)
         self.index = EmbeddingIndex.for_history(history, model)
         self.off_reason: str | None = None
+        self.refused = False  # "auto": the endpoint answered that it has no embeddings
+        self.fallback_for: tuple[object, ...] | None = None  # the local stand-in for this endpoint key
         self.missing_key = not api_key  # off until a key is set (no notice: the chat says so)
         if self.missing_key:
             self.off_reason = "no API key"
@@ -125,10 +137,12 @@ class SemanticState:
                 return None
             self.off_reason = reason
             if self.auto is not None and remembers_refusal(status):
+                self.refused = True
                 problem = self.auto.mark_no_embeddings(self._base_url, self.model, reason)
                 if problem:
                     log.warning("semantic recall: %s", problem)
-                self._notice = fallback_notice(self._base_url, reason)
+                self._notice = (local_fallback_notice(self._base_url, reason) if _local_ready()
+                                else fallback_notice(self._base_url, reason))
             else:
                 self._notice = (f"Semantic recall is off for this session: {reason}. "
                                 "Recall keeps working with keyword search (BM25).")
@@ -271,17 +285,24 @@ def semantic_state(services: CoreServices) -> SemanticState:
     auto = _auto_record(services) if recall.semantic == "auto" else None
     with _STATE_LOCK:
         cached = services.session.semantic
+        if cached is not None and auto is not None and cached.fallback_for == key:
+            return cached  # "auto" on an endpoint without embeddings: the local embedder stands in
         if cached is not None and cached.key == key:
             if (cached.auto is None) != (auto is None):  # the mode changed in the session (Settings)
                 cached.auto = auto
+            if (auto is not None and cached.refused and _local_ready()
+                    and not cached.ranker.has_unclaimed_failure()):  # its notice is out: hand over
+                return _new_local_state(services, fallback_for=key)
             return cached
+        refused = auto.no_embeddings(services.base_url, model) if auto is not None else None
+        if refused is not None and _local_ready():  # said once already: quietly local
+            return _new_local_state(services, fallback_for=key)
         lookup = services.api_key()
         state = SemanticState(history, base_url=services.base_url, api_key=lookup.value,
                               model=model, key=key, auto=auto)
         if state.missing_key:  # not kept: a key set later in the session counts
             state.off_reason = "no API key" + (f" ({lookup.problem})" if lookup.problem else "")
             return state
-        refused = auto.no_embeddings(services.base_url, model) if auto is not None else None
         if refused is not None:  # said once already, in an earlier session: quietly lexical
             state.off_reason = f"the endpoint serves no embeddings ({refused})"
         _replace(services, state)
@@ -299,21 +320,39 @@ def _auto_record(services: CoreServices) -> AutoRecord:
 
 def _local_state(services: CoreServices) -> SemanticState:
     """``semantic = "local"``: the shipped static model (:mod:`local_embedder`), no endpoint or key."""
-    from agenttui.core.recall.local_embedder import unavailable_reason
-
-    history = services.history
-    key = (str(history.db_path), "local", LOCAL_MODEL)
     with _STATE_LOCK:
         cached = services.session.semantic
-        if cached is not None and cached.key == key:
+        if cached is not None and cached.key == _local_key(services):
+            cached.fallback_for = None  # asked for by name now
             return cached
-        state = SemanticState(history, base_url=None, api_key="local", model=LOCAL_MODEL, key=key)
-        state._client = LocalEmbedder()
-        reason = unavailable_reason()
-        if reason is not None:  # no NumPy (the extra is not installed): said once, then lexical
-            state.disable(reason)
-        _replace(services, state)
-        return state
+        return _new_local_state(services)
+
+
+def _local_key(services: CoreServices) -> tuple[object, ...]:
+    return (str(services.history.db_path), "local", LOCAL_MODEL)
+
+
+def _local_ready() -> bool:
+    """The local embedder can run here (the extra is installed and its table is there)."""
+    from agenttui.core.recall.local_embedder import unavailable_reason
+
+    return unavailable_reason() is None
+
+
+def _new_local_state(services: CoreServices, *, fallback_for: tuple[object, ...] | None = None) -> SemanticState:
+    """A local state made the session's (under ``_STATE_LOCK``); ``fallback_for``: the "auto"
+    endpoint key it stands in for (one without embeddings)."""
+    from agenttui.core.recall.local_embedder import unavailable_reason
+
+    state = SemanticState(services.history, base_url=None, api_key="local", model=LOCAL_MODEL,
+                          key=_local_key(services))
+    state._client = LocalEmbedder()
+    state.fallback_for = fallback_for
+    reason = unavailable_reason()
+    if reason is not None:  # no NumPy (the extra is not installed): said once, then lexical
+        state.disable(reason)
+    _replace(services, state)
+    return state
 
 
 def _replace(services: CoreServices, state: SemanticState) -> None:
@@ -370,8 +409,7 @@ def prepare(services: CoreServices, text: str) -> Future[tuple[int, ...]] | None
 def has_vectors(services: CoreServices) -> bool:
     """Some message of the profile's history has a vector for the embedding model (False when
     the history cannot be read, or has no file yet)."""
-    recall = services.settings.recall
-    model = LOCAL_MODEL if recall.semantic == "local" else recall.embedding_model
+    model = _model_in_use(services)
     try:
         index = EmbeddingIndex.for_history(services.history, model)
     except Exception:  # no database yet (a dry run opens none), unreadable: nothing to rank
@@ -382,6 +420,22 @@ def has_vectors(services: CoreServices) -> bool:
         return False
     finally:
         index.close()
+
+
+def _model_in_use(services: CoreServices) -> str:
+    """The model whose vectors recall ranks: the local table's for "local", and for "auto" on an
+    endpoint without embeddings when the local embedder can run; else the endpoint's."""
+    recall = services.settings.recall
+    if recall.semantic == "local":
+        return LOCAL_MODEL
+    cached = services.session.semantic
+    if recall.semantic == "auto":
+        if cached is not None and cached.fallback_for is not None:
+            return LOCAL_MODEL
+        refused = _auto_record(services).no_embeddings(services.base_url, recall.embedding_model)
+        if refused is not None and _local_ready():
+            return LOCAL_MODEL
+    return recall.embedding_model
 
 
 def rank_before_turn(services: CoreServices, text: str, timeout: float = BEFORE_TURN_WAIT_S) -> bool:
@@ -401,7 +455,7 @@ def rank_before_turn(services: CoreServices, text: str, timeout: float = BEFORE_
             return False
         if not has_vectors(services):
             return False
-        if services.settings.recall.semantic == "local":  # a fresh process: read the table first
+        if _model_in_use(services) == LOCAL_MODEL:  # a fresh process: read the table first
             client = semantic_state(services).client()
             if isinstance(client, LocalEmbedder) and not client.wait_ready(timeout):
                 return False
@@ -544,6 +598,8 @@ def run_background(services: CoreServices, *, stop: threading.Event, notify: Cal
             wait(idle)
             continue
         if not state.enabled:
+            if state.refused and semantic_state(services) is not state:
+                continue  # "auto" handed over to the local embedder: index with it
             return
         if result.complete:
             after = result.top_id
