@@ -151,6 +151,13 @@ class RedactionSettings:
 
 
 @dataclass
+class SyncSettings:
+    auto: bool = setting(False, "the app syncs in the background at start-up and every "
+                         "`interval_minutes` (after `agenttui sync init`; see [Sync](#sync))")
+    interval_minutes: int = setting(15, "minutes between the app's background syncs", low=1, high=1440)
+
+
+@dataclass
 class Settings:
     model: str = setting(DEFAULT_MODEL, "model name (`AGENTTUI_MODEL` wins)", in_form=False)
     base_url: str | None = setting(None, "OpenAI-compatible endpoint; unset = the OpenAI API "
@@ -165,5 +172,6 @@ class Settings:
     recall: RecallSettings = field(default_factory=RecallSettings)
     agent: AgentSettings = field(default_factory=AgentSettings)
     redaction: RedactionSettings = field(default_factory=RedactionSettings)
+    sync: SyncSettings = field(default_factory=SyncSettings)
     keys: dict[str, str] = setting({}, "Binding id → key(s); default: empty (the defaults in "
                                    "[Key bindings](#key-bindings)). Example there.", in_form=False)

@@ -55,7 +55,7 @@ if TYPE_CHECKING:
 
 TOP_KEYS = ("user_name", "temperature")  # shown under the endpoint, not in "General"
 SECTION_TITLES = {None: "General", "memory": "Memory", "history": "History", "recall": "Recall",
-                  "agent": "Agent", "redaction": "Redaction"}
+                  "agent": "Agent", "redaction": "Redaction", "sync": "Sync"}
 
 
 def form_keys() -> list:
