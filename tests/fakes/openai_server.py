@@ -157,6 +157,7 @@ class FakeOpenAI:
         self.models_status: int | None = None  # answer GET /v1/models with this error
         # more fields of the model's /v1/models entry (OpenRouter's context_length, vLLM's max_model_len)
         self.model_fields: dict[str, Any] = {}
+        self.more_models: list[str] = []  # listed by GET /v1/models after ``model`` (the /model picker)
         self.ollama_show: dict[str, Any] | None = None  # Ollama's POST /api/show answer (None: 404)
         self.usage_extra: dict[str, Any] = {}  # merged into the usage chunk (cached/reasoning details)
         self.usage_off = False  # never send usage, even when asked (a provider that has none)
@@ -335,7 +336,9 @@ class _Handler(BaseHTTPRequestHandler):
         elif self.path.rstrip("/").endswith("/models"):
             self._json(200, {"object": "list", "data": [
                 {"id": self.fake.model, "object": "model", "created": 0, "owned_by": "fake",
-                 **self.fake.model_fields}]})
+                 **self.fake.model_fields},
+                *({"id": name, "object": "model", "created": 0, "owned_by": "fake"}
+                  for name in self.fake.more_models)]})
         else:
             self._json(404, {"error": {"message": "not found", "type": "invalid_request_error"}})
 

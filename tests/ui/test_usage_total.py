@@ -1,50 +1,60 @@
-"""The running usage total widget: hidden until a reply with usage is stored, then
-``Σ … tok · $…`` for the replies stored since it was mounted. Real SQLite, Textual Pilot."""
+"""The header's running usage total of the open conversation: the fake server's usage chunk
+stored, summed per conversation, shown after each turn and when a conversation opens.
+Real SQLite, the real openai client against the fake server, Textual Pilot."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+import pytest
 
-from textual.app import App, ComposeResult
+from agenttui.core.usage.totals import UsageTotal as Total
+from agenttui.ui.app import make_app
+from agenttui.ui.widgets.usage_total import UsageTotal, compact_tokens, total_label
+from tests.ui.helpers import chat, send, send_and_wait, wait_until
 
-from agenttui.core.history.store import HistoryStore
-from agenttui.core.models import Message, utcnow
-from agenttui.core.usage.message_usage import MessageUsage
-from agenttui.ui.widgets.usage_total import UsageTotal, compact_tokens
-from tests.ui.helpers import wait_until
-
-
-def _reply(model: str, prompt: int, completion: int, cost: float | None, **kw) -> Message:
-    return Message("assistant", "r", usage=MessageUsage(model=model, prompt_tokens=prompt,
-                                                        completion_tokens=completion, cost=cost, **kw))
+SIZE = (160, 36)
 
 
-async def test_total_appears_and_follows_new_replies(tmp_path):
-    store = HistoryStore(tmp_path / "h.sqlite3")
-    cid = store.create_conversation("c").id
-    earlier = _reply("gpt-4o", 5_000, 5_000, 1.0)
-    earlier.created = utcnow() - timedelta(hours=1)
-    store.append(cid, earlier)  # before the session: not counted
-
-    class Host(App):
-        def compose(self) -> ComposeResult:
-            yield UsageTotal(store, id="total")
-
-    app = Host()
-    async with app.run_test() as pilot:
-        total = app.query_one(UsageTotal)
-        total.refresh_total()
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        assert not total.display  # nothing this session yet
-        store.append(cid, _reply("gpt-4o-mini", 1_000, 234, 0.0021))
-        await wait_until(pilot, lambda: total.display, timeout=30)
-        assert str(total.render()) == "Σ 1.2k tok · $0.0021"
-        store.append(cid, _reply("local-llama", 100, 10, None, estimated=True))
-        await wait_until(pilot, lambda: "+" in str(total.render()), timeout=30)
-        assert str(total.render()) == "Σ ~1.3k tok · $0.0021+"
-    store.close()
+def _label(services, cid: str) -> str:
+    return total_label(services.history.conversation_usage(cid))
 
 
-def test_compact_tokens():
+@pytest.mark.slow
+async def test_total_follows_turns_and_the_open_conversation(chat_services, fake_openai):
+    fake_openai.reply("one two three four five")
+    fake_openai.reply("six seven")
+    app = make_app(chat_services)
+    async with app.run_test(size=SIZE) as pilot:
+        total = chat(app).query_one(UsageTotal)
+        await wait_until(pilot, lambda: app.main.panes_ready)
+        assert "Σ" not in app.sub_title  # no reply yet: nothing shown
+
+        await send_and_wait(pilot, "count for me")
+        cid = chat(app).conversation_id
+        first = chat_services.history.conversation_usage(cid)
+        assert first.replies == 1 and first.completion_tokens == 5 and not first.estimated  # the provider's
+        await wait_until(pilot, lambda: total.label == _label(chat_services, cid) and total.label in app.sub_title)
+        shown_first = total.label
+        assert shown_first.startswith(f"Σ {compact_tokens(first.prompt_tokens + 5)} tok")
+
+        await send_and_wait(pilot, "and more")
+        second = chat_services.history.conversation_usage(cid)
+        assert second.replies == 2 and second.completion_tokens == 7
+        await wait_until(pilot, lambda: total.label == _label(chat_services, cid) and total.label in app.sub_title)
+        assert total.label != shown_first
+
+        await send(pilot, "/new")  # a new conversation: nothing yet
+        await wait_until(pilot, lambda: "Σ" not in app.sub_title)
+        assert total.label == ""
+
+        await chat(app).open_conversation(cid)  # opened again: its total again
+        await wait_until(pilot, lambda: total.label == _label(chat_services, cid) and total.label in app.sub_title)
+
+
+def test_labels():
     assert [compact_tokens(n) for n in (999, 1_000, 12_345, 2_500_000)] == ["999", "1.0k", "12.3k", "2.5M"]
+    assert total_label(Total("")) == ""
+    assert total_label(Total("c", replies=1, prompt_tokens=1_000, completion_tokens=234, cost=0.0021)) \
+        == "Σ 1.2k tok · $0.0021"
+    assert total_label(Total("c", replies=2, prompt_tokens=1_000, completion_tokens=334, cost=0.0021,
+                             unpriced=1, estimated=1)) == "Σ ~1.3k tok · $0.0021+"
+    assert total_label(Total("c", replies=1, prompt_tokens=10, completion_tokens=5, unpriced=1)) == "Σ 15 tok"

@@ -412,12 +412,14 @@ class AgentTUI(App[int]):
 
     incognito = False  # the chat is incognito (widgets/incognito_mode.py): the header's badge
     context_meter: str | None = None  # "context 3.2k/16k" of the chat's last prompt (widgets/context_meter.py)
+    usage_total: str | None = None  # "Σ 1.2k tok · $0.003" of the open conversation (widgets/usage_total.py)
+    chat_model: str | None = None  # the open conversation's own model (/model), else the default is shown
 
     def refresh_header(self) -> None:
-        """Profile, model and the context meter; without the labels when the line would
-        not fit (80 columns cut the meter, the part that changes)."""
-        name, model = self.services.profile_name, self.services.model
-        meter = [self.context_meter] if self.context_meter else []
+        """Profile, model, the context meter and the usage total; without the labels when the
+        line would not fit (80 columns cut the meter, the part that changes)."""
+        name, model = self.services.profile_name, self.chat_model or self.services.model
+        meter = [label for label in (self.context_meter, self.usage_total) if label]
         full = " · ".join([*(["INCOGNITO · not saved"] if self.incognito else []),
                            f"profile: {name}", f"model: {model}", *meter])
         room = self.size.width - HEADER_CHROME - len(self.title) - len(" — ")

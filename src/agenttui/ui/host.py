@@ -28,6 +28,8 @@ class HeldKeys(Protocol):
 class AppParts(Protocol):
     incognito: bool  # the header's badge
     context_meter: str | None  # "context 3.2k/16k" of the chat's last prompt
+    usage_total: str | None  # "Σ 1.2k tok · $0.003" of the open conversation
+    chat_model: str | None  # the open conversation's own model (/model); None: the default
 
     @property
     def type_ahead(self) -> HeldKeys:

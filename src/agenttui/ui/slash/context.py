@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from agenttui.agent.turn import TurnController
     from agenttui.bootstrap import Services
     from agenttui.ui.widgets.context_meter import ContextMeter
+    from agenttui.ui.widgets.conversation_model import ConversationModel
 
 
 class MissingArgument(Exception):  # noqa: N818 -- a signal to dispatch, not an error shown as such
@@ -26,6 +27,7 @@ class SlashContext(ChatPart, Protocol):
     services: Services  # the incognito twin while incognito
     conversation_id: str | None
     turns: TurnController  # /attach sets the next message's image
+    conversation_model: ConversationModel  # /model
 
     @property
     def incognito(self) -> bool: ...

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING
 
 from agenttui.ui.slash import conversation_commands as conv
 from agenttui.ui.slash import memory_commands as mem
+from agenttui.ui.slash.model_command import model
+from agenttui.ui.slash.sync_command import sync
 
 if TYPE_CHECKING:
     from agenttui.ui.slash.context import SlashContext
@@ -79,6 +81,8 @@ COMMANDS: tuple[SlashCommand, ...] = (
     SlashCommand("new", "", "start a new conversation", conv.new),
     SlashCommand("audit", "[deep]", "open the memory audit (deep: the model reviews memory and proposes changes)",
                  mem.audit, "/audit deep"),
+    SlashCommand("model", "[NAME]", "the model for this conversation only (no name: pick from the "
+                 "endpoint's models; new conversations use the default)", model, "/model gpt-4o-mini"),
     SlashCommand("profile", "", "switch, create or delete profiles", _app_action("open_profiles")),
     SlashCommand("export", "[md|json] [PATH]", "export this conversation", conv.export, "/export md notes.md"),
     SlashCommand("end", "", "ask the agent to update context.md, then archive the session", conv.end),
@@ -90,6 +94,7 @@ COMMANDS: tuple[SlashCommand, ...] = (
                  "offering to save", conv.incognito),
     SlashCommand("mcp", "", "MCP servers: state, tools, stderr, enable/disable; insert a resource or prompt",
                  _app_action("open_mcp")),
+    SlashCommand("sync", "", "sync memory and history with your other machines now (agenttui sync)", sync),
     SlashCommand("help", "", "list commands and keys", _help),
 )
 BY_NAME = {command.name: command for command in COMMANDS}

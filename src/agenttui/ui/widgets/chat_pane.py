@@ -7,6 +7,9 @@ A thin container of parts, each in its own module:
   (exhaustive by ``assert_never``) and calls it;
 * :class:`~.context_meter.ContextMeter` -- the header's context meter, "older
   turns not sent", /compact (a hidden child widget);
+* :class:`~.usage_total.UsageTotal` -- the header's running usage total of the
+  conversation, read when it opens and when a turn ends (a hidden child widget);
+* :class:`~.conversation_model.ConversationModel` -- /model: this conversation's model;
 * :class:`~.draft_recall.DraftRecall` -- the draft's recall worked out while
   typing pauses (a hidden child widget);
 * :class:`~.branch_actions.BranchActions` -- edit, regenerate, branch, fork;
@@ -58,6 +61,7 @@ from agenttui.ui.widgets.branch_actions import BranchActions
 from agenttui.ui.widgets.chat_log import ChatLog
 from agenttui.ui.widgets.chat_welcome import ChatWelcome
 from agenttui.ui.widgets.context_meter import ContextMeter
+from agenttui.ui.widgets.conversation_model import ConversationModel
 from agenttui.ui.widgets.draft_recall import DraftRecall
 from agenttui.ui.widgets.incognito_mode import IncognitoMode
 from agenttui.ui.widgets.latest_conversation import LatestConversation
@@ -69,6 +73,7 @@ from agenttui.ui.widgets.slash_suggestions import SlashSuggestions
 from agenttui.ui.widgets.turn_end import TurnEnd
 from agenttui.ui.widgets.turn_view import TurnView, bug_text
 from agenttui.ui.widgets.unsaved_retry import UnsavedRetry
+from agenttui.ui.widgets.usage_total import UsageTotal
 from agenttui.ui.widgets.used_line import UsedLine
 
 if TYPE_CHECKING:
@@ -115,6 +120,8 @@ class ChatPane(Vertical):
         self.branches = BranchActions(self)
         self.incognito_mode = IncognitoMode(self)
         self.meter = ContextMeter(self)
+        self.usage_total = UsageTotal(self)
+        self.conversation_model = ConversationModel(self)
         self.draft_recall = DraftRecall(self)
         self.unsaved = UnsavedRetry(self)
         self._stop_key_timer: Timer | None = None  # shows "esc Stop" in the footer (_set_streaming)
@@ -133,6 +140,7 @@ class ChatPane(Vertical):
         yield QueuedLine(id="chat-queued", markup=False)
         yield PromptInput(id="prompt", placeholder="Message… (Enter sends, /help)")
         yield self.meter
+        yield self.usage_total
         yield self.draft_recall
         yield self.unsaved
         yield LatestConversation(self)
@@ -188,6 +196,8 @@ class ChatPane(Vertical):
         self.update_welcome()
         self.meter.figures = None
         self.meter.measure()  # the header's meter for this conversation (a thread; sends nothing)
+        self.conversation_model.reset()  # its turns use the default model unless /model says otherwise
+        self.usage_total.measure()
 
     # -- prompt --------------------------------------------------------------
     @on(PromptInput.Changed)
@@ -269,10 +279,11 @@ class ChatPane(Vertical):
                 await moved.wait()
             if self.conversation_id is None:
                 conversation = await asyncio.to_thread(
-                    self.services.history.create_conversation, None, self.services.model)
+                    self.services.history.create_conversation, None, self.conversation_model.in_use)
                 self.conversation_id = conversation.id
                 self.chat_log.conversation_id = conversation.id
-            async for event in self.turns.events(self.services, self.conversation_id, turn):
+            async for event in self.turns.events(self.services, self.conversation_id, turn,
+                                                 model=self.conversation_model.name):
                 self.post_message(self.AgentEventReceived(event, turn.number))
         except Exception as exc:  # the loop reports faults as TurnFailed; this is a bug guard
             from agenttui.core.errors import explain  # e.g. no conversation: the disk is full
@@ -394,6 +405,7 @@ class ChatPane(Vertical):
         await self.turn_view.close_reply()
         self.session.turn_over()
         self.unsaved.show()
+        self.usage_total.measure()  # this turn's replies are stored by now
         if self.turns.queued:
             self.call_later(self._send_queued)  # once this turn's end is shown
         self.post_message(app_messages.ConversationsChanged(self.conversation_id))

@@ -1,24 +1,38 @@
-"""A compact running total of this session's replies for a header or footer: ``Σ 12.3k tok · $0.0214``.
+"""The open conversation's running usage total in the header: ``Σ 12.3k tok · $0.0214``.
 
-Self-contained: given the history store, it re-reads the total of the replies stored
-since the widget was mounted (``HistoryStore.usage_totals(since=…)``: the day's running
-sums plus that day's rows, a few milliseconds) in a thread worker every
-``REFRESH_SECONDS``, so it needs no event from the chat pane. Hidden until a reply with
-usage exists. Costs say ``+`` when some replies' models have no price (tokens counted,
-cost unknown) and ``~`` when some counts are estimates.
+A hidden child widget of the Chat pane, as the context meter is: the pane calls
+:meth:`UsageTotal.measure` when a conversation opens and when a turn ends; the total
+is read in a thread from the conversation's running sums
+(``HistoryStore.conversation_usage``: one row, kept by schema v9's triggers) and
+handed to the header (``AppParts.usage_total``). Nothing shows until the conversation
+has a reply with usage. Costs say ``+`` when some replies' models have no price
+(tokens counted, cost unknown) and ``~`` when some counts are estimates.
+
+A reply is priced after it is stored (the price table loads off the turn's way,
+``core/usage/pricing``): while some replies of the conversation are still unpriced the
+total is read again a few times, ``REPRICE_AFTER_S`` apart, so the cost appears once known.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any
+import asyncio
+from typing import Any, Protocol
 
 from textual import work
-from textual.widgets import Static
+from textual.widget import Widget
 
 from agenttui.core.usage.message_usage import format_cost
+from agenttui.ui.host import app_parts
 
-REFRESH_SECONDS = 2.0
+REPRICE_AFTER_S = 2.0
+REPRICE_READS = 5  # then the next turn's end or opening reads it again
+
+
+class TotalledChat(Protocol):
+    """What the total reads of the Chat pane (its services are the incognito twin while incognito)."""
+
+    services: Any
+    conversation_id: str | None
 
 
 def compact_tokens(count: int) -> str:
@@ -41,30 +55,40 @@ def total_label(total: Any) -> str:
     return f"Σ {approx}{tokens} tok · {format_cost(total.cost)}{more}"
 
 
-class UsageTotal(Static):
-    DEFAULT_CSS = "UsageTotal { width: auto; height: 1; padding: 0 1; color: $text-muted; }"
+class UsageTotal(Widget):
+    DEFAULT_CSS = "UsageTotal { display: none; }"
 
-    def __init__(self, history: Any, *, since: datetime | None = None, **kwargs: Any) -> None:
-        super().__init__("", **kwargs)
-        from agenttui.core.history.rows import to_ts
-        from agenttui.core.models import utcnow
+    def __init__(self, chat: TotalledChat, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._chat = chat
+        self.label = ""  # what the header shows ("" : nothing)
 
-        self.history = history
-        self.since = to_ts(since or utcnow())
-        self.display = False
+    def measure(self) -> None:
+        """Read the open conversation's total again (a thread worker; the header follows)."""
+        self._measure(self._chat.conversation_id)
 
-    def on_mount(self) -> None:
-        self.set_interval(REFRESH_SECONDS, self.refresh_total)
-
-    @work(thread=True, exclusive=True, group="usage-total")
-    def refresh_total(self) -> None:
-        try:
-            (total,) = self.history.usage_totals(since=self.since)
-        except Exception:  # noqa: BLE001 -- a busy or damaged store costs the label, never the app
-            return
-        label = total_label(total)
-        self.app.call_from_thread(self._show, label)
+    @work(group="usage-total", exclusive=True, exit_on_error=False)
+    async def _measure(self, conversation_id: str | None) -> None:
+        history = self._chat.services.history
+        for read in range(REPRICE_READS + 1):
+            if read:
+                await asyncio.sleep(REPRICE_AFTER_S)
+            total = None
+            if conversation_id is not None:
+                try:
+                    total = await asyncio.to_thread(history.conversation_usage, conversation_id)
+                except Exception:  # noqa: BLE001 -- a busy, old or damaged store costs the label, never the app
+                    total = None
+            if conversation_id != self._chat.conversation_id:
+                return  # another conversation opened meanwhile: its own read shows it
+            self._show(total_label(total) if total is not None else "")
+            if total is None or not total.unpriced:
+                return  # unpriced after every read: models the price table does not know ('+' says so)
 
     def _show(self, label: str) -> None:
-        self.update(label)
-        self.display = bool(label)
+        if label == self.label:
+            return
+        self.label = label
+        parts = app_parts(self)
+        parts.usage_total = label or None
+        parts.refresh_header()
