@@ -341,3 +341,25 @@ def status(paths: Paths, patterns: Sequence[str] = ()) -> dict[str, Any]:
                 "devices": devices, "pending_changes": pending + queued, "conflicts": state.conflicts()}
     finally:
         state.close()
+
+
+# -- for the app ----------------------------------------------------------------------
+def syncs(paths: Paths) -> bool:
+    """This machine has joined a sync target (a stat: cheap enough for a widget's mount)."""
+    return (sync_dir(paths) / "config.json").is_file()
+
+
+def last_sync(paths: Paths) -> str | None:
+    """When this machine last finished a sync (UTC, ISO 8601), read-only; None if never."""
+    import sqlite3
+    from contextlib import closing
+
+    db_path = sync_dir(paths) / "state.sqlite3"
+    if not db_path.exists():
+        return None
+    try:
+        with closing(sqlite3.connect(f"{db_path.as_uri()}?mode=ro", uri=True, timeout=5)) as db:
+            row = db.execute("SELECT v FROM kv WHERE k = 'last_sync'").fetchone()
+    except sqlite3.Error:
+        return None
+    return str(row[0]) if row else None

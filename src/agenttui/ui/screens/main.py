@@ -109,6 +109,14 @@ class MainScreen(Screen):
         else:
             self._schedule_fill()
 
+    @on(PanesReady)
+    def _mount_sync_status(self) -> None:
+        """The sync label and runner (/sync, ``[sync] auto``): after the first frame, not in it."""
+        from agenttui.ui.widgets.sync_status import SyncStatus
+
+        if not self.query(SyncStatus):
+            self.mount(SyncStatus(self.services))
+
     def first_frame_shown(self) -> None:
         """Called by the app on Textual's ``Ready`` (its start-up batch is over)."""
         self._app_ready = True
