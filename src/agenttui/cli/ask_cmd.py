@@ -190,6 +190,8 @@ async def _ask(services: Services, args: argparse.Namespace, text: str, api_key:
         return 1
     if conversation is None:
         conversation = services.history.create_conversation(model=args.model or services.model)
+    elif args.model and conversation.model != args.model:  # as /model: the conversation says which one
+        services.history.set_model(conversation.id, args.model)
     turns = TurnController()
     turn = turns.start(text, image=args.image, conversation_known=True)
     printer = _Printer(args.yes)
