@@ -12,6 +12,10 @@ Decisions:
   ``SEARCH_LIMIT`` hits; a cut list says so on the mode line, and reaching
   its end asks for the next page (the search again with a page more, only
   the hits not shown yet added below, so the rows seen stay put).
+* **By meaning too**: when the profile's messages have vectors, the worker
+  fuses the full-text hits with the semantic ranking of the query
+  (:mod:`agenttui.core.recall.search_by_meaning`); else, or when it fails, the
+  full-text hits alone, silently.
 * **Opening** a conversation or a hit posts
   :class:`HistoryPane.ConversationSelected` (a subclass of the app-level
   ``messages.ConversationRequested``), carrying the hit's message id so the
@@ -294,6 +298,8 @@ class HistoryPane(Vertical):
 
     @work(thread=True, exclusive=True, group="history-search")
     def _search(self, query: str, limit: int, append: bool, generation: int) -> None:
+        from agenttui.core.recall.search_by_meaning import with_meaning
+
         try:
             from agenttui.core.history.search import search_messages
 
@@ -302,7 +308,8 @@ class HistoryPane(Vertical):
         except Exception as exc:  # e.g. an FTS syntax error the store did not absorb
             hits, error = [], str(exc)
         more = len(hits) > limit
-        self.post_message(self._SearchFinished(query, hits[:limit], error, more, append, generation))
+        hits = with_meaning(self.services, query, hits[:limit])  # never raises; may add a few
+        self.post_message(self._SearchFinished(query, hits, error, more, append, generation))
 
     @on(_SearchFinished)
     def _search_finished(self, message: _SearchFinished) -> None:
