@@ -84,7 +84,10 @@ def screen(item: MemoryItem, redact_patterns: Sequence[str] = ()) -> ReadVerdict
 
 def shown(item: MemoryItem, redact_patterns: Sequence[str] = ()) -> MemoryItem:
     """``item`` as it may be shown or sent: secrets masked (the item itself when nothing is)."""
-    verdict = screen(item, redact_patterns)
+    return _masked(item, screen(item, redact_patterns))
+
+
+def _masked(item: MemoryItem, verdict: ReadVerdict) -> MemoryItem:
     if not verdict.redacted:
         return item
     if item.kind == "fact":
@@ -106,7 +109,7 @@ def for_prompt(items: Sequence[MemoryItem], redact_patterns: Sequence[str] = (),
         if verdict.quarantined and content_hash(item) not in kept:
             held.append(item)
             continue
-        send.append(shown(item, redact_patterns))
+        send.append(_masked(item, verdict))  # one hash per item: 2,000 notes are hashed every turn
     return send, held
 
 
