@@ -311,3 +311,8 @@ class AssistantMessage(Vertical):
     def mark_incomplete(self, reason: str) -> None:
         self.add_class("-incomplete")
         self.query_one(".status", Static).update(Content(f"⚠ incomplete: {inert(reason)}"))
+
+    def mark_complete(self) -> None:
+        """History kept the reply whole (Esc came after its last word): no marker says otherwise."""
+        self.remove_class("-incomplete")
+        self.query_one(".status", Static).update("")

@@ -77,7 +77,9 @@ class TurnEnd:
                 if reply is not None:
                     reply.mark_incomplete("cancelled")
                 await self._cancelled_notice()
-        elif event.stop_reason != "success":
+        elif turn.stopped:  # Esc came after the stream's end: the marker says what history kept
+            self._stopped_too_late(turn, reply, event)
+        if event.stop_reason not in ("success", "cancelled"):
             await chat.chat_log.notice(f"Stopped: {event.stop_reason.replace('_', ' ')}.", error=True)
         if saved:
             chat.turn_view.last_reply_text = saved
@@ -115,6 +117,22 @@ class TurnEnd:
             chat.turn_view.reply.mark_incomplete(f"cancelled · {hint}")
         else:
             chat.call_later(chat.chat_log.notice, f"Cancelled. {hint}.")
+
+    def _stopped_too_late(self, turn: Turn, reply: AssistantMessage | None, event: ev.TurnFinished) -> None:
+        """Esc was pressed once the loop had read the whole reply and stored it: the cancelled
+        marker Esc drew is replaced by what history holds (the whole reply arrived, so complete
+        is the honest word), and a retry asked meanwhile regenerates it."""
+        stored = event.reply
+        if stored is not None and stored.incomplete:
+            if reply is not None:
+                reply.mark_incomplete(stored.incomplete_reason or event.stop_reason.replace("_", " "))
+        else:
+            if reply is not None:
+                reply.mark_complete()
+            self._chat.notify("Esc came after the reply's last word: it is kept whole.")
+        if turn.retry_when_stopped:
+            turn.retry_when_stopped = False
+            self._chat.call_later(self.retry)
 
     def _cancel_shown(self, turn: Turn) -> None:
         """The turn Esc stopped has ended: the question can be asked again (now, if ctrl+r waited)."""
