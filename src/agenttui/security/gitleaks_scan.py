@@ -13,6 +13,10 @@ How a text is scanned, as gitleaks does it, made fast and linear for Python:
   only near its keywords. (`bench/bench_redaction.py --engines` compares this
   with one `bytes.find` per keyword: the automaton is several times faster with
   ~250 keywords; without the package the `find` loop is the fallback.)
+  agenttui's own rules need only know *whether* their needles occur, and
+  theirs are common words ('key', 'pass', 'token', '--'): tens of thousands
+  of hits per MB of prose, each a Python tuple. They are looked for apart
+  (`present_needles`), in growing chunks, each needle only until it is found.
 - keywords common in ordinary text ('ey', 's.', 'password', 'secret') are
   replaced by per-rule *seek* regexes (literal-led, implied by the rule; see
   the generator), run over the lowered text;
@@ -35,7 +39,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 
 from .secret_patterns import CONTEXT, PROVIDER
 from .values import char_counts, is_placeholder, shannon_entropy
@@ -84,6 +88,7 @@ class _Compiled:
     global_allow: tuple[re.Pattern[str], ...]
     global_stop: tuple[str, ...]
     seeking: tuple[int, ...]  # rules with seek regexes
+    presence_only: tuple[str, ...] = ()  # extra needles that are no rule keyword
 
 
 @cache
@@ -113,8 +118,7 @@ def compiled(extra_needles: tuple[str, ...] = ()) -> _Compiled:
         for k in r["keywords"]:
             if k not in r["seeks"]:
                 index.setdefault(k, []).append(len(rules) - 1)
-    for k in extra_needles:
-        index.setdefault(k, [])
+    presence_only = tuple(k for k in extra_needles if k not in index)
     keywords = tuple(k.encode("latin-1") for k in index)
     try:
         import ahocorasick_rs
@@ -134,6 +138,7 @@ def compiled(extra_needles: tuple[str, ...] = ()) -> _Compiled:
         tuple(re.compile(x, re.ASCII) for x in g.GLOBAL_ALLOW_REGEXES),
         tuple(g.GLOBAL_STOPWORDS),
         tuple(i for i, r in enumerate(rules) if r.seeks),
+        presence_only,
     )
 
 
@@ -143,6 +148,58 @@ def keyword_hits(view: bytes, c: _Compiled | None = None) -> list[tuple[int, int
     if c.automaton is not None:
         return [(k, s) for k, s, _ in c.automaton.find_matches_as_indexes(view, overlapping=True)]  # type: ignore[attr-defined]
     return find_loop_hits(view, c.keywords)
+
+
+@lru_cache(maxsize=256)
+def _presence_automaton(needles: tuple[bytes, ...]) -> object | None:
+    """An automaton of the needles not found yet (~0.6 ms to build 85; the sets
+    that remain after the first chunk repeat from text to text, so it is cached)."""
+    try:
+        import ahocorasick_rs
+    except ImportError:
+        return None
+    return ahocorasick_rs.BytesAhoCorasick(needles, implementation=ahocorasick_rs.Implementation.DFA)
+
+
+_FIRST_CHUNK = 4096
+
+
+def present_needles(view: bytes, needles: tuple[str, ...]) -> set[str]:
+    """The needles that occur in `view`.
+
+    Common needles would each cost a hit per occurrence in one pass over the
+    whole text; here the text is read in chunks growing fourfold and a needle
+    found is dropped from the automaton of the next chunk, so each costs about
+    one hit. Chunks overlap by the longest needle's length less one, so no
+    occurrence is missed at a boundary.
+    """
+    remaining = tuple(sorted(n.encode("latin-1") for n in needles))
+    found: set[str] = set()
+    if not remaining:
+        return found
+    overlap = max(map(len, remaining)) - 1
+    lo, size, n = 0, _FIRST_CHUNK, len(view)
+    while remaining and lo < n:
+        chunk = view[lo : lo + size + overlap] if lo or size < n else view
+        automaton = _presence_automaton(remaining)
+        if automaton is None:
+            got = {k for k in remaining if k in chunk}
+        else:
+            got = {remaining[k] for k, _, _ in automaton.find_matches_as_indexes(chunk, overlapping=True)}  # type: ignore[attr-defined]
+        if got:
+            found.update(k.decode("latin-1") for k in got)
+            remaining = tuple(k for k in remaining if k not in got)
+        lo += size
+        size *= 4
+    return found
+
+
+def scan_keywords(view: bytes, c: _Compiled) -> tuple[list[tuple[int, int]], set[str]]:
+    """(`keyword_hits` of the rule keywords, every keyword and extra needle present)."""
+    hits = keyword_hits(view, c)
+    found = present(c, hits)
+    found |= present_needles(view, c.presence_only)
+    return hits, found
 
 
 def find_loop_hits(view: bytes, keywords: tuple[bytes, ...]) -> list[tuple[int, int]]:

@@ -283,11 +283,10 @@ def _spans(text: str, extra_patterns: Sequence[str]) -> list[list[Any]]:
         return []
     view = byte_view(text)
     lowered = ascii_lower(view)
-    # One keyword pass (Aho-Corasick over the lowered bytes) serves gitleaks'
-    # rules (where to try them) and gates agenttui's own.
+    # The keyword pass (Aho-Corasick over the lowered bytes) serves gitleaks'
+    # rules (where to try them) and gates agenttui's own (whether to run them).
     keywords = gitleaks_scan.compiled(_needles()[1])
-    hits = gitleaks_scan.keyword_hits(lowered.encode("latin-1"), keywords)
-    found = gitleaks_scan.present(keywords, hits)
+    hits, found = gitleaks_scan.scan_keywords(lowered.encode("latin-1"), keywords)
     candidates = [
         *_provider_candidates(view, found),
         *gitleaks_scan.find_gitleaks(view, lowered, hits, keywords),

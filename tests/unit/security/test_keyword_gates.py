@@ -30,8 +30,7 @@ def test_gated_rules_find_what_ungated_rules_find():
     keywords = gitleaks_scan.compiled(redaction._needles()[1])
     for text in _texts():
         lowered = redaction.ascii_lower(text)
-        hits = gitleaks_scan.keyword_hits(lowered.encode("latin-1", "replace"), keywords)
-        found = gitleaks_scan.present(keywords, hits)
+        _, found = gitleaks_scan.scan_keywords(lowered.encode("latin-1", "replace"), keywords)
         assert list(redaction._provider_candidates(text, found)) == list(redaction._provider_candidates(text)), text
         assert list(redaction._context_candidates(text, lowered, found)) == list(
             redaction._context_candidates(text, lowered)
@@ -55,3 +54,18 @@ def test_byte_view_keeps_offsets_and_non_ascii_values():
     assert spans == {token, "пароль2024"}
     want = "密码是 [REDACTED:github_token] 😀, DB_PASSWORD=[REDACTED:password]\u3000ok"
     assert redaction.redact_secrets(text) == want
+
+
+def test_present_needles_finds_needles_across_chunk_boundaries():
+    needles = ("key", "pass", "api key", "--", "sshpass")
+    base = bytearray(b"." * 300_000)
+    # Each needle straddles a chunk boundary (4 KB, then chunks growing fourfold).
+    for at, needle in ((4095, b"api key"), (4096 + 16384 - 2, b"sshpass"), (4096 * 21 - 1, b"--")):
+        base[at : at + len(needle)] = needle
+    view = bytes(base)
+    want = {n for n in needles if n.encode() in view}
+    assert want == {"api key", "key", "sshpass", "pass", "--"}
+    assert gitleaks_scan.present_needles(view, needles) == want
+    assert gitleaks_scan.present_needles(view[:4102], needles) == {"api key", "key"}
+    assert gitleaks_scan.present_needles(b"", needles) == set()
+    assert gitleaks_scan.present_needles(b"no needle here", needles) == set()
