@@ -105,3 +105,23 @@ async def test_the_picker_lists_configured_models_first_and_picks_one(chat_servi
 def test_model_is_in_the_slash_table_and_help():
     assert "model" in BY_NAME and not BY_NAME["model"].required
     assert "/model [NAME]" in help_text((BY_NAME["model"],), ())
+
+
+@pytest.mark.slow
+async def test_picker_without_the_endpoint_list_and_a_bad_name(chat_services, fake_openai):
+    fake_openai.no_models(404)
+    default = chat_services.model
+    app = make_app(chat_services)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.main.panes_ready)
+        await send(pilot, "/model")
+        await wait_until(pilot, lambda: isinstance(app.screen, ModelPickerScreen))
+        picker = app.screen
+        await wait_until(pilot, lambda: "Could not list models" in str(picker.query_one("#model-list-status").render()))
+        assert picker.models[0] == default and "fake-model" not in picker.models  # the configured ones only
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not isinstance(app.screen, ModelPickerScreen))
+
+        await send(pilot, "/model two words")
+        await wait_until(pilot, lambda: any("not a model name" in message for _, _, message in app.notices))
+        assert chat(app).conversation_model.name is None and f"model: {default}" in app.sub_title

@@ -53,13 +53,31 @@ class ConversationModel:
                               severity="error")
             return
         cid = self._chat.conversation_id
-        if cid is not None:  # a conversation not created yet is created with it (the turn worker)
-            await asyncio.to_thread(self._chat.services.history.set_model, cid, name)
-        self.name = name
+        if cid is not None and not await self._record(cid, name):
+            return
+        self.name = name  # a conversation not created yet is created with it (the turn worker)
         self._show()
         default = self._chat.services.model
         also = "" if name == default else f" (new conversations use {inert_line(default, 80)})"
         await self._chat.chat_log.notice(f"Model for this conversation: {inert_line(name, 80)}{also}.")
+
+    async def _record(self, cid: str, name: str) -> bool:
+        """Store ``name`` on the conversation; False (said in a notice) when it cannot be."""
+        from agenttui.core.errors import explain
+        from agenttui.core.history.store import UnknownConversationError
+        from agenttui.core.incognito import IncognitoRefused
+
+        try:
+            await asyncio.to_thread(self._chat.services.history.set_model, cid, name)
+        except UnknownConversationError:
+            return True  # deleted elsewhere: the next message starts a new one, created with it
+        except Exception as exc:  # the picker's answer comes outside slash dispatch: said here too
+            message = str(exc) if isinstance(exc, IncognitoRefused) else explain(exc)
+            if message is None:
+                raise  # a bug: the app's error policy ends it with a crash log
+            self._chat.notify(message, title="/model failed", severity="error", timeout=30)
+            return False
+        return True
 
     def pick(self) -> None:
         """The picker: configured models first, then the endpoint's (:mod:`..screens.model_picker`)."""
