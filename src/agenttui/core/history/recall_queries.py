@@ -117,13 +117,18 @@ def _ranked_on_index(db: sqlite3.Connection, match: str, before_id: int | None,
         (match, *(() if before_id is None else (int(before_id),)), fetch)).fetchall()
     scores = dict(ranked)
     ids = list(scores)
-    rows = []
-    for start in range(0, len(ids), _IDS_PER_QUERY):
-        chunk = ids[start:start + _IDS_PER_QUERY]
-        rows += [(*row, scores[row[0]]) for row in db.execute(
+    rows: list[Any] = []
+    start = 0
+    # rows are read in rank order, only as many as are still missing: the over-fetched ids
+    # are read only when tool traffic was dropped (reading a row costs about what ranking it does)
+    while len(rows) < limit and start < len(ids):
+        chunk = ids[start:start + min(limit - len(rows), _IDS_PER_QUERY)]
+        start += len(chunk)
+        found = sorted(((*row, scores[row[0]]) for row in db.execute(
             f"SELECT {_ROW_COLUMNS} {_ROW_FROM} "
-            f"WHERE m.id IN ({', '.join('?' * len(chunk))}) AND {' AND '.join(_RECALLED_KINDS)}", chunk)]
-    rows.sort(key=lambda row: (row[-1], -row[0]))
+            f"WHERE m.id IN ({', '.join('?' * len(chunk))}) AND {' AND '.join(_RECALLED_KINDS)}", chunk)),
+            key=lambda row: (row[-1], -row[0]))
+        rows += found
     if len(rows) >= limit or len(ranked) < fetch:  # enough survived, or every match was seen
         return rows[:limit]
     return None
@@ -195,19 +200,18 @@ def neighbour(db: sqlite3.Connection, message_id: int, conversation_id: str, *, 
     """The nearest user/assistant text message before (or after) ``message_id`` on its
     branch: up through its parents, or down through its newest children (the latest
     answer to a question), past tool traffic, at most ``NEIGHBOUR_STEPS`` messages away."""
+    # one statement a step: the next message's row and whether it is a turn to quote
     step = ("SELECT id FROM messages WHERE conversation_id = ? AND parent_id = ? "
             "ORDER BY id DESC LIMIT 1" if after else
             "SELECT parent_id FROM messages WHERE conversation_id = ? AND id = ?")
-    current: int | None = int(message_id)
+    query = (f"SELECT {MESSAGE_COLUMNS}, role IN ('user', 'assistant') AND tool_calls IS NULL "
+             f"AND content IS NOT NULL AND content != '' FROM messages WHERE id = ({step})")
+    current = int(message_id)
     for _ in range(NEIGHBOUR_STEPS):
-        row = db.execute(step, (conversation_id, current)).fetchone()
-        current = row[0] if row else None
-        if current is None:
+        found = db.execute(query, (conversation_id, current)).fetchone()
+        if found is None:
             return None
-        found = db.execute(
-            f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE id = ? "
-            "AND role IN ('user', 'assistant') AND tool_calls IS NULL "
-            "AND content IS NOT NULL AND content != ''", (current,)).fetchone()
-        if found:
-            return message_from_row(found)
+        if found[-1]:
+            return message_from_row(found[:-1])
+        current = int(found[0])
     return None

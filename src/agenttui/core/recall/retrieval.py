@@ -250,7 +250,10 @@ class RecallResult:
 # Rendering (the prompt's quoting; the same text is what the budget counts)
 # --------------------------------------------------------------------------
 def _local_day(moment: datetime) -> str:
-    return moment.astimezone().strftime("%Y-%m-%d")
+    local = moment.astimezone()
+    # isoformat is strftime's text for four-digit years at a fraction of its cost (every turn
+    # of every snippet, each time the budget is counted)
+    return local.date().isoformat() if local.year >= 1000 else local.strftime("%Y-%m-%d")
 
 
 def _one_line(text: str | None, limit: int) -> str:
@@ -561,11 +564,15 @@ def _feedback_terms(history: HistoryStore, rows: dict[int, RecallRow], fused: di
 
 
 _FIRST_PERSON = frozenset("i my me mine our we us i'm i've aku saya gue gua kami kita ku".split())
+# one of them as a whole run of word characters and apostrophes: the first hit ends the search
+# (300 candidates a turn; listing every word of each cost more)
+_FIRST_PERSON_WORD = re.compile(
+    r"(?<![\w'])(?:" + "|".join(sorted(map(re.escape, _FIRST_PERSON), key=len, reverse=True)) + r")(?![\w'])")
 
 
 def _in_first_person(text: str) -> bool:
     """Does the turn speak in the first person ("our cat is called Kopi", whoever says it)?"""
-    return bool(set(re.findall(r"[\w']+", text.casefold())) & _FIRST_PERSON)
+    return _FIRST_PERSON_WORD.search(text.casefold()) is not None
 
 
 def _message_snippets(history: HistoryStore, request: RecallRequest, today: date,
@@ -634,11 +641,6 @@ def merge(first: Snippet, second: Snippet) -> Snippet:
             turns[turn.message_id] = turn
     ordered = tuple(turns[k] for k in sorted(turns))
     return replace(first, turns=ordered, date=ordered[0].created)
-
-
-def _touching(first: Snippet, second: Snippet) -> bool:
-    return (first.source == second.source == "message" and first.conversation_id == second.conversation_id
-            and bool(set(first.message_ids) & set(second.message_ids)))
 
 
 # --------------------------------------------------------------------------
@@ -748,24 +750,33 @@ def recall(request: RecallRequest, *, history: HistoryStore | None = None, memor
     ranked = [s for group in per_source for s in group]
     ranked.sort(key=lambda s: (-s.score, s.source, -(s.message_id or 0), s.item_id or "", s.where or ""))
     chosen: list[Snippet] = []
+    costs: list[int] = []  # snippet_tokens of each chosen snippet, not rendered again
+    holder: dict[int, int] = {}  # message id -> the first chosen snippet quoting it
     used = 0
     for snippet in ranked:
         if request.limit > 0 and len(chosen) >= request.limit:
             break
         if request.neighbours and history is not None and snippet.source == "message":
             snippet = with_neighbour(history, snippet, request, result.terms)
-        near = next((k for k, other in enumerate(chosen) if _touching(other, snippet)), None)
+        # the first chosen snippet sharing a turn (message ids are unique, so of its conversation)
+        near = min((holder[mid] for mid in snippet.message_ids if mid in holder), default=None)
         if near is not None:  # adjacent turns of one conversation: one snippet
             joined = merge(chosen[near], snippet)
-            cost = snippet_tokens(joined) - snippet_tokens(chosen[near])
+            joined_cost = snippet_tokens(joined)
+            cost = joined_cost - costs[near]
             if request.token_budget <= 0 or used + cost <= request.token_budget:
-                chosen[near] = joined
+                chosen[near], costs[near] = joined, joined_cost
                 used += cost
+                for mid in joined.message_ids:
+                    holder[mid] = min(holder.get(mid, near), near)
             continue
         cost = snippet_tokens(snippet)
         if request.token_budget > 0 and used + cost > request.token_budget:
             continue  # a later, smaller one may still fit
+        for mid in snippet.message_ids:
+            holder.setdefault(mid, len(chosen))
         chosen.append(snippet)
+        costs.append(cost)
         used += cost
     result.snippets = chosen
     for notice in result.notices:
