@@ -67,6 +67,8 @@ class Applier:
             self._pending_mem.setdefault(str(record["scope"]), []).append(record)
         elif kind == "conv" and self._profile_ok(record.get("profile")):
             self._conversation(record)
+        elif kind == "file":
+            self._file(record)
         elif kind == "msg" and self._profile_ok(record.get("profile")):
             self._pending_msgs.append(record)
             if len(self._pending_msgs) >= 2000:
@@ -199,6 +201,24 @@ class Applier:
             if bool(payload.get("archived")) != current.archived:
                 (store.archive if payload.get("archived") else store.restore)(cid)
         self.state.set_item(key, ItemState(str(record["hlc"]), record.get("base"), digest, deleted))
+        self.result.changes += 1
+
+    def _file(self, record: dict[str, Any]) -> None:
+        """A profile, a project file, a theme or the settings (:mod:`agenttui.sync.file_records`)."""
+        from agenttui.sync import file_records
+        from agenttui.sync.records import content_hash
+
+        logical = record.get("path")
+        path = file_records.resolve(self.paths, logical)
+        if path is None or record.get("del") or "content" not in record:
+            raise ValueError(f"a file record for {logical!r}, which does not sync")
+        key = f"file/{logical}"
+        content = record["content"]
+        if not self._decide(key, record, content_hash(content), file_records.current(str(logical), path),
+                            self.state.item(key)):
+            return
+        digest = file_records.write(str(logical), path, content)
+        self.state.set_item(key, ItemState(str(record["hlc"]), record.get("base"), digest, False))
         self.result.changes += 1
 
     # -- messages ----------------------------------------------------------------

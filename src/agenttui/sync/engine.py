@@ -122,6 +122,8 @@ def init(paths: Paths, kind: str, location: str, device_name: str | None, passph
         try:
             device = state.get("device") or random.token_hex(8)
             state.put("device", device)
+            if state.get("joined") is None:  # a file this machine never synced yields to the group's
+                state.put("joined", "1" if joined.startswith("joined") else "0")
         finally:
             state.close()
         name = (device_name or socket.gethostname() or "device")[:64]

@@ -82,6 +82,7 @@ def scan(paths: Paths, state: SyncState, clock: Clock, device: str,
         except ValueError:
             continue  # a damaged file: the app quarantines it; sending its absence would delete everything
         _scan_memory(scope, current, state, clock, patterns, out)
+    _scan_files(paths, state, clock, patterns, out)
     for profile in profiles(paths):
         db_path = paths.history_db(profile)
         if not db_path.exists():
@@ -114,6 +115,32 @@ def _scan_memory(scope: str, current: dict[str, tuple[dict[str, Any], bool]], st
             out.records.append({"t": "mem", "scope": scope, "id": key[len(prefix):], "hlc": stamp,
                                 "base": before.hlc, "del": True})
             out.items[key] = ItemState(stamp, before.hlc, "", True)
+
+
+def _scan_files(paths: Paths, state: SyncState, clock: Clock, patterns: Sequence[str], out: Scan) -> None:
+    """Profiles, project memory, themes and settings (:mod:`agenttui.sync.file_records`)."""
+    from agenttui.sync import file_records
+    from agenttui.sync.hlc import encode
+
+    known = state.items_with_prefix("file/")
+    # On a machine that joined an existing group, a file it never synced is sent with the
+    # oldest stamp there is: the group's version of it wins (a joiner's default settings must
+    # not replace everyone's), and this machine's is kept as a conflict.
+    joined = state.get("joined") == "1"
+    for logical, path in file_records.local_files(paths, profiles(paths)):
+        found = file_records.read(logical, path)
+        if found is None:
+            continue
+        digest, content = found
+        key = "file/" + logical
+        before = known.get(key)
+        if before is not None and before.hash == digest:
+            continue
+        stamp = encode(0, 0, clock.device) if before is None and joined else clock.now()
+        base = before.hlc if before else None
+        out.records.append({"t": "file", "path": logical, "hlc": stamp, "base": base, "del": False,
+                            "content": file_records.payload(content, patterns)})
+        out.items[key] = ItemState(stamp, base, digest, False)
 
 
 def conversation_fields(row: Sequence[Any]) -> dict[str, Any]:
