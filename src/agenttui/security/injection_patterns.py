@@ -148,6 +148,8 @@ TWO_STEP_RULES: list[tuple[str, str, str, int]] = [
 
 # The paraphrase families in ten languages (issue 10 item 6) live in their own module.
 # Agent-hijack families from maintained public rule sets (skill-scanner, ATR).
+from .injection_above import PLAIN_RULES as _ABOVE_PLAIN  # noqa: E402
+from .injection_above import WORD_RULES as _ABOVE_WORD  # noqa: E402
 from .injection_agentic import PLAIN_RULES as _AGENTIC_PLAIN  # noqa: E402
 from .injection_agentic import TWO_STEP_RULES as _AGENTIC_TWO_STEP  # noqa: E402
 from .injection_agentic import WORD_RULES as _AGENTIC_WORD  # noqa: E402
@@ -166,8 +168,8 @@ from .injection_indirect_languages import WORD_RULES as _INDIRECT_LANG_WORD  # n
 from .injection_more_languages import PLAIN_RULES as _LANG_PLAIN  # noqa: E402
 from .injection_more_languages import WORD_RULES as _LANG_WORD  # noqa: E402
 
-WORD_RULES += _FAMILY_WORD + _AGENTIC_WORD + _GENERAL_WORD + _INDIRECT_WORD + _INDIRECT_LANG_WORD + _LANG_WORD
-PLAIN_RULES += _FAMILY_PLAIN + _AGENTIC_PLAIN + _GENERAL_PLAIN + _INDIRECT_PLAIN + _INDIRECT_LANG_PLAIN + _LANG_PLAIN
+WORD_RULES += _FAMILY_WORD + _AGENTIC_WORD + _GENERAL_WORD + _INDIRECT_WORD + _INDIRECT_LANG_WORD + _ABOVE_WORD + _LANG_WORD
+PLAIN_RULES += _FAMILY_PLAIN + _AGENTIC_PLAIN + _GENERAL_PLAIN + _INDIRECT_PLAIN + _INDIRECT_LANG_PLAIN + _ABOVE_PLAIN + _LANG_PLAIN
 TWO_STEP_RULES += _FAMILY_TWO_STEP + _AGENTIC_TWO_STEP + _GENERAL_TWO_STEP + _INDIRECT_TWO_STEP + _INDIRECT_LANG_TWO_STEP
 
 # Phrases to look for in squashed spaced-out runs ("i g n o r e a l l …").
