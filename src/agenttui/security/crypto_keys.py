@@ -81,8 +81,9 @@ _WORD_RUN = re.compile(
 _WORD = re.compile(r"[a-z]{3,8}")
 
 
-def find_seed_phrases(text: str, lowered: str) -> Iterator[Candidate]:
-    regions = seed_regions(text)
+def find_seed_phrases(text: str, lowered: str, view: bytes | None = None) -> Iterator[Candidate]:
+    """`view`: `ascii_view(text, wide_spaces=True)`, if the caller has it."""
+    regions = seed_regions(text, view)
     # One membership pass over all regions at once (joined by a non-word),
     # since ordinary text has thousands of regions and none passes.
     if not regions or not _may_hold_seed(" # ".join(text[lo:hi] for lo, hi in regions)):
@@ -147,9 +148,9 @@ def _may_hold_seed(text: str) -> bool:
     return _STREAK in flags
 
 
-def seed_regions(text: str) -> list[tuple[int, int]]:
+def seed_regions(text: str, view: bytes | None = None) -> list[tuple[int, int]]:
     """Spans of `text` that could hold a seed phrase (see above)."""
-    view = ascii_view(text, wide_spaces=True).translate(_SEED_CLASSES)
+    view = (ascii_view(text, wide_spaces=True) if view is None else view).translate(_SEED_CLASSES)
     need = b"a" * _MIN_SEED_CHARS
     if view.translate(_TO_RUN).find(need) < 0:
         return []  # code and logs end here: no long lowercase stretch at all
@@ -261,8 +262,9 @@ def _alnum_runs(view: bytes, min_len: int) -> Iterator[tuple[int, int]]:
         pos = view.find(need, end)
 
 
-def find_wallet_keys(text: str, lowered: str) -> Iterator[Candidate]:
-    view = ascii_view(text).translate(_ALNUM_VIEW)
+def find_wallet_keys(text: str, lowered: str, view: bytes | None = None) -> Iterator[Candidate]:
+    """`view`: `ascii_view(text)` (wide spaces or not: neither is alphanumeric), if the caller has it."""
+    view = (ascii_view(text) if view is None else view).translate(_ALNUM_VIEW)
     for start, end in _alnum_runs(view, _WIF_LENGTHS[0]):
         token = text[start:end]
         if end - start > _WIF_LENGTHS[1] or token[0] not in _WIF_FIRST:

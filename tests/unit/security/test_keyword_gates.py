@@ -69,3 +69,14 @@ def test_present_needles_finds_needles_across_chunk_boundaries():
     assert gitleaks_scan.present_needles(view[:4102], needles) == {"api key", "key"}
     assert gitleaks_scan.present_needles(b"", needles) == set()
     assert gitleaks_scan.present_needles(b"no needle here", needles) == set()
+
+
+def test_views_are_byte_view_and_ascii_lower():
+    texts = ["plain ascii PASSWORD=x", "Ünïcödé ÀÉÎÕÜ ×÷ ß ÿ µ İstanbul 密码 😀\u3000\u2003end"]
+    texts.append("".join(map(chr, range(512))))
+    for text in texts:
+        view, view_bytes, lowered, lowered_bytes = redaction._views(text)
+        assert view == redaction.byte_view(text)
+        assert view_bytes == view.encode("latin-1")
+        assert lowered == redaction.ascii_lower(view)
+        assert lowered_bytes == lowered.encode("latin-1")
