@@ -69,6 +69,8 @@ async def test_slash_sync_brings_the_other_machines_changes_into_the_panes(servi
         await wait_until(pilot, lambda: "uses a standing desk" in _memory(app)
                          and "Planned on machine b" in _titles(app), timeout=60)
         assert str(status.render()).startswith("⇅ ") and "failed" not in str(status.render())
+        # in the header's free right corner: the top line, flush right, over nothing the header shows
+        assert status.region.y == 0 and status.region.right == SIZE[0] and status.region.width <= 10, status.region
 
         # a note written here goes the other way on the next /sync
         MemoryStore(services.paths, "default").add_note("written on machine a")

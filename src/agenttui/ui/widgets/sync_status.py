@@ -58,7 +58,7 @@ class SyncStatus(Static):
         layer: _loading;  /* above the header, which it overlaps at the right */
         dock: right;
         width: auto;
-        max-width: 12;
+        max-width: 10;  /* the header keeps 10 columns free on the right (HEADER_CHROME) */
         height: 1;
         padding: 0 1;
         background: $panel;
