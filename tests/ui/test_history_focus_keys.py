@@ -73,8 +73,10 @@ async def test_memory_list_keys_show_only_on_the_list(services):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: chat(app).prompt is not None)
-        await pilot.press("f2")
+        await pilot.press("f2")  # Memory at its add box; the list is a shift+tab away
         listing = app.screen.query_one("#memory-list")
+        await wait_until(pilot, lambda: app.screen.query_one("#memory-add", Input).has_focus)
+        listing.focus()
         await wait_until(pilot, lambda: listing.has_focus and "Edit" in _footer(app))
         await pilot.press("a")
         add = app.screen.query_one("#memory-add", Input)

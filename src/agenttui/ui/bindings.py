@@ -70,6 +70,7 @@ PROMPT_ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("chat.send", "enter", "submit", "Send", show=False, priority=True),
     ActionSpec("chat.newline", "shift+enter,ctrl+j", "newline", "Newline", show=False, priority=True),
     ActionSpec("chat.complete", "tab", "complete", "Complete", show=False),
+    ActionSpec("chat.to_messages", "shift+tab", "to_messages", "Messages", show=False),
 )
 
 ALL_ACTIONS = APP_ACTIONS + PROMPT_ACTIONS

@@ -35,8 +35,9 @@ async def test_u_after_a_reset_restores_the_snapshot_after_asking(services):
         await wait_until(pilot, lambda: pane.option_list.option_count == 0)
         memory.add_note("added after the reset")
 
-        await pilot.press("f2")
-        await wait_until(pilot, lambda: pane.option_list.has_focus)
+        await pilot.press("f2")  # Memory, at its add box
+        await wait_until(pilot, lambda: pane.has_focus_within)
+        pane.option_list.focus()  # the list's keys
         await pilot.press("u")
         dialog = await _dialog(pilot, app)
         assert "snapshot" in dialog.statement

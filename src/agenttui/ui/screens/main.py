@@ -254,6 +254,10 @@ class MainScreen(Screen):
             self.call_after_refresh(self._focus_first_in, pane)
 
     def _focus_first_in(self, pane: Widget) -> None:
+        adding = pane.query("#memory-add")
+        if adding:  # Memory: its add box; in the list, typing would run its keys (d deletes)
+            adding.first().focus()
+            return
         focus_default = getattr(pane, "focus_default", None)
         if focus_default is not None:  # History: its list, not the search box
             focus_default()

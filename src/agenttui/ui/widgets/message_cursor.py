@@ -45,9 +45,10 @@ CURSOR_BINDINGS: list[BindingType] = [
     Binding("f", "message('fork')", "Fork"),
     Binding("escape", "message('prompt')", "Prompt", show=False),
 ]
-#: ChatLog's CSS for the selection: shown while the log has the focus.
+#: ChatLog's CSS for the selection: shown while the log has the focus. The tint is lost without
+#: colour (NO_COLOR, the ansi theme); the heavy left bar (``┃``) is a glyph, so it still shows.
 CURSOR_CSS = """
-ChatLog:focus > .-selected { tint: $accent 18%; }
+ChatLog:focus > .-selected { tint: $accent 18%; border-left: heavy $accent; }
 """
 
 MESSAGE_TYPES = (UserMessage, AssistantMessage)

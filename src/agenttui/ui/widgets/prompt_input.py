@@ -102,6 +102,18 @@ class PromptInput(TextArea):
     # before it may still wait in this widget's queue (a fast typist, a paste
     # without bracketed-paste, tmux send-keys). ``call_later`` queues the work
     # behind them, so "hello<Enter>" in one burst sends "hello", not "".
+    def action_to_messages(self) -> None:
+        """Shift+tab: to the chat's messages with the newest selected, not to the widget before
+        the prompt (the newest reply's "used" line, where the message keys do nothing)."""
+        logs = self.screen.query("ChatLog")
+        log = logs.first() if logs else None
+        newest = log.message_widgets() if log is not None else []  # type: ignore[attr-defined]
+        if log is None or not newest:
+            self.screen.focus_previous()
+            return
+        log.select(newest[-1])  # type: ignore[attr-defined]
+        log.focus()
+
     def action_submit(self) -> None:
         self.call_later(self._submit_now)
 
