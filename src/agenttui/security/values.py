@@ -162,7 +162,18 @@ def char_counts(value: str) -> Iterable[int]:
     return map(value.count, set(value)) if len(value) <= 256 else Counter(value).values()
 
 
+# ASCII characters by class (what `islower`, `isupper`, `isdigit`, `not isalnum`
+# say of them): one C pass and a set, where the generators below cost a Python
+# step per character (hot on secret-dense text).
+ASCII_CLASS = str.maketrans(
+    {chr(c): "l" if chr(c).islower() else "u" if chr(c).isupper() else "d" if chr(c).isdigit() else "o"
+     for c in range(128)}
+)
+
+
 def char_classes(value: str) -> int:
+    if value.isascii():
+        return len(set(value.translate(ASCII_CLASS)))
     return (
         any(c.islower() for c in value)
         + any(c.isupper() for c in value)
