@@ -217,7 +217,15 @@ class Applier:
         if not self._decide(key, record, content_hash(content), file_records.current(str(logical), path),
                             self.state.item(key)):
             return
-        digest = file_records.write(str(logical), path, content)
+        try:
+            digest = file_records.write(str(logical), path, content)
+        except file_records.LocalFileDamaged as exc:
+            self.result.skipped.append(str(exc))
+            return
+        except OSError as exc:  # the segment stays unapplied: the next sync applies it again
+            from agenttui.sync.targets import SyncError
+
+            raise SyncError(f"{path} could not be written ({exc}); nothing is lost: fix it and sync again") from exc
         self.state.set_item(key, ItemState(str(record["hlc"]), record.get("base"), digest, False))
         self.result.changes += 1
 

@@ -123,6 +123,10 @@ def payload(content: Any, patterns: Sequence[str]) -> Any:
     return _redact_tree(content, patterns)
 
 
+class LocalFileDamaged(Exception):
+    """The local settings file does not parse: the incoming version is not merged into it."""
+
+
 def write(logical: str, path: Path, content: Any) -> str:
     """Put ``content`` in the local file (atomically, under the file's lock); its new hash."""
     from agenttui.core import files
@@ -135,7 +139,12 @@ def write(logical: str, path: Path, content: Any) -> str:
             from agenttui.core.config.toml_edit import write_keeping_style
 
             original = path.read_text(encoding="utf-8") if path.exists() else ""
-            local_only = {k: v for k, v in tomllib.loads(original).items() if k in LOCAL_ONLY_TABLES}
+            try:
+                local = tomllib.loads(original)
+            except tomllib.TOMLDecodeError as exc:
+                raise LocalFileDamaged(f"{path} does not parse ({exc}), so the settings from another machine "
+                                       "were not applied to it; fix it, and its next edit syncs") from exc
+            local_only = {k: v for k, v in local.items() if k in LOCAL_ONLY_TABLES}
             write_keeping_style(path, {**content, **local_only})
         else:
             if not isinstance(content, str):

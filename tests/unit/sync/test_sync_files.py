@@ -87,3 +87,22 @@ def test_profiles_project_memory_themes_and_settings_sync(machines, target, tmp_
     assert found.returncode == 1, found.stdout
     again = a.sync()
     assert again.out.startswith("sent 0 changes, received 0"), again.out  # applying changed nothing to resend
+
+
+def test_settings_are_not_merged_into_a_local_file_that_does_not_parse(machines, tmp_path):
+    a, b = machines("a", "b")
+    folder = str(tmp_path / "Sync")
+    for m in (a, b):
+        assert m.join("folder", folder).code == 0
+    for m in (a, b):
+        m.paths.config_file.parent.mkdir(parents=True, exist_ok=True)
+    a.paths.config_file.write_text('user_name = "Budi"\n', encoding="utf-8")
+    theme = a.paths.user_themes_dir / "dusk.toml"
+    theme.parent.mkdir(parents=True, exist_ok=True)
+    theme.write_text('name = "dusk"\n', encoding="utf-8")
+    a.sync()
+    b.paths.config_file.write_text("user_name = \n[broken", encoding="utf-8")
+    result = b.sync()
+    assert "does not parse" in result.err and "config.toml" in result.err, result.err
+    assert b.paths.config_file.read_text(encoding="utf-8") == "user_name = \n[broken"  # left as it was
+    assert (b.paths.user_themes_dir / "dusk.toml").read_text(encoding="utf-8") == 'name = "dusk"\n'
