@@ -103,3 +103,20 @@ async def test_a_failed_sync_is_a_notice_and_a_red_label(services, other_machine
         assert failed and failed[0][0] == "error" and "passphrase is wrong" in failed[0][2], failed
         assert status.has_class("-failed") and str(status.render()) == "⇅ failed"
         assert "uses a standing desk" not in _memory(app)  # nothing was applied
+
+
+async def test_auto_turned_on_while_running_syncs_at_the_next_tick(services, other_machine):
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: _status(app) is not None, timeout=60)
+        status = _status(app)
+        status._tick()  # the minute's tick, called now instead of waited for
+        await pilot.pause()
+        assert status.finished == 0 and not status.running  # auto is off: the tick does nothing
+        services.settings.sync.auto = True  # as Settings' save reloads them
+        status._tick()
+        await wait_until(pilot, lambda: status.finished == 1, timeout=120)
+        await wait_until(pilot, lambda: "uses a standing desk" in _memory(app), timeout=60)
+        status._tick()  # the interval (15 minutes) has not passed: no second sync
+        await pilot.pause()
+        assert not status.running and status.finished == 1

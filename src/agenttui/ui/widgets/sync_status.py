@@ -11,6 +11,7 @@ the data watcher would on its next poll.
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 from textual import on, work
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
 
 #: seconds after the panes are up before the start-up sync: the first frame and turn come first
 START_DELAY = 2.0
+TICK_S = 60.0
 
 
 def _local_time(stamp: str | None) -> str:
@@ -85,19 +87,27 @@ class SyncStatus(Static):
         self.running = False
         self.finished = 0  # syncs finished (tests wait on it)
         self._failed_quietly = False  # a background failure is a notice once, then only the label
+        self._started_at: float | None = None  # monotonic time of the last sync started
 
     def on_mount(self) -> None:
         from agenttui.sync.engine import syncs
 
+        # a minute's tick reads the settings each time: turning auto on or changing the
+        # interval in Settings (or `sync init` in a shell) applies without a restart
+        self.set_interval(TICK_S, self._tick)
         if not syncs(self.services.paths):
-            return  # not set up: no label, no timer (/sync says how to set it up)
+            return  # not set up: no label (/sync says how to set it up)
         self.display = True
         self.update("⇅ …")
         self._read_last()
-        settings = self.services.settings.sync
-        if settings.auto:
+        if self.services.settings.sync.auto:
             self.set_timer(START_DELAY, lambda: self.start(manual=False))
-            self.set_interval(max(1, settings.interval_minutes) * 60.0, lambda: self.start(manual=False))
+
+    def _tick(self) -> None:
+        settings = self.services.settings.sync
+        due = self._started_at is None or time.monotonic() - self._started_at >= settings.interval_minutes * 60.0
+        if settings.auto and due:
+            self.start(manual=False)
 
     @work(thread=True, group="sync-status", exit_on_error=False)
     def _read_last(self) -> None:
@@ -123,6 +133,7 @@ class SyncStatus(Static):
                             "`--folder DIR` in a shell (README, Sync).", title="Sync", severity="warning")
             return
         self.running = True
+        self._started_at = time.monotonic()
         self.display = True
         self.update("⇅ …")
         self._run(manual, tuple(self.services.settings.redaction.extra_patterns))
