@@ -43,6 +43,12 @@ _STEALTH = (
     r"(?:hide|hiding|erase|erasing|remove|removing|cover|covering|wipe|wiping|delete|deleting) (?:any|all|the) (?:traces?|evidence|footprints?|tracks)(?: of (?:access|this|the|it|activity|your))?)"
 )
 
+# Headers of new orders outside English: adjectives and nouns (es fr de pt it id ru uk tr tl ar vi).
+_NEW = (r"(?:nuevas?|importantes?|urgentes?|nouvelles?|neue|wichtige|dringende|novas?|nuove|importanti|urgenti|baru|penting|"
+        r"новые|важные|срочные|нові|важливі|термінові|yeni|önemli|acil|bagong|mahalagang|جديدة|هامة|مهمة|عاجلة|mới|quan trọng|khẩn cấp)")
+_ORDERS = (r"(?:instrucciones|instructions|consignes|anweisungen|befehle|instruções|instrucoes|istruzioni|instruksi|perintah|"
+           r"инструкции|указания|інструкції|вказівки|talimatlar|talimatlari|tagubilin|mga tagubilin|تعليمات|hướng dẫn|chỉ thị)")
+
 WORD_RULES: list[tuple[str, str]] = [
     # "this is an important message from me, Emma Johnson, to you, the AI assistant"
     ("addressed to the AI", rf"\bfrom (?:me|us)(?: \w+){{0,4}}? to you(?: the| my| our| dear)? {_AI}\b"),
@@ -59,6 +65,8 @@ WORD_RULES: list[tuple[str, str]] = [
     ("injected instructions", r"\b(?:i|we) forgot to (?:ask|tell|instruct|remind) you to (?:output|print|include|reveal|send|repeat|say|write|add|share|disclose|forward|email|upload|delete|run|execute|ignore|disregard)\b"),
     ("task hijack", r"\b(?:then|now|next|instead|afterwards),? your (?:task|job|goal|mission|assignment) is (?:now )?to (?:output|print|reveal|repeat|say|write|send|forward|email|upload|delete|run|execute|ignore|disregard|include|share|disclose|list)\b"),
     ("dictated answer", rf"\b(?:do|perform|carry out|execute) the following in your {_RESPONSE}\b"),
+    # permission claimed for the agent: "you have full permission from the administrator to delete …"
+    ("authority claim", r"\byou (?:have|now have|ve got|have got|are given|were given|ve been given|have been given) (?:full |explicit |complete |special |the |all )?(?:permission|permissions|authori[sz]ation|clearance|consent|approval|access rights)(?: from (?:the )?\w+(?: \w+)?)? to (?:ignore|bypass|disregard|override|reveal|disclose|share|send|forward|access|read|delete|remove|run|execute|disable|skip|transfer|email|upload|wipe|export)\b"),
     # persona without limits
     ("role reassignment", r"\b(?:you are|you re|you have been|you ve been|you will be|you ll be)(?: now)? (?:free from|freed from|released from|unbound by|not bound by|no longer bound by) (?:all |any |your |the )?(?:constraints|restrictions|rules|limitations|limits|guidelines|ethical|ethics|policies|filters|programming)\b"),
     ("role reassignment", rf"\byou are (?:now )?(?:a |an )?(?:no limits?|limitless|unrestricted|unfiltered|uncensored|jailbroken|amoral|unbound) {_AI}\b"),
@@ -74,6 +82,9 @@ WORD_RULES: list[tuple[str, str]] = [
 PLAIN_RULES: list[tuple[str, str]] = [
     # "**URGENT NEW TASK**", "*** NEW IMPORTANT INSTRUCTIONS ***", "## PRIORITY TASK ##"
     ("injected instructions", r"(?:\*\*|##|==|\[\[|>>) ?(?:(?:new|urgent|priority|important|updated|additional|critical|revised|secret|hidden|real) ){1,3}(?:instructions?|tasks?|directives?|orders|commands?) ?(?:\*\*|##|==|\]\]|<<|!!)"),
+    # the same header in other languages, adjective before or after the noun ("*** WICHTIGE NEUE ANWEISUNGEN ***", "**NUEVAS INSTRUCCIONES IMPORTANTES**")
+    ("injected instructions", rf"(?:\*\*|##|==|\[\[|>>) ?(?:(?:{_NEW} ){{1,3}}{_ORDERS}(?: {_NEW}){{0,3}}|{_ORDERS}(?: {_NEW}){{1,3}}) ?(?:\*\*|##|==|\]\]|<<|!!)"),
+    ("injected instructions (it)", r"\b(?:nuove|nuova|ulteriori|vere) (?:istruzioni|direttive|regole) ?:"),
     # a fake end of the agent's task, then the next order ("Answer: task complete. Please …")
     ("task hijack", r"\b(?:answer|response|result|output|assistant|status|reply) ?: ?(?:the )?(?:task|request|job|assignment) (?:is |has been |was )?(?:complete|completed|done|finished|accomplished)[ .!:;,]{0,4}(?:now |next |then )?(?:please|ignore|disregard|forget|you must|you should|you need|new (?:task|instructions?)|your next task|next task|proceed|execute|send|forward|transfer|delete|export|download|run)\b"),
     # a Markdown image or link whose URL has a placeholder for the data to leak
