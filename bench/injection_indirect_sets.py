@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 SPIKEE = "ReversecLabs/spikee"
+SPIKEE_COMMIT = "454f7a0c21db2dd8779c23408f24700430c71d8b"
 SPIKEE_SEEDS = ("seeds-cybersec-2026-01", "seeds-llm-mailbox", "seeds-sysmsg-extraction-2025-04")
 ASB = "Zhang-Henry/AIOS_agent"
 ASB_COMMIT = "b38a3d201c13ce8cf74ebc2aa61ce771f14ef3f4"
@@ -106,15 +107,15 @@ def spikee(mirror: Path) -> Iterator[Set]:
     instructions: dict[str, dict[str, object]] = {}
     documents: list[str] = []
     for seed in SPIKEE_SEEDS:
-        raw = _show(mirror, SPIKEE, "HEAD", f"{base}/{seed}/jailbreaks.jsonl")
+        raw = _show(mirror, SPIKEE, SPIKEE_COMMIT, f"{base}/{seed}/jailbreaks.jsonl")
         if raw is None:
             print(f"  (skipped spikee: no snapshot of {SPIKEE})")
             return
         for j in _jsonl(raw):
             jailbreaks.setdefault(str(j["text"]), j)
-        for i in _jsonl(_show(mirror, SPIKEE, "HEAD", f"{base}/{seed}/instructions.jsonl")):
+        for i in _jsonl(_show(mirror, SPIKEE, SPIKEE_COMMIT, f"{base}/{seed}/instructions.jsonl")):
             instructions.setdefault(str(i["instruction"]), i)
-        for d in _jsonl(_show(mirror, SPIKEE, "HEAD", f"{base}/{seed}/base_user_inputs.jsonl")):
+        for d in _jsonl(_show(mirror, SPIKEE, SPIKEE_COMMIT, f"{base}/{seed}/base_user_inputs.jsonl")):
             doc = str(d.get("document", ""))
             if doc and "PLACEHOLDER" not in doc and doc not in documents:
                 documents.append(doc)
