@@ -43,6 +43,8 @@ CURSOR_BINDINGS: list[BindingType] = [
     Binding("left", "message('previous')", "‹ Branch"),
     Binding("right", "message('next')", "Branch ›"),
     Binding("f", "message('fork')", "Fork"),
+    Binding("c", "copy_code(0)", "Copy code"),
+    *(Binding(str(n), f"copy_code({n})", f"Copy code block {n}", show=False) for n in range(1, 10)),
     Binding("escape", "message('prompt')", "Prompt", show=False),
 ]
 #: ChatLog's CSS for the selection: shown while the log has the focus. The tint is lost without
@@ -57,7 +59,7 @@ MESSAGE_TYPES = (UserMessage, AssistantMessage)
 MESSAGE_HELP = (
     ("↑/↓ select a message · e edit it (your question: a new branch, the old one kept) · "
      "r regenerate · ←/→ its previous/next version (‹ 2/3 ›) · f fork the conversation at it · "
-     "Esc back to the prompt"),
+     "c copy its last code block, 1-9 a code block by number · Esc back to the prompt"),
 )
 
 
@@ -163,6 +165,27 @@ class MessageCursor(_Base):
             self.select(widgets[index])
         elif index < 0 and getattr(self, "has_older", False):
             self.load_older()  # type: ignore[attr-defined]  # ChatLog pages in the older turns
+
+    def action_copy_code(self, number: int) -> None:
+        """Copy a code block of the selected reply: ``number`` counts from 1; 0 is the last.
+        Made inert first, as ctrl+o's copy is: a block may hold ESC or OSC 52 sequences."""
+        from agenttui.ui.inert import inert
+        from agenttui.ui.widgets.message_view import code_blocks
+
+        widget = self.selected
+        blocks = code_blocks(widget.text) if isinstance(widget, AssistantMessage) else []
+        if not blocks:
+            self.notify("No code block in this message (ctrl+o copies the whole last reply).",
+                        severity="warning")
+            return
+        if number > len(blocks):
+            self.notify(f"This message has {len(blocks)} code block(s).", severity="warning")
+            return
+        index = (number or len(blocks)) - 1
+        text = inert(blocks[index])
+        self.app.copy_to_clipboard(text)
+        self.notify(f"Copied code block {index + 1} of {len(blocks)} "
+                    f"({len(text.splitlines())} lines).")
 
     def action_message(self, action: str) -> None:
         widget = self.selected

@@ -76,7 +76,7 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.timer import Timer
 from textual.widgets import Markdown, Static
-from textual.widgets._markdown import MarkdownTable  # not exported by textual.widgets.markdown
+from textual.widgets._markdown import MarkdownFence, MarkdownTable  # not exported by textual.widgets.markdown
 from textual.widgets.markdown import MarkdownBlock
 
 from agenttui.core.recall.usage import RecallUsage, count_usage
@@ -120,10 +120,36 @@ class ReplyTable(MarkdownTable):
             yield content
 
 
-class ReplyMarkdown(Markdown):
-    """Textual's Markdown with :class:`ReplyTable` for tables."""
+class ReplyFence(MarkdownFence):
+    """A reply's code block. Textual's scrolls sideways with no scrollbar, so a line wider than
+    the chat was cut with nothing to say so; when one is, the block gets a bar on its right edge
+    (a glyph: it shows without colour too) and a scrollbar, and its tooltip says how to copy it."""
 
-    BLOCKS = {**Markdown.BLOCKS, "table_open": ReplyTable}
+    DEFAULT_CSS = """
+    ReplyFence.-clipped { border-right: outer $warning; scrollbar-size-horizontal: 1; }
+    """
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._mark_clipped)
+
+    def _mark_clipped(self) -> None:
+        clipped = self.max_scroll_x > 0
+        self.set_class(clipped, "-clipped")
+        self.tooltip = ("Wider than the chat: scroll sideways, or select the message "
+                        "(shift+tab) and press c to copy its last code block, 1-9 one by number"
+                        if clipped else None)
+
+
+class ReplyMarkdown(Markdown):
+    """Textual's Markdown with :class:`ReplyTable` for tables and :class:`ReplyFence` for code."""
+
+    BLOCKS = {**Markdown.BLOCKS, "table_open": ReplyTable, "fence": ReplyFence, "code_block": ReplyFence}
+
+
+def code_blocks(text: str) -> list[str]:
+    """The code blocks of a reply's Markdown, in order, as written (not yet made inert)."""
+    return [token.content for token in reply_parser().parse(text)
+            if token.type in ("fence", "code_block")]
 
 
 def _top_blocks(tokens: list[Token]) -> list[tuple[str, tuple[int, int]]]:
