@@ -39,8 +39,10 @@ mount all of it, and it stayed mounted until the next turn (the soak bench's
 process grew 180 MiB over 50 turns, most of it from its scrolls to the top).
 
 ``home`` / ``ctrl+home`` go to the conversation's start in one step: its first
-page (read from the start of the active branch) replaces what is mounted, and
-the rest pages in lazily as the user scrolls down. A demanding user pressing
+page (read from the start of the active branch, ``START_CHARS`` of text: what
+fills the view) replaces what is mounted, and the rest pages in lazily as the
+user scrolls down. The page shows in the frame that hides the window it replaces;
+that window is unmounted after, and a focus inside it moves to the log. A demanding user pressing
 Home expects the first message, not one more page: paging up a page at a time
 took 348 presses and 55 s for 100 long messages. ``end`` / ``ctrl+end`` go back
 to the latest page, and so does a message sent meanwhile (it goes under the
@@ -85,11 +87,17 @@ PAGE = 20  # enough to fill a tall terminal; each Markdown reply costs ms to mou
 PAGE_CHARS = 12_000  # ... and a page stops at this much text: ten 500-word replies took seconds to mount
 KEEP_MOUNTED = 2 * PAGE  # stored messages mounted at most while following the end (see trim_above)
 # ... and their text at most (long replies are many widgets each): a 500-word reply is about 3,300
-# characters and 150 widgets, so this is 7 such replies, hundreds of lines above a 40-line view.
-# At 48,000 characters the log held 15 of them (2,250 widgets) and the process grew 90 MiB over a
-# short conversation's size (measured in-process with gc object counts: no trimmed widget stayed
-# alive; the growth was the mounted window itself).
-KEEP_CHARS = 2 * PAGE_CHARS
+# characters and 150 widgets, so this is 3-4 such replies, still over a hundred lines above a
+# 40-line view. At 48,000 characters the log held 15 of them (2,250 widgets) and the process grew
+# 90 MiB over a short conversation's size; at 24,000, 7 of them: a conversation past its 7th long
+# reply held ~150,000 more live objects than one at its 5th (+30 MiB), and every full collection
+# walked them (1-2 s on a loaded machine, in the middle of a Home or a streamed reply).
+KEEP_CHARS = PAGE_CHARS
+# Home's page: the conversation's first messages up to this much text (at least the first question
+# and its reply), enough to fill a tall view; the rest pages in as the user scrolls down. A whole
+# PAGE_CHARS page (four long replies, ~600 widgets) took seconds to mount beside the window it
+# replaces, longer the more the process held (each full collection walks every live object).
+START_CHARS = 4_000
 MAX_PAGES = 20
 REVEAL_WAIT_S = 5.0  # a reopened page stays hidden at most this long waiting for its replies
 MAX_USED = 300  # replies whose "used: …" line is kept for reopening (memory only, this session)
@@ -260,9 +268,9 @@ class ChatLog(MessageCursor, VerticalScroll):
             page = history.messages(conversation_id, limit=len(wanted),
                                     before_id=ids[end] if end < len(ids) else None)
             page = [m for m in page if m.id in set(wanted)]  # the branch moved meanwhile: only these
-        page, cut = from_start(page, PAGE_CHARS)
-        more = bool(page) and page[-1].id != ids[-1]
         kind = "start" if after_id is None else "newer"
+        page, cut = from_start(page, START_CHARS if kind == "start" else PAGE_CHARS)
+        more = bool(page) and page[-1].id != ids[-1]
         self.post_message(self.PageLoaded(conversation_id, page, False, None, opened, more or cut, kind))
 
     async def prepend_conversation(self, conversation_id: str) -> None:
@@ -359,6 +367,7 @@ class ChatLog(MessageCursor, VerticalScroll):
                 self.release_anchor()  # reading from the start: nothing pulls the view down
                 self.scroll_home(animate=False, immediate=True)
                 self.call_after_refresh(self.scroll_home, animate=False, immediate=True)
+                self.call_after_refresh(self._fill_viewport)  # a short first page: the next one under it
                 return
             self.anchor()  # the end, once the rows just shown are laid out
             self.scroll_end(animate=False)
@@ -373,11 +382,30 @@ class ChatLog(MessageCursor, VerticalScroll):
         """Show the page's rows (and their navigators) and drop the rows they replace, in one
         update: the screen goes from one branch to the other with no frame between."""
         leaving, self._leaving = self._leaving, ()
+        self._keep_focus_in_log(leaving)
         with self.app.batch_update():
             for widget in self.rows():
                 widget.display = True
-            if leaving:
-                await self.remove_children([w for w in leaving if w.parent is self])
+            for widget in leaving:
+                widget.display = False
+        # Removed after the frame that shows the page: unmounting a window of long replies
+        # (~1,000 widgets) took a second or more, and the page waited for it.
+        if leaving:
+            await self.remove_children([w for w in leaving if w.parent is self])
+
+    def _keep_focus_in_log(self, leaving: tuple[Widget, ...]) -> None:
+        """The focus is on a row that goes (a reply's "used:" line, which shift+tab from the
+        prompt reaches first): the log takes it, with the page's first message selected, so
+        the next keys (home, end, escape) still act on the log and the view stays at the
+        top. Left to Textual, the focus moved to the next focusable widget, and the view
+        scrolled to it."""
+        focused = self.screen.focused if self.is_attached else None
+        if focused is None or not any(focused is row or row in focused.ancestors for row in leaving):
+            return
+        stored = self.message_widgets()
+        if stored:
+            self.select(stored[0])
+        self.focus(scroll_visible=False)
 
     async def _rendered(self, replies: list[AssistantMessage]) -> None:
         """Wait until ``replies`` show their text (their Markdown is parsed in a thread after
@@ -412,7 +440,11 @@ class ChatLog(MessageCursor, VerticalScroll):
             self.set_timer(0.05, lambda: self._fill_viewport(waits - 1))
             return
         if self.max_scroll_y == 0:
-            self.load_older()
+            if self.has_newer and not self._loading and self.conversation_id:
+                self._loading = True  # Home's short first page: the messages after it
+                self._load_after(self.conversation_id, self.newest_id, self._opened)
+            else:
+                self.load_older()
 
     async def _newer_loaded(self, event: PageLoaded) -> None:
         """The page below what is shown: mounted under it; what is above goes past KEEP_CHARS,

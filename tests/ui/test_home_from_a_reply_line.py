@@ -1,0 +1,88 @@
+"""Home in a long conversation, pressed with the focus on a reply's "used: …" line.
+
+That line can take the focus (tab reaches it, a click focuses it). Home then replaces
+the mounted window with the conversation's first page; that line goes with the window.
+These tests fail if the focus leaves the log then (the next home/end/escape would go
+elsewhere, and the view followed the focus), or if Home mounts more than the view needs
+before the first question shows (a page of four long replies took seconds to mount
+beside the window it replaced, in the soak bench).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from agenttui.ui.app import make_app
+from agenttui.ui.widgets.message_view import UserMessage
+from agenttui.ui.widgets.used_line import UsedLine
+from tests.fakes.markdown_reply import markdown_reply
+from tests.ui.helpers import chat, wait_until
+from tests.ui.test_long_replies import _turn
+
+SIZE = (120, 40)
+TURNS = 6
+
+
+def _first_question_in_view(app, log) -> bool:
+    for message in app.screen.query(UserMessage):
+        if message.text == "question 0" and message.display:
+            region = message.region
+            return region.height > 0 and region.y < log.region.bottom and region.bottom > log.region.y
+    return False
+
+
+@pytest.mark.slow
+async def test_home_from_the_used_line_shows_the_start_and_keeps_the_focus_in_the_log(
+        chat_services, fake_openai, monkeypatch):
+    from agenttui.ui.widgets import chat_log
+
+    monkeypatch.setattr(chat_log, "KEEP_MOUNTED", 6)  # older turns leave the DOM after three
+    chat_services.memory.add_note("I keep budgets in a spreadsheet")  # every reply says it used it
+    fake_openai.default.text = markdown_reply(500)
+    app = make_app(chat_services)
+    async with app.run_test(size=SIZE) as pilot:
+        for turn in range(TURNS):
+            await _turn(pilot, f"question {turn}")
+        log = chat(app).chat_log
+        await wait_until(pilot, lambda: log.has_older and log.last_reply().used_line is not None)
+        log.last_reply().used_line.focus()  # as tab, or a click on it, does
+        await wait_until(pilot, lambda: isinstance(app.focused, UsedLine))
+
+        await pilot.press("home")
+        await wait_until(pilot, lambda: _first_question_in_view(app, log), timeout=120)
+        # the first page is what fills the view: the first exchange (and the next question)
+        assert len(log.message_widgets()) <= 3
+        await wait_until(pilot, lambda: app.focused is log, timeout=60)
+        await wait_until(pilot, lambda: log.scroll_y == 0 and not log.has_older)
+        assert _first_question_in_view(app, log)
+
+        # the keys still act on the log: end shows the latest turn, escape goes to the prompt
+        await pilot.press("end")
+        await wait_until(pilot, lambda: not log.has_newer and any(
+            m.text == f"question {TURNS - 1}" for m in app.screen.query(UserMessage)), timeout=120)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.focused is chat(app).prompt)
+
+
+@pytest.mark.slow
+async def test_a_short_first_page_is_followed_by_the_next_one(chat_services, fake_openai, monkeypatch):
+    """Home's page stops at a few thousand characters; when that does not fill the view (short
+    replies), the page after it comes in at once, so the view is never left part empty."""
+    from agenttui.ui.widgets import chat_log
+
+    monkeypatch.setattr(chat_log, "KEEP_MOUNTED", 6)
+    monkeypatch.setattr(chat_log, "START_CHARS", 10)  # the first exchange only
+    fake_openai.default.text = "A short reply."
+    app = make_app(chat_services)
+    async with app.run_test(size=SIZE) as pilot:
+        for turn in range(10):
+            await _turn(pilot, f"question {turn}")
+        log = chat(app).chat_log
+        await wait_until(pilot, lambda: log.has_older)
+        log.focus()
+        await pilot.press("home")
+        await wait_until(pilot, lambda: _first_question_in_view(app, log), timeout=60)
+        # more than the first exchange comes in, down to the view's height or the end
+        await wait_until(pilot, lambda: len(log.message_widgets()) > 2 and (log.max_scroll_y > 0 or not log.has_newer),
+                         timeout=60)
+        await wait_until(pilot, lambda: _first_question_in_view(app, log))  # still at the start
