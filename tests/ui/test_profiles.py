@@ -33,16 +33,12 @@ async def test_create_bound_switch_swaps_memory_and_history(services, tmp_path):
         assert isinstance(screen, ProfilesScreen)
         screen.query_one("#profile-name", Input).value = "work"
         screen.query_one("#profile-bind", Checkbox).value = True
-        await pilot.click("#profile-create")
+        await pilot.click("#profile-create")  # created to be used: the app switches to it
         await settle(pilot, app)
         created = services.profiles.get("work")
         assert created is not None and [p.resolve() for p in created.paths] == [project.resolve()]
-        listing = screen.query_one("#profiles-list", OptionList)
-        assert listing.highlighted_option.id == "work"
-        assert "(active)" in str(listing.get_option("default").prompt)
-        await pilot.click("#profile-switch")
-        await settle(pilot, app)
         assert services.profile_name == "work"
+        assert app.screen is not screen
         assert "profile: work" in app.sub_title
         pane = app.screen.query_one(MemoryPane)
         texts = {item.text for item in pane.items.values()}
@@ -92,7 +88,6 @@ async def test_bind_is_ticked_in_an_unbound_project_folder_and_not_in_a_bound_on
         await pilot.press("n", *"work", "enter")  # the natural flow: n, a name, Enter
         await settle(pilot, app)
         assert [p.resolve() for p in services.profiles.get("work").paths] == [project.resolve()]
-        await pilot.press("escape")
-        await settle(pilot, app)
+        assert services.profile_name == "work"  # and in use
         again = await _open_profiles(app, pilot, project)
         assert again.query_one("#profile-bind", Checkbox).value is False  # bound already

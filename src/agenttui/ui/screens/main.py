@@ -117,6 +117,13 @@ class MainScreen(Screen):
         if not self.query(SyncStatus):
             self.mount(SyncStatus(self.services))
 
+    @on(PanesReady)
+    def _offer_folder_profile(self) -> None:
+        """A project folder still on 'default': one toast offers it a profile (ui/folder_profile.py)."""
+        from agenttui.ui.folder_profile import offer_folder_profile
+
+        offer_folder_profile(self.app, self.services)
+
     def first_frame_shown(self) -> None:
         """Called by the app on Textual's ``Ready`` (its start-up batch is over)."""
         self._app_ready = True

@@ -51,7 +51,10 @@ class ProfilesScreen(ModalScreen[str | None]):
     def __init__(self, services: Services, cwd: Path | None = None) -> None:
         super().__init__()
         self.services = services
-        self.cwd = Path(cwd) if cwd is not None else Path.cwd()
+        from agenttui.ui.folder_profile import project_folder
+
+        # bound to the project's repository root, not the subfolder agenttui happened to start in
+        self.cwd = Path(cwd) if cwd is not None else project_folder(services.workdir)
 
     def _bind_by_default(self) -> bool:
         """Ticked when started in a folder no profile is bound to (and not home or /).
@@ -67,6 +70,15 @@ class ProfilesScreen(ModalScreen[str | None]):
             return False
         return unbound and here not in (home, Path(here.anchor))
 
+    def _suggested_name(self) -> str:
+        """The folder's name when a profile for it is offered (an unbound folder; see
+        :mod:`agenttui.ui.folder_profile`): n, Enter makes it."""
+        from agenttui.ui.folder_profile import suggested_name
+
+        if not self._bind_by_default() or self.services.profiles.exists(suggested_name(self.cwd)):
+            return ""
+        return suggested_name(self.cwd)
+
     @property
     def active(self) -> str:
         return self.services.profile_name
@@ -77,7 +89,7 @@ class ProfilesScreen(ModalScreen[str | None]):
             yield Static(Text("Enter switches · d deletes · n creates · Esc closes"), id="profiles-help")
             yield OptionList(id="profiles-list", markup=False)
             with Horizontal(id="profiles-create"):
-                yield Input(placeholder="new profile name", id="profile-name")
+                yield Input(self._suggested_name(), placeholder="new profile name", id="profile-name")
                 yield Button("Create", id="profile-create", variant="primary")
             bind = Checkbox(f"bind to this folder: {inert_line(str(self.cwd), 60)}",
                             value=self._bind_by_default(), id="profile-bind")
@@ -193,11 +205,8 @@ class ProfilesScreen(ModalScreen[str | None]):
             self.notify(message.error, title=f"Profile {message.verb} failed", severity="error")
             return
         self.notify(message.note, title="Profiles")
-        if message.verb == "create":
-            name_input = self.query_one("#profile-name", Input)
-            created, name_input.value = name_input.value.strip(), ""
-            self.refresh_profiles(highlight=created)
-            self.query_one("#profiles-list").focus()
+        if message.verb == "create":  # made to be used: the app switches to it
+            self.dismiss(self.query_one("#profile-name", Input).value.strip())
         else:
             self.refresh_profiles()
 
