@@ -94,6 +94,17 @@ def candidates(db: sqlite3.Connection, match: str, limit: int, *, since: str | N
     rows = None
     if since is None and until is None and conversation_id is None:  # no filter needs the row
         rows = _ranked_on_index(db, match, before_id, int(limit), fts)
+    elif since is not None or until is not None:
+        # the span's id range bounds the index scan: bm25 is then computed for the span's
+        # matches, not every match (its statistics are the whole index's either way)
+        span = [(clause, value) for clause, value in (("created >= ?", since), ("created < ?", until))
+                if value is not None]
+        lowest, highest = db.execute(f"SELECT MIN(id), MAX(id) FROM messages WHERE "
+                                     f"{' AND '.join(c for c, _ in span)}", [v for _, v in span]).fetchone()
+        if lowest is None:
+            return []
+        where += [f"{fts}.rowid >= ?", f"{fts}.rowid <= ?"]
+        params += [int(lowest), int(highest)]
     if rows is None:
         rows = db.execute(
             f"SELECT {_ROW_COLUMNS}, r.score FROM (SELECT {fts}.rowid AS id, bm25({fts}) AS score "
