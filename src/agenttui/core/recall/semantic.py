@@ -76,7 +76,7 @@ log = logging.getLogger(__name__)
 
 QUERY_TIMEOUT_S = 2.0  # the longest a turn waits for its query's embedding, once
 # ``ask`` waits for its message's ranking this long at most (rank_before_turn): the request's
-# own QUERY_TIMEOUT_S, plus importing openai and building the client in a fresh process.
+# own QUERY_TIMEOUT_S and slack; the client is built (openai imported) before this clock starts.
 BEFORE_TURN_WAIT_S = 5.0
 BACKFILL_TIMEOUT_S = 30.0  # per backfill request (a local model embedding 64 texts)
 IDLE_S = 30.0  # between background passes for new messages
@@ -455,10 +455,11 @@ def rank_before_turn(services: CoreServices, text: str, timeout: float = BEFORE_
             return False
         if not has_vectors(services):
             return False
-        if _model_in_use(services) == LOCAL_MODEL:  # a fresh process: read the table first
-            client = semantic_state(services).client()
-            if isinstance(client, LocalEmbedder) and not client.wait_ready(timeout):
-                return False
+        # Built before the clock starts: importing openai takes seconds on a busy machine (13 s
+        # seen at load 12), which is not the endpoint's time and would make the dry run differ.
+        client = semantic_state(services).client()
+        if isinstance(client, LocalEmbedder) and not client.wait_ready(timeout):  # a fresh process
+            return False
         future = prepare(services, recall_query(text))
         if future is None:
             return False
