@@ -146,6 +146,7 @@ def build_demo(home: Path, env: dict[str, str]):
 
 async def render(services, output: Path) -> str:
     from agenttui.ui.app import make_app
+    from agenttui.ui.app_background import INDEXER_GROUP
     from agenttui.ui.widgets.prompt_input import PromptInput
 
     app = make_app(services, check_api_key=False)
@@ -153,7 +154,7 @@ async def render(services, output: Path) -> str:
         for _ in range(3):
             # Not the history indexer: it runs until the app exits (it starts on a timer, so a
             # slow machine reaches it here and an unfiltered wait never returns).
-            workers = [w for w in app.workers if w.group != "embeddings"]
+            workers = [w for w in app.workers if w.group != INDEXER_GROUP]
             if workers:  # an empty list would mean every worker to Textual
                 await app.workers.wait_for_complete(workers)
             await pilot.pause()

@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from agenttui.ui.app_background import INDEXER_GROUP
+
 
 async def wait_until(pilot, predicate: Callable[[], object], timeout: float = 30.0) -> None:
     """Let the app run until ``predicate()`` is true (fails the test on timeout).
@@ -19,9 +21,9 @@ async def wait_until(pilot, predicate: Callable[[], object], timeout: float = 30
         await pilot.pause(0.02)
 
 
-# Workers that run until the app exits by design (the app's `_embed_history`: semantic recall,
-# on by default as "auto", indexes history in the background): never "done", so not waited for.
-BACKGROUND_GROUPS = frozenset({"embeddings"})
+# Workers that run until the app exits by design (the history indexer: semantic recall, on by
+# default as "auto", indexes history in the background): never "done", so not waited for.
+BACKGROUND_GROUPS = frozenset({INDEXER_GROUP})
 
 
 def foreground_workers(app) -> list:

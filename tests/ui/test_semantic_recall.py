@@ -11,6 +11,7 @@ import pytest
 
 from agenttui.core.models import Message
 from agenttui.ui import app as app_module
+from agenttui.ui.app_background import INDEXER_GROUP
 from agenttui.ui.app import make_app
 from tests.ui.helpers import notifications, wait_until, workers_done
 
@@ -34,7 +35,7 @@ def _embedded(services) -> int:
 
 
 def _embedding_workers(app) -> list:
-    return [w for w in app.workers if w.group == "embeddings"]
+    return [w for w in app.workers if w.group == INDEXER_GROUP]
 
 
 async def test_the_app_embeds_history_in_the_background(chat_services, fake_openai):

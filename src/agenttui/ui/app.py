@@ -14,16 +14,15 @@ remapped from ``[keys]`` in config.toml through ``App.set_keymap``.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import events, on, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
-from textual.theme import Theme
 
 from agenttui.ui import error_policy
+from agenttui.ui.app_background import save_theme_choice, start_history_indexer
 from agenttui.ui.bindings import (
     ALL_ACTIONS,
     APP_ACTIONS,
@@ -139,7 +138,8 @@ class AgentTUI(App[int]):
             self.notify(message, title=title, severity="error", timeout=15)
         if self._deferred_theme is not None:
             self.theme = self._deferred_theme
-        subscribe_after_start(self, self._theme_changed)  # the start theme is not saved as a choice
+        # the start theme is not saved as a choice
+        subscribe_after_start(self, lambda theme: save_theme_choice(self, self.services, theme))
         prioritise_remapped(self._bindings, self.keymap_ids)
         self.set_keymap(self.keymap_ids)
         if self.services.config_error:
@@ -151,7 +151,8 @@ class AgentTUI(App[int]):
         # until the first frames are out (imports hold the GIL for a while).
         self.set_timer(PREPARE_FALLBACK_S, self._prepare_first_turn)
         if self.services.settings.recall.semantic:
-            self.set_timer(EMBED_AFTER_S, self._embed_history)
+            self.set_timer(EMBED_AFTER_S, lambda: start_history_indexer(self, self.services,
+                                                                        paused=lambda: self.incognito))
         from agenttui.ui import suspend  # ctrl+z / SIGTSTP give the terminal back as found
 
         suspend.install(self)
@@ -349,45 +350,6 @@ class AgentTUI(App[int]):
     @work(group="warm-connection", exclusive=True, exit_on_error=False)
     async def _rewarm(self) -> None:
         await self._warm_connection()
-
-    @work(thread=True, group="embeddings", exclusive=True, exit_on_error=False)
-    def _embed_history(self) -> None:
-        """Semantic recall: embed the history in the background (core/recall/semantic.py), until exit."""
-        from textual.worker import get_current_worker
-
-        from agenttui.core.recall.semantic import run_background
-
-        worker = get_current_worker()
-
-        def notify(text: str) -> None:
-            if not worker.is_cancelled:
-                self.call_from_thread(self.notify, text, title="Semantic recall", severity="warning",
-                                      timeout=10)
-
-        run_background(self.services, stop=worker.cancelled_event, notify=notify,
-                       paused=lambda: self.incognito,  # incognito: nothing written, not even vectors
-                       alive=lambda: self.is_running)  # ends with the app, cancelled or not
-
-    # -- themes ------------------------------------------------------------------
-    def _theme_changed(self, theme: Theme) -> None:
-        services = self.services
-        if services.base_settings.theme == theme.name:
-            return
-        services.settings = dataclasses.replace(services.settings, theme=theme.name)
-        services.base_settings = dataclasses.replace(services.base_settings, theme=theme.name)
-        if services.config_error:
-            self.notify("config.toml has an error, so the theme choice was not saved.", severity="warning")
-            return
-        self._save_settings()
-
-    @work(thread=True, group="save-settings", exclusive=True)
-    def _save_settings(self) -> None:
-        from agenttui.core.config.file import save_settings
-
-        try:
-            save_settings(self.services.paths, self.services.base_settings)
-        except OSError as exc:
-            self.call_from_thread(self.notify, str(exc), title="Settings not saved", severity="error")
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterator[SystemCommand]:
         """Textual's palette entries less those the app's own table has (Quit was listed twice)."""
