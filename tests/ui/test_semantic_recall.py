@@ -11,8 +11,8 @@ import pytest
 
 from agenttui.core.models import Message
 from agenttui.ui import app as app_module
-from agenttui.ui.app_background import INDEXER_GROUP
 from agenttui.ui.app import make_app
+from agenttui.ui.app_background import INDEXER_GROUP
 from tests.ui.helpers import notifications, wait_until, workers_done
 
 
