@@ -25,3 +25,22 @@ def without_local_extra(monkeypatch):
     import sys
 
     monkeypatch.setitem(sys.modules, "numpy", None)
+
+
+@pytest.fixture
+def session(tmp_path):
+    """A factory of sessions (services) on one data dir, closed at the end."""
+    from agenttui.bootstrap import build_services
+
+    work = tmp_path / "work"
+    work.mkdir()
+    opened = []
+
+    def open_session():
+        services = build_services(cwd=work)
+        opened.append(services)
+        return services
+
+    yield open_session
+    for services in opened:
+        services.close()

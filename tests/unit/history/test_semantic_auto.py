@@ -10,31 +10,10 @@ import json
 import threading
 import time
 
-import pytest
-
 from agenttui.core.context.assemble import assemble
 from agenttui.core.models import Message
 from agenttui.core.recall.semantic import backfill, run_background, semantic_state
 from agenttui.core.recall.semantic_auto import FILE_NAME, REPROBE_DAYS
-
-
-@pytest.fixture
-def session(tmp_path):
-    """A factory of sessions (services) on one data dir, closed at the end."""
-    from agenttui.bootstrap import build_services
-
-    work = tmp_path / "work"
-    work.mkdir()
-    opened = []
-
-    def open_session():
-        services = build_services(cwd=work)
-        opened.append(services)
-        return services
-
-    yield open_session
-    for services in opened:
-        services.close()
 
 
 def _seed(services, texts=("how do we deploy the kraken service?", "run make deploy")) -> str:

@@ -29,24 +29,6 @@ FILLER = ["the quarterly tax return is due on the fifteenth", "we moved the stag
           "I booked the train to Lyon for Saturday morning", "rebase the feature branch before the pull request"]
 
 
-@pytest.fixture
-def session(tmp_path):
-    from agenttui.bootstrap import build_services
-
-    work = tmp_path / "work"
-    work.mkdir()
-    opened = []
-
-    def open_session():
-        services = build_services(cwd=work)
-        opened.append(services)
-        return services
-
-    yield open_session
-    for services in opened:
-        services.close()
-
-
 def _seed(services) -> str:
     history = services.history
     cid = history.create_conversation("seeded").id
