@@ -5,7 +5,7 @@ Pure and linear-time; never imports textual or rich.
 
 from .injection import injection_reasons, is_suspicious_note
 from .match import SecretMatch
-from .redaction import contains_secret, find_secrets, redact_secrets
+from .redaction import contains_secret, find_secrets, redact_secrets, redact_tree
 
 __all__ = [
     "SecretMatch",
@@ -14,4 +14,5 @@ __all__ = [
     "injection_reasons",
     "is_suspicious_note",
     "redact_secrets",
+    "redact_tree",
 ]

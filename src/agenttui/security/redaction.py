@@ -340,3 +340,14 @@ def redact_secrets(text: str, extra_patterns: Sequence[str] = ()) -> str:
         pos = end
     out.append(text[pos:])
     return "".join(out)
+
+
+def redact_tree(node: Any, extra_patterns: Sequence[str] = ()) -> Any:
+    """A parsed JSON or TOML document with every string in it redacted (keys are kept)."""
+    if isinstance(node, str):
+        return redact_secrets(node, extra_patterns)
+    if isinstance(node, list):
+        return [redact_tree(item, extra_patterns) for item in node]
+    if isinstance(node, dict):
+        return {key: redact_tree(value, extra_patterns) for key, value in node.items()}
+    return node

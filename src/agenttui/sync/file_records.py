@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from agenttui.core.config.paths import InvalidProfileName, Paths, check_profile_name
-from agenttui.sync.records import content_hash, redacted
+from agenttui.sync.records import content_hash
 
 PROJECT_FILES = ("context.md", "decisions.md", "learnings.md")
 _THEME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}\.toml")
@@ -109,18 +109,10 @@ def read(logical: str, path: Path) -> tuple[str, Any] | None:
     return content_hash(text), text
 
 
-def _redact_tree(value: Any, patterns: Sequence[str]) -> Any:
-    if isinstance(value, str):
-        return redacted(value, patterns)
-    if isinstance(value, list):
-        return [_redact_tree(v, patterns) for v in value]
-    if isinstance(value, dict):
-        return {k: _redact_tree(v, patterns) for k, v in value.items()}
-    return value
-
-
 def payload(content: Any, patterns: Sequence[str]) -> Any:
-    return _redact_tree(content, patterns)
+    from agenttui.security import redact_tree
+
+    return redact_tree(content, patterns)
 
 
 class LocalFileDamaged(Exception):

@@ -26,11 +26,10 @@ import tempfile
 from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
-from typing import Any
 
 from agenttui.core import files
 from agenttui.core.config.paths import Paths
-from agenttui.security import redact_secrets
+from agenttui.security import redact_secrets, redact_tree
 
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 SNAPSHOTS = "snapshots"
@@ -50,23 +49,13 @@ def memory_files(paths: Paths) -> dict[str, Path]:
     return found
 
 
-def _redact_tree(node: Any, patterns: Sequence[str]) -> Any:
-    if isinstance(node, str):
-        return redact_secrets(node, tuple(patterns))
-    if isinstance(node, list):
-        return [_redact_tree(x, patterns) for x in node]
-    if isinstance(node, dict):
-        return {k: _redact_tree(v, patterns) for k, v in node.items()}
-    return node
-
-
 def _redacted_copy(source: Path, patterns: Sequence[str]) -> str:
     raw = source.read_text(encoding="utf-8", errors="replace")
     try:
         doc = json.loads(raw)
     except json.JSONDecodeError:
         return redact_secrets(raw, tuple(patterns))
-    return json.dumps(_redact_tree(doc, patterns), indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(redact_tree(doc, tuple(patterns)), indent=2, ensure_ascii=False) + "\n"
 
 
 def _build(paths: Paths, final: Path, patterns: Sequence[str]) -> Path | None:
