@@ -7,12 +7,13 @@ from textual.widgets import Input
 from agenttui.core.models import Message
 from agenttui.ui.app import make_app
 from agenttui.ui.widgets.chat_log import ChatLog
-from agenttui.ui.widgets.message_view import AssistantMessage
+from agenttui.ui.widgets.message_view import AssistantMessage, UserMessage
 from agenttui.ui.widgets.used_line import UsedLine
 from tests.ui.helpers import chat, send, wait_until
 from tests.ui.terminal_frames import TerminalFrames
 
 SIZE = (120, 36)
+QUESTION = "what was the name of our hotel in Lisbon?"
 
 
 async def test_f2_lands_where_typing_adds_a_note_and_deletes_nothing(services):
@@ -40,7 +41,7 @@ async def test_shift_tab_selects_the_newest_message_past_the_used_line_and_marks
     async with app.run_test(size=SIZE) as pilot:
         frames = TerminalFrames(app, SIZE)
         await wait_until(pilot, lambda: chat(app).conversation_id is not None)
-        await send(pilot, "what was the name of our hotel in Lisbon?")
+        await send(pilot, QUESTION)
         reply = None
 
         def used_shown() -> bool:
@@ -60,9 +61,9 @@ async def test_shift_tab_selects_the_newest_message_past_the_used_line_and_marks
         await pilot.pause()
         rows = frames.rows(reply)
         assert rows and all(row.startswith("┃") for row in rows if row.strip())  # a glyph, not a colour
-        await pilot.press("up")  # its question
-        question = log.message_widgets()[-2]
-        await wait_until(pilot, lambda: log.selected is question)
+        await pilot.press("up")  # its question (the widget, not a copy the log may page in later)
+        await wait_until(pilot, lambda: isinstance(log.selected, UserMessage) and log.selected.text == QUESTION)
+        question = log.selected
         await pilot.pause()
         assert not any(row.startswith("┃") for row in frames.rows(reply))
         assert frames.rows(question)[0].startswith("┃")
