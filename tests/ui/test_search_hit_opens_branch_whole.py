@@ -43,8 +43,11 @@ async def _open_hit(pilot, app, words: str) -> None:
     search.value = ""
     await pilot.press(*words)
     results = app.screen.query_one(SearchResults)
-    await wait_until(pilot, lambda: results.display and results.option_count == 1)
+    # The match comes first; messages only near in meaning may follow it (semantic search).
+    await wait_until(pilot, lambda: results.display and results.option_count >= 1
+                     and words in str(results.get_option_at_index(0).prompt))
     results.focus()
+    results.highlighted = 0
     await pilot.press("enter")
 
 
