@@ -32,8 +32,9 @@ from agenttui.core.config.paths import InvalidProfileName, Paths, check_profile_
 from agenttui.sync.records import content_hash
 
 PROJECT_FILES = ("context.md", "decisions.md", "learnings.md")
-_THEME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}\.toml")
-_SESSION = re.compile(r"\d{4}-\d{2}-\d{2}\.md")
+# Anchored although used with fullmatch: a search over a long text then fails at once off the start.
+_THEME = re.compile(r"\A[A-Za-z0-9][A-Za-z0-9_.-]{0,63}\.toml\Z")
+_SESSION = re.compile(r"\A\d{4}-\d{2}-\d{2}\.md\Z")
 CONFIG = "config.toml"
 LOCAL_ONLY_TABLES = ("mcp",)
 
