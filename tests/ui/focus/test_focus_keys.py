@@ -58,12 +58,15 @@ async def test_shift_tab_selects_the_newest_message_past_the_used_line_and_marks
         await wait_until(pilot, lambda: log.has_focus)
         assert not isinstance(app.focused, UsedLine)
         assert log.selected is reply  # the newest message, so ↑/↓, r, e act at once
-        await pilot.pause()
-        rows = frames.rows(reply)
-        assert rows and all(row.startswith("┃") for row in rows if row.strip())  # a glyph, not a colour
+
+        def marked(widget) -> bool:  # a glyph, not a colour, on every row of the widget on screen
+            rows = frames.rows(widget)
+            return bool(rows) and all(row.startswith("┃") for row in rows if row.strip())
+
+        await wait_until(pilot, lambda: marked(reply))
         await pilot.press("up")  # its question (the widget, not a copy the log may page in later)
         await wait_until(pilot, lambda: isinstance(log.selected, UserMessage) and log.selected.text == QUESTION)
         question = log.selected
-        await pilot.pause()
-        assert not any(row.startswith("┃") for row in frames.rows(reply))
-        assert frames.rows(question)[0].startswith("┃")
+        assert question.has_class("-selected")  # the one shown, not a row of the page it replaced
+        await wait_until(pilot, lambda: frames.rows(question)[0].startswith("┃")
+                         and not any(row.startswith("┃") for row in frames.rows(reply)))
