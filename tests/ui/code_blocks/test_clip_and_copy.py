@@ -25,7 +25,7 @@ async def test_a_clipped_code_line_is_marked_and_c_or_a_number_copies_one_block(
         await wait_until(pilot, lambda: not chat(app).streaming and app.screen.query(AssistantMessage)
                          and app.screen.query_one(AssistantMessage).message_id is not None, timeout=60)
         def marked() -> bool:  # queried afresh: the saved reply may be rendered again at the end
-            fences = list(app.screen.query(ReplyFence))
+            fences = [fence for fence in app.screen.query(ReplyFence) if fence.region.height][-2:]
             if len(fences) != 2 or not fences[0].has_class("-clipped") or fences[1].has_class("-clipped"):
                 return False
             rows = [row.rstrip() for row in frames.rows(fences[0])]

@@ -122,23 +122,6 @@ def from_start(page: list[Message], chars: int) -> tuple[list[Message], bool]:
     return kept[::-1], cut
 
 
-def not_shown(messages: list[Message], rows: list[Widget]) -> list[Message]:
-    """The page's messages but those already on screen: a message sent while the page was read
-    is both stored (so in the page) and shown (its row, whose id may come later). Shown twice,
-    keys acted on the copy above the one marked."""
-    ids = {getattr(row, "message_id", None) for row in rows} - {None}
-    pending = [row.text for row in rows if isinstance(row, UserMessage) and row.message_id is None]
-    kept = []
-    for message in messages:
-        if message.id in ids:
-            continue
-        if message.role == "user" and message.content in pending:
-            pending.remove(message.content)
-            continue
-        kept.append(message)
-    return kept
-
-
 def widgets_for(messages: list[Message], used: Mapping[int, RecallUsage] | None = None) -> list[Widget]:
     """History rows -> widgets; tool results attach to the call that asked for them.
 
@@ -333,10 +316,7 @@ class ChatLog(MessageCursor, VerticalScroll):
             self.has_older, self.has_newer = False, event.more
         else:
             self.has_older = event.more
-        messages = event.messages
-        if not event.older and event.kind != "start" and self.rows():
-            messages = not_shown(messages, self.rows())
-        widgets = widgets_for(messages, self.used_in(event.conversation_id))
+        widgets = widgets_for(event.messages, self.used_in(event.conversation_id))
         if not widgets:
             if self._leaving:  # the branch shown is empty now: what it replaced must not stay
                 await self._swap_in()
@@ -470,10 +450,7 @@ class ChatLog(MessageCursor, VerticalScroll):
         """The page below what is shown: mounted under it; what is above goes past KEEP_CHARS,
         the view staying on what the user was reading."""
         self.has_newer = event.more
-        messages = event.messages
-        if not event.older and event.kind != "start" and self.rows():
-            messages = not_shown(messages, self.rows())
-        widgets = widgets_for(messages, self.used_in(event.conversation_id))
+        widgets = widgets_for(event.messages, self.used_in(event.conversation_id))
         if not widgets:
             return
         self.newest_id = event.messages[-1].id
