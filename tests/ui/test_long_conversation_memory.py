@@ -49,22 +49,11 @@ async def test_trimmed_replies_are_freed_and_the_window_stays_bounded(chat_servi
         log = chat(app).chat_log
         mounted = set(app.screen.query(AssistantMessage))
         assert len(mounted) <= 4  # KEEP_MOUNTED messages plus the last turn: a bounded window
-        trimmed = [ref for ref in seen if ref() is not None and ref() not in mounted]
+        assert any(ref() not in mounted for ref in seen)  # some replies were trimmed
         del mounted
 
-        def still_alive() -> list[weakref.ReferenceType[AssistantMessage]]:
-            gc.collect()
-            return [ref for ref in trimmed if ref() is not None]
-
-        # A trimmed reply's removal is a message in the app's queue: on a busy machine the last
-        # one may still be pending here. It must be freed once the app has run it, not at once.
-        try:
-            await wait_until(pilot, lambda: not still_alive(), timeout=60)
-        except AssertionError:
-            left = still_alive()
-            raise AssertionError(f"{len(left)} unmounted replies still alive: "
-                                 f"{[type(r) for r in gc.get_referrers(left[0]())][:5]}") from None
-
+        # Every reply off screen, trimmed or paged in and out again, must be freed once the app has
+        # run its removal: on a busy machine the last removal may still be queued here.
         def unmounted_alive() -> list[AssistantMessage]:  # any reply, also one paged in and out again
             gc.collect()
             on_screen = set(app.screen.query(AssistantMessage))
