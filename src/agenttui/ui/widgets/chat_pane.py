@@ -196,7 +196,7 @@ class ChatPane(Vertical):
         self.update_welcome()
         self.meter.figures = None
         self.meter.measure()  # the header's meter for this conversation (a thread; sends nothing)
-        self.conversation_model.reset()  # its turns use the default model unless /model says otherwise
+        await self.conversation_model.load(conversation_id)  # the model it records; a new one: the default
         self.usage_total.measure()
 
     # -- prompt --------------------------------------------------------------
@@ -272,16 +272,22 @@ class ChatPane(Vertical):
         try:
             await app_parts(self).first_turn_ready()  # being prepared: wait rather than race it
             await self.turns.conversation_ready(turn, LOOKUP_WAIT)
-            if self.conversation_id is not None and not await asyncio.to_thread(
-                    self._conversation_exists, self.conversation_id):
-                moved = asyncio.Event()
-                self.post_message(self._ConversationGone(turn, moved))
-                await moved.wait()
+            if self.conversation_id is not None:
+                cid = self.conversation_id
+                existing = await asyncio.to_thread(self.services.history.get_conversation, cid)
+                if existing is None:
+                    moved = asyncio.Event()
+                    self.post_message(self._ConversationGone(turn, moved))
+                    await moved.wait()
+                elif not self.conversation_model.knows(cid) and self.conversation_id == cid:
+                    self.conversation_model.adopt(existing)  # continued before it was opened (a cold start)
             if self.conversation_id is None:
                 conversation = await asyncio.to_thread(
                     self.services.history.create_conversation, None, self.conversation_model.in_use)
                 self.conversation_id = conversation.id
                 self.chat_log.conversation_id = conversation.id
+                self.conversation_model.adopt(conversation)
+            await self.conversation_model.record_use(self.conversation_id)
             async for event in self.turns.events(self.services, self.conversation_id, turn,
                                                  model=self.conversation_model.name):
                 self.post_message(self.AgentEventReceived(event, turn.number))
@@ -293,9 +299,6 @@ class ChatPane(Vertical):
                 why = await asyncio.to_thread(bug_text, exc, self.services.environ, self.incognito)
             self.post_message(self.AgentEventReceived(
                 ev.TurnFailed("llm_error", why, ev.Trace(turn_id=""), None), turn.number))
-
-    def _conversation_exists(self, conversation_id: str) -> bool:
-        return self.services.history.get_conversation(conversation_id) is not None
 
     @on(_ConversationGone)
     async def _conversation_gone(self, message: _ConversationGone) -> None:

@@ -3,9 +3,15 @@
 A part of the Chat pane. The model chosen is used for this conversation's turns only
 (``run_turn(model=…)``, as ``ask --model``): each reply stores the model that answered
 with its usage, and the conversation records it (``HistoryStore.set_model``; a
-conversation not started yet gets it when it is created). Another conversation opened,
-or a new one, goes back to the default model (``settings.model``, F9); the header
-shows the model in use either way (``AppParts.chat_model``).
+conversation not started yet gets it when it is created).
+
+The choice sticks to the conversation: opened again (History, a branch, the latest
+one at start-up, after a restart) it continues with the model it records. A new
+conversation uses the default model (``settings.model``, F9) and is created recording
+it. A conversation records the model its last turn used, so one that followed the
+default goes on following it: its record is brought up to date when a turn is sent
+with a default changed since (F9), and a record equal to the default reads as "the
+default". The header shows the model in use either way (``AppParts.chat_model``).
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from agenttui.ui.widgets.chat_part import ChatPart
 
 if TYPE_CHECKING:
     from agenttui.bootstrap import Services
+    from agenttui.core.models import Conversation
 
 NAME_LIMIT = 200  # characters: model ids are short; a paste by mistake is refused
 
@@ -32,16 +39,63 @@ class ConversationModel:
     def __init__(self, chat: ModelledChat) -> None:
         self._chat = chat
         self.name: str | None = None  # None: the default model
+        self._recorded: str | None = None  # what the open conversation's record says
+        self._of: str | None = None  # the conversation the two above belong to (None: a new one)
 
     @property
     def in_use(self) -> str:
         return self.name or self._chat.services.model
 
     def reset(self) -> None:
-        """Another conversation opens (or a new one): the default model again."""
+        """A new conversation: the default model."""
+        self._recorded = self._of = None
         if self.name is not None:
             self.name = None
             self._show()
+
+    async def load(self, conversation_id: str | None) -> None:
+        """The conversation just opened continues with the model it records (read in a thread)."""
+        if conversation_id is None:
+            self.reset()
+            return
+        conversation = await asyncio.to_thread(self._chat.services.history.get_conversation, conversation_id)
+        if self._chat.conversation_id == conversation_id:  # not left for another meanwhile
+            self.adopt(conversation)
+
+    def adopt(self, conversation: Conversation | None) -> None:
+        """Take the model ``conversation`` records (None, or no record: the default)."""
+        if conversation is None:
+            self.reset()
+            return
+        recorded = conversation.model
+        self._recorded, self._of = recorded, conversation.id
+        name = recorded if recorded and recorded != self._chat.services.model else None
+        if name != self.name:
+            self.name = name
+            self._show()
+
+    def knows(self, conversation_id: str) -> bool:
+        """Whether the model of ``conversation_id`` is the one loaded (a turn may start before)."""
+        return self._of == conversation_id
+
+    async def record_use(self, conversation_id: str) -> None:
+        """Before a turn: the record says the model it uses (the default may have changed)."""
+        if not self.knows(conversation_id) or self._recorded == self.in_use:
+            return
+        from agenttui.core.errors import explain
+        from agenttui.core.history.store import UnknownConversationError
+        from agenttui.core.incognito import IncognitoRefused
+
+        model = self.in_use
+        try:
+            await asyncio.to_thread(self._chat.services.history.set_model, conversation_id, model)
+        except (UnknownConversationError, IncognitoRefused):
+            return  # deleted meanwhile (the turn finds out and says so); incognito keeps nothing
+        except Exception as exc:
+            if explain(exc) is None:
+                raise  # a bug
+            return  # a busy or full store: the turn's own writes say it
+        self._recorded = model
 
     async def choose(self, name: str | None) -> None:
         """Use ``name`` for this conversation (None: the picker was cancelled)."""
@@ -55,6 +109,8 @@ class ConversationModel:
         cid = self._chat.conversation_id
         if cid is not None and not await self._record(cid, name):
             return
+        if cid is not None:
+            self._recorded, self._of = name, cid
         self.name = name  # a conversation not created yet is created with it (the turn worker)
         self._show()
         default = self._chat.services.model
