@@ -32,6 +32,20 @@ class Applied:
     changes: int = 0
     skipped: list[str] = field(default_factory=list)
     conflicts: int = 0
+    conflict_keys: list[str] = field(default_factory=list)  # "mem/...", "conv/...", "file/..."
+    files: list[str] = field(default_factory=list)  # logical paths written or deleted here
+
+
+def _hlc(version: dict[str, Any] | ItemState) -> str:
+    return version.hlc if isinstance(version, ItemState) else str(version["hlc"])
+
+
+def _races(record: dict[str, Any], before: ItemState) -> bool:
+    """A deletion and an edit, each written without knowing of the other."""
+    stamp = str(record["hlc"])
+    if before.hlc == stamp or bool(record.get("del")) == before.deleted:
+        return False
+    return record.get("base") != before.hlc and before.base != stamp
 
 
 def _now() -> str:
@@ -95,9 +109,11 @@ class Applier:
                 self.state.add_conflict(key, stamp, before.hlc, json.dumps(current_payload, ensure_ascii=False),
                                         _now())
                 self.result.conflicts += 1
+                self.result.conflict_keys.append(key)
             elif not incoming_wins and before.base != stamp and not record.get("del"):
                 self.state.add_conflict(key, before.hlc, stamp, json.dumps(record, ensure_ascii=False), _now())
                 self.result.conflicts += 1
+                self.result.conflict_keys.append(key)
         return incoming_wins
 
     def _memory_batch(self, scope: str, records: list[dict[str, Any]]) -> None:
@@ -210,15 +226,32 @@ class Applier:
 
         logical = record.get("path")
         path = file_records.resolve(self.paths, logical)
-        if path is None or record.get("del") or "content" not in record:
+        deleted = bool(record.get("del"))
+        if path is None or (not deleted and "content" not in record):
             raise ValueError(f"a file record for {logical!r}, which does not sync")
         key = f"file/{logical}"
-        content = record["content"]
-        if not self._decide(key, record, content_hash(content), file_records.current(str(logical), path),
-                            self.state.item(key)):
+        content = None if deleted else record["content"]
+        before = self.state.item(key)
+        if before is not None and _races(record, before):
+            # an edit made without knowing of a deletion wins over it, whatever the clocks say,
+            # on every machine alike: deleting it would lose work; the deletion is the conflict
+            incoming_wins = not deleted
+            self.clock.observe(str(record["hlc"]))
+            winner, loser = (record, before) if incoming_wins else (before, record)
+            self.state.add_conflict(key, _hlc(winner), _hlc(loser), json.dumps({"path": logical, "deleted": True}),
+                                    _now())
+            self.result.conflicts += 1
+            self.result.conflict_keys.append(key)
+            if not incoming_wins:
+                return
+        elif not self._decide(key, record, "" if deleted else content_hash(content),
+                              file_records.current(str(logical), path), before):
             return
         try:
-            digest = file_records.write(str(logical), path, content)
+            if deleted:
+                digest = file_records.remove(self.paths, str(logical), path, bool(record.get("profile_gone")))
+            else:
+                digest = file_records.write(str(logical), path, content)
         except file_records.LocalFileDamaged as exc:
             self.result.skipped.append(str(exc))
             return
@@ -226,8 +259,9 @@ class Applier:
             from agenttui.sync.targets import SyncError
 
             raise SyncError(f"{path} could not be written ({exc}); nothing is lost: fix it and sync again") from exc
-        self.state.set_item(key, ItemState(str(record["hlc"]), record.get("base"), digest, False))
+        self.state.set_item(key, ItemState(str(record["hlc"]), record.get("base"), digest, deleted))
         self.result.changes += 1
+        self.result.files.append(str(logical))
 
     # -- messages ----------------------------------------------------------------
     def flush(self) -> None:

@@ -69,3 +69,30 @@ def memory_conflicts(paths: Paths) -> dict[str, str]:
             text = text[:199] + "…"
         out[item_id] = f"Edited on {kept} and {other}; kept {kept}'s version, other version: {text!r}."
     return out
+
+
+def conflict_line(key: str, loser: str) -> str:
+    """One conflict of ``sync status`` for a person: what it was on, and what lost."""
+    kind, _, rest = key.partition("/")
+    try:
+        doc: Any = json.loads(loser)
+    except ValueError:
+        doc = None
+    if kind == "mem":
+        scope, _, item = rest.partition("/")
+        return f"memory ({scope}) {item}: the other version was {_short(_text(loser))!r} (/audit flags it)"
+    if kind == "conv":
+        profile, _, cid = rest.partition("/")
+        fields = doc.get("conv", doc) if isinstance(doc, dict) else None
+        title = fields.get("title") if isinstance(fields, dict) else None
+        other = f"the other version's title was {_short(str(title))!r}" if title else "the other version was kept"
+        return f"conversation {cid} (profile {profile}): {other}"
+    if kind == "file":
+        if isinstance(doc, dict) and doc.get("deleted"):
+            return f"{rest}: deleted on one machine and edited on another; the edit was kept"
+        return f"{rest}: edited on two machines; the other version is kept (agenttui sync status --json shows it)"
+    return f"{key}: the other version is kept"
+
+
+def _short(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"

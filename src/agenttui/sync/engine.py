@@ -173,6 +173,8 @@ class Outcome:
     from_devices: set[str] = field(default_factory=set)
     skipped: list[str] = field(default_factory=list)
     conflicts: int = 0
+    conflict_keys: list[str] = field(default_factory=list)  # "mem/<scope>/<id>", "conv/...", "file/..."
+    files: list[str] = field(default_factory=list)  # logical paths this sync wrote or deleted here
 
     def summary(self) -> str:
         devices = len(self.from_devices)
@@ -253,6 +255,8 @@ def _run(paths: Paths, config: SyncConfig, target: Target, key: bytes, state: An
     out.received = applier.result.changes
     out.skipped.extend(applier.result.skipped)
     out.conflicts = applier.result.conflicts
+    out.conflict_keys = list(applier.result.conflict_keys)
+    out.files = list(applier.result.files)
     return out
 
 

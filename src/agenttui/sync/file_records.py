@@ -14,9 +14,14 @@ foreign record, skipped):
   may name credentials): it is neither sent nor replaced; the rest is written keeping the
   file's comments and order.
 
-Text is redacted before it is sealed. A file deleted on one machine stays on the others
-(deleting a profile or a theme is not repeated elsewhere), so a file record is never a
-tombstone.
+Text is redacted before it is sealed. A file deleted on one machine is a tombstone
+(``"del": true``) that deletes it on the others, never losing it: the local copy goes to
+``<data dir>/trash/sync-<time>/<logical path>`` first. A profile deleted whole (its folder
+gone, ``profile delete``) sends its ``profile.toml`` tombstone with ``"profile_gone": true``,
+and the other machines move that profile's folder to the trash as ``profile delete`` does.
+For settings, a tombstone removes the synced tables; the machine's own ``[mcp]`` stays.
+A deletion that races an edit made on another machine without knowing of it loses to the
+edit (:meth:`agenttui.sync.apply.Applier._file`): the file comes back, and the conflict is kept.
 """
 
 from __future__ import annotations
@@ -145,6 +150,45 @@ def write(logical: str, path: Path, content: Any) -> str:
             files.atomic_write_text(path, content)
     found = read(logical, path)
     return found[0] if found else ""
+
+
+def remove(paths: Paths, logical: str, path: Path, profile_gone: bool = False) -> str:
+    """Apply a winning tombstone: the local file goes to the trash first (a profile deleted
+    whole: its folder, as ``profile delete`` does). Returns the hash of what is left (settings
+    keep their local-only tables), "" when nothing is."""
+    from agenttui.core import files
+
+    if profile_gone and logical.endswith("/profile.toml"):
+        directory = path.parent
+        if directory.is_dir():
+            from agenttui.core.backup.archive import move_to_trash
+
+            move_to_trash(paths, directory)
+        return ""
+    if not path.parent.is_dir():
+        return ""  # its profile's folder went first: taking the lock would make it again
+    with files.locked(path):
+        if not path.exists():
+            return ""
+        data = path.read_bytes()
+        kept = paths.trash_dir / f"sync-{files.timestamp_slug()}" / logical
+        files.ensure_dir(kept.parent)
+        files.atomic_write_bytes(kept, data)  # before the file goes: a kill in between loses nothing
+        if logical == CONFIG:
+            try:
+                local = tomllib.loads(data.decode("utf-8"))
+            except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+                raise LocalFileDamaged(f"{path} does not parse ({exc}), so its deletion on another machine "
+                                       "was not applied to it") from exc
+            local_only = {k: v for k, v in local.items() if k in LOCAL_ONLY_TABLES}
+            if local_only:
+                from agenttui.core.config.toml_edit import write_keeping_style
+
+                write_keeping_style(path, local_only)
+                found = read(logical, path)
+                return found[0] if found else ""
+        path.unlink()
+    return ""
 
 
 def current(logical: str, path: Path) -> Any:

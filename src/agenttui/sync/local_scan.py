@@ -127,7 +127,9 @@ def _scan_files(paths: Paths, state: SyncState, clock: Clock, patterns: Sequence
     # oldest stamp there is: the group's version of it wins (a joiner's default settings must
     # not replace everyone's), and this machine's is kept as a conflict.
     joined = state.get("joined") == "1"
+    present = set()
     for logical, path in file_records.local_files(paths, profiles(paths)):
+        present.add(logical)
         found = file_records.read(logical, path)
         if found is None:
             continue
@@ -141,6 +143,17 @@ def _scan_files(paths: Paths, state: SyncState, clock: Clock, patterns: Sequence
         out.records.append({"t": "file", "path": logical, "hlc": stamp, "base": base, "del": False,
                             "content": file_records.payload(content, patterns)})
         out.items[key] = ItemState(stamp, base, digest, False)
+    for key, before in known.items():  # gone since it was last synced: a tombstone
+        logical = key[len("file/"):]
+        local = file_records.resolve(paths, logical)
+        if before.deleted or logical in present or local is None:
+            continue
+        stamp = clock.now()
+        record = {"t": "file", "path": logical, "hlc": stamp, "base": before.hlc, "del": True}
+        if logical.endswith("/profile.toml") and not local.parent.exists():
+            record["profile_gone"] = True  # deleted whole: the others move its folder to the trash
+        out.records.append(record)
+        out.items[key] = ItemState(stamp, before.hlc, "", True)
 
 
 def conversation_fields(row: Sequence[Any]) -> dict[str, Any]:

@@ -94,7 +94,9 @@ COMMANDS: tuple[SlashCommand, ...] = (
                  "offering to save", conv.incognito),
     SlashCommand("mcp", "", "MCP servers: state, tools, stderr, enable/disable; insert a resource or prompt",
                  _app_action("open_mcp")),
-    SlashCommand("sync", "", "sync memory and history with your other machines now (agenttui sync)", sync),
+    SlashCommand("sync", "[status]", "sync memory and history with your other machines now (agenttui sync); "
+                 "status: the devices, pending changes and conflicts kept", sync, "/sync status",
+                 choices=("status",), choices_are="an action"),
     SlashCommand("help", "", "list commands and keys", _help),
 )
 BY_NAME = {command.name: command for command in COMMANDS}

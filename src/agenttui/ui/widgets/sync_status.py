@@ -6,7 +6,8 @@ time) or ``⇅ failed`` (the reason in its tooltip and in a notice). Shown only 
 that has run ``agenttui sync init``. A sync runs in a thread worker (git, files, SQLite: it
 may take seconds) and posts its outcome back; the UI never waits for it. A sync that
 received changes tells the panes at once (``MemoryChanged``, ``ConversationsChanged``), as
-the data watcher would on its next poll.
+the data watcher would on its next poll. Settings, the active profile or themes it wrote
+are used at once, and conflicts it kept are a notice (:mod:`agenttui.ui.sync_reload`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from agenttui.ui import messages
+from agenttui.ui.sync_reload import Reloaded, apply_in_app, conflict_notice, reload_services
 
 if TYPE_CHECKING:
     from agenttui.bootstrap import Services
@@ -72,8 +74,11 @@ class SyncStatus(Static):
 
     class Synced(Message):
         def __init__(self, manual: bool, summary: str | None = None, received: int = 0,
-                     skipped: tuple[str, ...] = (), error: str | None = None, last: str | None = None) -> None:
+                     skipped: tuple[str, ...] = (), error: str | None = None, last: str | None = None,
+                     conflict_keys: tuple[str, ...] = (), reloaded: Reloaded | None = None) -> None:
             super().__init__()
+            self.conflict_keys = conflict_keys
+            self.reloaded = reloaded
             self.manual = manual  # /sync: say what moved; a background sync says only what went wrong
             self.summary = summary
             self.received = received
@@ -147,8 +152,10 @@ class SyncStatus(Static):
         except Exception as error:  # noqa: BLE001 -- every failure is a notice; the app goes on
             self.post_message(self.Synced(manual, error=_reason(error), last=engine.last_sync(self.services.paths)))
             return
+        reloaded = reload_services(self.services, outcome.files)  # here: reading them may take a moment
         self.post_message(self.Synced(manual, outcome.summary(), outcome.received, tuple(outcome.skipped),
-                                      last=engine.last_sync(self.services.paths)))
+                                      last=engine.last_sync(self.services.paths),
+                                      conflict_keys=tuple(outcome.conflict_keys), reloaded=reloaded))
 
     @on(Synced)
     def _synced(self, message: Synced) -> None:
@@ -172,5 +179,12 @@ class SyncStatus(Static):
             self.post_message(messages.ConversationsChanged(None))
         if message.manual:
             self.notify(message.summary or "", title="Sync")
+        if message.reloaded:
+            apply_in_app(self.app, message.reloaded)
+            self.notify(message.reloaded.notice(), title="Sync",
+                        severity="warning" if message.reloaded.error else "information", timeout=10)
+        conflicts = conflict_notice(message.conflict_keys)
+        if conflicts:  # background syncs too: the user would not know to look otherwise
+            self.notify(conflicts, title="Sync conflicts", severity="warning", timeout=20)
         for line in message.skipped:
             self.notify(line, title="Sync", severity="warning", timeout=20)
