@@ -8,16 +8,19 @@ from collections.abc import Callable
 from agenttui.ui.app_background import INDEXER_GROUP
 
 
-async def wait_until(pilot, predicate: Callable[[], object], timeout: float = 30.0) -> None:
+async def wait_until(pilot, predicate: Callable[[], object], timeout: float = 30.0,
+                     explain: Callable[[], object] | None = None) -> None:
     """Let the app run until ``predicate()`` is true (fails the test on timeout).
 
     The timeout is generous on purpose: CI machines are shared, and a Pilot step
-    under load can take seconds; a passing test never waits for it.
+    under load can take seconds; a passing test never waits for it. ``explain()``, if given,
+    goes into the failure: what was there instead (a CI log is all a rare failure leaves).
     """
     deadline = time.monotonic() + timeout
     while not predicate():
         if time.monotonic() > deadline:
-            raise AssertionError(f"condition not met within {timeout} s")
+            detail = f"; instead: {explain()}" if explain is not None else ""
+            raise AssertionError(f"condition not met within {timeout} s{detail}")
         await pilot.pause(0.02)
 
 

@@ -23,6 +23,12 @@ SIZE = (120, 40)
 TURNS = 6
 
 
+def _state(app, log) -> object:
+    """What the log holds and shows, for a failure's message."""
+    return (log.scroll_y, log.max_scroll_y, log.has_older, log.has_newer, type(app.focused).__name__,
+            [(type(row).__name__, getattr(row, "text", "")[:12], row.display) for row in log.children])
+
+
 def _first_question_in_view(app, log) -> bool:
     for message in app.screen.query(UserMessage):
         if message.text == "question 0" and message.display:
@@ -49,11 +55,15 @@ async def test_home_from_the_used_line_shows_the_start_and_keeps_the_focus_in_th
         await wait_until(pilot, lambda: isinstance(app.focused, UsedLine))
 
         await pilot.press("home")
-        await wait_until(pilot, lambda: _first_question_in_view(app, log), timeout=120)
+        await wait_until(pilot, lambda: _first_question_in_view(app, log), timeout=120,
+                         explain=lambda: _state(app, log))
         # the first page is what fills the view: the first exchange (and the next question)
         assert len(log.message_widgets()) <= 3
         await wait_until(pilot, lambda: app.focused is log, timeout=60)
-        await wait_until(pilot, lambda: log.scroll_y == 0 and not log.has_older)
+        # the page's first message is the one selected: a message of the window that went
+        # (or none) left the log to select its last and scroll the view down to it
+        await wait_until(pilot, lambda: log.selected is not None and log.selected.text == "question 0")
+        await wait_until(pilot, lambda: log.scroll_y == 0 and not log.has_older, explain=lambda: _state(app, log))
         assert _first_question_in_view(app, log)
 
         # the keys still act on the log: end shows the latest turn, escape goes to the prompt

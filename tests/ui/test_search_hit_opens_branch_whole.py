@@ -74,7 +74,9 @@ async def test_a_search_hit_on_an_old_branch_shows_that_branch_whole(chat_servic
         shown = lambda: terminal.text(log)  # noqa: E731
         await wait_until(pilot, lambda: "cassowary" in shown() and "which birds live" in shown())
         # the navigators are read in a thread after the page shows: wait for them, not a frame
-        await wait_until(pilot, lambda: "‹ 1/2 ›" in shown(), timeout=120)
+        await wait_until(pilot, lambda: "‹ 1/2 ›" in shown(), timeout=120, explain=lambda: (
+            shown(), log.scroll_y, log.max_scroll_y,
+            [(type(row).__name__, getattr(row, "message_id", None), row.display) for row in log.children]))
         assert [m.content for m in history.messages(cid)][-1].startswith("The cassowary")
         if from_same:
             assert not any(blank), "the chat went blank between the branches"

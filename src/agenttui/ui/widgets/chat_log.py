@@ -122,6 +122,26 @@ def from_start(page: list[Message], chars: int) -> tuple[list[Message], bool]:
     return kept[::-1], cut
 
 
+def not_shown(messages: list[Message], rows: list[Widget]) -> list[Message]:
+    """The page's messages but those already on screen. A message sent while the conversation's
+    latest page was being read is stored, so in the page, and shown as sent, its row's id perhaps
+    not set yet; shown twice, ↑ selected the copy above and the marker went on the other. Matched
+    by id, else (a row still without its id) by role and text, once each."""
+    ids = {getattr(row, "message_id", None) for row in rows} - {None}
+    pending = [(isinstance(row, UserMessage), getattr(row, "text", None)) for row in rows
+               if isinstance(row, UserMessage | AssistantMessage) and row.message_id is None]
+    kept = []
+    for message in messages:
+        if message.id in ids:
+            continue
+        key = (message.role == "user", message.content)
+        if message.role in ("user", "assistant") and key in pending:
+            pending.remove(key)
+            continue
+        kept.append(message)
+    return kept
+
+
 def widgets_for(messages: list[Message], used: Mapping[int, RecallUsage] | None = None) -> list[Widget]:
     """History rows -> widgets; tool results attach to the call that asked for them.
 
@@ -316,7 +336,10 @@ class ChatLog(MessageCursor, VerticalScroll):
             self.has_older, self.has_newer = False, event.more
         else:
             self.has_older = event.more
-        widgets = widgets_for(event.messages, self.used_in(event.conversation_id))
+        messages = event.messages
+        if event.kind == "latest" and not event.older and self.rows():
+            messages = not_shown(messages, self.rows())  # sent while the page was read
+        widgets = widgets_for(messages, self.used_in(event.conversation_id))
         if not widgets:
             if self._leaving:  # the branch shown is empty now: what it replaced must not stay
                 await self._swap_in()
@@ -402,9 +425,13 @@ class ChatLog(MessageCursor, VerticalScroll):
         focused = self.screen.focused if self.is_attached else None
         if focused is None or not any(focused is row or row in focused.ancestors for row in leaving):
             return
-        stored = self.message_widgets()
+        # The page's first message, never one of the rows that go: selected, it would be gone
+        # by the time the log's Focus event came, and the log would then select its last message
+        # and scroll to it (Home's view ended a screen down, under load).
+        gone = set(leaving)
+        stored = [w for w in self.message_widgets() if w not in gone]
         if stored:
-            self.select(stored[0])
+            self.select(stored[0], scroll=False)  # where the view goes is the page's to say
         self.focus(scroll_visible=False)
 
     async def _rendered(self, replies: list[AssistantMessage]) -> None:

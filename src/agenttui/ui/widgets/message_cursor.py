@@ -110,7 +110,7 @@ class MessageCursor(_Base):
             return None
         return next((w for w in self.message_widgets() if w.message_id == self._selected_id), None)  # type: ignore[attr-defined]
 
-    def select(self, widget: Widget | None) -> None:
+    def select(self, widget: Widget | None, scroll: bool = True) -> None:
         for other in self.query(".-selected"):
             other.remove_class("-selected")
         self._selected_id = getattr(widget, "message_id", None)
@@ -119,7 +119,8 @@ class MessageCursor(_Base):
         widget.add_class("-selected")
         if widget is not self.message_widgets()[-1]:
             self.release_anchor()  # reading back: new content must not pull the view away
-        self.scroll_to_widget(widget, animate=False)
+        if scroll:
+            self.scroll_to_widget(widget, animate=False)
 
     def select_id(self, message_id: int | None) -> bool:
         target = next((w for w in self.message_widgets() if w.message_id == message_id), None)  # type: ignore[attr-defined]

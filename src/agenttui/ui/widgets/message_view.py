@@ -132,6 +132,11 @@ class ReplyFence(MarkdownFence):
     def on_resize(self) -> None:
         self.call_after_refresh(self._mark_clipped)
 
+    def watch_virtual_size(self) -> None:
+        # The code can grow with the fence's region unchanged (the saved reply's Markdown updates
+        # the fence in place): a layout then sends no Resize, and the line stayed unmarked.
+        self.call_after_refresh(self._mark_clipped)
+
     def _mark_clipped(self) -> None:
         clipped = self.max_scroll_x > 0
         self.set_class(clipped, "-clipped")
