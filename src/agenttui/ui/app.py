@@ -31,6 +31,7 @@ from agenttui.ui.bindings import (
     prioritise_remapped,
     to_bindings,
 )
+from agenttui.ui.header_line import UsageLabel, header_line
 from agenttui.ui.messages import ProfileSwitched
 from agenttui.ui.palette_commands import AgentCommands
 from agenttui.ui.screens.main import MainScreen
@@ -374,20 +375,16 @@ class AgentTUI(App[int]):
 
     incognito = False  # the chat is incognito (widgets/incognito_mode.py): the header's badge
     context_meter: str | None = None  # "context 3.2k/16k" of the chat's last prompt (widgets/context_meter.py)
-    usage_total: str | None = None  # "Σ 1.2k tok · $0.003" of the open conversation (widgets/usage_total.py)
+    usage_total: UsageLabel | None = None  # "Σ 1.2k tok · $0.003" of the open conversation (widgets/usage_total.py)
     chat_model: str | None = None  # the open conversation's own model (/model), else the default is shown
 
     def refresh_header(self) -> None:
-        """Profile, model, the context meter and the usage total; without the labels when the
-        line would not fit (80 columns cut the meter, the part that changes)."""
-        name, model = self.services.profile_name, self.chat_model or self.services.model
-        meter = [label for label in (self.context_meter, self.usage_total) if label]
-        full = " · ".join([*(["INCOGNITO · not saved"] if self.incognito else []),
-                           f"profile: {name}", f"model: {model}", *meter])
+        """Profile, model, the context meter and the usage total, fitted to the width
+        (:mod:`agenttui.ui.header_line`: shorter labels, then fewer items, never a cut number)."""
         room = self.size.width - HEADER_CHROME - len(self.title) - len(" — ")
-        if len(full) > room:
-            full = " · ".join([*(["INCOGNITO"] if self.incognito else []), name, model, *meter])
-        self.sub_title = full
+        self.sub_title = header_line(room, profile=self.services.profile_name,
+                                     model=self.chat_model or self.services.model, incognito=self.incognito,
+                                     meter=self.context_meter, usage=self.usage_total)
 
     @property
     def main(self) -> MainScreen:

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 if TYPE_CHECKING:
     from textual.dom import DOMNode
 
+    from agenttui.ui.header_line import UsageLabel
+
 
 class HeldKeys(Protocol):
     """The app's type-ahead (``startup.TypeAhead``), as the main screen uses it while it
@@ -28,7 +30,7 @@ class HeldKeys(Protocol):
 class AppParts(Protocol):
     incognito: bool  # the header's badge
     context_meter: str | None  # "context 3.2k/16k" of the chat's last prompt
-    usage_total: str | None  # "Σ 1.2k tok · $0.003" of the open conversation
+    usage_total: UsageLabel | None  # "Σ 1.2k tok · $0.003" of the open conversation
     chat_model: str | None  # the open conversation's own model (/model); None: the default
 
     @property

@@ -22,6 +22,7 @@ from textual import work
 from textual.widget import Widget
 
 from agenttui.core.usage.message_usage import format_cost
+from agenttui.ui.header_line import UsageLabel
 from agenttui.ui.host import app_parts
 
 REPRICE_AFTER_S = 2.0
@@ -43,16 +44,22 @@ def compact_tokens(count: int) -> str:
     return f"{count / 1_000_000:.1f}M"
 
 
+def usage_label(total: Any) -> UsageLabel | None:
+    """The parts of a :class:`~agenttui.core.usage.totals.UsageTotal` the header shows (None: no reply)."""
+    if not total.replies:
+        return None
+    approx = "~" if total.estimated else ""
+    tokens = approx + compact_tokens(total.prompt_tokens + total.completion_tokens)
+    if total.replies == total.unpriced:
+        return UsageLabel(tokens)
+    more = "+" if total.unpriced else ""
+    return UsageLabel(tokens, f"{format_cost(total.cost)}{more}")
+
+
 def total_label(total: Any) -> str:
     """``Σ 12.3k tok · $0.0214`` for a :class:`~agenttui.core.usage.totals.UsageTotal` ("" if empty)."""
-    if not total.replies:
-        return ""
-    tokens = compact_tokens(total.prompt_tokens + total.completion_tokens)
-    approx = "~" if total.estimated else ""
-    if total.replies == total.unpriced:
-        return f"Σ {approx}{tokens} tok"
-    more = "+" if total.unpriced else ""
-    return f"Σ {approx}{tokens} tok · {format_cost(total.cost)}{more}"
+    label = usage_label(total)
+    return label.long() if label is not None else ""
 
 
 class UsageTotal(Widget):
@@ -61,7 +68,7 @@ class UsageTotal(Widget):
     def __init__(self, chat: TotalledChat, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._chat = chat
-        self.label = ""  # what the header shows ("" : nothing)
+        self.label = ""  # what the header shows when there is room ("" : nothing)
 
     def measure(self) -> None:
         """Read the open conversation's total again (a thread worker; the header follows)."""
@@ -81,14 +88,15 @@ class UsageTotal(Widget):
                     total = None
             if conversation_id != self._chat.conversation_id:
                 return  # another conversation opened meanwhile: its own read shows it
-            self._show(total_label(total) if total is not None else "")
+            self._show(usage_label(total) if total is not None else None)
             if total is None or not total.unpriced:
                 return  # unpriced after every read: models the price table does not know ('+' says so)
 
-    def _show(self, label: str) -> None:
+    def _show(self, usage: UsageLabel | None) -> None:
+        label = usage.long() if usage is not None else ""
         if label == self.label:
             return
         self.label = label
         parts = app_parts(self)
-        parts.usage_total = label or None
+        parts.usage_total = usage
         parts.refresh_header()
