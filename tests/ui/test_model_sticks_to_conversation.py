@@ -88,9 +88,9 @@ async def test_a_conversation_continued_before_it_was_opened_uses_its_model(chat
 
 
 @pytest.mark.slow
-async def test_a_conversation_that_followed_the_default_follows_a_new_default(chat_services, fake_openai):
-    """Its record is the model its last turn used: after the default changes, the turn sent
-    uses the new default and the record says so, so it is still "the default" when reopened."""
+async def test_the_open_conversation_follows_a_new_default(chat_services, fake_openai):
+    """Open while the default changes (F9), without a /model choice: the next turn uses the
+    new default and the record says so (it is the model the last turn used)."""
     app = make_app(chat_services)
     async with app.run_test(size=SIZE) as pilot:
         await send_and_wait(pilot, "on the first default")

@@ -6,12 +6,17 @@ with its usage, and the conversation records it (``HistoryStore.set_model``; a
 conversation not started yet gets it when it is created).
 
 The choice sticks to the conversation: opened again (History, a branch, the latest
-one at start-up, after a restart) it continues with the model it records. A new
-conversation uses the default model (``settings.model``, F9) and is created recording
-it. A conversation records the model its last turn used, so one that followed the
-default goes on following it: its record is brought up to date when a turn is sent
-with a default changed since (F9), and a record equal to the default reads as "the
-default". The header shows the model in use either way (``AppParts.chat_model``).
+one at start-up, after a restart) it continues with the model it records, which is
+the model its last turn used -- the one ``/model`` chose, else the default of the day
+(as ``llm -c`` continues with the conversation's model). A new conversation uses the
+default model (``settings.model``, F9) and is created recording it. A conversation
+on the default (new, or its record equal to the default when opened) follows the
+default while open: a turn sent after F9 changed it uses the new one and brings the
+record up to date. The header shows the model in use either way
+(``AppParts.chat_model``); ``/model`` changes it.
+
+``agenttui ask`` (continuing the latest conversation) uses ``--model``, else the
+default, not the conversation's record.
 """
 
 from __future__ import annotations
