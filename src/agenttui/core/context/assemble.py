@@ -271,7 +271,7 @@ def _memory_and_project(services: CoreServices, warnings: list[str]) -> tuple[li
     try:
         items = services.memory.items("all", include_expired=False, copies=False)
         # screened where read: a hand edit, restore or import never passed the write gate
-        items, held = read_screen.for_prompt(items, services.memory.redact_patterns, services.memory.kept_hashes())
+        items, held = _screened(items, services.memory.redact_patterns, services.memory.kept_hashes())
         if held:
             warnings.append(f"{len(held)} memory item(s) held back: they read like instructions "
                             "(flagged in the Memory pane; keep them there to send them)")
@@ -284,6 +284,29 @@ def _memory_and_project(services: CoreServices, warnings: list[str]) -> tuple[li
         project_section = ""
         warnings.append(f"project context could not be read: {error}")
     return items, project_section
+
+
+_ScreenKey = tuple[int, int, int, tuple[str, ...], frozenset[str]]
+_screens: dict[_ScreenKey, tuple[list[MemoryItem], list[MemoryItem], list[MemoryItem]]] = {}
+
+
+def _screened(items: list[MemoryItem], redact_patterns: Sequence[str], kept: frozenset[str]
+              ) -> tuple[list[MemoryItem], list[MemoryItem]]:
+    """``read_screen.for_prompt`` of the memory store's cached items, reused while they are the
+    same objects, unchanged, under the same patterns and kept hashes.
+
+    Hashing 2,000 notes to look up their verdicts cost ~7 ms a turn. The memory store hands
+    out the same objects until its file changes (``items(copies=False)``); the entry holds
+    them, so their ids cannot be reused by other objects while it is kept.
+    """
+    key = (len(items), hash(tuple(map(id, items))), hash(tuple(i.updated for i in items)),
+           tuple(redact_patterns), kept)
+    hit = _screens.get(key)
+    if hit is None or len(hit[0]) != len(items) or any(a is not b for a, b in zip(hit[0], items, strict=True)):
+        send, held = read_screen.for_prompt(items, redact_patterns, kept)
+        _screens.clear()  # one set at a time: the profile's current memory
+        hit = _screens[key] = (list(items), send, held)
+    return list(hit[1]), list(hit[2])
 
 
 def _repo_section(services: CoreServices, warnings: list[str]) -> str:

@@ -226,3 +226,38 @@ def neighbour(db: sqlite3.Connection, message_id: int, conversation_id: str, *, 
             return message_from_row(found[:-1])
         current = int(found[0])
     return None
+
+
+def first_neighbours(db: sqlite3.Connection, wanted: Sequence[tuple[int, str, bool]]
+                     ) -> dict[tuple[int, bool], Message | None]:
+    """:func:`neighbour` for many ``(message_id, conversation_id, after)`` at once, where one
+    step decides it: the next message up or down is a turn (or there is none).
+
+    One statement per direction instead of one per message (recall asks for ~60 a turn).
+    What one step does not decide -- tool traffic between, a message not found in that
+    conversation -- is left out of the answer, for :func:`neighbour` to walk.
+    """
+    out: dict[tuple[int, bool], Message | None] = {}
+    turn = ("n.role IN ('user', 'assistant') AND n.tool_calls IS NULL "
+            "AND n.content IS NOT NULL AND n.content != ''")
+    columns = ", ".join(f"n.{c.strip()}" for c in MESSAGE_COLUMNS.split(","))
+    for after in (False, True):
+        expected = {int(mid): cid for mid, cid, way in wanted if way is after}
+        ids = list(expected)
+        for start in range(0, len(ids), _IDS_PER_QUERY):
+            chunk = ids[start:start + _IDS_PER_QUERY]
+            # the same steps as neighbour's: the parent by id, or the newest child in the conversation
+            step = ("(SELECT id FROM messages WHERE conversation_id = m.conversation_id AND parent_id = m.id "
+                    "ORDER BY id DESC LIMIT 1)" if after else "m.parent_id")
+            rows = db.execute(
+                f"SELECT m.id, m.conversation_id, n.id IS NOT NULL, {turn}, {columns} FROM messages m "
+                f"LEFT JOIN messages n ON n.id = {step} WHERE m.id IN ({', '.join('?' * len(chunk))})",
+                chunk).fetchall()
+            for mid, cid, found, is_turn, *message in rows:
+                if cid != expected[mid]:
+                    continue  # not in that conversation: neighbour's own answer (None)
+                if not found:
+                    out[(mid, after)] = None
+                elif is_turn:
+                    out[(mid, after)] = message_from_row(message)
+    return out

@@ -1019,6 +1019,12 @@ class HistoryStore:
         with self._read() as db:
             return recall_queries.neighbour(db, message_id, conversation_id, after=after)
 
+    def first_neighbours(self, wanted: Sequence[tuple[int, str, bool]]) -> dict[tuple[int, bool], Message | None]:
+        """:func:`agenttui.core.history.recall_queries.first_neighbours`: :meth:`neighbour` of many
+        messages in one statement each way, where one step decides it (the rest are left out)."""
+        with self._read() as db:
+            return recall_queries.first_neighbours(db, wanted)
+
     def message_total(self) -> int:
         with self._read() as db:
             row = db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'messages'").fetchone()

@@ -100,7 +100,7 @@ if TYPE_CHECKING:
     from agenttui.core.history.store import HistoryStore
     from agenttui.core.memory.project import ProjectMemory
     from agenttui.core.memory.store import MemoryStore
-    from agenttui.core.models import MemoryItem, SearchHit
+    from agenttui.core.models import MemoryItem, Message, SearchHit
 
 class _Scope(TypedDict):
     """The arguments every candidate query of one recall shares."""
@@ -608,8 +608,27 @@ def _message_snippets(history: HistoryStore, request: RecallRequest, today: date
     return snippets
 
 
+def _neighbour_asks(snippet: Snippet) -> tuple[int, str, bool] | None:
+    """The neighbour :func:`with_neighbour` looks up for ``snippet``: (message, conversation, after)."""
+    if snippet.source != "message" or snippet.message_id is None or snippet.conversation_id is None:
+        return None
+    return snippet.message_id, snippet.conversation_id, ends_asking(snippet.turns[-1].text)
+
+
+def _prefetch_neighbours(history: HistoryStore, snippets: Sequence[Snippet]
+                         ) -> dict[tuple[int, bool], Message | None]:
+    """The neighbours of these snippets that one batched step finds (one statement each way, not
+    one per snippet); :func:`with_neighbour` walks for the rest. Empty when the batch fails."""
+    wanted = [ask for ask in map(_neighbour_asks, snippets) if ask is not None]
+    try:
+        return history.first_neighbours(wanted) if wanted else {}
+    except Exception:  # the walk one at a time still answers (and reports what fails there)
+        return {}
+
+
 def with_neighbour(history: HistoryStore, snippet: Snippet, request: RecallRequest,
-                   terms: Sequence[str]) -> Snippet:
+                   terms: Sequence[str], known: dict[tuple[int, bool], Message | None] | None = None
+                   ) -> Snippet:
     """The snippet with its neighbouring turn when one asks and the other answers, whichever side asked.
 
     A turn ending on a question brings the answer after it (the user's answer
@@ -621,7 +640,10 @@ def with_neighbour(history: HistoryStore, snippet: Snippet, request: RecallReque
     if snippet.source != "message" or snippet.message_id is None or snippet.conversation_id is None:
         return snippet
     asked = ends_asking(snippet.turns[-1].text)
-    other = history.neighbour(snippet.message_id, snippet.conversation_id, after=asked)
+    if known is not None and (snippet.message_id, asked) in known:  # found by the batched step
+        other = known[(snippet.message_id, asked)]
+    else:
+        other = history.neighbour(snippet.message_id, snippet.conversation_id, after=asked)
     if not asked and snippet.role == "user" and (other is None or not ends_asking(other.content or "")):
         return snippet  # a statement that answers no question
     if other is None or other.id is None or other.id in request.exclude_message_ids:
@@ -753,11 +775,12 @@ def recall(request: RecallRequest, *, history: HistoryStore | None = None, memor
     costs: list[int] = []  # snippet_tokens of each chosen snippet, not rendered again
     holder: dict[int, int] = {}  # message id -> the first chosen snippet quoting it
     used = 0
+    known = _prefetch_neighbours(history, ranked) if request.neighbours and history is not None else {}
     for snippet in ranked:
         if request.limit > 0 and len(chosen) >= request.limit:
             break
         if request.neighbours and history is not None and snippet.source == "message":
-            snippet = with_neighbour(history, snippet, request, result.terms)
+            snippet = with_neighbour(history, snippet, request, result.terms, known)
         # the first chosen snippet sharing a turn (message ids are unique, so of its conversation)
         near = min((holder[mid] for mid in snippet.message_ids if mid in holder), default=None)
         if near is not None:  # adjacent turns of one conversation: one snippet
