@@ -270,23 +270,35 @@ _URL_USERINFO = re.compile(r"[a-z][a-z0-9+.-]{1,20}://[^\s:/@]{0,256}:([^\s/@]{1
 def _url_password_only(text: str, m: re.Match[str], start: int, end: int) -> tuple[int, int]:
     """A rule matching a URI with credentials (`postgres://app:pw@db/x`), whether its group
     is the whole URI or the user name: the password is the secret."""
-    if "://" not in m.group():
+    if text.find("://", m.start(), m.end()) < 0:
         return start, end
     u = _URL_USERINFO.search(text, m.start(), m.end())
     return u.span(1) if u else (start, end)
 
 
 def _one_char_filler(secret: str) -> bool:
-    """`ghp_xxxxxxxx…`: one character fills most of it (no generated token looks so)."""
-    return len(secret) >= 8 and max(char_counts(secret)) > 0.6 * len(secret)
+    """`ghp_xxxxxxxx…`: one character fills most of it (no generated token looks so).
+
+    A value with more distinct characters than 40% of its length + 1 cannot be
+    (the other characters would be too many): one `set`, no counting, for
+    nearly every real token."""
+    n = len(secret)
+    if n < 8:
+        return False
+    distinct = set(secret)
+    if len(distinct) > 0.4 * n + 1:
+        return False
+    return max(map(secret.count, distinct) if n <= 256 else char_counts(secret)) > 0.6 * n
 
 
 def _accept(
-    c: _Compiled, rule: _Rule, text: str, m: re.Match[str], accepted: dict[tuple[int, int], bool] | None = None
+    c: _Compiled, rule: _Rule, text: str, m: re.Match[str], accepted: dict[tuple[int, bool], int] | None = None
 ) -> tuple[int, int] | None:
-    """The secret's span if the match passes its rule's checks. `accepted`: spans
-    already taken (by a gitleaks rule: True); one taken at this rule's priority
-    or above is not judged again (None: it would add nothing)."""
+    """The secret's span if the match passes its rule's checks. `accepted`: the
+    furthest end of the spans already taken from each start, by whether a
+    gitleaks rule took them; a span inside one taken at this rule's priority or
+    above is not judged again (None: merged, it would change neither the
+    extent nor the kind of what is redacted)."""
     start, end = _secret_span(rule, m)
     if rule.kind in _VALUE_AFTER_COLON:
         start, end = _value_after_colon(text, start, end)
@@ -294,7 +306,10 @@ def _accept(
         start, end = _url_password_only(text, m, start, end)
     if end <= start:
         return None
-    if accepted is not None and (start, end) in accepted and (accepted[start, end] or not rule.gitleaks_globals):
+    if accepted is not None and (
+        accepted.get((start, True), -1) >= end
+        or (not rule.gitleaks_globals and accepted.get((start, False), -1) >= end)
+    ):
         return None
     if not rule.gitleaks_globals and _one_char_filler(text[start:end]):
         return None
@@ -361,7 +376,7 @@ def find_rule_matches(
     # secret-dense text a token is often matched by a rule of each set: a span
     # that a rule of the same or a higher priority accepted would add nothing
     # to the merged result, so its checks are skipped.
-    accepted: dict[tuple[int, int], bool] | None = {} if skip_taken else None
+    accepted: dict[tuple[int, bool], int] | None = {} if skip_taken else None
     for r, starts in per_rule.items():
         rule = c.rules[r]
         ordered = sorted(starts)
@@ -373,5 +388,6 @@ def find_rule_matches(
             span = _accept(c, rule, text, m, accepted)
             if span:
                 if accepted is not None:
-                    accepted[span] = accepted.get(span, False) or rule.gitleaks_globals
+                    taken = (span[0], rule.gitleaks_globals)
+                    accepted[taken] = max(accepted.get(taken, -1), span[1])
                 yield span[0], span[1], rule

@@ -284,6 +284,7 @@ _VALUE_RUN = re.compile(r"[A-Za-z0-9+/=_-]*+")
 
 
 def _extend_long(text: str, spans: list[list[Any]]) -> list[list[Any]]:
+    extended = False
     for span in spans:
         start, end = span[0], span[1]
         if end - start < _LONG_SPAN or end >= len(text):
@@ -291,7 +292,10 @@ def _extend_long(text: str, spans: list[list[Any]]) -> list[list[Any]]:
         run = _VALUE_RUN.match(text, end - 1)  # the pattern matches the empty string: never None
         if run is not None and run.end() > end:
             span[1] = run.end()
-    return _merge(tuple(s) for s in spans) if spans else spans
+            extended = True
+    # Merged spans are disjoint and sorted; only an extended one can reach the next
+    # (on secret-dense text the second sort cost as much as the first).
+    return _merge(tuple(s) for s in spans) if extended else spans
 
 
 def _spans(text: str, extra_patterns: Sequence[str]) -> list[list[Any]]:
