@@ -12,7 +12,9 @@ passphrase's scrypt runs at ``init`` only, as with an OS keyring):
 * ``git_join_s``: machine B's ``sync init`` + first sync (receives everything), against
   ``plain_git_clone_s``: ``git clone`` of that plain repository;
 * ``git_incremental_s``: A sends 10 new messages; ``git_incremental_receive_s``: B gets them.
-  Goal: each <= 2 s.
+  Goal: each <= 2 s. Against ``plain_git_incremental_s`` (commit + push of those messages'
+  text to the plain repository) and ``process_start_s`` (``agenttui --version``: the floor
+  of any CLI run, interpreter and imports).
 * ``folder_first_sync_s`` / ``folder_join_s``: the same to a local folder;
 * ``remote_bytes`` (the bare repository after the first sync) against ``data_bytes`` (A's
   history database and memory file) and ``plain_remote_bytes``.
@@ -121,6 +123,16 @@ def plain_git(paths: Paths, work: Path) -> dict[str, float | int]:
             "plain_remote_bytes": size(bare)}
 
 
+def plain_git_incremental(repo: Path, bare: Path) -> float:
+    """The baseline of an incremental sync: commit and push 10 new messages' text as one file."""
+    (repo / "incremental.txt").write_text("\n".join(_text(10**7 + k) for k in range(10)), encoding="utf-8")
+    start = time.perf_counter()
+    git("add", "-A", cwd=repo)
+    git("-c", "user.name=b", "-c", "user.email=b@b", "commit", "-q", "-m", "10 messages", cwd=repo)
+    git("push", "-q", bare.as_uri(), "HEAD:refs/heads/main", cwd=repo)
+    return time.perf_counter() - start
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--messages", type=int, default=200_000)
@@ -147,6 +159,9 @@ def main() -> None:
         add_messages(paths_a, 10)
         out["git_incremental_s"], _ = agenttui(a_home, "sync")
         out["git_incremental_receive_s"], out["git_incremental_said"] = agenttui(b_home, "sync")
+        out["plain_git_incremental_s"] = plain_git_incremental(work / "plain", work / "plain.git")
+        out["process_start_s"], _ = agenttui(a_home, "--version")  # the floor of any CLI run
+        out["incremental_vs_plain_push"] = round(out["git_incremental_s"] / out["plain_git_incremental_s"], 1)
 
         folder = work / "Sync"
         c_home, d_home = work / "c", work / "d"

@@ -297,8 +297,11 @@ def _record_local_changes(paths: Paths, config: SyncConfig, key: bytes, state: A
     found = scan(paths, state, clock, config.device, patterns)
     records = found.records
     if not records:
-        for profile, top in found.high_water.items():
-            state.set_high_water(profile, top)
+        with state.transaction():
+            for profile, top in found.high_water.items():
+                state.set_high_water(profile, top)
+            for name, mark in found.marks.items():
+                state.put(name, mark)
         return 0
     with state.transaction():
         seq = int(state.get("next_seq") or "1")
@@ -318,6 +321,8 @@ def _record_local_changes(paths: Paths, config: SyncConfig, key: bytes, state: A
             state.map_message(profile, gid, local_id)
         for profile, top in found.high_water.items():
             state.set_high_water(profile, top)
+        for name, mark in found.marks.items():
+            state.put(name, mark)
         state.put("clock", clock.last)
     return len(found.records)
 

@@ -147,12 +147,27 @@ class GitTarget(Target):
             lines = fetched.stderr.strip().splitlines()
             raise SyncError(f"the git remote {self.url} could not be reached "
                             f"({lines[-1] if lines else 'git fetch failed'}); nothing was changed")
-        if self._git("rev-parse", "-q", "--verify", f"refs/remotes/origin/{BRANCH}", check=False).returncode == 0:
+        refs = dict(line.split(" ", 1)[::-1] for line in self._git(
+            "for-each-ref", "--format=%(objectname) %(refname)", f"refs/heads/{BRANCH}",
+            f"refs/remotes/origin/{BRANCH}").stdout.splitlines() if " " in line)
+        remote = refs.get(f"refs/remotes/origin/{BRANCH}")
+        if remote is None:
+            self._git("symbolic-ref", "HEAD", f"refs/heads/{BRANCH}")
+        elif refs.get(f"refs/heads/{BRANCH}") != remote or not self._on_branch():
             # the clone is a cache: whatever it holds that the remote lacks is in the outbox again
             self._git("checkout", "-q", "-B", BRANCH, f"origin/{BRANCH}")
             self._git("reset", "-q", "--hard", f"origin/{BRANCH}")
-        else:
-            self._git("symbolic-ref", "HEAD", f"refs/heads/{BRANCH}")
+        # else: already at the remote's commit (the usual incremental sync): two git runs saved
+
+    def _on_branch(self) -> bool:
+        """HEAD is the branch, and no rebase a kill interrupted is under way."""
+        git_dir = self.root / ".git"
+        try:
+            head = (git_dir / "HEAD").read_text(encoding="utf-8").strip()
+        except OSError:
+            return False
+        return (head == f"ref: refs/heads/{BRANCH}" and not (git_dir / "rebase-merge").exists()
+                and not (git_dir / "rebase-apply").exists())
 
     def _commit_and_push(self, paths: list[Path], message: str) -> None:
         self._git("add", "--", *(str(p.relative_to(self.root)) for p in paths))
@@ -169,8 +184,7 @@ class GitTarget(Target):
         for _ in range(PUSH_TRIES):
             pushed = self._git("push", "-q", "origin", f"HEAD:refs/heads/{BRANCH}", check=False)
             if pushed.returncode == 0:
-                self._git("fetch", "-q", "origin", check=False)
-                return
+                return  # the next sync's fetch brings origin/main up to this commit
             last = pushed.stderr.strip().splitlines()[-1] if pushed.stderr.strip() else "push refused"
             pulled = self._git("-c", "user.name=agenttui", "-c", "user.email=sync@agenttui.invalid",
                                "pull", "-q", "--rebase", "origin", BRANCH, check=False)
