@@ -33,7 +33,16 @@ Ordinary text (precision = share left alone):
 * ``ud-<lang>``: the ``# text =`` sentences of Universal Dependencies
   treebanks: EWT (en), GSD (id es fr de pt ru zh), IU (uk), VTB (vi) -- as
   bench/eval_injection.py -- and PUD (ar hi it th tr; CC BY-SA 3.0), TRG and
-  Ugnayan (tl; CC BY-SA 4.0 / CC BY-NC-SA 4.0). All splits.
+  Ugnayan (tl; CC BY-SA 4.0 / CC BY-NC-SA 4.0), IDT (ga; CC BY-SA 3.0,
+  commit ecefd4dfddc5da6d56a56429535e64aec060ec4f), ARCOSG (gd; CC BY-SA 4.0,
+  d899aedfd1bfb5383e8867294d7db8f85108fb32), TSA and STAF (sq; CC BY-SA 4.0,
+  f9f4cf1be5564b5d50bafe7d4d6234d5552cdfce / 22ae839b1d7c78005e900dd97747f0739b233c42).
+  LassySmall (nl; CC BY-SA 4.0,
+  7880e0bc4c8138607c8e9724db2294dc89d4e2b5), LFG (pl; GPL-3.0, 7e859fe7edce4ac30afe8ca757bfa6c9c4c36c62).
+  All splits. (No Zulu or Swahili treebank is in UD; zu precision is
+  spikee-fp-zu only, sw is not measured.)
+* ``spikee-fp-<lang>``: spikee's benign false-positive inputs (see
+  bench/injection_indirect_sets.py).
 * ``deepset-benign``: deepset label 0 (English and German).
 * ``python-docs``: paragraphs of the docstrings of this interpreter's standard
   library (PSF licence): technical English that says "ignore", "instructions",
@@ -62,7 +71,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "src")]
 
-from bench.injection_indirect_sets import indirect_sets  # noqa: E402
+from bench.injection_indirect_sets import indirect_sets, spikee_false_positive_checks  # noqa: E402
 
 from agenttui.security import injection_reasons  # noqa: E402
 
@@ -74,6 +83,8 @@ UD = {
     "zh": ["UD_Chinese-GSD"], "ar": ["UD_Arabic-PUD"], "hi": ["UD_Hindi-PUD"],
     "it": ["UD_Italian-PUD"], "th": ["UD_Thai-PUD"], "tr": ["UD_Turkish-PUD"],
     "tl": ["UD_Tagalog-TRG", "UD_Tagalog-Ugnayan"],
+    "ga": ["UD_Irish-IDT"], "gd": ["UD_Scottish_Gaelic-ARCOSG"], "sq": ["UD_Albanian-TSA", "UD_Albanian-STAF"],
+    "nl": ["UD_Dutch-LassySmall"], "pl": ["UD_Polish-LFG"],
 }
 PARAPET = "Parapet-Tech/parapet"
 
@@ -201,9 +212,16 @@ def _indirect(mirror: Path) -> Iterator[Row]:
         yield Row(f"{s.name}/{s.part}", s.lang, True, s.texts)
 
 
+def _spikee_fp(mirror: Path) -> Iterator[Row]:
+    for lang, texts in sorted(spikee_false_positive_checks(mirror).items()):
+        yield Row(f"spikee-fp-{lang}", lang, False, texts)
+
+
 def rows(mirror: Path) -> list[Row]:
     out: list[Row] = []
-    for source in (_deepset(mirror), _parapet(mirror), _indirect(mirror), _written(), _ud(mirror), _python_docs()):
+    sources = (_deepset(mirror), _parapet(mirror), _indirect(mirror), _written(), _ud(mirror), _spikee_fp(mirror),
+               _python_docs())
+    for source in sources:
         out.extend(source)
     return out
 

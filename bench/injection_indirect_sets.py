@@ -13,6 +13,13 @@ repository and nothing is downloaded: a missing snapshot is skipped.
   the seeds' documents (an e-mail / news item) at the start, middle or end, as
   ``spikee generate`` does. Languages: en, and the low-resource languages the
   seeds carry (sq Albanian, ga Irish, gd Scottish Gaelic, zu Zulu).
+* ``spikee-legacy-<lang>``: the same repository and commit, seed folder
+  ``zzz_LEGACY_seeds-cybersec-2025-04`` (its own instructions and documents),
+  built the same way but not split: no rule was written while reading it,
+  so the whole set is held back (part ``unseen``).
+* spikee's false-positive inputs (``seeds-investment-advice-fp``,
+  ``standalone_user_inputs.jsonl``, en ga gd sq zu): ordinary questions, for
+  the precision rows of bench/bench_injection_public.py.
 * ``injecagent-base`` / ``injecagent-enh``: InjecAgent's direct-harm attacker
   instructions (uiuc-kang-lab/InjecAgent, MIT; that repository is not in the
   store, so read from the copy in Zhang-Henry/AIOS_agent, MIT, commit
@@ -45,6 +52,7 @@ from pathlib import Path
 SPIKEE = "ReversecLabs/spikee"
 SPIKEE_COMMIT = "454f7a0c21db2dd8779c23408f24700430c71d8b"
 SPIKEE_SEEDS = ("seeds-cybersec-2026-01", "seeds-llm-mailbox", "seeds-sysmsg-extraction-2025-04")
+SPIKEE_UNSEEN_SEEDS = ("zzz_LEGACY_seeds-cybersec-2025-04",)
 ASB = "Zhang-Henry/AIOS_agent"
 ASB_COMMIT = "b38a3d201c13ce8cf74ebc2aa61ce771f14ef3f4"
 INJECAGENT_COMMIT = "f6db66b111bc9b482658f18ce8beda1076dd8eda"
@@ -101,12 +109,13 @@ def _place(document: str, payload: str, key: str) -> str:
     return f"{document}\n{payload}"
 
 
-def spikee(mirror: Path) -> Iterator[Set]:
+def spikee(mirror: Path, seeds: tuple[str, ...] = SPIKEE_SEEDS, prefix: str = "spikee",
+           split: bool = True) -> Iterator[Set]:
     base = "spikee/data/workspace/datasets"
     jailbreaks: dict[str, dict[str, object]] = {}
     instructions: dict[str, dict[str, object]] = {}
     documents: list[str] = []
-    for seed in SPIKEE_SEEDS:
+    for seed in seeds:
         raw = _show(mirror, SPIKEE, SPIKEE_COMMIT, f"{base}/{seed}/jailbreaks.jsonl")
         if raw is None:
             print(f"  (skipped spikee: no snapshot of {SPIKEE})")
@@ -130,7 +139,25 @@ def spikee(mirror: Path) -> Iterator[Set]:
             doc = documents[hashlib.sha256(payload.encode()).digest()[2] % len(documents)] if documents else ""
             by_lang.setdefault(lang, []).append((key, _place(doc, payload, payload) if doc else payload))
     for lang, keyed in sorted(by_lang.items(), key=lambda kv: (kv[0] != "en", kv[0])):
-        yield from _split(f"spikee-{lang}", lang, keyed)
+        if split:
+            yield from _split(f"{prefix}-{lang}", lang, keyed)
+        else:
+            yield Set(f"{prefix}-{lang}", lang, "unseen", [text for _, text in keyed])
+
+
+def spikee_unseen(mirror: Path) -> Iterator[Set]:
+    """spikee's older cybersec seeds, never read when writing rules: a whole set held back."""
+    yield from spikee(mirror, SPIKEE_UNSEEN_SEEDS, "spikee-legacy", split=False)
+
+
+def spikee_false_positive_checks(mirror: Path) -> dict[str, list[str]]:
+    """spikee's benign inputs for false-positive checks, per language (ordinary questions)."""
+    out: dict[str, list[str]] = {}
+    path = "spikee/data/workspace/datasets/seeds-investment-advice-fp/standalone_user_inputs.jsonl"
+    raw = _show(mirror, SPIKEE, SPIKEE_COMMIT, path)
+    for row in _jsonl(raw):
+        out.setdefault(str(row.get("lang", "en")), []).append(str(row["text"]))
+    return out
 
 
 def _review(instruction: str) -> str:
@@ -165,4 +192,4 @@ def asb(mirror: Path) -> Iterator[Set]:
 
 
 def indirect_sets(mirror: Path) -> list[Set]:
-    return [*spikee(mirror), *injecagent(mirror), *asb(mirror)]
+    return [*spikee(mirror), *spikee_unseen(mirror), *injecagent(mirror), *asb(mirror)]
