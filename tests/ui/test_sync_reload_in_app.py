@@ -6,10 +6,12 @@ through a folder."""
 from __future__ import annotations
 
 import pytest
+from textual.widgets import Static
 
 from agenttui.core.config.paths import Paths
 from agenttui.sync import engine
 from agenttui.ui.app import make_app
+from agenttui.ui.screens.audit import AuditScreen
 from agenttui.ui.widgets.chat_log import Notice
 from agenttui.ui.widgets.sync_status import SyncStatus
 from tests.ui.helpers import chat, notifications, send, wait_until
@@ -64,6 +66,12 @@ async def test_settings_from_a_sync_apply_at_once_and_its_conflicts_are_a_notice
         await wait_until(pilot, lambda: any("Conflicts kept (1" in text for text in _notices(app)), timeout=60)
         shown = next(text for text in _notices(app) if "Conflicts kept" in text)
         assert "config.toml: edited on two machines" in shown and "This machine: a" in shown, shown
+
+        # the memory audit, where memory's own conflicts are flagged, names the others' number
+        await send(pilot, "/audit")
+        await wait_until(pilot, lambda: isinstance(app.screen, AuditScreen)
+                         and "1 sync conflict(s) on chats/files: /sync status"
+                         in str(app.screen.query_one("#audit-summary", Static).render()), timeout=60)
 
 
 async def test_a_sync_that_changes_no_settings_reloads_nothing_and_says_nothing(services, other_machine):

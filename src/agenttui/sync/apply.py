@@ -249,7 +249,10 @@ class Applier:
             return
         try:
             if deleted:
-                digest = file_records.remove(self.paths, str(logical), path, bool(record.get("profile_gone")))
+                # a whole folder goes only if this machine synced that profile: a profile of the
+                # same name made here alone and never synced is not the one deleted
+                gone = bool(record.get("profile_gone")) and before is not None
+                digest = file_records.remove(self.paths, str(logical), path, gone)
             else:
                 digest = file_records.write(str(logical), path, content)
         except file_records.LocalFileDamaged as exc:

@@ -23,6 +23,23 @@ _QUERY = ("SELECT c.key, c.winner_hlc, c.loser_hlc, c.loser FROM conflicts c JOI
           "WHERE c.key >= 'mem/' AND c.key < 'mem0' ORDER BY c.id")
 
 
+def other_conflicts(paths: Paths) -> int:
+    """Conflicts kept on conversations and files whose winner still stands: the audit names
+    their number (its rows are memory items) and ``/sync status`` lists them."""
+    from agenttui.sync.engine import sync_dir
+
+    db_path = sync_dir(paths) / "state.sqlite3"
+    if not db_path.exists():
+        return 0
+    try:
+        with closing(sqlite3.connect(f"{db_path.as_uri()}?mode=ro", uri=True, timeout=5)) as db:
+            row = db.execute("SELECT COUNT(*) FROM conflicts c JOIN items i ON i.key = c.key "
+                             "AND i.hlc = c.winner_hlc WHERE NOT (c.key >= 'mem/' AND c.key < 'mem0')").fetchone()
+    except sqlite3.Error:
+        return 0
+    return int(row[0])
+
+
 def _text(loser: str) -> str:
     """The losing version as the user reads it: a note's text, a fact's ``key = value``."""
     try:

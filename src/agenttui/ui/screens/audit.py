@@ -113,6 +113,7 @@ class AuditScreen(Screen[bool]):
         self.services = services
         self.now = now  # frozen clock for snapshots / tests
         self.rows: list[AuditRow] = []
+        self.sync_conflicts_elsewhere = 0  # kept by a sync on conversations and files (not rows here)
         self.flag: str | None = None
         self.sort = "flags"
         self.reverse = False
@@ -223,6 +224,9 @@ class AuditScreen(Screen[bool]):
                 raise
             findings = run()
             warning = f"Duplicates by meaning are off: {error}"
+        from agenttui.sync.conflicts import other_conflicts
+
+        self.sync_conflicts_elsewhere = other_conflicts(self.services.paths)
         self.post_message(self._Audited(rows_from(items, findings), warning))
 
     @on(_Audited)
@@ -242,6 +246,9 @@ class AuditScreen(Screen[bool]):
         for flag in AUDIT_FLAGS:
             if counts[flag]:
                 summary.append(f" · {FLAG_TAGS[flag]} {counts[flag]}")
+        if self.sync_conflicts_elsewhere:  # on this line: the summary is one row high
+            summary.append(f" · {self.sync_conflicts_elsewhere} sync conflict(s) on chats/files: /sync status",
+                           style="bold")
         summary.append(f"   showing {len(self.table.shown)}"
                        f" ({self.flag or 'all'}; sorted by {COLUMNS[self.sort][0]}"
                        f"{' ↑' if self.reverse else ''})", style="dim")
