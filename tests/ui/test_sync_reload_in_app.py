@@ -24,7 +24,7 @@ PASSPHRASE = "correct horse battery staple"
 
 @pytest.fixture
 def other_machine(paths, tmp_path, monkeypatch):
-    """Machine b sent settings with another theme; this app's machine (a) joined the folder
+    """Machine b sent settings naming its own new theme; this app's machine (a) joined the folder
     with settings of its own, never synced: the group's win, a's are kept as a conflict."""
     monkeypatch.setenv("AGENTTUI_SYNC_PASSPHRASE", PASSPHRASE)
     folder = tmp_path / "Sync" / "agenttui"
@@ -32,7 +32,10 @@ def other_machine(paths, tmp_path, monkeypatch):
     engine.init(b, "folder", str(folder), "b", PASSPHRASE)
     engine.init(paths, "folder", str(folder), "a", PASSPHRASE)
     b.config_file.parent.mkdir(parents=True, exist_ok=True)
-    b.config_file.write_text('theme = "agenttui-light"\n\n[history]\nwindow_messages = 44\n', encoding="utf-8")
+    b.config_file.write_text('theme = "dusk"\n\n[history]\nwindow_messages = 44\n', encoding="utf-8")
+    b.user_themes_dir.mkdir(parents=True, exist_ok=True)
+    (b.user_themes_dir / "dusk.toml").write_text('name = "dusk"\ndark = true\nprimary = "#aa66cc"\n',
+                                                 encoding="utf-8")
     assert engine.sync_now(b).sent >= 1
     paths.config_file.parent.mkdir(parents=True, exist_ok=True)
     paths.config_file.write_text('theme = "agenttui-dark"\n', encoding="utf-8")
@@ -53,10 +56,11 @@ async def test_settings_from_a_sync_apply_at_once_and_its_conflicts_are_a_notice
 
         await send(pilot, "/sync")
         await wait_until(pilot, lambda: status.finished == 1, timeout=120)
-        await wait_until(pilot, lambda: app.theme == "agenttui-light", timeout=30)
+        await wait_until(pilot, lambda: app.theme == "dusk", timeout=30)  # the synced file, registered
         assert services.settings.history.window_messages == 44  # read again, not at the next start
         said = notifications(app)
-        assert any(title == "Sync" and "changed your settings" in text for _s, title, text in said), said
+        assert any(title == "Sync" and "changed your settings and theme dusk" in text
+                   for _s, title, text in said), said
         conflicts = [(s, text) for s, title, text in said if title == "Sync conflicts"]
         assert conflicts and conflicts[0][0] == "warning", said
         assert "1 conflicting edit" in conflicts[0][1] and "/sync status" in conflicts[0][1]

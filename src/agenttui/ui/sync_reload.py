@@ -68,11 +68,11 @@ def apply_in_app(app: Any, reloaded: Reloaded) -> None:
         for theme in loaded.themes.values():
             app.register_theme(theme)
     wanted = services.base_settings.theme
-    if (reloaded.settings or reloaded.themes) and wanted in getattr(app, "available_themes", {}):
-        if app.theme == wanted:
-            app.refresh_css()  # the same name, perhaps new colours: setting it again would do nothing
-        else:
+    if wanted in getattr(app, "available_themes", {}):
+        if app.theme != wanted:
             app.theme = wanted
+        elif reloaded.themes:
+            app.refresh_css()  # the same name, perhaps new colours: setting it again would do nothing
     refresh = getattr(app, "refresh_header", None)
     if callable(refresh):
         refresh()
