@@ -122,11 +122,9 @@ _TOKEN_VALUE = re.compile(r"[A-Za-z0-9+/=_.~-]{1,500}")
 def find_assignments(text: str, lowered: str, present: Set[str] | None = None) -> Iterator[Candidate]:
     """`present`: the anchors that occur in `lowered`, if known (`AnchoredPattern.finditer`)."""
     for m in _ASSIGN.finditer(lowered, present):
+        # The filters below each `continue`: the cheapest and most selective run
+        # first (on code, most matches are `max_tokens=…` or `key == "…"`).
         kstart = _key_start(lowered, m.start())
-        if lowered[max(0, kstart - 3) : kstart] == "://":
-            continue  # `https://oauth2:TOKEN@host/…`: URL credentials, found below
-        if lowered[max(0, kstart - 10) : kstart] == "[redacted:":
-            continue  # a marker's kind (`[REDACTED:password_hash]:19000:…`), not a key
         key_end = m.start("sep")
         raw_key = text[kstart:key_end].strip(" \t\"'[]")
         key = raw_key.lower()
@@ -136,6 +134,14 @@ def find_assignments(text: str, lowered: str, present: Set[str] | None = None) -
         if verdict is None:
             continue
         kind, strong = verdict
+        sep = m.group("sep")
+        comparison = sep in ("==", "===", "!=", "!==")
+        if comparison and not (strong and kind in ("password", "secret")):
+            continue  # only a strong password or secret compared to a literal counts (below)
+        if lowered[max(0, kstart - 3) : kstart] == "://":
+            continue  # `https://oauth2:TOKEN@host/…`: URL credentials, found below
+        if lowered[max(0, kstart - 10) : kstart] == "[redacted:":
+            continue  # a marker's kind (`[REDACTED:password_hash]:19000:…`), not a key
         vstart, vend = m.span("value")
         raw = text[vstart:vend]
         quoted = raw[:1] in "\"'"
@@ -144,8 +150,7 @@ def find_assignments(text: str, lowered: str, present: Set[str] | None = None) -
             vstart, vend = vstart + 1, vend - 1
         elif "`" in raw:  # `hashed_password=hashed_password`: inline code in prose
             value = value.split("`", 1)[0]
-        sep = m.group("sep")
-        if sep in ("==", "===", "!=", "!=="):
+        if comparison:
             # `if password == "logmein"`: a hard-coded credential, if it is a quoted
             # literal of one word (not `token == "EOF"`, `secret != ""`, a message).
             if (quoted and strong and kind in ("password", "secret") and len(value) >= 4 and not is_placeholder(value)
