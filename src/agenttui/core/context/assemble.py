@@ -286,27 +286,35 @@ def _memory_and_project(services: CoreServices, warnings: list[str]) -> tuple[li
     return items, project_section
 
 
-_ScreenKey = tuple[int, int, int, tuple[str, ...], frozenset[str]]
-_screens: dict[_ScreenKey, tuple[list[MemoryItem], list[MemoryItem], list[MemoryItem]]] = {}
+_Screened = tuple[tuple[str, ...], list[tuple[str, str | None, str, str | None]], list[read_screen.ReadVerdict]]
+_screens: list[_Screened] = []  # the last (patterns, contents, verdicts): the profile's current memory
 
 
 def _screened(items: list[MemoryItem], redact_patterns: Sequence[str], kept: frozenset[str]
               ) -> tuple[list[MemoryItem], list[MemoryItem]]:
-    """``read_screen.for_prompt`` of the memory store's cached items, reused while they are the
-    same objects, unchanged, under the same patterns and kept hashes.
+    """``read_screen.for_prompt(items, redact_patterns, kept)``, with the verdicts kept while
+    every item's screened content (kind, key, text, value) is the same.
 
-    Hashing 2,000 notes to look up their verdicts cost ~7 ms a turn. The memory store hands
-    out the same objects until its file changes (``items(copies=False)``); the entry holds
-    them, so their ids cannot be reused by other objects while it is kept.
+    Hashing 2,000 notes to look up their verdicts cost ~7 ms a turn; comparing their
+    contents (the same string objects while the memory file is unchanged) costs a tenth.
+    Only a held or redacted item is hashed again, as ``for_prompt`` would.
     """
-    key = (len(items), hash(tuple(map(id, items))), hash(tuple(i.updated for i in items)),
-           tuple(redact_patterns), kept)
-    hit = _screens.get(key)
-    if hit is None or len(hit[0]) != len(items) or any(a is not b for a, b in zip(hit[0], items, strict=True)):
-        send, held = read_screen.for_prompt(items, redact_patterns, kept)
-        _screens.clear()  # one set at a time: the profile's current memory
-        hit = _screens[key] = (list(items), send, held)
-    return list(hit[1]), list(hit[2])
+    patterns = tuple(redact_patterns)
+    contents: list[tuple[str, str | None, str, str | None]] = [(i.kind, i.key, i.text, i.value) for i in items]
+    last = _screens[0] if _screens else None
+    if last is not None and last[0] == patterns and last[1] == contents:
+        verdicts = last[2]
+    else:
+        verdicts = [read_screen.screen(i, patterns) for i in items]
+        _screens[:] = [(patterns, contents, verdicts)]
+    send: list[MemoryItem] = []
+    held: list[MemoryItem] = []
+    for item, verdict in zip(items, verdicts, strict=True):
+        if verdict.quarantined and read_screen.content_hash(item) not in kept:
+            held.append(item)
+        else:
+            send.append(read_screen.shown(item, patterns) if verdict.redacted else item)
+    return send, held
 
 
 def _repo_section(services: CoreServices, warnings: list[str]) -> str:

@@ -60,8 +60,10 @@ exactly the lexical one.)
 
 from __future__ import annotations
 
+import os
 import re
 import threading
+import time as time_module
 from collections.abc import Callable, Collection, Iterable, Sequence
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -249,11 +251,22 @@ class RecallResult:
 # --------------------------------------------------------------------------
 # Rendering (the prompt's quoting; the same text is what the budget counts)
 # --------------------------------------------------------------------------
+_days: dict[tuple[datetime, str | None, tuple[str, ...]], str] = {}
+
+
 def _local_day(moment: datetime) -> str:
-    local = moment.astimezone()
-    # isoformat is strftime's text for four-digit years at a fraction of its cost (every turn
-    # of every snippet, each time the budget is counted)
-    return local.date().isoformat() if local.year >= 1000 else local.strftime("%Y-%m-%d")
+    # kept per moment and local zone (the TZ variable and what tzset read): a turn renders
+    # ~100 snippets, most turns of them several times while the budget is counted
+    key = (moment, os.environ.get("TZ"), time_module.tzname)
+    day = _days.get(key)
+    if day is None:
+        local = moment.astimezone()
+        # isoformat is strftime's text for four-digit years at a fraction of its cost
+        day = local.date().isoformat() if local.year >= 1000 else local.strftime("%Y-%m-%d")
+        if len(_days) >= 10_000:
+            _days.clear()
+        _days[key] = day
+    return day
 
 
 def _one_line(text: str | None, limit: int) -> str:
@@ -265,11 +278,12 @@ def render_snippet(snippet: Snippet) -> str:
     """Plain text lines quoting ``snippet``: dated, attributed, one line per turn."""
     if snippet.source == "message":
         title = snippet.conversation_title or "untitled"
-        head = f"[{_local_day(snippet.date)} · conversation “{_one_line(title, 60)}”]"
+        first = _local_day(snippet.date)
+        head = f"[{first} · conversation “{_one_line(title, 60)}”]"
         lines = [head]
         for turn in snippet.turns:
             day = _local_day(turn.created)
-            prefix = turn.role if day == _local_day(snippet.date) else f"{turn.role} ({day})"
+            prefix = turn.role if day == first else f"{turn.role} ({day})"
             lines.append(f"{prefix}: {turn.text}")
         return "\n".join(lines)
     if snippet.source == "project":
@@ -587,11 +601,10 @@ def _message_snippets(history: HistoryStore, request: RecallRequest, today: date
                       result: RecallResult) -> list[Snippet]:
     rows, lists = _message_lists(history, request, today, result)
     fused = rrf(lists)
-    times = [row.created.timestamp() for row in rows.values()]
-    oldest, span = (min(times), (max(times) - min(times)) or 1.0) if times else (0.0, 1.0)
+    times = {mid: row.created.timestamp() for mid, row in rows.items()}
+    oldest, span = (min(times.values()), (max(times.values()) - min(times.values())) or 1.0) if times else (0.0, 1.0)
     bonus = CURRENT_BONUS if asks_current(request.query) else RECENCY_BONUS
-    scores = {mid: fused.get(mid, 0.0) * (1 + bonus * (row.created.timestamp() - oldest) / span)
-              for mid, row in rows.items()}
+    scores = {mid: fused.get(mid, 0.0) * (1 + bonus * (moment - oldest) / span) for mid, moment in times.items()}
     order = sorted(rows, key=lambda mid: (-scores[mid], -mid))
     snippets: list[Snippet] = []
     kept = NearDuplicates(NEAR_DUPLICATE)
