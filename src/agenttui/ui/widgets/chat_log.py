@@ -65,7 +65,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from textual import on, work
 from textual.binding import Binding
-from textual.containers import VerticalScroll
 from textual.message import Message as TextualMessage
 from textual.reactive import reactive
 from textual.widget import Widget
@@ -73,7 +72,7 @@ from textual.widget import Widget
 from agenttui.core.models import Message
 from agenttui.core.recall.usage import RecallUsage
 from agenttui.ui.survivable_errors import dispatch_guarded
-from agenttui.ui.widgets.message_cursor import CURSOR_BINDINGS, CURSOR_CSS, MessageCursor
+from agenttui.ui.widgets.message_cursor import MessageCursor
 from agenttui.ui.widgets.message_view import AssistantMessage, Notice, UserMessage
 from agenttui.ui.widgets.thinking_block import ThinkingBlock
 from agenttui.ui.widgets.tool_call_view import ToolCallView
@@ -174,10 +173,9 @@ def widgets_for(messages: list[Message], used: Mapping[int, RecallUsage] | None 
     return widgets
 
 
-class ChatLog(MessageCursor, VerticalScroll):
-    DEFAULT_CSS = "ChatLog { height: 1fr; padding: 0 1; }" + CURSOR_CSS
+class ChatLog(MessageCursor):
+    DEFAULT_CSS = "ChatLog { height: 1fr; padding: 0 1; }"
     BINDINGS = [
-        *CURSOR_BINDINGS,
         # the conversation's start / end, whatever is mounted (module doc: a window of it is)
         Binding("home,ctrl+home", "to_start", "Start", show=False),
         Binding("end,ctrl+end", "to_end", "End", show=False),

@@ -1,6 +1,7 @@
 """Acting on one message of the chat log: select, edit, regenerate, branch, fork.
 
-Mixed into :class:`~agenttui.ui.widgets.chat_log.ChatLog`. With the log
+The scrolling list of messages :class:`~agenttui.ui.widgets.chat_log.ChatLog` builds on
+(it adds paging and the conversation's window). With the log
 focused (``shift+tab`` from the prompt, or a click on a message) one message is
 *selected* (highlighted; the newest when the log gets the focus): ``↑``/``↓``
 move the selection, ``e`` edits it (a question), ``r`` regenerates it (a reply:
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from textual import events, work
 from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
 from textual.message import Message as TextualMessage
 from textual.widget import Widget
 
@@ -28,13 +30,8 @@ from agenttui.ui.widgets.branch_nav import BranchNav
 from agenttui.ui.widgets.message_view import AssistantMessage, UserMessage
 
 if TYPE_CHECKING:
-    from textual.containers import VerticalScroll
+    from agenttui.bootstrap import Services
 
-    _Base = VerticalScroll
-else:
-    _Base = object
-
-#: ChatLog's BINDINGS (Textual reads BINDINGS from widget classes only, not from mixins).
 CURSOR_BINDINGS: list[BindingType] = [
     Binding("up", "select_message(-1)", "Previous", show=False),
     Binding("down", "select_message(1)", "Next", show=False),
@@ -47,10 +44,10 @@ CURSOR_BINDINGS: list[BindingType] = [
     *(Binding(str(n), f"copy_code({n})", f"Copy code block {n}", show=False) for n in range(1, 10)),
     Binding("escape", "message('prompt')", "Prompt", show=False),
 ]
-#: ChatLog's CSS for the selection: shown while the log has the focus. The tint is lost without
+#: The selection shows while the log has the focus. The tint is lost without
 #: colour (NO_COLOR, the ansi theme); the heavy left bar (``┃``) is a glyph, so it still shows.
 CURSOR_CSS = """
-ChatLog:focus > .-selected { tint: $accent 18%; border-left: heavy $accent; }
+MessageCursor:focus > .-selected { tint: $accent 18%; border-left: heavy $accent; }
 """
 
 MESSAGE_TYPES = (UserMessage, AssistantMessage)
@@ -87,8 +84,18 @@ class BranchesRead(TextualMessage):
         self.select_id = select_id
 
 
-class MessageCursor(_Base):
-    """See the module doc. Needs ``services`` and ``conversation_id`` (ChatLog has them)."""
+class MessageCursor(VerticalScroll):
+    """See the module doc. Subclasses set ``services`` and ``conversation_id`` and say how older
+    messages page in (:meth:`load_older`)."""
+
+    DEFAULT_CSS = CURSOR_CSS
+    BINDINGS = CURSOR_BINDINGS
+    services: Services
+    conversation_id: str | None = None
+    has_older = False  # older messages are in history only
+
+    def load_older(self) -> None:
+        """Page in the messages above the first one mounted (none here: all of them are)."""
 
     _selected_id: int | None = None
     _leaving: tuple[Widget, ...] = ()  # rows on screen until the page replacing them shows (ChatLog)
@@ -164,8 +171,8 @@ class MessageCursor(_Base):
         index = widgets.index(current) + step if current in widgets else len(widgets) - 1
         if 0 <= index < len(widgets):
             self.select(widgets[index])
-        elif index < 0 and getattr(self, "has_older", False):
-            self.load_older()  # type: ignore[attr-defined]  # ChatLog pages in the older turns
+        elif index < 0 and self.has_older:
+            self.load_older()
 
     def action_copy_code(self, number: int) -> None:
         """Copy a code block of the selected reply: ``number`` counts from 1; 0 is the last.
@@ -201,19 +208,19 @@ class MessageCursor(_Base):
     # -- the navigators -----------------------------------------------------------
     def refresh_branches(self, select_id: int | None = None) -> None:
         """Read which shown messages have siblings (in a thread), then show their navigators."""
-        cid = getattr(self, "conversation_id", None)
+        cid = self.conversation_id
         if cid is not None:
             self._read_branches(cid, [w.message_id for w in self.message_widgets()], select_id)  # type: ignore[attr-defined]
 
     @work(thread=True, group="chat-branches", exit_on_error=False)
     def _read_branches(self, cid: str, ids: list[int], select_id: int | None) -> None:
-        history = self.services.history  # type: ignore[attr-defined]
+        history = self.services.history
         # one flag for a conversation that never branched; else one indexed query per message
         positions = history.branch_positions(cid, ids) if ids and history.has_branches(cid) else {}
         self.post_message(BranchesRead(cid, positions, select_id))
 
     async def on_branches_read(self, event: BranchesRead) -> None:
-        if event.conversation_id != getattr(self, "conversation_id", None):
+        if event.conversation_id != self.conversation_id:
             return
         children = self.rows()
         for index, widget in enumerate(children):
