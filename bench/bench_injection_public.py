@@ -1,6 +1,9 @@
 """Injection screen on public sets: recall per source and language, precision on ordinary text per language.
 
-    .venv/bin/python bench/bench_injection_public.py [--mirror DIR] [--misses N]
+    .venv/bin/python bench/bench_injection_public.py [--mirror DIR] [--misses N] [--only S] [--without MODULE]
+
+``--without injection_indirect_wide`` repeats the run without that module's
+rules: the baseline its rules must beat (recall up, precision unchanged).
 
 Read at run time from git snapshots under ``--mirror`` (default /work/.mirror,
 made by the search tool's ``fetch``); nothing is copied into this repository and
@@ -73,6 +76,25 @@ sys.path[:0] = [str(ROOT), str(ROOT / "src")]
 
 from bench.injection_indirect_sets import indirect_sets, spikee_false_positive_checks  # noqa: E402
 
+
+def _without(argv: list[str]) -> list[str]:
+    """``--without MODULE`` (repeatable): empty that rule module's tables before the screen
+    assembles them, so the same run can be repeated as a baseline without those rules."""
+    names = [argv[i + 1] for i, a in enumerate(argv[:-1]) if a == "--without"]
+    import importlib
+
+    from agenttui.security import injection_patterns  # the assembled tables, compiled at first use
+
+    for name in names:
+        module = importlib.import_module(f"agenttui.security.{name}")
+        for table in ("WORD_RULES", "PLAIN_RULES", "TWO_STEP_RULES"):
+            drop = set(getattr(module, table, []))
+            assembled = getattr(injection_patterns, table)
+            assembled[:] = [rule for rule in assembled if rule not in drop]
+    return names
+
+
+_ABLATED = _without(sys.argv)
 from agenttui.security import injection_reasons  # noqa: E402
 
 PRECISION_GOAL = 0.95
@@ -231,7 +253,11 @@ def main() -> int:
     parser.add_argument("--mirror", type=Path, default=Path(os.environ.get("AGENTTUI_MIRROR", "/work/.mirror")))
     parser.add_argument("--misses", type=int, default=0)
     parser.add_argument("--only", default="", help="rows whose name contains this (e.g. /tune)")
+    parser.add_argument("--without", action="append", default=[],
+                        help="baseline: run without this rule module (e.g. injection_indirect_wide)")
     args = parser.parse_args()
+    if _ABLATED:
+        print(f"baseline without {', '.join(_ABLATED)}")
     print(f"{'source':24} {'lang':6} {'measure':9} {'rate':>6} {'n':>6}")
     below: list[str] = []
     for row in rows(args.mirror):

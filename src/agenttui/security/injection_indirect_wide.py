@@ -184,6 +184,44 @@ _ADDRESSED: dict[str, tuple[str, str, str]] = {
     "zu": ("umlayezo|umyalezo", "kuwe|kini", "ai|msizi|umsizi|imodeli|wesizi"),
     "sw": ("ujumbe", "kwako|kwa ajili yako|kwenu", "ai|msaidizi|modeli|wakala"),
 }
+# The same family for the languages the other modules cover, with a longer gap
+# ("un mensaje importante de mi parte, Emma Johnson, para ti, GPT-4") and model
+# names as the addressee.
+_MODELS = r"gpt\W?\d*\w*|chatgpt|claude|gemini|llama|copilot|mistral|qwen|deepseek"
+_ADDRESSED.update({
+    "es": ("mensaje|nota|aviso", "para ti|a ti|para usted|a usted", "ia|asistente|modelo|agente|chatbot"),
+    "fr": ("message|note", "pour toi|à toi|pour vous|à vous", "ia|assistant|assistante|modèle|agent"),
+    "de": ("nachricht|mitteilung|notiz", "an dich|für dich|an sie|für sie", "ki|assistent|assistentin|modell|agent|chatbot"),
+    "pt": ("mensagem|nota|aviso", "para você|para voce|para ti|a você", "ia|assistente|modelo|agente"),
+    "it": ("messaggio|nota|avviso", "per te|a te|per lei", "ia|assistente|modello|agente"),
+    "id": ("pesan", "untuk kamu|untukmu|kepadamu|untuk anda|kepada anda|kepada kamu", "ai|asisten|model|agen"),
+    "ru": ("сообщение|послание|записка", "для тебя|тебе|для вас|вам", "ии|ассистент|ассистенту|помощник|помощнику|модель|модели|агент|агенту"),
+    "uk": ("повідомлення|послання", "для тебе|тобі|для вас|вам", "ші|асистент|асистенту|помічник|помічнику|модель|агент"),
+    "vi": ("tin nhắn|thông điệp|lời nhắn", "gửi bạn|cho bạn|gửi đến bạn|gửi tới bạn", "trợ lý|ai|mô hình|tác nhân"),
+    "tl": ("mensahe", "para sa iyo|sa iyo", "ai|assistant|katulong|modelo"),
+    "ar": ("رسالة", "إليك|اليك|لك", "المساعد|الذكاء الاصطناعي|النموذج|الوكيل"),
+})
+_ADDRESSED_PLAIN: dict[str, str] = {
+    "ja": rf"(?:ai|アシスタント|エージェント|モデル|{_MODELS})[^。！？]{{0,15}}?への(?:重要な|緊急の|大切な)?(?:メッセージ|お知らせ|指示)",
+    "ko": rf"(?:ai|어시스턴트|에이전트|모델|{_MODELS})[^.!?]{{0,15}}?에게 (?:보내는 )?(?:중요한 |긴급한 )?(?:메시지|메세지|지시)",
+}
+# (after doing that, the task I gave you, you can): the closing line of a hijack
+_AFTER_THAT: dict[str, tuple[str, str, str]] = {
+    "es": ("después de (?:hacer|haber hecho|completar) (?:eso|esto)|una vez hecho (?:eso|esto)", "puedes|podrás|podras", "tarea que te (?:di|he dado|asigné|encargué)"),
+    "fr": ("après avoir fait (?:cela|ça|ceci)|une fois (?:cela|ceci) fait", "tu peux|tu pourras|vous pouvez|vous pourrez", "tâche que je (?:t|vous) ai (?:donnée|confiée|assignée)"),
+    "de": ("nachdem du (?:das|dies) (?:getan|erledigt|gemacht) hast|wenn du (?:das|dies) (?:getan|erledigt|gemacht) hast", "kannst du|darfst du", "aufgabe\\W+(?:\\w+\\W+)?die ich dir (?:gegeben|gestellt|aufgetragen)"),
+    "pt": ("depois de fazer isso|depois de (?:ter )?feito isso|após fazer isso", "você pode|voce pode|poderá|podes", "tarefa que (?:eu )?(?:te|lhe) (?:dei|passei|atribuí)"),
+    "it": ("dopo aver fatto (?:questo|ciò|cio)|una volta fatto (?:questo|ciò)", "puoi|potrai", "compito che ti ho (?:dato|assegnato)"),
+    "id": ("setelah (?:kamu |anda )?(?:melakukan|mengerjakan) (?:itu|ini|hal itu|hal ini)", "kamu bisa|anda bisa|kamu dapat|anda dapat|barulah", "tugas yang (?:saya|aku) berikan"),
+    "ru": ("после того как (?:ты )?(?:сделаешь|выполнишь) это|сделав это|выполнив это", "ты можешь|можешь|сможешь|вы можете", r"задач\w* которую я (?:тебе|вам) (?:дал|дала|поставил)"),
+    "uk": ("після того як (?:ти )?(?:зробиш|виконаєш) це|зробивши це|виконавши це", "ти можеш|можеш|зможеш|ви можете", "завдання яке я (?:тобі|вам) (?:дав|дала)"),
+    "nl": ("nadat je dat (?:hebt )?gedaan|als je dat gedaan hebt|zodra je dat gedaan hebt", "kun je|mag je|kan je", "(?:taak|opdracht) die ik je (?:gaf|heb gegeven)"),
+    "pl": ("po (?:wykonaniu|zrobieniu) tego|gdy to zrobisz|kiedy to zrobisz", "możesz|mozesz", "zadanie które ci (?:dałem|dałam|zleciłem)"),
+}
+_AFTER_THAT_PLAIN: dict[str, str] = {
+    "zh": r"(?:完成|做完|做好)(?:这|此|这件事|这些|以上)(?:之后|以后|后)[^。！？]{0,10}?可以[^。！？]{0,20}?(?:我|我们)(?:最初|一开始|开始时)?(?:给你|交给你|布置给你)的任务",
+    "ja": r"(?:それ|これ)(?:を)?(?:行った|実行した|終えた|完了した|やった)(?:後|あと|ら)[^。！？]{0,30}?(?:私が|最初に)[^。！？]{0,10}?(?:与えた|依頼した|お願いした)タスク",
+}
 # (before, the task, first)
 _BEFORE_FIRST: dict[str, tuple[str, str, str]] = {
     "nl": ("voordat|voor(?:dat)? je|alvorens", "taak|opdracht|verzoek|vraag", "eerst|allereerst|eerste"),
@@ -246,7 +284,13 @@ def _rules() -> list[tuple[str, str]]:
     for lang, (ignore, previous, instr) in _OVERRIDE.items():
         out.append((f"instruction override ({lang})", rf"\b(?:{ignore})\b{_SENT}{{0,30}}?(?:\b(?:{previous})\b{_SENT}{{0,20}}?\b(?:{instr})\b|\b(?:{instr})\b{_SENT}{{0,20}}?\b(?:{previous})\b)"))
     for lang, (message, to_you, ai) in _ADDRESSED.items():
-        out.append((f"addressed to the AI ({lang})", rf"\b(?:{message})\b{_SENT}{{0,40}}?\b(?:{to_you})\W+(?:\w+\W+)?(?:{ai})\b"))
+        out.append((f"addressed to the AI ({lang})", rf"\b(?:{message})\b{_SENT}{{0,50}}?\b(?:{to_you})\W+(?:\w+\W+)?(?:{ai}|{_MODELS})\b"))
+    for lang, phrase in _ADDRESSED_PLAIN.items():
+        out.append((f"addressed to the AI ({lang})", phrase))
+    for lang, (after, can, task) in _AFTER_THAT.items():
+        out.append((f"task hijack ({lang})", rf"\b(?:{after})\b{_SENT}{{0,20}}?\b(?:{can})\b{_SENT}{{0,40}}?\b(?:{task})"))
+    for lang, phrase in _AFTER_THAT_PLAIN.items():
+        out.append((f"task hijack ({lang})", phrase))
     for lang, (before, task, first) in _BEFORE_FIRST.items():
         out.append((f"task hijack ({lang})", rf"\b(?:{before})\b{_SENT}{{0,40}}?\b(?:{task})\b{_SENT}{{0,80}}?\b(?:{first})\b"))
     for lang, (training, assigned) in _ASSIGNED.items():
