@@ -286,8 +286,8 @@ def _memory_and_project(services: CoreServices, warnings: list[str]) -> tuple[li
     return items, project_section
 
 
-_Screened = tuple[tuple[str, ...], list[tuple[str, str | None, str, str | None]], list[read_screen.ReadVerdict]]
-_screens: list[_Screened] = []  # the last (patterns, contents, verdicts): the profile's current memory
+_Screened = tuple[tuple[str, ...], list[tuple[str, str | None, str, str | None]], list[tuple[int, bool, bool]]]
+_screens: list[_Screened] = []  # the last (patterns, contents, flagged): the profile's current memory
 
 
 def _screened(items: list[MemoryItem], redact_patterns: Sequence[str], kept: frozenset[str]
@@ -297,24 +297,24 @@ def _screened(items: list[MemoryItem], redact_patterns: Sequence[str], kept: fro
 
     Hashing 2,000 notes to look up their verdicts cost ~7 ms a turn; comparing their
     contents (the same string objects while the memory file is unchanged) costs a tenth.
-    Only a held or redacted item is hashed again, as ``for_prompt`` would.
+    Only a held or redacted item is looked at again, as ``for_prompt`` would.
     """
     patterns = tuple(redact_patterns)
     contents: list[tuple[str, str | None, str, str | None]] = [(i.kind, i.key, i.text, i.value) for i in items]
     last = _screens[0] if _screens else None
     if last is not None and last[0] == patterns and last[1] == contents:
-        verdicts = last[2]
-    else:
+        flagged = last[2]
+    else:  # (position, quarantined, redacted) of every item the screen did not simply pass
         verdicts = [read_screen.screen(i, patterns) for i in items]
-        _screens[:] = [(patterns, contents, verdicts)]
-    send: list[MemoryItem] = []
-    held: list[MemoryItem] = []
-    for item, verdict in zip(items, verdicts, strict=True):
-        if verdict.quarantined and read_screen.content_hash(item) not in kept:
-            held.append(item)
-        else:
-            send.append(read_screen.shown(item, patterns) if verdict.redacted else item)
-    return send, held
+        flagged = [(k, v.quarantined, v.redacted) for k, v in enumerate(verdicts) if v.quarantined or v.redacted]
+        _screens[:] = [(patterns, contents, flagged)]
+    if not flagged:
+        return list(items), []
+    held_at = {k for k, quarantined, _ in flagged if quarantined and read_screen.content_hash(items[k]) not in kept}
+    redacted_at = {k for k, _, redacted in flagged if redacted}
+    send = [read_screen.shown(item, patterns) if k in redacted_at else item
+            for k, item in enumerate(items) if k not in held_at]
+    return send, [items[k] for k in sorted(held_at)]
 
 
 def _repo_section(services: CoreServices, warnings: list[str]) -> str:

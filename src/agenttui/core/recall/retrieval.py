@@ -60,7 +60,6 @@ exactly the lexical one.)
 
 from __future__ import annotations
 
-import os
 import re
 import threading
 import time as time_module
@@ -251,13 +250,13 @@ class RecallResult:
 # --------------------------------------------------------------------------
 # Rendering (the prompt's quoting; the same text is what the budget counts)
 # --------------------------------------------------------------------------
-_days: dict[tuple[datetime, str | None, tuple[str, ...]], str] = {}
+_days: dict[tuple[datetime, tuple[str, ...], int, int], str] = {}
 
 
 def _local_day(moment: datetime) -> str:
-    # kept per moment and local zone (the TZ variable and what tzset read): a turn renders
-    # ~100 snippets, most turns of them several times while the budget is counted
-    key = (moment, os.environ.get("TZ"), time_module.tzname)
+    # kept per moment and local zone (what the last tzset read: the C library's localtime
+    # follows TZ only then): a turn renders ~100 snippets, most several times
+    key = (moment, time_module.tzname, time_module.timezone, time_module.altzone)
     day = _days.get(key)
     if day is None:
         local = moment.astimezone()
