@@ -137,8 +137,11 @@ def run_status(args: argparse.Namespace) -> int:
     print(f"pending local changes: {info['pending_changes']}")
     if info["conflicts"]:
         print(f"conflicts kept ({len(info['conflicts'])}): the losing versions of items edited on two machines")
+        from agenttui.sync.conflicts import conflict_line
+
         for conflict in info["conflicts"][-10:]:
-            print(f"  {conflict['key']}: lost {conflict['loser'][:100]}")
+            print(f"  {conflict_line(conflict['key'], conflict['loser'])}")
+        print("  (--json shows each losing version whole)")
     return 0
 
 

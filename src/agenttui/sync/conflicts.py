@@ -107,7 +107,7 @@ def conflict_line(key: str, loser: str) -> str:
     if kind == "file":
         if isinstance(doc, dict) and doc.get("deleted"):
             return f"{rest}: deleted on one machine and edited on another; the edit was kept"
-        return f"{rest}: edited on two machines; the other version is kept (agenttui sync status --json shows it)"
+        return f"{rest}: edited on two machines; the other version is kept"
     return f"{key}: the other version is kept"
 
 

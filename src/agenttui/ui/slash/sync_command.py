@@ -53,4 +53,5 @@ def status_text(info: dict[str, Any]) -> str:
         lines.append(f"Conflicts kept ({len(conflicts)}; the latest {min(len(conflicts), SHOWN_CONFLICTS)}):")
         lines += [f"  {inert_line(conflict_line(c['key'], c['loser']), 200)}"
                   for c in conflicts[-SHOWN_CONFLICTS:]]
+        lines.append("`agenttui sync status --json` shows each losing version whole.")
     return "\n".join(lines)
