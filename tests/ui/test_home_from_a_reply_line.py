@@ -25,7 +25,8 @@ TURNS = 6
 
 def _state(app, log) -> object:
     """What the log holds and shows, for a failure's message."""
-    return (log.scroll_y, log.max_scroll_y, log.has_older, log.has_newer, type(app.focused).__name__,
+    return (log.scroll_y, log.max_scroll_y, log.has_older, log.has_newer, type(app.focused).__name__, log.region,
+            [m.region for m in log.children[:2]], type(app.screen).__name__,
             [(type(row).__name__, getattr(row, "text", "")[:12], row.display) for row in log.children])
 
 
@@ -96,3 +97,33 @@ async def test_a_short_first_page_is_followed_by_the_next_one(chat_services, fak
         await wait_until(pilot, lambda: len(log.message_widgets()) > 2 and (log.max_scroll_y > 0 or not log.has_newer),
                          timeout=60)
         await wait_until(pilot, lambda: _first_question_in_view(app, log))  # still at the start
+
+
+@pytest.mark.slow
+async def test_home_in_the_focused_log_selects_the_first_message(chat_services, fake_openai, monkeypatch):
+    """With a message selected, Home selects the conversation's first, as in any list: the
+    selected message went with the window, and ↑ then jumped from nothing to the last message
+    mounted, a screen down."""
+    from agenttui.ui.widgets import chat_log
+
+    monkeypatch.setattr(chat_log, "KEEP_MOUNTED", 6)
+    fake_openai.default.text = "A short reply."
+    app = make_app(chat_services)
+    async with app.run_test(size=SIZE) as pilot:
+        for turn in range(10):
+            await _turn(pilot, f"question {turn}")
+        log = chat(app).chat_log
+        await wait_until(pilot, lambda: log.has_older)
+        await pilot.press("shift+tab")  # the log, its newest message selected
+        await wait_until(pilot, lambda: log.has_focus and log.selected is not None)
+        await pilot.press("home")
+        await wait_until(pilot, lambda: not log.has_older and _first_question_in_view(app, log), timeout=60,
+                         explain=lambda: _state(app, log))
+        await wait_until(pilot, lambda: log.selected is not None and log.selected.text == "question 0",
+                         explain=lambda: _state(app, log))
+        assert log.selected.has_class("-selected")  # marked, not only remembered
+        await pilot.press("up")  # nothing above the first: it stays, and so does the view
+        await pilot.press("down")
+        await wait_until(pilot, lambda: log.selected is not None and log.selected.text == "A short reply.",
+                         explain=lambda: (log.selected and log.selected.text, log._selected_id, app.focused))
+        assert _first_question_in_view(app, log)
