@@ -22,6 +22,7 @@ from .anchored import AnchoredPattern
 from .secret_patterns import CONTEXT, GENERIC
 from .values import (
     is_code_reference,
+    is_dial_in_code,
     is_placeholder,
     is_template,
     looks_like_password,
@@ -170,6 +171,8 @@ def find_assignments(text: str, lowered: str, present: Set[str] | None = None) -
             continue  # code: `self.token = nextchar` (a name), `token=EOF` (a constant)
         if kind == "token" and value.isdigit():
             continue  # max_tokens=4096, token_count: 12
+        if key.endswith("passcode") and is_dial_in_code(text, kstart, value):
+            continue  # a conference call's access code, given to every caller with the number
         if kind == "private_key" and _HEX64.fullmatch(value):
             kind = "crypto_private_key"
         if not strong:
@@ -270,6 +273,8 @@ def find_prose(text: str, lowered: str, present: Set[str] | None = None) -> Iter
             after = lowered[m.start("kw_end"):vstart].split()
             if after and after[0] in _NOT_THE_PASSWORD:
                 continue  # "password manager is 1Password": the subject is another thing
+            if kw == "passcode" and is_dial_in_code(text, m.start(), value):
+                continue  # a conference call's access code under its number
             if looks_like_password(value):
                 yield vstart, vend, "password", CONTEXT
         elif kw == "private key" and _HEX64.fullmatch(value):

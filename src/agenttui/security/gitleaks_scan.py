@@ -291,6 +291,20 @@ def _one_char_filler(secret: str) -> bool:
     return max(map(secret.count, distinct) if n <= 256 else char_counts(secret)) > 0.6 * n
 
 
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+_HEX_FLOOR = 3.2
+
+
+def _random_hex(secret: str, floor: float) -> bool:
+    """A hex value of 32+ characters above 3.2 bits, when the rule asks for more.
+
+    Hex has 16 symbols, so its entropy tops out at 4 bits and a random 32-digit
+    value averages about 3.66: a floor of 3.5, set with wider alphabets in mind,
+    rejects about one real hex key in twenty. Digits alone (`1234…`) are no key."""
+    return (floor > _HEX_FLOOR and len(secret) >= 32 and _HEX_DIGITS.issuperset(secret)
+            and not secret.isdigit() and shannon_entropy(secret) > _HEX_FLOOR)
+
+
 def _accept(
     c: _Compiled, rule: _Rule, text: str, m: re.Match[str], accepted: dict[tuple[int, bool], int] | None = None
 ) -> tuple[int, int] | None:
@@ -317,7 +331,7 @@ def _accept(
     marker = text.rfind("[REDACTED:", max(0, start - 64), end)
     if marker >= 0 and text.find("]", marker) >= start:
         return None  # (part of) a marker: already redacted, and redaction is a fixed point
-    if rule.entropy and shannon_entropy(secret) <= rule.entropy:
+    if rule.entropy and shannon_entropy(secret) <= rule.entropy and not _random_hex(secret, rule.entropy):
         return None
     if is_placeholder(secret) or _allowed(c, rule, text, m, secret):
         return None

@@ -20,7 +20,7 @@ from collections.abc import Iterator, Set
 
 from .anchored import AnchoredPattern
 from .secret_patterns import CONTEXT
-from .values import char_classes, is_code_reference, is_placeholder, shannon_entropy
+from .values import char_classes, is_code_reference, is_dial_in_code, is_placeholder, shannon_entropy
 
 Candidate = tuple[int, int, str, int]
 
@@ -65,6 +65,8 @@ def find_prose_passwords(text: str, lowered: str, present: Set[str] | None = Non
             continue
         if "://" in value or value.startswith(("/", "~", "-", "[REDACTED")):
             continue
+        if lowered.startswith("passcode", m.end("kw_end") - 8) and is_dial_in_code(text, m.start(), value):
+            continue  # a conference call's access code under its number
         explicit = m.start("sep") == m.end("kw_end") and any(c in m.group("sep") for c in ":=>")
         if _chosen(value, explicit):
             yield vstart, vend, "password", CONTEXT

@@ -191,6 +191,10 @@ PROVIDER_RULES: tuple[Rule, ...] = (
     _rule("pypi_token", _tok("pypi-AgE", _T + "{50,}+")),
     _rule("dockerhub_token", _tok("dckr_pat_", _T + "{20,}+"), _random_body()),
     _rule("digitalocean_token", _tok("do", "[opr]_v1_[a-f0-9]{64}"), _hex_ok),
+    # Salesforce session/access token: the org id (00D + 12 or 15) then `!` and the session part.
+    _rule("salesforce_token", _tok("00D", r"[A-Za-z0-9]{12,15}+![A-Za-z0-9._]{80,}+"), _random_body()),
+    # Vault service token in its long (protobuf, "CAES…") form without the hvs. prefix.
+    _rule("vault_token", _tok("s.CAES", _T + "{60,}+"), _random_body()),
     _rule(
         "jwt",
         _tok("eyJ", r"[A-Za-z0-9_-]{8,}+\.eyJ[A-Za-z0-9_-]{8,}+\.[A-Za-z0-9_-]*+"),

@@ -205,3 +205,15 @@ def looks_like_password(value: str) -> bool:
     if v.isalpha() and (v.istitle() or v.islower() or v.isupper()):
         return len(v) >= 20  # "credentials: Cookies, …": a word, not a password
     return char_classes(v) >= 2 or len(v) >= 20
+
+
+_KEYPAD_CODE = re.compile(r"[0-9]{4,12}#?")
+# A phone number (1-800-991-9019, 800/711-8000) or the words that introduce one.
+_DIAL_IN = re.compile(r"call-in|dial-in|call in|dial in|conference|bridge|[0-9]{3}[-/.][0-9]{3}[-.][0-9]{4}")
+
+
+def is_dial_in_code(text: str, key_start: int, value: str) -> bool:
+    """`Passcode: 4153030` under a dial-in number: a conference call's access code,
+    typed on a phone keypad and sent to every invitee with the number."""
+    return bool(_KEYPAD_CODE.fullmatch(value)) and _DIAL_IN.search(
+        text[max(0, key_start - 160) : key_start].lower()) is not None
