@@ -6,8 +6,10 @@
 after `-AsPlainText`; a `$variable` is no literal, so it is left alone).
 Also a secret written as the default of an environment lookup:
 `os.getenv("API_TOKEN", "…")`, `os.environ.get('DJANGO_SECRET_KEY', '…')`,
-`ENV.fetch("DB_PASSWORD", "…")`, `process.env.JWT_SECRET || "…"` — when the
-variable's name is secret-bearing (the assignment rules' key classes). Each regex is
+`ENV.fetch("DB_PASSWORD", "…")`, `process.env.JWT_SECRET || "…"` — and an
+Android build's `buildConfigField "String", "API_KEY", "\"…\""` (the value is
+a Java literal inside a Gradle string), when the name is secret-bearing (the
+assignment rules' key classes). Each regex is
 led by the lowered class name, so ordinary text costs one literal scan (and
 none when the keyword pass did not see the name); every part is bounded and
 possessive. Values are read back from the original text.
@@ -28,39 +30,46 @@ _GAP = r"[ \t\r\n]{0,40}+"
 _ARG = r'"[^"\r\n]{0,512}+"'
 _VALUE = r'"(?P<value>[^"\r\n]{1,256}+)"'
 _SP = r"[ \t]{1,8}+"
-_PS_VALUE = r"""(?:"(?P<value>[^"\r\n]{1,256}+)"|'(?P<single>[^'\r\n]{1,256}+)')"""
+_LITERAL = r"""(?:"(?P<value>[^"\r\n]{1,256}+)"|'(?P<single>[^'\r\n]{1,256}+)')"""
+_Q = r"[\"']"
 _PS_OPT = rf"(?:-force{_SP}|-string{_SP})"
 _CALLS = (
     re.compile(rf"networkcredential\({_GAP}{_ARG}{_GAP},{_GAP}{_VALUE}"),
     re.compile(rf"directoryentry\({_GAP}{_ARG}{_GAP},{_GAP}{_ARG}{_GAP},{_GAP}{_VALUE}"),
     # The literal first, then -AsPlainText; or the switches first, then the literal.
-    re.compile(rf"convertto-securestring{_SP}(?:-string{_SP})?{_PS_VALUE}{_SP}-asplaintext\b"),
-    re.compile(rf"convertto-securestring{_SP}-asplaintext{_SP}{_PS_OPT}{{0,2}}+{_PS_VALUE}"),
+    re.compile(rf"convertto-securestring{_SP}(?:-string{_SP})?{_LITERAL}{_SP}-asplaintext\b"),
+    re.compile(rf"convertto-securestring{_SP}-asplaintext{_SP}{_PS_OPT}{{0,2}}+{_LITERAL}"),
 )
-_ENV_VALUE = r"""(?:"(?P<value>[^"\r\n]{1,256}+)"|'(?P<single>[^'\r\n]{1,256}+)')"""
-_ENV_DEFAULTS = (
+_NAMED_LITERALS = (
     re.compile(rf"""(?:getenv|environ\.get|environ\.setdefault|env\.fetch|env\.get)\({_GAP}["'](?P<key>[a-z0-9_.-]{{1,80}}+)["']"""
-               rf"{_GAP},{_GAP}{_ENV_VALUE}"),
-    re.compile(rf"process\.env\.(?P<key>[a-z0-9_]{{1,80}}+)[ \t]{{0,8}}+(?:\|\||\?\?)[ \t]{{0,8}}+{_ENV_VALUE}"),
+               rf"{_GAP},{_GAP}{_LITERAL}"),
+    re.compile(rf"process\.env\.(?P<key>[a-z0-9_]{{1,80}}+)[ \t]{{0,8}}+(?:\|\||\?\?)[ \t]{{0,8}}+{_LITERAL}"),
+    re.compile(rf"buildconfigfield[ \t]{{0,8}}+\(?{_GAP}{_Q}string{_Q}{_GAP},{_GAP}{_Q}(?P<key>[a-z0-9_]{{1,80}}+){_Q}"
+               rf'{_GAP},{_GAP}{_Q}\\?"(?P<value>[^"\'\\\r\n]{{1,256}}+)\\?"'),
 )
 NEEDLES = ("networkcredential", "directoryentry", "convertto-securestring", "getenv(", "environ.get(",
-           "environ.setdefault(", "env.fetch(", "env.get(", "process.env.")
+           "environ.setdefault(", "env.fetch(", "env.get(", "process.env.", "buildconfigfield")
+
+
+def _value_span(m: re.Match[str]) -> tuple[int, int]:
+    """The span of the literal: `value` (double-quoted), or `single` where the regex has one and it matched."""
+    if "single" in m.re.groupindex and m.start("single") >= 0:
+        return m.span("single")
+    return m.span("value")
 
 
 def find_credential_calls(text: str, lowered: str) -> Iterator[Candidate]:
     for rx in _CALLS:
         for m in rx.finditer(lowered):
-            group = "single" if "single" in rx.groupindex and m.start("single") >= 0 else "value"
-            start, end = m.span(group)
+            start, end = _value_span(m)
             if not is_placeholder(text[start:end]):
                 yield start, end, "password", CONTEXT
-    for rx in _ENV_DEFAULTS:
+    for rx in _NAMED_LITERALS:
         for m in rx.finditer(lowered):
             verdict = _classify_key(m.group("key"), text[m.start("key") : m.end("key")])
             if verdict is None or not verdict[1]:
                 continue  # not a secret's name (`LOG_LEVEL`, `TOKEN_URL`), or a weak one (`KEY`)
-            group = "single" if m.start("single") >= 0 else "value"
-            start, end = m.span(group)
+            start, end = _value_span(m)
             value = text[start:end]
             if len(value) >= 4 and not is_placeholder(value) and not any(c.isspace() for c in value):
                 yield start, end, verdict[0], CONTEXT

@@ -2,10 +2,11 @@
 
 Each case was missed by `redact_secrets` before its rule or check was added:
 PowerShell's `ConvertTo-SecureString "…" -AsPlainText`, a secret as the
-default of an environment lookup, Salesforce access tokens, Vault's long
-`s.CAES…` tokens, and provider-keyed hex keys whose entropy sits just under
-a 3.5-bit floor (normal for hex). The negatives are the ordinary text each
-change must leave alone, and the conference-call passcodes that are no secret.
+default of an environment lookup, Android's `buildConfigField` with a
+secret's name, Salesforce access tokens, Vault's long `s.CAES…` tokens, and
+provider-keyed hex keys whose entropy sits just under a 3.5-bit floor
+(normal for hex). The negatives are the ordinary text each change must leave
+alone, and the conference-call passcodes that are no secret.
 """
 
 from __future__ import annotations
@@ -46,6 +47,8 @@ _SECRETS = {
     "python environ.get": (f'token = os.environ.get("API_TOKEN","{_PASSWORD}")', _PASSWORD),
     "ruby ENV.fetch": (f'password: ENV.fetch("DB_PASSWORD", "{_PASSWORD}")', _PASSWORD),
     "node process.env": (f'const secret = process.env.JWT_SECRET || "{_PASSWORD}";', _PASSWORD),
+    "gradle buildConfigField": (f"buildConfigField 'String', 'API_KEY', '\"{_PASSWORD}\"'", _PASSWORD),
+    "kotlin buildConfigField": (f'buildConfigField("String", "MAPS_API_KEY", "\\"{_PASSWORD}\\"")', _PASSWORD),
     "salesforce token": (
         (tok := "00D" + _rand(12) + "!" + _rand(96, _ALNUM + "._")), tok),
     "vault long token": (
@@ -71,6 +74,8 @@ def test_public_format_is_redacted(name: str) -> None:
         'url = os.getenv("TOKEN_URL", "https://auth.example.com/token")',
         'pw = os.getenv("DB_PASSWORD", "")',
         'key = os.getenv("SECRET_KEY", "changeme")',
+        'buildConfigField "String", "BASE_URL", "\\"https://api.example.com\\""',
+        'buildConfigField "String", "API_KEY", "\\"${apiKey}\\""',
         "todoist api key 12345678901234567890123456789012",  # digits in a row, no key
         "todoist api key abcdefabcdefabcdefabcdefabcdefab",
         # A conference call's access code under its dial-in number is handed to every invitee.
