@@ -18,7 +18,7 @@ possessive. Values are read back from the original text.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Set
 
 from .context_rules import _classify_key
 from .secret_patterns import CONTEXT
@@ -40,15 +40,22 @@ _CALLS = (
     re.compile(rf"convertto-securestring{_SP}(?:-string{_SP})?{_LITERAL}{_SP}-asplaintext\b"),
     re.compile(rf"convertto-securestring{_SP}-asplaintext{_SP}{_PS_OPT}{{0,2}}+{_LITERAL}"),
 )
-_NAMED_LITERALS = (
-    re.compile(rf"""(?:getenv|environ\.get|environ\.setdefault|env\.fetch|env\.get)\({_GAP}["'](?P<key>[a-z0-9_.-]{{1,80}}+)["']"""
-               rf"{_GAP},{_GAP}{_LITERAL}"),
-    re.compile(rf"process\.env\.(?P<key>[a-z0-9_]{{1,80}}+)[ \t]{{0,8}}+(?:\|\||\?\?)[ \t]{{0,8}}+{_LITERAL}"),
-    re.compile(rf"buildconfigfield[ \t]{{0,8}}+\(?{_GAP}{_Q}string{_Q}{_GAP},{_GAP}{_Q}(?P<key>[a-z0-9_]{{1,80}}+){_Q}"
-               rf'{_GAP},{_GAP}{_Q}\\?"(?P<value>[^"\'\\\r\n]{{1,256}}+)\\?"'),
+# Each regex is led by its needle, so `re` scans for that literal alone, and it
+# runs only when the keyword pass saw its needle (`present`), or else when the
+# needle is in the text: code such as Python's standard library holds
+# `getenv(` in places and the others nowhere.
+_LOOKUP_TAIL = rf"""{_GAP}{_Q}(?P<key>[a-z0-9_.-]{{1,80}}+){_Q}{_GAP},{_GAP}{_LITERAL}"""
+_NAMED_LITERALS = tuple(
+    (needle, re.compile(re.escape(needle) + tail))
+    for needle, tail in (
+        *((fn, _LOOKUP_TAIL) for fn in ("getenv(", "environ.get(", "environ.setdefault(", "env.fetch(", "env.get(")),
+        ("process.env.", rf"(?P<key>[a-z0-9_]{{1,80}}+)[ \t]{{0,8}}+(?:\|\||\?\?)[ \t]{{0,8}}+{_LITERAL}"),
+        ("buildconfigfield", rf"[ \t]{{0,8}}+\(?{_GAP}{_Q}string{_Q}{_GAP},{_GAP}{_Q}(?P<key>[a-z0-9_]{{1,80}}+){_Q}"
+                             rf'{_GAP},{_GAP}{_Q}\\?"(?P<value>[^"\'\\\r\n]{{1,256}}+)\\?"'),
+    )
 )
-NEEDLES = ("networkcredential", "directoryentry", "convertto-securestring", "getenv(", "environ.get(",
-           "environ.setdefault(", "env.fetch(", "env.get(", "process.env.", "buildconfigfield")
+_CALL_NEEDLES = ("networkcredential", "directoryentry", "convertto-securestring", "convertto-securestring")
+NEEDLES = (*dict.fromkeys(_CALL_NEEDLES), *(n for n, _ in _NAMED_LITERALS))
 
 
 def _value_span(m: re.Match[str]) -> tuple[int, int]:
@@ -58,13 +65,19 @@ def _value_span(m: re.Match[str]) -> tuple[int, int]:
     return m.span("value")
 
 
-def find_credential_calls(text: str, lowered: str) -> Iterator[Candidate]:
-    for rx in _CALLS:
+def find_credential_calls(text: str, lowered: str, present: Set[str] | None = None) -> Iterator[Candidate]:
+    """`present`: the needles the keyword pass found in `lowered`, if known."""
+    seen = present if present is not None else lowered
+    for needle, rx in zip(_CALL_NEEDLES, _CALLS, strict=True):
+        if needle not in seen:
+            continue
         for m in rx.finditer(lowered):
             start, end = _value_span(m)
             if not is_placeholder(text[start:end]):
                 yield start, end, "password", CONTEXT
-    for rx in _NAMED_LITERALS:
+    for needle, rx in _NAMED_LITERALS:
+        if needle not in seen:
+            continue
         for m in rx.finditer(lowered):
             verdict = _classify_key(m.group("key"), text[m.start("key") : m.end("key")])
             if verdict is None or not verdict[1]:

@@ -182,6 +182,10 @@ _ANCHORED_FINDERS: dict[Finder, AnchoredPattern] = {
 }
 
 
+# Finders that take the needles found, to skip their patterns whose needle is absent.
+_TAKE_FOUND = frozenset((*_ANCHORED_FINDERS, find_credential_calls))
+
+
 def _useful(needles: tuple[str, ...] | None) -> tuple[str, ...] | None:
     """No gate on needles that most texts hold ('https://'): hits cost, a gate that
     is always open saves nothing."""
@@ -243,7 +247,7 @@ def _context_candidates(
     for finder, gate in _gated_finders():
         if found is not None and gate is not None and not all(not found.isdisjoint(g) for g in gate):
             continue
-        found_by = finder(text, lowered, found) if finder in _ANCHORED_FINDERS else finder(text, lowered)  # type: ignore[call-arg]
+        found_by = finder(text, lowered, found) if finder in _TAKE_FOUND else finder(text, lowered)  # type: ignore[call-arg]
         for start, end, kind, priority in found_by:
             if kind == "private_key" and priority > CONTEXT:
                 priority = _BLOCK_PRIORITY
