@@ -1,7 +1,7 @@
 """The message list: a VerticalScroll that follows the bottom and pages history.
 
 Only the latest ``PAGE`` messages of a conversation (fewer when they hold more
-than ``PAGE_CHARS`` of text) are mounted when it opens;
+than ``START_CHARS`` of text: what fills the view) are mounted when it opens;
 scrolling to the top loads the previous page from SQLite (in a thread worker)
 and mounts it above, keeping the view where the user was reading. The log is
 anchored (``VerticalScroll.anchor``): it follows new content until the user
@@ -258,7 +258,10 @@ class ChatLog(MessageCursor):
         page = history.messages(conversation_id, limit=PAGE, before_id=before_id)
         more = len(page) >= PAGE  # a short page is the first one
         if focus_id is None:
-            page, cut = by_size(page, PAGE_CHARS)
+            # Opening (or End): the latest messages that fill the view, as Home's page does;
+            # paging up brings the rest. A whole PAGE_CHARS page (four long replies) took
+            # seconds to mount before the conversation showed.
+            page, cut = by_size(page, START_CHARS if before_id is None else PAGE_CHARS)
             more = more or cut
         # Opening at a search hit older than the latest page: page back until it is in
         # (bounded, so a hit deep in a huge conversation costs at most MAX_PAGES reads).
