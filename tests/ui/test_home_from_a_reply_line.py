@@ -75,6 +75,15 @@ async def test_home_from_the_used_line_shows_the_start_and_keeps_the_focus_in_th
         await wait_until(pilot, lambda: app.focused is chat(app).prompt)
 
 
+async def _short_turns(pilot, turns: int):
+    """``turns`` exchanges; the log once the first of them has left the DOM."""
+    for turn in range(turns):
+        await _turn(pilot, f"question {turn}")
+    log = chat(pilot.app).chat_log
+    await wait_until(pilot, lambda: log.has_older)
+    return log
+
+
 @pytest.mark.slow
 async def test_a_short_first_page_is_followed_by_the_next_one(chat_services, fake_openai, monkeypatch):
     """Home's page stops at a few thousand characters; when that does not fill the view (short
@@ -86,10 +95,7 @@ async def test_a_short_first_page_is_followed_by_the_next_one(chat_services, fak
     fake_openai.default.text = "A short reply."
     app = make_app(chat_services)
     async with app.run_test(size=SIZE) as pilot:
-        for turn in range(10):
-            await _turn(pilot, f"question {turn}")
-        log = chat(app).chat_log
-        await wait_until(pilot, lambda: log.has_older)
+        log = await _short_turns(pilot, 10)
         log.focus()
         await pilot.press("home")
         await wait_until(pilot, lambda: _first_question_in_view(app, log), timeout=60)
@@ -110,10 +116,7 @@ async def test_home_in_the_focused_log_selects_the_first_message(chat_services, 
     fake_openai.default.text = "A short reply."
     app = make_app(chat_services)
     async with app.run_test(size=SIZE) as pilot:
-        for turn in range(10):
-            await _turn(pilot, f"question {turn}")
-        log = chat(app).chat_log
-        await wait_until(pilot, lambda: log.has_older)
+        log = await _short_turns(pilot, 10)
         await pilot.press("shift+tab")  # the log, its newest message selected
         await wait_until(pilot, lambda: log.has_focus and log.selected is not None)
         await pilot.press("home")
