@@ -407,7 +407,7 @@ class ChatLog(MessageCursor):
         update: the screen goes from one branch to the other with no frame between.
         ``at_start``: the page is the conversation's start (Home)."""
         leaving, self._leaving = self._leaving, ()
-        self._keep_focus_in_log(leaving, at_start)
+        self.carry_selection(leaving, at_start)
         with self.app.batch_update():
             for widget in self.rows():
                 widget.display = True
@@ -417,30 +417,6 @@ class ChatLog(MessageCursor):
         # (~1,000 widgets) took a second or more, and the page waited for it.
         if leaving:
             await self.remove_children([w for w in leaving if w.parent is self])
-
-    def _keep_focus_in_log(self, leaving: tuple[Widget, ...], at_start: bool) -> None:
-        """The page replacing ``leaving`` carries the selection and the focus over.
-
-        The selected message went with the rows: the same message in the page is selected
-        again, else the page's first; after Home, the first (the start is selected, as in any
-        list; ↑ then moved from nothing to the last message mounted and scrolled there). The
-        focus was on a row that goes (a reply's "used:" line, which shift+tab from the prompt
-        reaches first): the log takes it, so the next keys (home, end, escape) still act on
-        the log and the view stays. Left to Textual, the focus moved to the next focusable
-        widget, and the view scrolled to it."""
-        gone = set(leaving)
-        page = [w for w in self.message_widgets() if w not in gone]
-        focused = self.screen.focused if self.is_attached else None
-        takes_focus = focused is not None and any(focused is row or row in focused.ancestors for row in leaving)
-        if takes_focus or (self._selected_id is not None and any(w in gone for w in self.query(".-selected"))):
-            # Never a row that goes: it would be gone by the time the log's Focus event came,
-            # and the log would then select its last message and scroll to it (Home's view
-            # ended a screen down, under load). Where the view goes is the page's to say.
-            same = None if at_start else next(
-                (w for w in page if getattr(w, "message_id", None) == self._selected_id), None)
-            self.select(same or (page[0] if page else None), scroll=False)
-        if takes_focus:
-            self.focus(scroll_visible=False)
 
     async def _rendered(self, replies: list[AssistantMessage]) -> None:
         """Wait until ``replies`` show their text (their Markdown is parsed in a thread after
