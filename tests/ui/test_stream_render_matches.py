@@ -58,7 +58,12 @@ async def _on_screen(view: AssistantMessage, text: str) -> None:
     deadline = time.monotonic() + 120  # generous: a shared CI machine; a passing test never waits it
     while view.markdown.source != text:
         if time.monotonic() > deadline or not view.is_attached:
-            raise AssertionError(f"the reply never showed {text[-40:]!r}")
+            # what the reply held instead, and whether a batch was still waiting (a CI failure
+            # under two CPU hogs, gone on the replay, left only the first line of this)
+            raise AssertionError(
+                f"the reply never showed {text[-40:]!r}; it holds {view.markdown.source[-40:]!r}, "
+                f"attached {view.is_attached}, pending {view._pending!r}, "
+                f"flush timer {view._flush_timer is not None}, waited {time.monotonic() - deadline + 120:.1f} s")
         await asyncio.sleep(0.001)  # a poll: pilot.pause() visits every widget, and replies have hundreds
 
 
