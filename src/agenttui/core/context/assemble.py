@@ -271,7 +271,7 @@ def _memory_and_project(services: CoreServices, warnings: list[str]) -> tuple[li
     try:
         items = services.memory.items("all", include_expired=False, copies=False)
         # screened where read: a hand edit, restore or import never passed the write gate
-        items, held = _screened(items, services.memory.redact_patterns, services.memory.kept_hashes())
+        items, held = read_screen.for_prompt(items, services.memory.redact_patterns, services.memory.kept_hashes())
         if held:
             warnings.append(f"{len(held)} memory item(s) held back: they read like instructions "
                             "(flagged in the Memory pane; keep them there to send them)")
@@ -284,37 +284,6 @@ def _memory_and_project(services: CoreServices, warnings: list[str]) -> tuple[li
         project_section = ""
         warnings.append(f"project context could not be read: {error}")
     return items, project_section
-
-
-_Screened = tuple[tuple[str, ...], list[tuple[str, str | None, str, str | None]], list[tuple[int, bool, bool]]]
-_screens: list[_Screened] = []  # the last (patterns, contents, flagged): the profile's current memory
-
-
-def _screened(items: list[MemoryItem], redact_patterns: Sequence[str], kept: frozenset[str]
-              ) -> tuple[list[MemoryItem], list[MemoryItem]]:
-    """``read_screen.for_prompt(items, redact_patterns, kept)``, with the verdicts kept while
-    every item's screened content (kind, key, text, value) is the same.
-
-    Hashing 2,000 notes to look up their verdicts cost ~7 ms a turn; comparing their
-    contents (the same string objects while the memory file is unchanged) costs a tenth.
-    Only a held or redacted item is looked at again, as ``for_prompt`` would.
-    """
-    patterns = tuple(redact_patterns)
-    contents: list[tuple[str, str | None, str, str | None]] = [(i.kind, i.key, i.text, i.value) for i in items]
-    last = _screens[0] if _screens else None
-    if last is not None and last[0] == patterns and last[1] == contents:
-        flagged = last[2]
-    else:  # (position, quarantined, redacted) of every item the screen did not simply pass
-        verdicts = [read_screen.screen(i, patterns) for i in items]
-        flagged = [(k, v.quarantined, v.redacted) for k, v in enumerate(verdicts) if v.quarantined or v.redacted]
-        _screens[:] = [(patterns, contents, flagged)]
-    if not flagged:
-        return list(items), []
-    held_at = {k for k, quarantined, _ in flagged if quarantined and read_screen.content_hash(items[k]) not in kept}
-    redacted_at = {k for k, _, redacted in flagged if redacted}
-    send = [read_screen.shown(item, patterns) if k in redacted_at else item
-            for k, item in enumerate(items) if k not in held_at]
-    return send, [items[k] for k in sorted(held_at)]
 
 
 def _repo_section(services: CoreServices, warnings: list[str]) -> str:

@@ -95,22 +95,48 @@ def _masked(item: MemoryItem, verdict: ReadVerdict) -> MemoryItem:
     return dataclasses.replace(item, text=verdict.text or "")
 
 
+# The last few (patterns, contents, flagged) screened: a turn screens the profile's memory for
+# assembly and again for recall (other lists), every turn, with the same contents.
+_flagged_lists: list[tuple[tuple[str, ...], list[tuple[str, str | None, str, str | None]],
+                          list[tuple[int, bool, bool]]]] = []
+_FLAGGED_KEPT = 4
+
+
+def _flagged(items: Sequence[MemoryItem], patterns: tuple[str, ...]) -> list[tuple[int, bool, bool]]:
+    """(position, quarantined, redacted) of every item the screen does not simply pass, kept
+    while every item's screened content (kind, key, text, value) is the same.
+
+    Hashing 2,000 notes to look up their verdicts cost ~7 ms a turn; comparing their contents
+    (the same string objects while the memory file is unchanged) costs a tenth. Compared by
+    value, not by object: an edit changes a cached item in place."""
+    contents: list[tuple[str, str | None, str, str | None]] = [(i.kind, i.key, i.text, i.value) for i in items]
+    for entry in _flagged_lists:
+        if entry[0] == patterns and entry[1] == contents:
+            return entry[2]
+    verdicts = [screen(i, patterns) for i in items]
+    flagged = [(k, v.quarantined, v.redacted) for k, v in enumerate(verdicts) if v.quarantined or v.redacted]
+    _flagged_lists.insert(0, (patterns, contents, flagged))
+    del _flagged_lists[_FLAGGED_KEPT:]
+    return flagged
+
+
 def for_prompt(items: Sequence[MemoryItem], redact_patterns: Sequence[str] = (),
                kept: Collection[str] = ()) -> tuple[list[MemoryItem], list[MemoryItem]]:
     """(the items that may be sent, secrets masked; the quarantined items held back).
 
     An item the user kept (its :func:`content_hash` in ``kept``) is sent even
-    though it reads like an instruction; its secrets are still masked.
+    though it reads like an instruction; its secrets are still masked. Only a held
+    or masked item is looked at again (:func:`_flagged`).
     """
-    send: list[MemoryItem] = []
-    held: list[MemoryItem] = []
-    for item in items:
-        verdict = screen(item, redact_patterns)
-        if verdict.quarantined and content_hash(item) not in kept:
-            held.append(item)
-            continue
-        send.append(_masked(item, verdict))  # one hash per item: 2,000 notes are hashed every turn
-    return send, held
+    patterns = tuple(redact_patterns)
+    flagged = _flagged(items, patterns)
+    if not flagged:
+        return list(items), []
+    held_at = {k for k, quarantined, _ in flagged if quarantined and content_hash(items[k]) not in kept}
+    masked_at = {k for k, _, redacted in flagged if redacted}
+    send = [shown(item, patterns) if k in masked_at else item
+            for k, item in enumerate(items) if k not in held_at]
+    return send, [items[k] for k in sorted(held_at)]
 
 
 HELD_TEXT = "[held back: reads like an instruction; the user can keep it in the Memory pane]"
