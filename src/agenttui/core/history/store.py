@@ -455,10 +455,19 @@ class HistoryStore:
                              (cid,)).fetchone()
         return _conversation_from_row(row) if row else None
 
-    def latest_conversation(self) -> Conversation | None:
-        """The most recently updated conversation that is not archived."""
-        found = self.list_conversations(limit=1)
-        return found[0] if found else None
+    def latest_conversation(self, created_before: datetime | None = None) -> Conversation | None:
+        """The most recently updated conversation that is not archived; with ``created_before``,
+        only one that existed then (an app continuing "the latest" must not join a conversation
+        that another agenttui process started after it)."""
+        if created_before is None:
+            found = self.list_conversations(limit=1)
+            return found[0] if found else None
+        with self._read() as db:
+            row = db.execute(
+                f"SELECT {_CONVERSATION_COLUMNS} FROM conversations WHERE archived = 0 AND created < ? "
+                "ORDER BY updated DESC, rowid DESC LIMIT 1", (to_ts(created_before),),
+            ).fetchone()
+        return _conversation_from_row(row) if row else None
 
     def list_conversations(self, limit: int = 50, offset: int = 0,
                            archived: bool | None = False) -> list[Conversation]:

@@ -13,11 +13,14 @@ is the turn controller's (``turns.lookup``), which the turn also waits on.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 from textual import work
 from textual.message import Message as TextualMessage
 from textual.widget import Widget
+
+from agenttui.core.models import utcnow
 
 if TYPE_CHECKING:
     from agenttui.agent.turn import TurnController
@@ -55,12 +58,16 @@ class LatestConversation(Widget):
 
     def look_up(self, *, if_untouched: bool = False) -> None:
         """Show the profile's latest conversation once found (``if_untouched``, at start-up:
-        not if anything is in the chat already, such as /help's text)."""
-        self._find(self._chat.turns.lookup.begin(), if_untouched)
+        not if anything is in the chat already, such as /help's text).
+
+        The latest is the latest *now*: on a busy machine the thread may run after another
+        agenttui process on the profile has started a conversation, and a message typed here
+        meanwhile would join it (as a sibling branch of that process's own turns)."""
+        self._find(self._chat.turns.lookup.begin(), if_untouched, utcnow())
 
     @work(thread=True, group="chat-open")
-    def _find(self, opening: int, if_untouched: bool) -> None:
-        latest = self._chat.services.history.latest_conversation()
+    def _find(self, opening: int, if_untouched: bool, asked: datetime) -> None:
+        latest = self._chat.services.history.latest_conversation(created_before=asked)
         self._chat.post_message(self.Found(latest.id if latest else None, opening, if_untouched))
 
     async def found(self, event: Found) -> None:
