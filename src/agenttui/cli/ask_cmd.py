@@ -176,7 +176,7 @@ async def _ask(services: Services, args: argparse.Namespace, text: str, api_key:
 
     from agenttui.agent.loop import aclose_client, client_for
     from agenttui.agent.turn import TurnController
-    from agenttui.cli.ask_conversation import ConversationNotFound, continued_conversation
+    from agenttui.cli.ask_conversation import ConversationNotFound, continued_conversation, turn_model
     from agenttui.cli.common import warn
     from agenttui.core.recall.semantic import rank_before_turn
     from agenttui.mcp.ask_tools import start_for_ask, stop_for_ask
@@ -188,10 +188,11 @@ async def _ask(services: Services, args: argparse.Namespace, text: str, api_key:
         conversation = continued_conversation(services, args)
     except ConversationNotFound:
         return 1
+    model = turn_model(args, conversation)
     if conversation is None:
-        conversation = services.history.create_conversation(model=args.model or services.model)
-    elif args.model and conversation.model != args.model:  # as /model: the conversation says which one
-        services.history.set_model(conversation.id, args.model)
+        conversation = services.history.create_conversation(model=model or services.model)
+    elif model and conversation.model != model:  # as /model: the conversation says which one
+        services.history.set_model(conversation.id, model)
     turns = TurnController()
     turn = turns.start(text, image=args.image, conversation_known=True)
     printer = _Printer(args.yes)
@@ -199,7 +200,7 @@ async def _ask(services: Services, args: argparse.Namespace, text: str, api_key:
     await ranking
     try:
         # The key was looked up above: the loop need not ask the keyring again.
-        async for event in turns.events(services, conversation.id, turn, model=args.model,
+        async for event in turns.events(services, conversation.id, turn, model=model,
                                         client=client_for(services, api_key)):
             turns.observe(event)
             printer.show(event)

@@ -36,3 +36,10 @@ def continued_conversation(services: Services, args: argparse.Namespace) -> Conv
     if getattr(args, "new", False) or getattr(args, "incognito", False):
         return None
     return services.history.latest_conversation()
+
+
+def turn_model(args: argparse.Namespace, conversation: Conversation | None) -> str | None:
+    """The model of the turn: ``--model``, else the one a continued conversation records (the
+    model its last turn used, as the Chat pane continues it and as ``llm -c`` does), else
+    ``None``: the default (``AGENTTUI_MODEL``, the profile's, the settings')."""
+    return getattr(args, "model", None) or (conversation.model if conversation is not None else None)

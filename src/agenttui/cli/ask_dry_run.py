@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 def run_dry_run(args: argparse.Namespace, text: str) -> int:
     from agenttui.agent.dry_run import preview_request
     from agenttui.agent.images import ImageError
-    from agenttui.cli.ask_conversation import ConversationNotFound, continued_conversation
+    from agenttui.cli.ask_conversation import ConversationNotFound, continued_conversation, turn_model
     from agenttui.core.history.readonly import ReadOnlyHistoryStore
     from agenttui.core.history.store import HistoryError
     from agenttui.core.models import new_id
@@ -65,7 +65,7 @@ def run_dry_run(args: argparse.Namespace, text: str) -> int:
         except ConversationNotFound:
             return 1
         conversation_id = latest.id if latest is not None else new_id()  # never stored
-        request = preview_request(services, conversation_id, text, model=args.model,
+        request = preview_request(services, conversation_id, text, model=turn_model(args, latest),
                                   image_path=args.image, now=args.now)
     except (HistoryError, ImageError) as exc:
         return fail(str(exc))

@@ -18,3 +18,16 @@ def test_ask_model_is_recorded_on_the_continued_conversation(cli, fake_openai):
     shown = json.loads(cli("history", "show", listed[0]["id"][:8], "--json").out)
     assert [m["usage"]["model"] for m in shown["messages"] if m["role"] == "assistant"] == \
         ["first-model", "other-model"]
+
+
+@pytest.mark.slow
+def test_ask_continues_a_conversation_with_the_model_it_records(cli, fake_openai):
+    """As the Chat pane and ``llm -c``: the conversation's model, not the default; --new: the default."""
+    assert cli("ask", "--model", "chosen-model", "hello").code == 0
+    assert cli("ask", "again").code == 0  # continues the latest, on its model
+    dry = json.loads(cli("ask", "--dry-run", "--json", "and again").out)
+    assert cli("ask", "--new", "elsewhere").code == 0
+    default = fake_openai.chat_requests[-1]["model"]
+    assert default != "chosen-model"
+    assert [r["model"] for r in fake_openai.chat_requests] == ["chosen-model", "chosen-model", default]
+    assert dry["model"] == "chosen-model"  # the dry run shows the real turn's model
