@@ -81,3 +81,26 @@ async def test_a_search_hit_on_an_old_branch_shows_that_branch_whole(chat_servic
         if from_same:
             assert not any(blank), "the chat went blank between the branches"
         assert not blank[-1]
+
+
+@pytest.mark.slow
+async def test_a_row_added_under_a_short_hit_page_shows_in_the_view(chat_services):
+    """A page shorter than the view sits at the view's bottom while the log follows its end (a
+    negative scroll, kept up to date only by the anchor); opening a hit releases the anchor. The
+    hit's navigators, read in a thread, were sometimes mounted after that, under the page and
+    below the view: the rows added under a short hit page must show."""
+    _seed(chat_services.history)
+    app = make_app(chat_services, check_api_key=False)
+    async with app.run_test(size=SIZE) as pilot:
+        terminal = TerminalFrames(app, SIZE)
+        await wait_until(pilot, lambda: replies(app) == ["Green, for the morning."])
+        await workers_done(pilot)
+        log = chat(app).chat_log
+        await _open_hit(pilot, app, "cassowary")
+        shown = lambda: terminal.text(log)  # noqa: E731
+        await wait_until(pilot, lambda: "cassowary" in shown() and "‹ 1/2 ›" in shown(), timeout=120)
+        await workers_done(pilot)
+        await log.notice("a line under the page")  # as a navigator mounted late is
+        await wait_until(pilot, lambda: "a line under the page" in shown(), timeout=60, explain=lambda: (
+            shown(), log.scroll_y, log.max_scroll_y))
+        assert "which birds live" in shown()

@@ -400,6 +400,13 @@ class ChatLog(MessageCursor):
     def _show_at(self, target: Widget) -> None:
         """The page is laid out: ``target`` (a search hit, a switched version) at the top."""
         self.release_anchor()
+        if self.scroll_y < 0:
+            # A page shorter than the view: anchored, Textual kept it at the view's bottom with a
+            # negative scroll, which only the anchor keeps up to date, and a log that cannot
+            # scroll ignores scroll_to_widget. Released there, a row mounted after it (its
+            # navigators, read in a thread, often came after this) fell below the view, unseen.
+            # The page goes to the top, as an unanchored log shows it.
+            self.scroll_y = 0
         self.scroll_to_widget(target, animate=False, top=True, immediate=True)
 
     async def _swap_in(self, at_start: bool = False) -> None:
