@@ -20,6 +20,15 @@ Textual's ``TextArea`` re-wraps its document on every edit, so a megabyte in
 it made each key typed after the paste take most of a second (a bare Textual
 ``TextArea`` too), and the screen could not show it usefully anyway. Deleting
 the line drops the paste; the token can be moved and typed around like text.
+
+Characters typed in a burst are inserted as one edit. Each edit re-wraps the
+line it touches, so a paste that arrives as keys (no bracketed paste: some
+terminals, an ssh hop, ``tmux paste-buffer``) cost the square of its length:
+30,000 characters froze the app for minutes, as a bare ``TextArea`` does.
+A character is kept in ``_typed`` and a callback queued behind the keys
+already waiting inserts them all; anything else that edits or reads the text
+(a bound key, Enter, ctrl+j, a paste, recalling history) inserts them first, so
+the order of a burst is the order typed. A lone key costs one queued callback.
 """
 
 from __future__ import annotations
@@ -62,9 +71,11 @@ class PromptInput(TextArea):
         self._history_index: int | None = None  # None = editing the draft
         self._draft = ""
         self.pastes: dict[int, str] = {}  # long pastes kept aside, by their token's number
+        self._typed: list[str] = []  # characters of a burst not inserted yet (module doc)
 
     async def _on_paste(self, event: events.Paste) -> None:
         # Runs before TextArea's own _on_paste; a short paste goes on to it unchanged.
+        self.insert_typed()
         if len(event.text) <= PASTE_INLINE_MAX or self.read_only:
             return
         event.prevent_default()  # TextArea's handler would insert the whole text
@@ -90,8 +101,26 @@ class PromptInput(TextArea):
                 continue  # remapped in [keys]: the new key goes the usual way
             event.stop()  # not again when it would have reached the App
             event.prevent_default()
+            self.insert_typed()
             await self.run_action(binding.action)
             return
+        if event.is_printable and event.character and not self.read_only:
+            event.stop()
+            event.prevent_default()
+            if not self._typed:
+                self.call_later(self.insert_typed)  # behind the keys already queued
+            self._typed.append(event.character)
+            return
+        self.insert_typed()  # TextArea's own keys (enter when not bound, tab) see what came before
+
+    def insert_typed(self) -> None:
+        """Insert the characters typed so far as one edit, over the selection as a key would."""
+        if not self._typed:
+            return
+        text = "".join(self._typed)
+        self._typed.clear()
+        if not self.read_only:
+            self.replace(text, *self.selection, maintain_selection_offset=False)
 
     def _effective_keys(self, binding_id: str) -> list[str]:
         return [k.strip() for k in app_parts(self).key_for(binding_id).split(",")]
@@ -118,9 +147,14 @@ class PromptInput(TextArea):
         self.call_later(self._submit_now)
 
     def action_newline(self) -> None:
-        self.call_later(self.insert, "\n")
+        self.call_later(self._newline_now)
+
+    def _newline_now(self) -> None:
+        self.insert_typed()
+        self.insert("\n")
 
     def _submit_now(self) -> None:
+        self.insert_typed()
         text = self.text
         if not text.strip():
             return
