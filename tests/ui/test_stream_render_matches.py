@@ -18,6 +18,7 @@ from unittest.mock import patch
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from textual import _time as textual_time
 from textual.app import App, ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Label, Markdown, Static
@@ -53,9 +54,9 @@ def shown(markdown: Markdown) -> list[tuple[str, str]]:
     return out
 
 
-async def _on_screen(view: AssistantMessage, text: str) -> None:
+async def _on_screen(view: AssistantMessage, text: str, timeout: float = 120) -> None:
     """Until the view's Markdown holds ``text`` (its append has started; the next waits for it)."""
-    deadline = time.monotonic() + 120  # generous: a shared CI machine; a passing test never waits it
+    deadline = time.monotonic() + timeout  # generous: a shared CI machine; a passing test never waits it
     while view.markdown.source != text:
         if time.monotonic() > deadline or not view.is_attached:
             # what the reply held instead, and whether a batch was still waiting (a CI failure
@@ -63,7 +64,7 @@ async def _on_screen(view: AssistantMessage, text: str) -> None:
             raise AssertionError(
                 f"the reply never showed {text[-40:]!r}; it holds {view.markdown.source[-40:]!r}, "
                 f"attached {view.is_attached}, pending {view._pending!r}, "
-                f"flush timer {view._flush_timer is not None}, waited {time.monotonic() - deadline + 120:.1f} s")
+                f"flush timer {view._flush_timer is not None}, waited {time.monotonic() - deadline + timeout:.1f} s")
         await asyncio.sleep(0.001)  # a poll: pilot.pause() visits every widget, and replies have hundreds
 
 
@@ -95,6 +96,30 @@ async def stream_and_render(chunks: list[str], waits: list[bool] | None = None,
             await pilot.pause()
             async with view.markdown.lock, whole.markdown.lock:  # no append or update half done
                 return shown(view.markdown), shown(whole.markdown), view.markdown.source
+
+
+class _StalledClock:
+    """``textual.timer``'s clock on a machine that holds the timer's task up at each read of it."""
+
+    sleep = staticmethod(textual_time.sleep)
+
+    @staticmethod
+    def get_time() -> float:
+        time.sleep(0.005)  # longer than the test's batching interval
+        return textual_time.get_time()
+
+
+async def test_a_batch_shows_when_the_machine_holds_the_timer_up():
+    # Textual's one-shot timer ended without calling back when held up between its two reads of
+    # the clock for longer than its interval: the batch stayed unshown (a hogged CI run)
+    app = _Log()
+    with patch.object(message_view, "STREAM_INTERVAL", 0.001):
+        async with app.run_test():
+            view = AssistantMessage.streaming("Hello")
+            await app.query_one(VerticalScroll).mount(view)
+            with patch("textual.timer._time", _StalledClock):
+                await view.write(" there")
+                await _on_screen(view, "Hello there", timeout=30)
 
 
 async def test_a_blank_line_at_a_chunks_end_keeps_the_paragraph_before_it():

@@ -74,7 +74,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
-from textual.timer import Timer
 from textual.widgets import Markdown, Static
 from textual.widgets._markdown import MarkdownFence, MarkdownTable  # not exported by textual.widgets.markdown
 from textual.widgets.markdown import MarkdownBlock
@@ -219,7 +218,7 @@ class AssistantMessage(Vertical):
         self._shown = ""  # the (inert) text given to the Markdown so far
         self._whole = False  # render the whole text from now on: appends went wrong or are over
         self._pending: list[str] = []  # deltas not yet given to the stream
-        self._flush_timer: Timer | None = None
+        self._flush_timer: asyncio.TimerHandle | None = None  # the next batch's flush
         self._shown_first = False  # the first delta is shown at once, later ones batched
         # Set once the Markdown has mounted its first blocks (parsed in a thread after mount):
         # the chat log shows a reopened page only when every reply is (issue 12 item 10).
@@ -265,7 +264,14 @@ class AssistantMessage(Vertical):
             self._shown_first = True
             await self._flush()
         elif self._flush_timer is None:
-            self._flush_timer = self.set_timer(STREAM_INTERVAL, self._flush)
+            # Not Textual's set_timer: its one-shot Timer reads the clock twice before sleeping,
+            # and when its task is held up between the two reads for longer than the interval (a
+            # busy machine, a garbage collection) it counts the tick as missed and ends without
+            # calling back; the timer, still set, was never armed again, so the reply showed
+            # nothing more until its end. The flush still runs on this widget's queue, as a
+            # Timer's callback did.
+            self._flush_timer = asyncio.get_running_loop().call_later(
+                STREAM_INTERVAL, self.call_next, self._flush)
 
     async def _flush(self) -> None:
         self._flush_timer = None
@@ -305,7 +311,7 @@ class AssistantMessage(Vertical):
 
     async def finish(self) -> None:
         if self._flush_timer is not None:
-            self._flush_timer.stop()
+            self._flush_timer.cancel()
             self._flush_timer = None
         async with self._writing:  # after a flush the timer started, never beside it
             await self._append_pending()
