@@ -56,7 +56,9 @@ async def test_settings_from_a_sync_apply_at_once_and_its_conflicts_are_a_notice
 
         await send(pilot, "/sync")
         await wait_until(pilot, lambda: status.finished == 1, timeout=120)
-        await wait_until(pilot, lambda: app.theme == "dusk", timeout=30)  # the synced file, registered
+        await wait_until(pilot, lambda: app.theme == "dusk", timeout=30,  # the synced file, registered
+                         explain=lambda: (app.theme, services.base_settings.theme, "dusk" in app.available_themes,
+                                          status.finished, notifications(app)))
         assert services.settings.history.window_messages == 44  # read again, not at the next start
         said = notifications(app)
         assert any(title == "Sync" and "changed your settings and theme dusk" in text
