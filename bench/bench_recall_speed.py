@@ -27,6 +27,11 @@ which writes the ANALYZE statistics every later query is planned with (one
 plan, the branch walk of the page read, cost ~0.2 s a turn with them and went
 unseen while the bench timed a database that had none).
 
+The built profile (history and notes, before that earlier session) is kept under
+the temporary directory, keyed by ``--messages``, ``--notes`` and the code that
+builds it (this file's builders, ``bench_history.py``, the history schema), and
+copied for each run, so repeated runs skip the build; ``--rebuild`` ignores it.
+
 Prints medians and p95 of both (wall clock, and the process's CPU time, which
 the other sessions of a shared machine disturb less), the difference of
 medians, the ratio, and the load average.
@@ -36,8 +41,11 @@ Goal (issue "Recall"): recall ≤ 20 ms median, ≤ 60 ms p95.
 from __future__ import annotations
 
 import argparse
+import hashlib
+import inspect
 import os
 import random
+import shutil
 import sqlite3
 import statistics
 import sys
@@ -55,6 +63,7 @@ from bench_history import Corpus  # noqa: E402
 from agenttui.bootstrap import build_services  # noqa: E402
 from agenttui.core.config.paths import Paths  # noqa: E402
 from agenttui.core.context.assemble import assemble  # noqa: E402
+from agenttui.core.history import schema as history_schema  # noqa: E402
 from agenttui.core.history.rows import to_ts as _ts  # noqa: E402
 from agenttui.core.history.schema import LINK_AS_ONE_BRANCH  # noqa: E402
 from agenttui.core.memory import file as memory_file  # noqa: E402
@@ -111,6 +120,35 @@ def questions(corpus: Corpus, count: int, seed: int) -> list[str]:
     return out
 
 
+def cached_profile(messages: int, notes: int) -> Path:
+    """Where the profile built for these parameters (and this building code) is kept."""
+    key = hashlib.sha256()
+    key.update(f"{messages}:{notes}".encode())
+    for source in (inspect.getsource(build_history), inspect.getsource(build_notes),
+                   Path(inspect.getfile(Corpus)).read_text(), Path(inspect.getfile(history_schema)).read_text()):
+        key.update(source.encode())
+    return Path(tempfile.gettempdir()) / "agenttui-bench-recall-speed" / key.hexdigest()[:16]
+
+
+def build_profile(home: str, messages: int, notes: int, corpus: Corpus, *, rebuild: bool) -> str:
+    """Fill ``home`` with the built profile, from the cache when it is there; says which."""
+    cache = cached_profile(messages, notes)
+    if cache.is_dir() and not rebuild:
+        shutil.copytree(cache, home, dirs_exist_ok=True)
+        return f"copied from {cache}"
+    environ = {"AGENTTUI_HOME": home}
+    services = build_services(paths=Paths.from_env(environ), cwd=Path(home), environ=environ)
+    build_history(services, messages, corpus)
+    build_notes(services.paths, services.profile_name, notes, corpus)
+    services.close()
+    partial = cache.with_name(cache.name + f".{os.getpid()}")
+    shutil.rmtree(partial, ignore_errors=True)
+    shutil.copytree(home, partial)
+    shutil.rmtree(cache, ignore_errors=True)
+    partial.rename(cache)  # whole or absent: a build cut short leaves no cache behind
+    return f"built, kept in {cache}"
+
+
 def time_assemble(services, cid: str, texts: list[str], repeat: int = 1,
                   cpu: list[float] | None = None) -> list[float]:
     """Wall-clock seconds of each question's assembly (``cpu``, when given, gets CPU seconds)."""
@@ -142,14 +180,14 @@ def main() -> int:
     parser.add_argument("--messages", type=int, default=200_000)
     parser.add_argument("--notes", type=int, default=2_000)
     parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--rebuild", action="store_true", help="build the profile even if it is cached")
     args = parser.parse_args()
     corpus = Corpus()
     with tempfile.TemporaryDirectory() as home:
         environ = {"AGENTTUI_HOME": home}
-        services = build_services(paths=Paths.from_env(environ), cwd=Path(home), environ=environ)
         began = time.perf_counter()
-        build_history(services, args.messages, corpus)
-        build_notes(services.paths, services.profile_name, args.notes, corpus)
+        how = build_profile(home, args.messages, args.notes, corpus, rebuild=args.rebuild)
+        services = build_services(paths=Paths.from_env(environ), cwd=Path(home), environ=environ)
         # one earlier session: its close runs PRAGMA optimize, which writes the planner's
         # statistics for the queries the session ran (a fresh connection's optimize does nothing)
         time_assemble(services, services.history.create_conversation().id, questions(corpus, 5, seed=1))
@@ -157,7 +195,7 @@ def main() -> int:
         services = build_services(paths=Paths.from_env(environ), cwd=Path(home), environ=environ)
         with sqlite3.connect(str(services.history.db_path)) as db:
             analyzed = db.execute("SELECT COUNT(*) FROM sqlite_master WHERE name = 'sqlite_stat1'").fetchone()[0]
-        print(f"built {args.messages} messages, {args.notes} notes in {time.perf_counter() - began:.1f} s "
+        print(f"{args.messages} messages, {args.notes} notes ({how}) in {time.perf_counter() - began:.1f} s "
               f"({'with' if analyzed else 'without'} planner statistics)")
         cid = services.history.create_conversation().id
         texts = questions(corpus, args.queries, seed=3)

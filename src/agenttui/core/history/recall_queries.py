@@ -20,11 +20,10 @@ result:
 
 from __future__ import annotations
 
-import dataclasses
 import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from agenttui.core.history.rows import MESSAGE_COLUMNS, from_ts, message_from_row
 from agenttui.core.models import Message
@@ -50,9 +49,13 @@ _ROW_FROM = "FROM messages m JOIN conversations c ON c.id = m.conversation_id"
 INDEXES = {"words": "messages_fts", "cjk": "messages_cjk"}
 
 
-@dataclasses.dataclass(frozen=True)
-class RecallRow:
-    """One candidate message for recall (see :func:`candidates`)."""
+class RecallRow(NamedTuple):
+    """One candidate message for recall (see :func:`candidates`).
+
+    A named tuple, not a frozen dataclass: recall builds ~400 a turn, and a frozen
+    dataclass's ``__init__`` (one ``object.__setattr__`` per field) cost about 1.5 ms
+    of them (bench/bench_recall_speed.py).
+    """
 
     message_id: int
     conversation_id: str
