@@ -33,6 +33,7 @@ from agenttui.ui.bindings import (
 )
 from agenttui.ui.header_line import UsageLabel, header_line
 from agenttui.ui.messages import ProfileSwitched
+from agenttui.ui.one_shot import set_timer
 from agenttui.ui.palette_commands import AgentCommands
 from agenttui.ui.screens.main import MainScreen
 from agenttui.ui.startup import (
@@ -150,9 +151,9 @@ class AgentTUI(App[int]):
             self.notify(warning, title="config.toml", severity="warning", timeout=10)
         # The other theme files and the keyring (on PanesReady) and the openai imports wait
         # until the first frames are out (imports hold the GIL for a while).
-        self.set_timer(PREPARE_FALLBACK_S, self._prepare_first_turn)
+        set_timer(self, PREPARE_FALLBACK_S, self._prepare_first_turn)
         if self.services.settings.recall.semantic:
-            self.set_timer(EMBED_AFTER_S, lambda: start_history_indexer(self, self.services,
+            set_timer(self, EMBED_AFTER_S, lambda: start_history_indexer(self, self.services,
                                                                         paused=lambda: self.incognito))
         from agenttui.ui import suspend  # ctrl+z / SIGTSTP give the terminal back as found
 
@@ -178,7 +179,7 @@ class AgentTUI(App[int]):
 
     def on_ready(self) -> None:
         """Textual's Ready: the DOM is up and the start-up batch is over."""
-        self.set_timer(COLLECT_AFTER_S, resume_collection)  # at the latest (startup step 0)
+        set_timer(self, COLLECT_AFTER_S, resume_collection)  # at the latest (startup step 0)
         for screen in self.screen_stack:
             if isinstance(screen, MainScreen):
                 screen.first_frame_shown()
@@ -220,13 +221,13 @@ class AgentTUI(App[int]):
         self._load_all_themes()
         if self.check_api_key and not self._key_looked_up:  # the keyring import: after the panes
             self._key_looked_up = True
-            self.set_timer(0.3, self._look_up_api_key)
+            set_timer(self, 0.3, self._look_up_api_key)
         # The UI is up: get the turn ready once its frame has reached the terminal (Textual's
         # writer thread would otherwise wait on the preparation's imports for the GIL).
-        self.set_timer(PREPARE_AFTER_PANES_S, self._prepare_first_turn)
+        set_timer(self, PREPARE_AFTER_PANES_S, self._prepare_first_turn)
         from agenttui.ui.mcp_app import START_AFTER_S, start_mcp  # MCP servers, if any
 
-        self.set_timer(START_AFTER_S, lambda: start_mcp(self))
+        set_timer(self, START_AFTER_S, lambda: start_mcp(self))
 
     def _load_all_themes(self) -> None:
         """Register every theme file (built-in and user), once; report the bad ones."""

@@ -39,6 +39,7 @@ from textual.widget import Widget
 
 from agenttui.ui import messages
 from agenttui.ui.host import app_parts
+from agenttui.ui.one_shot import set_timer
 from agenttui.ui.startup import (
     HEADER_ICON,
     PANES_AFTER_S,
@@ -140,7 +141,7 @@ class MainScreen(Screen):
     def _start_fill(self, shown_at: float) -> None:
         quiet = app_parts(self).type_ahead.quiet_for(shown_at)
         if quiet < PANES_AFTER_S and time.monotonic() - shown_at < PANES_LATEST_S:
-            self.set_timer(PANES_AFTER_S - quiet, lambda: self._start_fill(shown_at))
+            set_timer(self, PANES_AFTER_S - quiet, lambda: self._start_fill(shown_at))
             return
         # ignore: mypy cannot infer ResultType from WorkType's union for a coroutine function
         self.run_worker(self._import_then_fill, group="fill-panes")  # type: ignore[arg-type]

@@ -71,6 +71,7 @@ from textual.widget import Widget
 
 from agenttui.core.models import Message
 from agenttui.core.recall.usage import RecallUsage
+from agenttui.ui.one_shot import set_timer
 from agenttui.ui.survivable_errors import dispatch_guarded
 from agenttui.ui.widgets.message_cursor import MessageCursor
 from agenttui.ui.widgets.message_view import AssistantMessage, Notice, UserMessage
@@ -445,7 +446,7 @@ class ChatLog(MessageCursor):
         i.e. it has moved down from ``was_at`` (on a busy machine that can take a few frames;
         at most ``waits`` x 50 ms)."""
         if widget.virtual_region.y <= was_at and waits > 0 and widget.is_attached:
-            self.set_timer(0.05, lambda: self._keep_in_view(widget, was_at, waits - 1))
+            set_timer(self, 0.05, lambda: self._keep_in_view(widget, was_at, waits - 1))
             return
         self.scroll_to_widget(widget, animate=False, top=True, immediate=True)
 
@@ -455,7 +456,7 @@ class ChatLog(MessageCursor):
         if last is not None and last.region.height == 0 and waits > 0:
             # not laid out yet (a busy machine, or the log hidden while its page renders):
             # its height would read as "too short". At most ``waits`` x 50 ms, then judge.
-            self.set_timer(0.05, lambda: self._fill_viewport(waits - 1))
+            set_timer(self, 0.05, lambda: self._fill_viewport(waits - 1))
             return
         if self.max_scroll_y == 0:
             if self.has_newer and not self._loading and self.conversation_id:

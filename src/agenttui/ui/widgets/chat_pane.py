@@ -47,13 +47,13 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message as TextualMessage
 from textual.reactive import reactive
-from textual.timer import Timer
 
 from agenttui.agent import events as ev
 from agenttui.agent.chat_session import ChatSession, Field
 from agenttui.agent.turn import Turn
 from agenttui.ui import messages as app_messages
 from agenttui.ui.host import app_parts
+from agenttui.ui.one_shot import OneShot, set_timer
 from agenttui.ui.slash.dispatch import run_slash_command
 from agenttui.ui.slash.table import completions
 from agenttui.ui.survivable_errors import dispatch_guarded
@@ -124,7 +124,7 @@ class ChatPane(Vertical):
         self.conversation_model = ConversationModel(self)
         self.draft_recall = DraftRecall(self)
         self.unsaved = UnsavedRetry(self)
-        self._stop_key_timer: Timer | None = None  # shows "esc Stop" in the footer (_set_streaming)
+        self._stop_key_timer: OneShot | None = None  # shows "esc Stop" in the footer (_set_streaming)
 
     DEFAULT_CSS = """
     ChatPane > #chat-welcome { display: none; height: 1fr; padding: 1 2; color: $text-muted; }
@@ -395,7 +395,7 @@ class ChatPane(Vertical):
             self._stop_key_timer = None
         if on:
             self.set_reactive(ChatPane.streaming, True)  # Esc stops it now; the footer is told later
-            self._stop_key_timer = self.set_timer(STOP_KEY_AFTER_S, self._show_stop_key)
+            self._stop_key_timer = set_timer(self, STOP_KEY_AFTER_S, self._show_stop_key)
         else:
             self.streaming = False  # the footer recomposes only if it showed Esc (AppFooter)
 

@@ -18,9 +18,9 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
 from textual import work
-from textual.timer import Timer
 from textual.widget import Widget
 
+from agenttui.ui.one_shot import OneShot, set_timer
 from agenttui.ui.slash.table import parse
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ class DraftRecall(Widget):
     def __init__(self, chat: DraftChat, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._chat = chat
-        self._timer: Timer | None = None  # the draft's debounce
+        self._timer: OneShot | None = None  # the draft's debounce
         self.prepared = ""  # the last draft whose preparation started (the debounce ran out)
 
     @property
@@ -65,7 +65,7 @@ class DraftRecall(Widget):
             self._timer.stop()
             self._timer = None
         if self._chat.services.settings.recall.enabled and worth_preparing(text):
-            self._timer = self.set_timer(PREPARE_AFTER_S, partial(self._due, text))
+            self._timer = set_timer(self, PREPARE_AFTER_S, partial(self._due, text))
 
     def _due(self, text: str) -> None:
         self._timer = None

@@ -45,10 +45,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
-from textual.timer import Timer
 from textual.widgets import Input, OptionList, Static
 
 from agenttui.ui import messages
+from agenttui.ui.one_shot import OneShot, set_timer
 from agenttui.ui.survivable_errors import dispatch_guarded
 from agenttui.ui.widgets.conversation_list import ConversationList, SearchResults
 
@@ -164,7 +164,7 @@ class HistoryPane(Vertical):
         super().__init__(**kwargs)
         self.services = services
         self.border_title = "History"  # the main screen's pane title
-        self._search_timer: Timer | None = None
+        self._search_timer: OneShot | None = None
         self._query = ""
         self._search_limit = SEARCH_LIMIT  # grows a page at a time as the results are scrolled
         self._search_generation = 0  # a page that comes after a newer search started is dropped
@@ -270,7 +270,7 @@ class HistoryPane(Vertical):
             self._query = ""
             self._show_results(False)
             return
-        self._search_timer = self.set_timer(SEARCH_DELAY, lambda: self._run_search(query))
+        self._search_timer = set_timer(self, SEARCH_DELAY, lambda: self._run_search(query))
 
     @on(Input.Submitted, "#history-search")
     def _search_submitted(self, event: Input.Submitted) -> None:

@@ -80,6 +80,7 @@ from textual.widgets.markdown import MarkdownBlock
 
 from agenttui.core.recall.usage import RecallUsage, count_usage
 from agenttui.ui.inert import InertStream, inert
+from agenttui.ui.one_shot import OneShot, set_timer
 from agenttui.ui.widgets.used_line import UsedLine
 
 STREAM_INTERVAL = 1 / 5  # seconds between Markdown updates while a reply streams
@@ -218,7 +219,7 @@ class AssistantMessage(Vertical):
         self._shown = ""  # the (inert) text given to the Markdown so far
         self._whole = False  # render the whole text from now on: appends went wrong or are over
         self._pending: list[str] = []  # deltas not yet given to the stream
-        self._flush_timer: asyncio.TimerHandle | None = None  # the next batch's flush
+        self._flush_timer: OneShot | None = None  # the next batch's flush
         self._shown_first = False  # the first delta is shown at once, later ones batched
         # Set once the Markdown has mounted its first blocks (parsed in a thread after mount):
         # the chat log shows a reopened page only when every reply is (issue 12 item 10).
@@ -264,14 +265,9 @@ class AssistantMessage(Vertical):
             self._shown_first = True
             await self._flush()
         elif self._flush_timer is None:
-            # Not Textual's set_timer: its one-shot Timer reads the clock twice before sleeping,
-            # and when its task is held up between the two reads for longer than the interval (a
-            # busy machine, a garbage collection) it counts the tick as missed and ends without
-            # calling back; the timer, still set, was never armed again, so the reply showed
-            # nothing more until its end. The flush still runs on this widget's queue, as a
-            # Timer's callback did.
-            self._flush_timer = asyncio.get_running_loop().call_later(
-                STREAM_INTERVAL, self.call_next, self._flush)
+            # ui/one_shot: Textual's own one-shot timer can skip its only tick on a busy machine,
+            # and the reply then showed nothing more until its end
+            self._flush_timer = set_timer(self, STREAM_INTERVAL, self._flush)
 
     async def _flush(self) -> None:
         self._flush_timer = None
@@ -311,7 +307,7 @@ class AssistantMessage(Vertical):
 
     async def finish(self) -> None:
         if self._flush_timer is not None:
-            self._flush_timer.cancel()
+            self._flush_timer.stop()
             self._flush_timer = None
         async with self._writing:  # after a flush the timer started, never beside it
             await self._append_pending()

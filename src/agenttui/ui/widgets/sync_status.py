@@ -20,6 +20,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from agenttui.ui import messages
+from agenttui.ui.one_shot import set_timer
 from agenttui.ui.sync_reload import Reloaded, apply_in_app, conflict_notice, reload_services
 
 if TYPE_CHECKING:
@@ -106,7 +107,7 @@ class SyncStatus(Static):
         self.update("⇅ …")
         self._read_last()
         if self.services.settings.sync.auto:
-            self.set_timer(START_DELAY, lambda: self.start(manual=False))
+            set_timer(self, START_DELAY, lambda: self.start(manual=False))
 
     def _tick(self) -> None:
         settings = self.services.settings.sync

@@ -11,10 +11,10 @@ Static per delta would spend the CPU on frames nobody reads.
 from __future__ import annotations
 
 from textual.content import Content
-from textual.timer import Timer
 from textual.widgets import Collapsible, Static
 
 from agenttui.ui.inert import inert
+from agenttui.ui.one_shot import OneShot, set_timer
 from agenttui.ui.widgets.message_view import STREAM_INTERVAL
 
 
@@ -28,7 +28,7 @@ class ThinkingBlock(Collapsible):
     def __init__(self, text: str = "", *, done: bool = False) -> None:
         self.text = text
         self.done = done
-        self._timer: Timer | None = None
+        self._timer: OneShot | None = None
         super().__init__(Static(Content(inert(text)), classes="thinking-text"),
                          title=self._heading(), collapsed=True)
 
@@ -45,7 +45,7 @@ class ThinkingBlock(Collapsible):
         """Append streamed thinking; shown at most every ``STREAM_INTERVAL``."""
         self.text += delta
         if self._timer is None:
-            self._timer = self.set_timer(STREAM_INTERVAL, self._show)
+            self._timer = set_timer(self, STREAM_INTERVAL, self._show)
 
     def _show(self) -> None:
         self._timer = None
