@@ -85,6 +85,14 @@ def _connect_ro(path: Path) -> sqlite3.Connection:
     return sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
 
 
+def _has_history(db: sqlite3.Connection) -> bool:
+    """Whether the history's tables are there. The store creates its file, then its schema in
+    a transaction: a sync reading between the two found "no such table" and failed as if the
+    file were damaged."""
+    return db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'conversations'"
+                      ).fetchone() is not None
+
+
 def scan(paths: Paths, state: SyncState, clock: Clock, device: str,
          patterns: Sequence[str]) -> Scan:
     out = Scan()
@@ -105,6 +113,8 @@ def scan(paths: Paths, state: SyncState, clock: Clock, device: str,
         if not db_path.exists():
             continue
         with closing(_connect_ro(db_path)) as db:
+            if not _has_history(db):
+                continue  # being created by the app this moment (an empty file first): nothing yet
             _scan_conversations(profile, db, state, clock, patterns, out)
             _scan_messages(profile, db, state, device, patterns, out)
     return out
