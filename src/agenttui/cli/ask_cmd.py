@@ -188,7 +188,7 @@ async def _ask(services: Services, args: argparse.Namespace, text: str, api_key:
         conversation = continued_conversation(services, args)
     except ConversationNotFound:
         return 1
-    model = turn_model(args, conversation)
+    model = turn_model(services, args, conversation)
     if conversation is None:
         conversation = services.history.create_conversation(model=model or services.model)
     elif model and conversation.model != model:  # as /model: the conversation says which one

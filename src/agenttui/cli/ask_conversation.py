@@ -38,8 +38,10 @@ def continued_conversation(services: Services, args: argparse.Namespace) -> Conv
     return services.history.latest_conversation()
 
 
-def turn_model(args: argparse.Namespace, conversation: Conversation | None) -> str | None:
-    """The model of the turn: ``--model``, else the one a continued conversation records (the
-    model its last turn used, as the Chat pane continues it and as ``llm -c`` does), else
-    ``None``: the default (``AGENTTUI_MODEL``, the profile's, the settings')."""
-    return getattr(args, "model", None) or (conversation.model if conversation is not None else None)
+def turn_model(services: Services, args: argparse.Namespace, conversation: Conversation | None) -> str | None:
+    """The model of the turn: ``--model``, else ``AGENTTUI_MODEL`` (both chosen for this run),
+    else the one a continued conversation records (the model its last turn used, as the Chat
+    pane continues it and as ``llm -c`` does), else ``None``: the default (the profile's, the
+    settings')."""
+    chosen = getattr(args, "model", None) or services.environ.get("AGENTTUI_MODEL")
+    return chosen or (conversation.model if conversation is not None else None)

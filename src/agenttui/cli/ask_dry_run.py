@@ -65,7 +65,7 @@ def run_dry_run(args: argparse.Namespace, text: str) -> int:
         except ConversationNotFound:
             return 1
         conversation_id = latest.id if latest is not None else new_id()  # never stored
-        request = preview_request(services, conversation_id, text, model=turn_model(args, latest),
+        request = preview_request(services, conversation_id, text, model=turn_model(services, args, latest),
                                   image_path=args.image, now=args.now)
     except (HistoryError, ImageError) as exc:
         return fail(str(exc))

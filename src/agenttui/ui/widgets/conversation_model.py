@@ -15,8 +15,9 @@ default while open: a turn sent after F9 changed it uses the new one and brings 
 record up to date. The header shows the model in use either way
 (``AppParts.chat_model``); ``/model`` changes it.
 
-``agenttui ask`` continuing a conversation does the same: ``--model`` (recorded), else
-the conversation's record (``cli/ask_conversation.turn_model``); a new one: the default.
+``agenttui ask`` continuing a conversation does the same: ``--model`` or ``AGENTTUI_MODEL``
+(recorded), else the conversation's record (``cli/ask_conversation.turn_model``); a new
+one: the default.
 """
 
 from __future__ import annotations
