@@ -57,3 +57,15 @@ def test_no_widget_uses_textuals_one_shot_timer():
     users = [str(p.relative_to(source)) for p in source.rglob("*.py")
              if re.search(r"\bself\.set_timer\(|\.set_timer\(", p.read_text(encoding="utf-8"))]
     assert users == []
+
+
+async def test_a_timer_stopped_while_its_callback_waits_in_the_queue_never_calls_back():
+    app = App()
+    ran: list[str] = []
+    async with app.run_test() as pilot:
+        timer = set_timer(app, 0, lambda: ran.append("stopped"))
+        timer._handle._run()  # the delay ran out: the callback is handed to the app's queue
+        timer.stop()
+        set_timer(app, 0.01, lambda: ran.append("later"))
+        await wait_until(pilot, lambda: ran == ["later"], timeout=30)
+        assert ran == ["later"]

@@ -10,8 +10,8 @@ stopped showing until its end under two CPU hogs; Textual 8.2).
 
 :func:`set_timer` here asks asyncio for the delay and then runs the callback on
 the node's own queue (``call_next``), between its messages, as a handler would.
-The handle's ``stop()`` cancels it, as a ``Timer``'s does; a node that is gone
-by then never runs it (its queue is closed).
+The handle's ``stop()`` cancels it, also once it waits in the node's queue; a node
+that is gone by then never runs it (its queue is closed).
 """
 
 from __future__ import annotations
@@ -27,9 +27,17 @@ class OneShot:
     """``callback`` run once on ``node``'s queue ``delay`` seconds from now."""
 
     def __init__(self, node: MessagePump, delay: float, callback: Callable[[], Any]) -> None:
-        self._handle = asyncio.get_running_loop().call_later(max(0.0, delay), node.call_next, callback)
+        self._callback = callback
+        self._stopped = False
+        self._handle = asyncio.get_running_loop().call_later(max(0.0, delay), node.call_next, self._due)
+
+    def _due(self) -> Any:
+        # stopped after the delay ran out but before the node's queue came to it: a debounce
+        # replaced meanwhile must not run its old callback
+        return None if self._stopped else self._callback()
 
     def stop(self) -> None:
+        self._stopped = True
         self._handle.cancel()
 
 
