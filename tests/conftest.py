@@ -6,6 +6,8 @@ real API endpoint.
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 _SCRUBBED_ENV = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "AGENTTUI_MODEL", "AGENTTUI_PROFILE")
@@ -21,7 +23,14 @@ def isolated_home(tmp_path, monkeypatch):
     # Subprocesses (and keyring's lazy auto-detection here) must never reach the
     # real OS keyring; tests that need one install tests.fakes.memory_keyring.
     monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
-    return home
+    yield home
+    # keyring keeps the backend it first detected for the whole process: a test that
+    # detected it while its own PYTHON_KEYRING_BACKEND was set (and "restored" that one)
+    # would hand its backend to every later test
+    if "keyring" in sys.modules:
+        from keyring.backends import fail
+
+        sys.modules["keyring"].set_keyring(fail.Keyring())
 
 
 @pytest.fixture
