@@ -37,7 +37,7 @@ agenttui adds its placeholder check (`values.is_placeholder`).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache
 
@@ -89,6 +89,7 @@ class _Compiled:
     global_stop: tuple[str, ...]
     seeking: tuple[int, ...]  # rules with seek regexes
     presence_only: tuple[str, ...] = ()  # extra needles that are no rule keyword
+    shared_pattern: frozenset[int] = frozenset()  # rules whose pattern another rule has too
 
 
 @cache
@@ -139,7 +140,15 @@ def compiled(extra_needles: tuple[str, ...] = ()) -> _Compiled:
         tuple(g.GLOBAL_STOPWORDS),
         tuple(i for i, r in enumerate(rules) if r.seeks),
         presence_only,
+        _shared_patterns(rules),
     )
+
+
+def _shared_patterns(rules: list[_Rule]) -> frozenset[int]:
+    count: dict[str, int] = {}
+    for r in rules:
+        count[r.pattern] = count.get(r.pattern, 0) + 1
+    return frozenset(i for i, r in enumerate(rules) if count[r.pattern] > 1)
 
 
 def keyword_hits(view: bytes, c: _Compiled | None = None) -> list[tuple[int, int]]:
@@ -391,13 +400,22 @@ def find_rule_matches(
     # that a rule of the same or a higher priority accepted would add nothing
     # to the merged result, so its checks are skipped.
     accepted: dict[tuple[int, bool], int] | None = {} if skip_taken else None
+    # Rules of two or three sets often share a pattern (and so their keywords):
+    # the regex runs once per pattern and set of starts, each rule judges the
+    # same matches. Only patterns that occur more than once are kept.
+    shared: dict[tuple[str, bool, tuple[int, ...]], list[re.Match[str]]] = {}
     for r, starts in per_rule.items():
         rule = c.rules[r]
         ordered = sorted(starts)
-        if rule.anchored:
-            matches: Iterator[re.Match[str]] = filter(None, map(rule.regex.match, [text] * len(ordered), ordered))
-        else:
-            matches = _windowed(rule, text, ordered)
+        key = (rule.pattern, rule.anchored, tuple(ordered)) if r in c.shared_pattern else None
+        matches: Iterable[re.Match[str]] | None = None if key is None else shared.get(key)
+        if matches is None:
+            if rule.anchored:
+                matches = filter(None, map(rule.regex.match, [text] * len(ordered), ordered))
+            else:
+                matches = _windowed(rule, text, ordered)
+            if key is not None:
+                matches = shared[key] = list(matches)
         for m in matches:
             span = _accept(c, rule, text, m, accepted)
             if span:
