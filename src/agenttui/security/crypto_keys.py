@@ -118,6 +118,7 @@ _SEED_CLASSES = bytes(
     for c in range(256)
 )
 _TO_RUN = bytes.maketrans(b" ", b"a")  # after marking breakers: 'a' = may hold a seed
+_SEED_RUN = _SEED_CLASSES.translate(_TO_RUN)  # both tables in one pass
 _MIN_SEED_CHARS = SEED_MIN_WORDS * 3 + SEED_MIN_WORDS - 1
 # Whitespace beyond Latin-1 (U+2000…, U+3000, …): `\s` separates words there.
 _WIDE_SPACE = re.compile("[\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
@@ -171,19 +172,22 @@ def _view_may_hold_seed(view: bytes) -> bool:
 
 def seed_regions(text: str, view: bytes | None = None) -> list[tuple[int, int]]:
     """Spans of `text` that could hold a seed phrase (see above)."""
-    view = (ascii_view(text, wide_spaces=True) if view is None else view).translate(_SEED_CLASSES)
+    view = ascii_view(text, wide_spaces=True) if view is None else view
     need = b"a" * _MIN_SEED_CHARS
-    if view.translate(_TO_RUN).find(need) < 0:
-        return []  # code and logs end here: no long lowercase stretch at all
-    view = view.replace(b" aa ", b" ## ").replace(b"a" * 9, b"#" * 9)
-    view = view.translate(_TO_RUN)
+    if view.translate(_SEED_RUN).find(need) < 0:
+        return []  # code and logs end here (one pass): no long lowercase stretch at all
+    classes = view.translate(_SEED_CLASSES).replace(b" aa ", b" ## ").replace(b"a" * 9, b"#" * 9)
+    view = classes.translate(_TO_RUN)
     regions = []
     pos = view.find(need)
     while pos >= 0:
         end = view.find(b"#", pos + _MIN_SEED_CHARS)
         if end < 0:
             end = len(view)
-        regions.append((pos, end))
+        # 12 words need 11 separators: prose has many long stretches of short
+        # lowercase words, but most sentences are shorter than that.
+        if classes.count(b" ", pos, end) >= SEED_MIN_WORDS - 1:
+            regions.append((pos, end))
         pos = view.find(need, end)
     return regions
 
