@@ -76,7 +76,22 @@ class _Rule:
 
     @cached_property
     def regex(self) -> re.Pattern[str]:
-        return re.compile(self.pattern, re.ASCII)
+        return re.compile(literal_led(self.pattern), re.ASCII)
+
+
+_LEADING_BOUNDARY = re.compile(r"\\b([A-Za-z0-9_]+)(?![*+?{])")
+
+
+def literal_led(pattern: str) -> str:
+    """`\\bcurl…` as `curl(?<!\\wcurl)…`: the same matches, but `re` finds a pattern that
+    starts with a literal by a fast scan for it, while one that starts with `\\b` costs
+    a match attempt at every position of a rule's window (`curl-auth-header` was a
+    tenth of the generated rules' time on secret-dense text)."""
+    m = _LEADING_BOUNDARY.match(pattern)
+    if m is None:
+        return pattern
+    literal = m.group(1)
+    return f"{literal}(?<!\\w{literal}){pattern[m.end():]}"
 
 
 @dataclass(frozen=True)
