@@ -67,7 +67,7 @@ from .prose_rules import (
     find_prose_passwords,
     find_wallet_hex_keys,
 )
-from .secret_patterns import CONTEXT, PROVIDER_RULES
+from .secret_patterns import CONTEXT, PROVIDER_RULES, hinted_matches
 from .token_lines import find_token_lines
 from .values import is_placeholder
 
@@ -217,7 +217,7 @@ def _provider_candidates(text: str, found: set[str] | None = None) -> Iterator[C
                 hit = hint_found[rule.hint] = rule.hint.search(text) is not None
             if not hit:
                 continue
-        for m in rule.regex.finditer(text):
+        for m in rule.regex.finditer(text) if rule.reach is None else hinted_matches(rule, text):
             start, end = m.span(rule.group)
             start -= rule.lead
             value = text[start:end]

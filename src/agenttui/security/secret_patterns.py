@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from .values import char_classes, is_placeholder, shannon_entropy
@@ -41,6 +41,10 @@ class Rule:
     validate: Callable[[str], bool] | None = None
     hint: re.Pattern[str] | None = None  # cheaper literal-led regex that must match first
     lead: int = 0  # characters before the match that belong to the secret
+    # Every match holds an occurrence of `hint` that starts at most `reach`
+    # characters after the match's start: the regex is then tried only there
+    # (`hinted_matches`), not at every character of its first-character set.
+    reach: int | None = None
 
 
 def _random_body(min_entropy: float = 3.0) -> Callable[[str], bool]:
@@ -65,9 +69,34 @@ _B64 = "[A-Za-z0-9+/]"
 
 
 def _rule(kind: str, pattern: str, validate: Callable[[str], bool] | None = None, group: int = 0,
-          hint: str | None = None, lead: int = 0) -> Rule:
+          hint: str | None = None, lead: int = 0, reach: int | None = None) -> Rule:
     hint_rx = re.compile(hint) if hint else None
-    return Rule(kind, re.compile(pattern), group, PROVIDER, validate, hint_rx, lead)
+    return Rule(kind, re.compile(pattern), group, PROVIDER, validate, hint_rx, lead, reach)
+
+
+def hinted_matches(rule: Rule, text: str) -> Iterator[re.Match[str]]:
+    """What `rule.regex.finditer(text)` yields, for a rule with a `reach`.
+
+    A match starting at `s` (at or after the scan position) holds a hint that
+    starts in [s, s + reach]; so the first hint at or after the position, at
+    `h`, leaves no match starting before `h - reach`, and the regex is tried
+    (`match`, which sees the text before its position, as lookbehinds need)
+    only at the starts from there to `h`. A class-led rule (`[0-9]…:AA…`)
+    otherwise costs a match attempt at every digit of the text.
+    """
+    assert rule.hint is not None and rule.reach is not None
+    hint, regex, reach = rule.hint, rule.regex, rule.reach
+    pos = 0
+    while (h := hint.search(text, pos)) is not None:
+        at = h.start()
+        for start in range(max(pos, at - reach), at + 1):
+            m = regex.match(text, start)
+            if m is not None:
+                yield m
+                pos = m.end() if m.end() > start else start + 1
+                break
+        else:
+            pos = at + 1
 
 
 def _openai_ok(value: str) -> bool:
@@ -124,6 +153,7 @@ PROVIDER_RULES: tuple[Rule, ...] = (
         r"(?<![A-Za-z0-9]....)[A-Z2-7]{16}(?![A-Za-z0-9])",
         lambda v: not is_placeholder(v) and len(set(v[4:])) >= 6,
         hint=_A,
+        reach=0,  # the hint starts with the match
     ),
     _rule(
         "azure_storage_key",  # AccountKey=, AccessKey=, SharedAccessKey=
@@ -179,11 +209,13 @@ PROVIDER_RULES: tuple[Rule, ...] = (
         r"[MNO](?<![A-Za-z0-9_-][MNO])[A-Za-z0-9_-]{23,27}+\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}+",
         _random_body(),
         hint=r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27}",  # literal-led, unlike the rule
+        reach=28,  # [MNO] and 23-27 characters
     ),
     _rule(
         "telegram_bot_token",
         r"[0-9](?<![0-9][0-9])[0-9]{7,9}+:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])",
         hint=r":AA[A-Za-z0-9_-]{33}",
+        reach=10,  # 8-10 digits
     ),
     _rule("huggingface_token", _tok("hf_", "[A-Za-z0-9]{30,}+"), _random_body()),
     _rule("huggingface_token", _tok("api_org_", "[A-Za-z0-9]{30,}+"), _random_body()),
