@@ -197,7 +197,7 @@ def _useful(needles: tuple[str, ...] | None) -> tuple[str, ...] | None:
 @cache
 def _needles() -> tuple[tuple[tuple[str, ...] | None, ...], tuple[str, ...]]:
     """(gate needles per provider rule, all own needles for the automaton)."""
-    per_rule = tuple(_useful(gate_needles(r.regex.pattern, r.regex.flags)) for r in PROVIDER_RULES)
+    per_rule = tuple(r.needles or _useful(gate_needles(r.regex.pattern, r.regex.flags)) for r in PROVIDER_RULES)
     every = {n for g in per_rule if g for n in g} | {
         n for gate in _FINDER_NEEDLES.values() for group in gate for n in group
     } | {a for p in _ANCHORED_FINDERS.values() for a in p.anchors}

@@ -45,6 +45,10 @@ class Rule:
     # characters after the match's start: the regex is then tried only there
     # (`hinted_matches`), not at every character of its first-character set.
     reach: int | None = None
+    # Lower-case literals one of which every match holds, for rules whose own
+    # literals are too short to gate them (`literals.gate_needles`): the
+    # keyword pass then skips the rule, and its hint scan, on text without them.
+    needles: tuple[str, ...] | None = None
 
 
 def _random_body(min_entropy: float = 3.0) -> Callable[[str], bool]:
@@ -69,9 +73,10 @@ _B64 = "[A-Za-z0-9+/]"
 
 
 def _rule(kind: str, pattern: str, validate: Callable[[str], bool] | None = None, group: int = 0,
-          hint: str | None = None, lead: int = 0, reach: int | None = None) -> Rule:
+          hint: str | None = None, lead: int = 0, reach: int | None = None,
+          needles: tuple[str, ...] | None = None) -> Rule:
     hint_rx = re.compile(hint) if hint else None
-    return Rule(kind, re.compile(pattern), group, PROVIDER, validate, hint_rx, lead, reach)
+    return Rule(kind, re.compile(pattern), group, PROVIDER, validate, hint_rx, lead, reach, needles)
 
 
 def hinted_matches(rule: Rule, text: str) -> Iterator[re.Match[str]]:
@@ -167,13 +172,15 @@ PROVIDER_RULES: tuple[Rule, ...] = (
         _random_body(),
         group=1,
     ),
-    _rule("github_token", _tok("gh", "[pousr]_[A-Za-z0-9]{36,}+"), _github_ok, hint=_GH_GL),
+    _rule("github_token", _tok("gh", "[pousr]_[A-Za-z0-9]{36,}+"), _github_ok, hint=_GH_GL,
+          needles=tuple(f"gh{c}_" for c in "pousr")),
     _rule("github_token", _tok("github_pat_", "[A-Za-z0-9_]{40,}+"), _random_body(), hint=_GH_GL),
     _rule(
         "gitlab_token",
         _tok("gl", "(?:pat|dt|rt|ptt|cbt|oas|soat|ffct|imt|agent|ft)-" + _T + "{20,}+"),
         _random_body(),
         hint=_GH_GL,
+        needles=tuple(f"gl{k}-" for k in "pat dt rt ptt cbt oas soat ffct imt agent ft".split()),
     ),
     _rule("gitlab_token", _tok("GR1348941", _T + "{20,}+"), _random_body(), hint=_G),
     _rule("slack_token", _tok("xox", "[baprseo]-[A-Za-z0-9-]{10,}+"), _random_body(2.5), hint=_X),
@@ -182,6 +189,7 @@ PROVIDER_RULES: tuple[Rule, ...] = (
         "slack_webhook",
         r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]{20,}+",
         hint=_HOOKS,
+        needles=("hooks.slack.com/",),
     ),
     _rule(
         "stripe_key",  # sk_live_/rk_test_…: scanned from "k_", the s/r is the lead
@@ -190,19 +198,22 @@ PROVIDER_RULES: tuple[Rule, ...] = (
         lead=1,
     ),
     _rule("stripe_key", _tok("whsec_", "[A-Za-z0-9]{24,}+"), _random_body()),
-    _rule("twilio_api_key", _tok("SK", "[0-9a-f]{32}(?![0-9A-Za-z])"), _hex_ok, hint=_S),
+    _rule("twilio_api_key", _tok("SK", "[0-9a-f]{32}(?![0-9A-Za-z])"), _hex_ok, hint=_S,
+          needles=tuple(f"sk{c}" for c in "0123456789abcdef")),
     _rule(
         "twilio_auth_token",
         r"AC(?<![A-Za-z0-9]AC)[0-9a-f]{32}:([0-9a-f]{32})(?![0-9A-Za-z])",
         _hex_ok,
         group=1,
         hint=_A,
+        needles=tuple(f"ac{c}" for c in "0123456789abcdef"),
     ),
     _rule("sendgrid_key", _tok("SG.", _T + r"{16,32}+\." + _T + "{30,60}+"), _random_body(), hint=_S),
     _rule(
         "discord_webhook",
         r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/[0-9]{5,30}+/" + _T + "{20,}+",
         hint=_HOOKS,
+        needles=(".com/api/webhooks/",),
     ),
     _rule(
         "discord_token",
@@ -216,13 +227,15 @@ PROVIDER_RULES: tuple[Rule, ...] = (
         r"[0-9](?<![0-9][0-9])[0-9]{7,9}+:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])",
         hint=r":AA[A-Za-z0-9_-]{33}",
         reach=10,  # 8-10 digits
+        needles=(":aa",),
     ),
     _rule("huggingface_token", _tok("hf_", "[A-Za-z0-9]{30,}+"), _random_body()),
     _rule("huggingface_token", _tok("api_org_", "[A-Za-z0-9]{30,}+"), _random_body()),
     _rule("npm_token", _tok("npm_", "[A-Za-z0-9]{36,}+"), _github_ok),
     _rule("pypi_token", _tok("pypi-AgE", _T + "{50,}+")),
     _rule("dockerhub_token", _tok("dckr_pat_", _T + "{20,}+"), _random_body()),
-    _rule("digitalocean_token", _tok("do", "[opr]_v1_[a-f0-9]{64}"), _hex_ok),
+    _rule("digitalocean_token", _tok("do", "[opr]_v1_[a-f0-9]{64}"), _hex_ok,
+          needles=("doo_v1_", "dop_v1_", "dor_v1_")),
     # Salesforce session/access token: the org id (00D + 12 or 15) then `!` and the session part.
     _rule("salesforce_token", _tok("00D", r"[A-Za-z0-9]{12,15}+![A-Za-z0-9._]{80,}+"), _random_body()),
     # Vault service token in its long (protobuf, "CAES…") form without the hvs. prefix.
