@@ -8,7 +8,8 @@ are touched in workers after the first frame (the panes load their data on
 mount, the API-key check and the agent-loop import run in threads).
 
 Keys: every action is an App binding with an id from :mod:`bindings`,
-remapped from ``[keys]`` in config.toml through ``App.set_keymap``.
+remapped from ``[keys]`` in config.toml through ``App.set_keymap``; those the
+table gives a pane as target run that pane's method (:mod:`action_targets`).
 """
 
 from __future__ import annotations
@@ -22,10 +23,12 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 
 from agenttui.ui import error_policy
+from agenttui.ui.action_targets import run_targeted
 from agenttui.ui.app_background import save_theme_choice, start_history_indexer
 from agenttui.ui.bindings import (
     ALL_ACTIONS,
     APP_ACTIONS,
+    TARGETED,
     effective_key,
     keymap_from_settings,
     prioritise_remapped,
@@ -65,8 +68,7 @@ EMBED_AFTER_S = 2.0  # the embeddings backfill starts once start-up work is done
 PREPARE_FALLBACK_S = 1.0  # the first turn is prepared once the panes are up, or by then at the latest
 PREPARE_AFTER_PANES_S = 0.15
 # Actions that need the chat pane (disabled for the moment before it mounts).
-_CHAT_ACTIONS = frozenset({"help", "new_conversation", "cancel_turn", "retry_turn", "copy_last_reply",
-                           "toggle_incognito"})
+_CHAT_ACTIONS = frozenset({"help"} | {spec.action for spec in TARGETED.values() if spec.target == "chat"})
 
 
 class AgentTUI(App[int]):
@@ -110,8 +112,17 @@ class AgentTUI(App[int]):
         error_policy.handle_exception(self, error)
 
     async def _dispatch_action(self, namespace: Any, action_name: str, params: Any) -> bool:
+        spec = TARGETED.get(action_name) if namespace is self else None
+        if spec is not None:  # a pane's work, the table says (ui/action_targets.py)
+            return await error_policy.dispatch_action(self, lambda: run_targeted(spec, self._action_target, params))
         return await error_policy.dispatch_action(
             self, lambda: super(AgentTUI, self)._dispatch_action(namespace, action_name, params))
+
+    def _action_target(self, name: str) -> object:
+        """The pane a binding's ``target`` names (``bindings.ActionSpec``)."""
+        if name == "chat":
+            return self.main.chat
+        raise ValueError(f"no action target {name!r}")
 
     def notify(self, message: str, *, title: str = "", severity="information", **kwargs) -> None:
         # Every toast may carry model or tool text (a note, an endpoint's error): inert, never markup.
@@ -430,21 +441,6 @@ class AgentTUI(App[int]):
             self.main.chat.turn_view.open_inspector(last=True)
         else:
             self.push_screen(PromptInspectorScreen(last_prompt(self.services)))
-
-    async def action_new_conversation(self) -> None:
-        await self.main.chat.new_conversation()
-
-    async def action_toggle_incognito(self) -> None:
-        await self.main.chat.toggle_incognito()
-
-    def action_cancel_turn(self) -> None:
-        self.main.chat.stop_turn()
-
-    async def action_retry_turn(self) -> None:
-        await self.main.chat.retry()
-
-    def action_copy_last_reply(self) -> None:
-        self.main.chat.copy_last_reply()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in _CHAT_ACTIONS and not self.panes_ready:

@@ -35,10 +35,14 @@ from textual.binding import Binding, BindingsMap, BindingType
 class ActionSpec:
     id: str
     key: str
-    action: str  # an App action (or a PromptInput action for "prompt.*")
+    action: str  # the binding's action name (check_action sees it; a PromptInput action for "prompt.*")
     description: str
     show: bool = True  # in the footer
     priority: bool = False
+    # Who does the work: "app" (its ``action_<action>``), or a pane the app reaches
+    # (``ui.action_targets``), whose ``method`` runs: the app then holds no forwarding action.
+    target: str = "app"
+    method: str = ""
 
 
 APP_ACTIONS: tuple[ActionSpec, ...] = (
@@ -54,11 +58,14 @@ APP_ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("app.focus_memory", "alt+1", "focus_pane('memory')", "Focus memory", show=False),
     ActionSpec("app.focus_chat", "alt+2", "focus_pane('chat')", "Focus chat", show=False),
     ActionSpec("app.focus_history", "alt+3", "focus_pane('history')", "Focus history", show=False),
-    ActionSpec("chat.new", "ctrl+n", "new_conversation", "New chat", show=False),
-    ActionSpec("chat.incognito", "alt+i", "toggle_incognito", "Incognito", show=False),
-    ActionSpec("chat.cancel", "escape", "cancel_turn", "Cancel"),
-    ActionSpec("chat.retry", "ctrl+r", "retry_turn", "Retry"),
-    ActionSpec("chat.copy_last", "ctrl+o", "copy_last_reply", "Copy reply", show=False),
+    ActionSpec("chat.new", "ctrl+n", "new_conversation", "New chat", show=False, target="chat",
+               method="new_conversation"),
+    ActionSpec("chat.incognito", "alt+i", "toggle_incognito", "Incognito", show=False, target="chat",
+               method="toggle_incognito"),
+    ActionSpec("chat.cancel", "escape", "cancel_turn", "Cancel", target="chat", method="stop_turn"),
+    ActionSpec("chat.retry", "ctrl+r", "retry_turn", "Retry", target="chat", method="retry"),
+    ActionSpec("chat.copy_last", "ctrl+o", "copy_last_reply", "Copy reply", show=False, target="chat",
+               method="copy_last_reply"),
     ActionSpec("app.next_theme", "ctrl+t", "next_theme", "Next theme", show=False),
     # ctrl+z: not in the prompt, where it is undo (the prompt's binding wins); ctrl+\\ everywhere
     ActionSpec("app.suspend", "ctrl+z,ctrl+backslash", "suspend_process", "Suspend", show=False),
@@ -76,6 +83,8 @@ PROMPT_ACTIONS: tuple[ActionSpec, ...] = (
 ALL_ACTIONS = APP_ACTIONS + PROMPT_ACTIONS
 BINDING_IDS = frozenset(spec.id for spec in ALL_ACTIONS)
 APP_IDS = frozenset(spec.id for spec in APP_ACTIONS)
+# The App's bindings whose work a pane does, by action name (the app dispatches them there).
+TARGETED: dict[str, ActionSpec] = {spec.action: spec for spec in APP_ACTIONS if spec.target != "app"}
 
 
 def to_bindings(specs: tuple[ActionSpec, ...]) -> list[BindingType]:
