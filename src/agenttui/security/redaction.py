@@ -61,7 +61,10 @@ from .match import SecretMatch
 from .pin_rules import _LOGIN as _LOGIN_LINE
 from .pin_rules import PIN_FINDERS, find_login_lines, find_pins
 from .prose_rules import (
+    _AWS_WORDS,
     _PROSE_PW,
+    _WALLET_WORDS,
+    AWS_ID_NEEDLES,
     PROSE_FINDERS,
     find_aws_secrets,
     find_prose_passwords,
@@ -150,7 +153,7 @@ _FINDER_NEEDLES: dict[Finder, tuple[tuple[str, ...], ...]] = {
     find_sshpass_passwords: (("sshpass",),),
     find_login_passwords: (("docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras"), ("login",), ("-p",)),
     find_kubernetes_secret_values: (("kind",), ("secret",)),
-    find_aws_secrets: (("akia", "asia", "aws", *_SECRET_KEY),),
+    find_aws_secrets: ((*AWS_ID_NEEDLES, "aws", *_SECRET_KEY),),
     find_wallet_hex_keys: (("wallet", "priv", "kunci ", "dompet", "seed"),),
     find_tableau_secrets: (("==:",),),
     find_xml_key_values: (("<add",),),
@@ -179,6 +182,8 @@ _ANCHORED_FINDERS: dict[Finder, AnchoredPattern] = {
     find_prose: _PROSE,
     find_prose_passwords: _PROSE_PW,
     find_login_lines: _LOGIN_LINE,
+    find_aws_secrets: _AWS_WORDS,
+    find_wallet_hex_keys: _WALLET_WORDS,
 }
 
 

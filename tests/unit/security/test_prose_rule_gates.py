@@ -1,0 +1,38 @@
+"""AWS and wallet-key finders told which needles occur find what they find untold."""
+
+from __future__ import annotations
+
+import pytest
+
+from agenttui.security import gitleaks_scan
+from agenttui.security.prose_rules import find_aws_secrets, find_wallet_hex_keys
+from agenttui.security.redaction import _needles, _views
+
+_AWS_SECRET = "GTd7FguoV8FWnFbB0JxXujr4qqaaABvvLOzAxzXM"  # 40 random characters
+_HEX = "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"
+TEXTS = [
+    f"AKIAQ7RZ2MNB4KXW6JDA {_AWS_SECRET}",
+    f"ASIAQ7RZ2MNB4KXW6JDA and then {_AWS_SECRET}",
+    f"aws: {_AWS_SECRET}",
+    f"my secret access key is {_AWS_SECRET}",
+    f"Secret_Key {_AWS_SECRET}",
+    f"the laws of {_AWS_SECRET}",
+    f"wallet {_HEX}",
+    f"private key: 0x{_HEX}",
+    f"kunci privat dompet saya {_HEX}",
+    f"dompet: {_HEX}",
+    f"seed {_HEX}",
+    f"privkey={_HEX} and the wallet {_HEX[::-1]}",
+]
+
+
+@pytest.mark.parametrize("finder", [find_aws_secrets, find_wallet_hex_keys])
+def test_same_candidates_with_the_keyword_pass(finder) -> None:  # type: ignore[no-untyped-def]
+    found_any = False
+    for text in TEXTS:
+        _, _, lowered, lowered_bytes = _views(text)
+        _, found = gitleaks_scan.scan_keywords(lowered_bytes, gitleaks_scan.compiled(_needles()[1]))
+        untold = list(finder(text, lowered))
+        assert list(finder(text, lowered, found)) == untold, text
+        found_any = found_any or bool(untold)
+    assert found_any
