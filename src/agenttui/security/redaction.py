@@ -44,6 +44,7 @@ from .context_rules import (
     _ASSIGN,
     _PROSE,
     CONTEXT_FINDERS,
+    HEADER_NEEDLES,
     find_assignments,
     find_flags,
     find_headers,
@@ -167,7 +168,7 @@ _FINDER_NEEDLES: dict[Finder, tuple[tuple[str, ...], ...]] = {
     find_prose: (("pass", "sandi", "private key", "secret key", "api key", "token"),),
     find_flags: (("--", "-u"),),
     find_url_passwords: (("://",),),
-    find_headers: (("authorization", "bearer", "cookie", "-b", "x-"),),
+    find_headers: (HEADER_NEEDLES,),
     find_private_key_blocks: (("-----begin", "private-lines:"),),
     find_prose_passwords: (("pw", "pass", "sandi"),),
     find_password_hashes: (_HASH_NEEDLES,),
@@ -188,7 +189,7 @@ _ANCHORED_FINDERS: dict[Finder, AnchoredPattern] = {
 
 
 # Finders that take the needles found, to skip their patterns whose needle is absent.
-_TAKE_FOUND = frozenset((*_ANCHORED_FINDERS, find_credential_calls))
+_TAKE_FOUND = frozenset((*_ANCHORED_FINDERS, find_credential_calls, find_headers))
 
 
 def _useful(needles: tuple[str, ...] | None) -> tuple[str, ...] | None:

@@ -1,10 +1,11 @@
-"""AWS and wallet-key finders told which needles occur find what they find untold."""
+"""Finders told which needles occur (the keyword pass) find what they find untold."""
 
 from __future__ import annotations
 
 import pytest
 
 from agenttui.security import gitleaks_scan
+from agenttui.security.context_rules import find_headers
 from agenttui.security.prose_rules import find_aws_secrets, find_wallet_hex_keys
 from agenttui.security.redaction import _needles, _views
 
@@ -23,10 +24,18 @@ TEXTS = [
     f"dompet: {_HEX}",
     f"seed {_HEX}",
     f"privkey={_HEX} and the wallet {_HEX[::-1]}",
+    f"Authorization: Bearer {_AWS_SECRET}",
+    f"curl -H 'authorization: token {_AWS_SECRET}'",
+    f"bearer {_AWS_SECRET}",
+    "Cookie: session=9f8a7b6c5d4e3f2a1b0c",
+    "curl --cookie 'sid=9f8a7b6c5d4e3f2a1b0c' https://x",
+    "curl -b 'sid=9f8a7b6c5d4e3f2a1b0c' https://x",
+    f"X-Api-Key: {_AWS_SECRET}",
+    f"x-auth-token: {_AWS_SECRET} and max-width",
 ]
 
 
-@pytest.mark.parametrize("finder", [find_aws_secrets, find_wallet_hex_keys])
+@pytest.mark.parametrize("finder", [find_aws_secrets, find_wallet_hex_keys, find_headers])
 def test_same_candidates_with_the_keyword_pass(finder) -> None:  # type: ignore[no-untyped-def]
     found_any = False
     for text in TEXTS:
