@@ -301,8 +301,11 @@ _CURL_USER = AnchoredPattern(
 )
 
 
-def find_flags(text: str, lowered: str) -> Iterator[Candidate]:
-    for m in _FLAG.finditer(lowered):
+def find_flags(text: str, lowered: str, present: Set[str] | None = None) -> Iterator[Candidate]:
+    """`present`: whether "--" and "-u" occur in `lowered`, if known ("--user" holds
+    "-u"; "-u" in `text` is "-u" in `lowered`): either opens the gate, and the
+    other's scan is then skipped."""
+    for m in _FLAG.finditer(lowered) if present is None or "--" in present else ():
         vstart, vend = m.span("value")
         raw = text[vstart:vend]
         if raw[:1] in "\"'":
@@ -312,7 +315,7 @@ def find_flags(text: str, lowered: str) -> Iterator[Candidate]:
             continue
         kind = "password" if "pass" in m.group("key") else "token"
         yield vstart, vend, kind, CONTEXT
-    for m in _CURL_USER.finditer(text):
+    for m in _CURL_USER.finditer(text) if present is None or "-u" in present else ():
         value = m.group("value")
         if not is_placeholder(value):
             yield *m.span("value"), "basic_auth", CONTEXT

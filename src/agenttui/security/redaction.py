@@ -189,7 +189,7 @@ _ANCHORED_FINDERS: dict[Finder, AnchoredPattern] = {
 
 
 # Finders that take the needles found, to skip their patterns whose needle is absent.
-_TAKE_FOUND = frozenset((*_ANCHORED_FINDERS, find_credential_calls, find_headers))
+_TAKE_FOUND = frozenset((*_ANCHORED_FINDERS, find_credential_calls, find_headers, find_flags))
 
 
 def _useful(needles: tuple[str, ...] | None) -> tuple[str, ...] | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from agenttui.security import gitleaks_scan
-from agenttui.security.context_rules import find_headers
+from agenttui.security.context_rules import find_flags, find_headers
 from agenttui.security.prose_rules import find_aws_secrets, find_wallet_hex_keys
 from agenttui.security.redaction import _needles, _views
 
@@ -32,10 +32,15 @@ TEXTS = [
     "curl -b 'sid=9f8a7b6c5d4e3f2a1b0c' https://x",
     f"X-Api-Key: {_AWS_SECRET}",
     f"x-auth-token: {_AWS_SECRET} and max-width",
+    "mytool --password hunter22x --verbose",
+    f"cli --api-key={_AWS_SECRET}",
+    "curl -u admin:s3cr3tPw https://x",
+    "curl --user admin:s3cr3tPw https://x",
+    "curl -U admin:s3cr3tPw https://x",
 ]
 
 
-@pytest.mark.parametrize("finder", [find_aws_secrets, find_wallet_hex_keys, find_headers])
+@pytest.mark.parametrize("finder", [find_aws_secrets, find_wallet_hex_keys, find_headers, find_flags])
 def test_same_candidates_with_the_keyword_pass(finder) -> None:  # type: ignore[no-untyped-def]
     found_any = False
     for text in TEXTS:
