@@ -17,7 +17,7 @@ All regexes are literal-led or gated by a rare literal, and bounded.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Set
 
 from .anchored import AnchoredPattern
 from .secret_patterns import CONTEXT, PROVIDER
@@ -55,8 +55,10 @@ def _unquoted(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def find_mysql_passwords(text: str, lowered: str) -> Iterator[Candidate]:
-    for m in _MYSQL.finditer(text):
+def find_mysql_passwords(text: str, lowered: str, present: Set[str] | None = None) -> Iterator[Candidate]:
+    """`present`: the program names that occur in `lowered`, if known (a name in
+    `text` is in `lowered`): the others are not scanned for."""
+    for m in _MYSQL.finditer(text, present):
         if m.group("glued") is not None:
             start, end = _unquoted(text, *m.span("glued"))
         else:
@@ -71,8 +73,9 @@ def find_sshpass_passwords(text: str, lowered: str) -> Iterator[Candidate]:
     yield from _flag_values(_SSHPASS.finditer(text), text)
 
 
-def find_login_passwords(text: str, lowered: str) -> Iterator[Candidate]:
-    yield from _flag_values(_LOGIN.finditer(lowered), text)  # values read from `text`
+def find_login_passwords(text: str, lowered: str, present: Set[str] | None = None) -> Iterator[Candidate]:
+    """`present`: the program names that occur in `lowered`, if known."""
+    yield from _flag_values(_LOGIN.finditer(lowered, present), text)  # values read from `text`
 
 
 def _flag_values(matches: Iterator[re.Match[str]], text: str) -> Iterator[Candidate]:

@@ -31,7 +31,9 @@ from typing import Any
 
 from . import gitleaks_scan
 from .anchored import AnchoredPattern
+from .command_rules import _LOGIN as _LOGIN_COMMAND
 from .command_rules import (
+    _MYSQL,
     COMMAND_FINDERS,
     find_kubernetes_secret_values,
     find_login_passwords,
@@ -185,6 +187,8 @@ _ANCHORED_FINDERS: dict[Finder, AnchoredPattern] = {
     find_login_lines: _LOGIN_LINE,
     find_aws_secrets: _AWS_WORDS,
     find_wallet_hex_keys: _WALLET_WORDS,
+    find_mysql_passwords: _MYSQL,  # scans `text`: a name there is in `lowered` too
+    find_login_passwords: _LOGIN_COMMAND,
 }
 
 

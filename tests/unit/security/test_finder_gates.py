@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from agenttui.security import gitleaks_scan
+from agenttui.security.command_rules import find_login_passwords, find_mysql_passwords
 from agenttui.security.context_rules import find_flags, find_headers
 from agenttui.security.prose_rules import find_aws_secrets, find_wallet_hex_keys
 from agenttui.security.redaction import _needles, _views
@@ -37,10 +38,21 @@ TEXTS = [
     "curl -u admin:s3cr3tPw https://x",
     "curl --user admin:s3cr3tPw https://x",
     "curl -U admin:s3cr3tPw https://x",
+    "mysql -u root -pS3cretPw9 db",
+    "mariadb-dump -u root -p 'S3cret Pw9' db",
+    "echo $PW | docker login -u me -p s3cr3tPw9 registry.example",
+    "podman login --username me -p s3cr3tPw9 quay.io",
+    "helm registry login -p s3cr3tPw9 host",
+    "oras login -u me -p s3cr3tPw9 host and nerdctl login -p Pw9s3cr3t",
 ]
 
 
-@pytest.mark.parametrize("finder", [find_aws_secrets, find_wallet_hex_keys, find_headers, find_flags])
+_FINDERS = [
+    find_aws_secrets, find_wallet_hex_keys, find_headers, find_flags, find_mysql_passwords, find_login_passwords,
+]
+
+
+@pytest.mark.parametrize("finder", _FINDERS)
 def test_same_candidates_with_the_keyword_pass(finder) -> None:  # type: ignore[no-untyped-def]
     found_any = False
     for text in TEXTS:
