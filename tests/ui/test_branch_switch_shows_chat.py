@@ -41,7 +41,7 @@ async def test_switching_back_to_the_old_version_of_an_edited_question_never_bla
         log = chat(app).chat_log
         chat(app).prompt.focus()
         await pilot.press("shift+tab", "up")
-        assert isinstance(log.selected, UserMessage) and log.selected.text == "second question, edited"
+        assert isinstance(log.cursor.selected, UserMessage) and log.cursor.selected.text == "second question, edited"
 
         blank_frames: list[str] = []
         terminal.watchers.append(lambda: blank_frames.append("blank") if not any(
@@ -53,6 +53,6 @@ async def test_switching_back_to_the_old_version_of_an_edited_question_never_bla
         await wait_until(pilot, lambda: "second question" in terminal.text(log)
                          and "‹ 1/2 ›" in terminal.text(log))
         assert blank_frames == []
-        assert app.focused is log and log.selected.text == "second question"
+        assert app.focused is log and log.cursor.selected.text == "second question"
         assert [m.content for m in chat_services.history.messages(chat(app).conversation_id)][2] \
             == "second question"

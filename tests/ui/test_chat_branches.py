@@ -77,7 +77,7 @@ async def test_ctrl_r_regenerates_a_finished_reply_and_arrows_switch_versions(ch
         assert [m["content"] for m in second if m["role"] != "system"] == ["capital of australia?"]
 
         await _focus_log(pilot, app)  # the newest message is selected
-        assert chat(app).chat_log.selected.message_id == branch[1].id
+        assert chat(app).chat_log.cursor.selected.message_id == branch[1].id
         await pilot.press("left")  # the previous version
         await wait_until(pilot, lambda: replies(app) == ["Canberra is the capital."])
         await _settled(pilot, app)
@@ -86,7 +86,7 @@ async def test_ctrl_r_regenerates_a_finished_reply_and_arrows_switch_versions(ch
         await wait_until(pilot, lambda: _navs(app) == [(first_reply.id, "‹ 1/2 ›")])
         # hidden while its page renders, the log gets the focus back once shown
         await wait_until(pilot, lambda: app.focused is chat(app).chat_log)
-        assert chat(app).chat_log.selected.message_id == first_reply.id
+        assert chat(app).chat_log.cursor.selected.message_id == first_reply.id
         await pilot.press("right")
         await wait_until(pilot, lambda: replies(app) == ["It is Canberra, not Sydney."])
     assert [m.content for m in chat_services.history.messages(cid)][-1] == "It is Canberra, not Sydney."
@@ -108,9 +108,9 @@ async def test_editing_an_earlier_question_makes_a_new_branch_and_keeps_the_old(
 
         chat(app).prompt.focus()
         await pilot.press("shift+tab")  # from the prompt to the messages, the newest selected
-        assert app.focused is chat(app).chat_log and chat(app).chat_log.selected.message_id == a2.id
+        assert app.focused is chat(app).chat_log and chat(app).chat_log.cursor.selected.message_id == a2.id
         await pilot.press("up")  # from the last reply to the question above it
-        assert chat(app).chat_log.selected.message_id == q2.id
+        assert chat(app).chat_log.cursor.selected.message_id == q2.id
         await pilot.press("e")
         prompt = chat(app).prompt
         assert app.focused is prompt and prompt.text == "what should I pack?"

@@ -59,11 +59,11 @@ async def test_home_from_the_used_line_shows_the_start_and_keeps_the_focus_in_th
         await wait_until(pilot, lambda: _first_question_in_view(app, log), timeout=120,
                          explain=lambda: _state(app, log))
         # the first page is what fills the view: the first exchange (and the next question)
-        assert len(log.message_widgets()) <= 3
+        assert len(log.cursor.message_widgets()) <= 3
         await wait_until(pilot, lambda: app.focused is log, timeout=60)
         # the page's first message is the one selected: a message of the window that went
         # (or none) left the log to select its last and scroll the view down to it
-        await wait_until(pilot, lambda: log.selected is not None and log.selected.text == "question 0")
+        await wait_until(pilot, lambda: log.cursor.selected is not None and log.cursor.selected.text == "question 0")
         await wait_until(pilot, lambda: log.scroll_y == 0 and not log.has_older, explain=lambda: _state(app, log))
         assert _first_question_in_view(app, log)
 
@@ -100,7 +100,8 @@ async def test_a_short_first_page_is_followed_by_the_next_one(chat_services, fak
         await pilot.press("home")
         await wait_until(pilot, lambda: _first_question_in_view(app, log), timeout=60)
         # more than the first exchange comes in, down to the view's height or the end
-        await wait_until(pilot, lambda: len(log.message_widgets()) > 2 and (log.max_scroll_y > 0 or not log.has_newer),
+        await wait_until(pilot, lambda: len(log.cursor.message_widgets()) > 2
+                         and (log.max_scroll_y > 0 or not log.has_newer),
                          timeout=60)
         await wait_until(pilot, lambda: _first_question_in_view(app, log))  # still at the start
 
@@ -118,15 +119,16 @@ async def test_home_in_the_focused_log_selects_the_first_message(chat_services, 
     async with app.run_test(size=SIZE) as pilot:
         log = await _short_turns(pilot, 10)
         await pilot.press("shift+tab")  # the log, its newest message selected
-        await wait_until(pilot, lambda: log.has_focus and log.selected is not None)
+        await wait_until(pilot, lambda: log.has_focus and log.cursor.selected is not None)
         await pilot.press("home")
         await wait_until(pilot, lambda: not log.has_older and _first_question_in_view(app, log), timeout=60,
                          explain=lambda: _state(app, log))
-        await wait_until(pilot, lambda: log.selected is not None and log.selected.text == "question 0",
+        await wait_until(pilot, lambda: log.cursor.selected is not None and log.cursor.selected.text == "question 0",
                          explain=lambda: _state(app, log))
-        assert log.selected.has_class("-selected")  # marked, not only remembered
+        assert log.cursor.selected.has_class("-selected")  # marked, not only remembered
         await pilot.press("up")  # nothing above the first: it stays, and so does the view
         await pilot.press("down")
-        await wait_until(pilot, lambda: log.selected is not None and log.selected.text == "A short reply.",
-                         explain=lambda: (log.selected and log.selected.text, log._selected_id, app.focused))
+        cursor = log.cursor
+        await wait_until(pilot, lambda: cursor.selected is not None and cursor.selected.text == "A short reply.",
+                         explain=lambda: (cursor.selected and cursor.selected.text, cursor.selected_id, app.focused))
         assert _first_question_in_view(app, log)

@@ -91,11 +91,11 @@ async def test_home_shows_the_start_in_one_press_and_paging_stays_bounded(chat_s
             seen_questions |= {m.text for m in app.screen.query(UserMessage)}
             if not log.has_newer:
                 break
-            count = len(log.message_widgets())
+            count = len(log.cursor.message_widgets())
             newest = log.newest_id
             log.scroll_end(animate=False, immediate=True)
             await wait_until(pilot, lambda newest=newest: log.newest_id != newest or not log.has_newer)
-            assert len(log.message_widgets()) <= max(count, 6) + 4  # a page in, what is far above out
+            assert len(log.cursor.message_widgets()) <= max(count, 6) + 4  # a page in, what is far above out
             log.scroll_to(y=max(0, log.max_scroll_y - 5), animate=False, immediate=True)  # off the end
             await pilot.pause()
         assert not log.has_newer

@@ -74,7 +74,7 @@ async def test_a_long_conversation_keeps_only_its_latest_messages_mounted(chat_s
         for turn in range(8):
             await _turn(pilot, f"question {turn}")
         log = chat(app).chat_log
-        assert len(log.message_widgets()) <= 6 + 2  # trimmed as the last turn began, plus that turn
+        assert len(log.cursor.message_widgets()) <= 6 + 2  # trimmed as the last turn began, plus that turn
         assert [m.text for m in app.screen.query(UserMessage)][-1] == "question 7"
         assert log.has_older
         seen = {m.text for m in app.screen.query(UserMessage)}
@@ -86,7 +86,7 @@ async def test_a_long_conversation_keeps_only_its_latest_messages_mounted(chat_s
             await wait_until(pilot, lambda oldest=oldest: log.oldest_id != oldest or not log.has_older)
             await pilot.pause()
             # ... and what is far below leaves (it pages back in by scrolling down): bounded both ways
-            assert len(log.message_widgets()) <= 6
+            assert len(log.cursor.message_widgets()) <= 6
             questions = [m.text for m in app.screen.query(UserMessage)]
             assert questions == sorted(questions, key=lambda q: int(q.split()[1]))  # in order
             seen |= set(questions)

@@ -37,7 +37,7 @@ async def test_a_clipped_code_line_is_marked_and_c_or_a_number_copies_one_block(
         chat(app).prompt.focus()
         await pilot.press("shift+tab")  # the reply is the newest message
         log = app.screen.query_one(ChatLog)
-        await wait_until(pilot, lambda: log.has_focus and isinstance(log.selected, AssistantMessage))
+        await wait_until(pilot, lambda: log.has_focus and isinstance(log.cursor.selected, AssistantMessage))
         await pilot.press("c")  # the last block, made inert like ctrl+o's copy
         await wait_until(pilot, lambda: app.clipboard)
         assert app.clipboard == inert(HOSTILE)

@@ -57,7 +57,7 @@ async def test_shift_tab_selects_the_newest_message_past_the_used_line_and_marks
         await pilot.press("shift+tab")
         await wait_until(pilot, lambda: log.has_focus)
         assert not isinstance(app.focused, UsedLine)
-        assert log.selected is reply  # the newest message, so ↑/↓, r, e act at once
+        assert log.cursor.selected is reply  # the newest message, so ↑/↓, r, e act at once
 
         def marked(widget) -> bool:  # a glyph, not a colour, on every row of the widget on screen
             rows = frames.rows(widget)
@@ -65,7 +65,8 @@ async def test_shift_tab_selects_the_newest_message_past_the_used_line_and_marks
 
         await wait_until(pilot, lambda: marked(reply))
         await pilot.press("up")  # its question (the widget, not a copy the log may page in later)
-        await wait_until(pilot, lambda: isinstance(log.selected, UserMessage) and log.selected.text == QUESTION)
+        cursor = log.cursor
+        await wait_until(pilot, lambda: isinstance(cursor.selected, UserMessage) and cursor.selected.text == QUESTION)
 
         def marked_question() -> bool:  # the copy marked (a question sent as a page was read shows twice)
             return any(m.text == QUESTION and m.has_class("-selected") and marked(m)

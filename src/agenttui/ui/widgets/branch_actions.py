@@ -137,7 +137,7 @@ class BranchActions:
         if edited is None:
             return
         chat = self._chat
-        await chat.chat_log.remove_from(edited)  # that branch is not the active one any more
+        await chat.chat_log.cursor.remove_from(edited)  # that branch is not the active one any more
         await chat.send(text, edit_of=edited)
         if draft and not chat.prompt.text:  # the draft the edit pushed aside
             chat.prompt.load_text(draft)
@@ -146,7 +146,7 @@ class BranchActions:
     # -- regenerate ----------------------------------------------------------------
     async def regenerate(self, question_id: int, text: str) -> None:
         """Answer question ``question_id`` again: a sibling of its answers."""
-        await self._chat.chat_log.remove_from(question_id, keep_it=True)
+        await self._chat.chat_log.cursor.remove_from(question_id, keep_it=True)
         await self._chat.send(text, show=False, retry_of=question_id)
 
     async def regenerate_last(self) -> bool:
@@ -197,4 +197,4 @@ class BranchActions:
             replies = log.query(AssistantMessage)
             if replies and replies.last().message_id is None:
                 replies.last().message_id = event.partial.id
-        log.refresh_branches()
+        log.cursor.refresh_branches()

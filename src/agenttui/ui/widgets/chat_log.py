@@ -63,8 +63,9 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.binding import Binding
+from textual.containers import VerticalScroll
 from textual.message import Message as TextualMessage
 from textual.reactive import reactive
 from textual.widget import Widget
@@ -73,7 +74,8 @@ from agenttui.core.models import Message
 from agenttui.core.recall.usage import RecallUsage
 from agenttui.ui.one_shot import set_timer
 from agenttui.ui.survivable_errors import dispatch_guarded
-from agenttui.ui.widgets.message_cursor import MessageCursor
+from agenttui.ui.widgets.branch_nav import BranchNav
+from agenttui.ui.widgets.message_cursor import CURSOR_BINDINGS, CURSOR_CSS, BranchesRead, MessageCursor
 from agenttui.ui.widgets.message_view import AssistantMessage, Notice, UserMessage
 from agenttui.ui.widgets.thinking_block import ThinkingBlock
 from agenttui.ui.widgets.tool_call_view import ToolCallView
@@ -174,29 +176,50 @@ def widgets_for(messages: list[Message], used: Mapping[int, RecallUsage] | None 
     return widgets
 
 
-class ChatLog(MessageCursor):
-    DEFAULT_CSS = "ChatLog { height: 1fr; padding: 0 1; }"
+class PageLoaded(TextualMessage):
+    """A page of the conversation was read from history (ChatLog posts it to itself)."""
+
+    def __init__(self, conversation_id: str, messages: list[Message], older: bool, focus_id: int | None,
+                 opened: int, more: bool = False, kind: str = "") -> None:
+        super().__init__()
+        self.more = more  # older messages are left in history (newer ones, for "newer"/"start")
+        self.conversation_id = conversation_id
+        self.opened = opened
+        self.messages = messages
+        self.older = older
+        self.focus_id = focus_id
+        # "latest" (the end), "older" (above what is shown), "newer" (below it) or
+        # "start" (the conversation's first page, replacing what is shown)
+        self.kind = kind or ("older" if older else "latest")
+
+
+class UsedLines:
+    """What replies used (their "used: …" line), kept in memory for this session so a reopened
+    conversation shows them again; the latest ``MAX_USED`` replies."""
+
+    def __init__(self) -> None:
+        self._by_reply: OrderedDict[tuple[str, int], RecallUsage] = OrderedDict()  # (conversation, reply)
+
+    def remember(self, conversation_id: str, reply_id: int, usage: RecallUsage) -> None:
+        self._by_reply[(conversation_id, reply_id)] = usage
+        self._by_reply.move_to_end((conversation_id, reply_id))
+        while len(self._by_reply) > MAX_USED:
+            self._by_reply.popitem(last=False)
+
+    def of(self, conversation_id: str) -> dict[int, RecallUsage]:
+        return {reply: usage for (cid, reply), usage in self._by_reply.items() if cid == conversation_id}
+
+
+class ChatLog(VerticalScroll):
+    DEFAULT_CSS = "ChatLog { height: 1fr; padding: 0 1; }" + CURSOR_CSS
     BINDINGS = [
+        *CURSOR_BINDINGS,  # the selected message's keys (widgets/message_cursor.py)
         # the conversation's start / end, whatever is mounted (module doc: a window of it is)
         Binding("home,ctrl+home", "to_start", "Start", show=False),
         Binding("end,ctrl+end", "to_end", "End", show=False),
     ]
 
     empty: reactive[bool] = reactive(True)  # nothing shown: the chat pane's welcome may show
-
-    class PageLoaded(TextualMessage):
-        def __init__(self, conversation_id: str, messages: list[Message], older: bool, focus_id: int | None,
-                     opened: int, more: bool = False, kind: str = "") -> None:
-            super().__init__()
-            self.more = more  # older messages are left in history (newer ones, for "newer"/"start")
-            self.conversation_id = conversation_id
-            self.opened = opened
-            self.messages = messages
-            self.older = older
-            self.focus_id = focus_id
-            # "latest" (the end), "older" (above what is shown), "newer" (below it) or
-            # "start" (the conversation's first page, replacing what is shown)
-            self.kind = kind or ("older" if older else "latest")
 
     async def _on_message(self, message: TextualMessage) -> None:
         # a bug in one handler is a notice; this widget keeps its loop and stays (survivable_errors)
@@ -214,15 +237,41 @@ class ChatLog(MessageCursor):
         self.has_newer = False
         self._loading = False
         self._reveal_waits: list[asyncio.Future[Any]] = []  # a first page waiting for its replies
-        self._leaving: tuple[Widget, ...] = ()  # rows still shown until the page replacing them is ready
+        # the selected message, and the rows still shown until the page replacing them is ready
+        self.cursor = MessageCursor(self, services, lambda: self.conversation_id)
         # Bumped per show_conversation: a page read for an earlier opening of the same
         # conversation (left and reopened meanwhile) must not be mounted a second time.
         self._opened = 0
-        # (conversation id, reply id) -> what that turn used; kept in memory for this session
-        self.used: OrderedDict[tuple[str, int], RecallUsage] = OrderedDict()
+        self.used = UsedLines()  # what each reply used, for its line when reopened
 
     def on_mount(self) -> None:
         self.anchor()
+
+    # -- the selected message: keys, clicks and messages reach the log, its cursor acts --
+    def on_focus(self, _event: events.Focus) -> None:
+        self.cursor.focused()
+
+    def on_click(self, event: events.Click) -> None:
+        self.cursor.clicked(event.widget)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.cursor.allows(action, parameters)
+
+    def action_select_message(self, step: int) -> None:
+        if not self.cursor.step(step) and self.has_older:
+            self.load_older()
+
+    def action_copy_code(self, number: int) -> None:
+        self.cursor.copy_code(number)
+
+    def action_message(self, action: str) -> None:
+        self.cursor.ask(action)
+
+    async def on_branches_read(self, event: BranchesRead) -> None:
+        await self.cursor.show_branches(event)
+
+    def on_branch_nav_step(self, event: BranchNav.Step) -> None:
+        self.cursor.nav_stepped(event)
 
     # -- opening -------------------------------------------------------------
     async def show_conversation(self, conversation_id: str | None, message_id: int | None = None) -> None:
@@ -232,9 +281,9 @@ class ChatLog(MessageCursor):
             # the same conversation again (a branch switch, a search hit in it): what is shown
             # stays until the new page is ready (module doc); a page of an earlier opening that
             # was still hidden goes with it
-            self._leaving = tuple(self.children)
+            self.cursor.leaving = tuple(self.children)
         else:
-            self._leaving = ()
+            self.cursor.leaving = ()
             await self.remove_children()
             self.empty = True
         self._opened += 1
@@ -273,7 +322,7 @@ class ChatLog(MessageCursor):
             if not older:
                 break
             page = older + page
-        self.post_message(self.PageLoaded(conversation_id, page, before_id is not None, focus_id, opened, more))
+        self.post_message(PageLoaded(conversation_id, page, before_id is not None, focus_id, opened, more))
 
     @work(thread=True, group="chat-page")
     def _load_after(self, conversation_id: str, after_id: int | None, opened: int) -> None:
@@ -293,7 +342,7 @@ class ChatLog(MessageCursor):
         kind = "start" if after_id is None else "newer"
         page, cut = from_start(page, START_CHARS if kind == "start" else PAGE_CHARS)
         more = bool(page) and page[-1].id != ids[-1]
-        self.post_message(self.PageLoaded(conversation_id, page, False, None, opened, more or cut, kind))
+        self.post_message(PageLoaded(conversation_id, page, False, None, opened, more or cut, kind))
 
     async def prepend_conversation(self, conversation_id: str) -> None:
         """Continue ``conversation_id`` under what is shown: its latest page goes above.
@@ -304,19 +353,19 @@ class ChatLog(MessageCursor):
         """
         self._opened += 1
         self.conversation_id = conversation_id
-        if self._leaving:  # a branch's page that was still loading: not shown now
+        if self.cursor.leaving:  # a branch's page that was still loading: not shown now
             await self._swap_in()
         page = await asyncio.to_thread(self.services.history.messages, conversation_id, PAGE)
         if self.conversation_id != conversation_id:
             return
         self.oldest_id = page[0].id if page else None
         self.has_older = len(page) >= PAGE
-        widgets = widgets_for(page, self.used_in(conversation_id))
+        widgets = widgets_for(page, self.used.of(conversation_id))
         if widgets:
             await self.mount_all(widgets, before=0 if self.children else None)
             self.empty = False
             self.scroll_end(animate=False, immediate=True)
-            self.refresh_branches()
+            self.cursor.refresh_branches()
 
     @on(PageLoaded)
     async def _page_loaded(self, event: PageLoaded) -> None:
@@ -329,7 +378,7 @@ class ChatLog(MessageCursor):
         if event.kind == "start":  # what is shown goes once the first page is ready
             if not event.messages:
                 return  # the conversation is gone meanwhile: what is shown stays
-            self._leaving = tuple(self.children)
+            self.cursor.leaving = tuple(self.children)
         if event.messages:
             self.oldest_id = event.messages[0].id
             if event.kind in ("latest", "start"):
@@ -339,11 +388,11 @@ class ChatLog(MessageCursor):
         else:
             self.has_older = event.more
         messages = event.messages
-        if event.kind == "latest" and not event.older and self.rows():
-            messages = not_shown(messages, self.rows())  # sent while the page was read
-        widgets = widgets_for(messages, self.used_in(event.conversation_id))
+        if event.kind == "latest" and not event.older and self.cursor.rows():
+            messages = not_shown(messages, self.cursor.rows())  # sent while the page was read
+        widgets = widgets_for(messages, self.used.of(event.conversation_id))
         if not widgets:
-            if self._leaving:  # the branch shown is empty now: what it replaced must not stay
+            if self.cursor.leaving:  # the branch shown is empty now: what it replaced must not stay
                 await self._swap_in()
                 self.empty = not self.children
             return
@@ -364,17 +413,17 @@ class ChatLog(MessageCursor):
             for widget in widgets:
                 widget.display = True
             await self._trim_below()
-            self.refresh_branches()
+            self.cursor.refresh_branches()
             self.call_after_refresh(self._keep_in_view, first, was_at)
         else:
-            rows = self.rows()
+            rows = self.cursor.rows()
             first_page = not rows
             if first_page:  # shown whole once every reply is rendered (issue 12 item 10)
                 for widget in widgets:
                     widget.display = False
             # above a message sent meanwhile; below the rows it replaces (they go when it shows)
             await self.mount_all(widgets, before=rows[0] if rows else None)
-            self.refresh_branches(event.focus_id)  # their navigators (‹ 2/3 ›), read in a thread
+            self.cursor.refresh_branches(event.focus_id)  # their navigators (‹ 2/3 ›), read in a thread
             if first_page:
                 await self._rendered([w for w in widgets if isinstance(w, AssistantMessage)])
                 if event.opened != self._opened:
@@ -414,10 +463,10 @@ class ChatLog(MessageCursor):
         """Show the page's rows (and their navigators) and drop the rows they replace, in one
         update: the screen goes from one branch to the other with no frame between.
         ``at_start``: the page is the conversation's start (Home)."""
-        leaving, self._leaving = self._leaving, ()
-        self.carry_selection(leaving, at_start)
+        leaving, self.cursor.leaving = self.cursor.leaving, ()
+        self.cursor.carry_selection(leaving, at_start)
         with self.app.batch_update():
-            for widget in self.rows():
+            for widget in self.cursor.rows():
                 widget.display = True
             for widget in leaving:
                 widget.display = False
@@ -469,13 +518,13 @@ class ChatLog(MessageCursor):
         """The page below what is shown: mounted under it; what is above goes past KEEP_CHARS,
         the view staying on what the user was reading."""
         self.has_newer = event.more
-        widgets = widgets_for(event.messages, self.used_in(event.conversation_id))
+        widgets = widgets_for(event.messages, self.used.of(event.conversation_id))
         if not widgets:
             return
         self.newest_id = event.messages[-1].id
         self.release_anchor()
         await self.mount_all(widgets)
-        self.refresh_branches()
+        self.cursor.refresh_branches()
         kept = self._kept_from_end(KEEP_MOUNTED)
         if kept is None:
             return
@@ -493,7 +542,7 @@ class ChatLog(MessageCursor):
 
     def _first_in_view(self) -> Widget | None:
         top = self.scroll_y
-        return next((w for w in self.rows() if w.virtual_region.bottom > top), None)
+        return next((w for w in self.cursor.rows() if w.virtual_region.bottom > top), None)
 
     def _scroll_back_to(self, widget: Widget, offset: float) -> None:
         if widget.is_attached:
@@ -505,7 +554,7 @@ class ChatLog(MessageCursor):
         Not while a reply streams: it is not in history yet, so it could not come back."""
         if self._turn_running():
             return
-        stored = self.message_widgets()
+        stored = self.cursor.message_widgets()
         chars, kept = 0, 0
         for widget in stored:  # the page just mounted (up to PAGE_CHARS) and KEEP_CHARS under it
             chars += len(getattr(widget, "text", "") or "")
@@ -526,7 +575,7 @@ class ChatLog(MessageCursor):
     def _kept_from_end(self, keep: int) -> Widget | None:
         """The first of the latest ``keep`` stored messages (fewer past ``KEEP_CHARS`` of text),
         or None when that is all of them."""
-        stored = self.message_widgets()
+        stored = self.cursor.message_widgets()
         chars, kept = 0, 0
         for widget in reversed(stored):
             chars += len(getattr(widget, "text", "") or "")
@@ -574,7 +623,7 @@ class ChatLog(MessageCursor):
         page, cut = by_size(page, PAGE_CHARS)
         if self.conversation_id != cid:
             return
-        widgets = widgets_for(page, self.used_in(cid))
+        widgets = widgets_for(page, self.used.of(cid))
         with self.app.batch_update():
             await self.remove_children()
             if widgets:
@@ -583,7 +632,7 @@ class ChatLog(MessageCursor):
         self.newest_id = page[-1].id if page else None
         self.has_older = cut or len(page) >= PAGE
         self.has_newer = False
-        self.refresh_branches()
+        self.cursor.refresh_branches()
         self.anchor()
 
     # -- paging on scroll ----------------------------------------------------
@@ -594,7 +643,7 @@ class ChatLog(MessageCursor):
         if new <= 0 and old > 0 and self.has_older:
             self._loading = True
             self._load(self.conversation_id, self.oldest_id, None, self._opened)
-        elif new >= self.max_scroll_y > old and self.has_newer and not self._leaving:
+        elif new >= self.max_scroll_y > old and self.has_newer and not self.cursor.leaving:
             self._loading = True
             self._load_after(self.conversation_id, self.newest_id, self._opened)
 
@@ -603,17 +652,6 @@ class ChatLog(MessageCursor):
         if self.has_older and not self._loading and self.conversation_id:
             self._loading = True
             self._load(self.conversation_id, self.oldest_id, None, self._opened)
-
-    # -- what replies used (this session) -------------------------------------
-    def remember_used(self, conversation_id: str, reply_id: int, usage: RecallUsage) -> None:
-        """Keep ``usage`` so the reply shows its line again when its conversation is reopened."""
-        self.used[(conversation_id, reply_id)] = usage
-        self.used.move_to_end((conversation_id, reply_id))
-        while len(self.used) > MAX_USED:
-            self.used.popitem(last=False)
-
-    def used_in(self, conversation_id: str) -> dict[int, RecallUsage]:
-        return {reply: usage for (cid, reply), usage in self.used.items() if cid == conversation_id}
 
     # -- appending -----------------------------------------------------------
     async def add(self, widget: W) -> W:
@@ -634,7 +672,7 @@ class ChatLog(MessageCursor):
         stored message (one with an id): what is cut must be in history to come back.
         """
         keep = KEEP_MOUNTED if keep is None else keep
-        stored = self.message_widgets()
+        stored = self.cursor.message_widgets()
         chars, kept = 0, 0
         for widget in reversed(stored):  # the latest ``keep`` messages, or fewer past KEEP_CHARS of text
             chars += len(getattr(widget, "text", "") or "")

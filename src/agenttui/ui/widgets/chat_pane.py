@@ -58,7 +58,7 @@ from agenttui.ui.slash.dispatch import run_slash_command
 from agenttui.ui.slash.table import completions
 from agenttui.ui.survivable_errors import dispatch_guarded
 from agenttui.ui.widgets.branch_actions import BranchActions
-from agenttui.ui.widgets.chat_log import ChatLog
+from agenttui.ui.widgets.chat_log import ChatLog, PageLoaded
 from agenttui.ui.widgets.chat_welcome import ChatWelcome
 from agenttui.ui.widgets.context_meter import ContextMeter
 from agenttui.ui.widgets.conversation_model import ConversationModel
@@ -460,6 +460,6 @@ class ChatPane(Vertical):
     async def _context_measured(self, event: ContextMeter.Measured) -> None:
         await self.meter.measured(event)
 
-    @on(ChatLog.PageLoaded)
+    @on(PageLoaded)
     async def _page_loaded(self) -> None:
         await self.meter.place_marker()  # after the log mounted the page (it handled the message first)

@@ -1,7 +1,8 @@
 """Acting on one message of the chat log: select, edit, regenerate, branch, fork.
 
-The scrolling list of messages :class:`~agenttui.ui.widgets.chat_log.ChatLog` builds on
-(it adds paging and the conversation's window). With the log
+:class:`MessageCursor` is a part the :class:`~agenttui.ui.widgets.chat_log.ChatLog` owns (not a
+base class): the log takes the keys, clicks and messages (Textual hands them to widgets) and
+passes them here; the cursor keeps the selection and reads the log's rows. With the log
 focused (``shift+tab`` from the prompt, or a click on a message) one message is
 *selected* (highlighted; the newest when the log gets the focus): ``↑``/``↓``
 move the selection, ``e`` edits it (a question), ``r`` regenerates it (a reply:
@@ -18,11 +19,10 @@ a thread whenever a page is mounted or a turn ends.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
-from textual import events, work
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
 from textual.message import Message as TextualMessage
 from textual.widget import Widget
 
@@ -30,6 +30,10 @@ from agenttui.ui.widgets.branch_nav import BranchNav
 from agenttui.ui.widgets.message_view import AssistantMessage, UserMessage
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from textual.containers import VerticalScroll
+
     from agenttui.bootstrap import Services
 
 CURSOR_BINDINGS: list[BindingType] = [
@@ -47,7 +51,7 @@ CURSOR_BINDINGS: list[BindingType] = [
 #: The selection shows while the log has the focus. The tint is lost without
 #: colour (NO_COLOR, the ansi theme); the heavy left bar (``┃``) is a glyph, so it still shows.
 CURSOR_CSS = """
-MessageCursor:focus > .-selected { tint: $accent 18%; border-left: heavy $accent; }
+ChatLog:focus > .-selected { tint: $accent 18%; border-left: heavy $accent; }
 """
 
 MESSAGE_TYPES = (UserMessage, AssistantMessage)
@@ -84,27 +88,22 @@ class BranchesRead(TextualMessage):
         self.select_id = select_id
 
 
-class MessageCursor(VerticalScroll):
-    """See the module doc. Subclasses set ``services`` and ``conversation_id`` and say how older
-    messages page in (:meth:`load_older`)."""
+class MessageCursor:
+    """See the module doc. ``log`` is the scrolling list whose children are the rows;
+    ``conversation`` says which conversation it shows now."""
 
-    DEFAULT_CSS = CURSOR_CSS
-    BINDINGS = CURSOR_BINDINGS
-    services: Services
-    conversation_id: str | None = None
-    has_older = False  # older messages are in history only
-
-    def load_older(self) -> None:
-        """Page in the messages above the first one mounted (none here: all of them are)."""
-
-    _selected_id: int | None = None
-    _leaving: tuple[Widget, ...] = ()  # rows on screen until the page replacing them shows (ChatLog)
+    def __init__(self, log: VerticalScroll, services: Services, conversation: Callable[[], str | None]) -> None:
+        self.log = log
+        self.services = services
+        self.conversation = conversation
+        self.selected_id: int | None = None
+        self.leaving: tuple[Widget, ...] = ()  # rows on screen until the page replacing them shows (ChatLog)
 
     # -- which messages ------------------------------------------------------------
     def rows(self) -> list[Widget]:
         """The log's children but those about to be replaced by a page being made ready."""
-        leaving = set(self._leaving)
-        return [w for w in self.children if w not in leaving]
+        leaving = set(self.leaving)
+        return [w for w in self.log.children if w not in leaving]
 
     def message_widgets(self) -> list[Widget]:
         """The log's stored messages (those with an id), top to bottom."""
@@ -113,21 +112,22 @@ class MessageCursor(VerticalScroll):
 
     @property
     def selected(self) -> Widget | None:
-        if self._selected_id is None:
+        if self.selected_id is None:
             return None
-        return next((w for w in self.message_widgets() if w.message_id == self._selected_id), None)  # type: ignore[attr-defined]
+        return next((w for w in self.message_widgets() if w.message_id == self.selected_id), None)  # type: ignore[attr-defined]
 
     def select(self, widget: Widget | None, scroll: bool = True) -> None:
-        for other in self.query(".-selected"):
+        log = self.log
+        for other in log.query(".-selected"):
             other.remove_class("-selected")
-        self._selected_id = getattr(widget, "message_id", None)
+        self.selected_id = getattr(widget, "message_id", None)
         if widget is None:
             return
         widget.add_class("-selected")
         if widget is not self.message_widgets()[-1]:
-            self.release_anchor()  # reading back: new content must not pull the view away
+            log.release_anchor()  # reading back: new content must not pull the view away
         if scroll:
-            self.scroll_to_widget(widget, animate=False)
+            log.scroll_to_widget(widget, animate=False)
 
     def carry_selection(self, leaving: tuple[Widget, ...], at_start: bool) -> None:
         """The page replacing ``leaving`` carries the selection and the focus over.
@@ -139,19 +139,20 @@ class MessageCursor(VerticalScroll):
         reaches first): the log takes it, so the next keys (home, end, escape) still act on
         the log and the view stays. Left to Textual, the focus moved to the next focusable
         widget, and the view scrolled to it."""
+        log = self.log
         gone = set(leaving)
         page = [w for w in self.message_widgets() if w not in gone]
-        focused = self.screen.focused if self.is_attached else None
+        focused = log.screen.focused if log.is_attached else None
         takes_focus = focused is not None and any(focused is row or row in focused.ancestors for row in leaving)
-        if takes_focus or (self._selected_id is not None and any(w in gone for w in self.query(".-selected"))):
+        if takes_focus or (self.selected_id is not None and any(w in gone for w in log.query(".-selected"))):
             # Never a row that goes: it would be gone by the time the log's Focus event came,
             # and the log would then select its last message and scroll to it (Home's view
             # ended a screen down, under load). Where the view goes is the page's to say.
             same = None if at_start else next(
-                (w for w in page if getattr(w, "message_id", None) == self._selected_id), None)
+                (w for w in page if getattr(w, "message_id", None) == self.selected_id), None)
             self.select(same or (page[0] if page else None), scroll=False)
         if takes_focus:
-            self.focus(scroll_visible=False)
+            log.focus(scroll_visible=False)
 
     def select_id(self, message_id: int | None) -> bool:
         target = next((w for w in self.message_widgets() if w.message_id == message_id), None)  # type: ignore[attr-defined]
@@ -167,84 +168,86 @@ class MessageCursor(VerticalScroll):
                 return candidate
         return None
 
-    # -- keys and clicks ----------------------------------------------------------
-    def on_focus(self, _event: events.Focus) -> None:
+    # -- keys and clicks (the log's handlers pass them here) -----------------------
+    def focused(self) -> None:
+        """The log got the focus: the newest message is selected, if none is."""
         if self.selected is None:
             widgets = self.message_widgets()
             self.select(widgets[-1] if widgets else None)
 
-    def on_click(self, event: events.Click) -> None:
-        node = event.widget
-        while node is not None and node is not self and not isinstance(node, MESSAGE_TYPES):
+    def clicked(self, node: Widget | None) -> None:
+        while node is not None and node is not self.log and not isinstance(node, MESSAGE_TYPES):
             node = node.parent  # type: ignore[assignment]
         if isinstance(node, MESSAGE_TYPES) and getattr(node, "message_id", None) is not None:
-            self.focus()
+            self.log.focus()
             self.select(node)
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+    def allows(self, action: str, parameters: tuple[object, ...]) -> bool:
         if action == "message" and parameters == ("prompt",):
             # Esc while a reply streams is the app's: it stops the reply
-            return not getattr(self.parent, "streaming", False)
+            return not getattr(self.log.parent, "streaming", False)
         return True
 
-    def action_select_message(self, step: int) -> None:
+    def step(self, step: int) -> bool:
+        """Select the message ``step`` places away; False: that is above the first one mounted."""
         widgets = self.message_widgets()
         if not widgets:
-            return
+            return True
         current = self.selected
         index = widgets.index(current) + step if current in widgets else len(widgets) - 1
         if 0 <= index < len(widgets):
             self.select(widgets[index])
-        elif index < 0 and self.has_older:
-            self.load_older()
+        return index >= 0
 
-    def action_copy_code(self, number: int) -> None:
+    def copy_code(self, number: int) -> None:
         """Copy a code block of the selected reply: ``number`` counts from 1; 0 is the last.
         Made inert first, as ctrl+o's copy is: a block may hold ESC or OSC 52 sequences."""
         from agenttui.ui.inert import inert
         from agenttui.ui.widgets.message_view import code_blocks
 
-        widget = self.selected
+        widget, log = self.selected, self.log
         blocks = code_blocks(widget.text) if isinstance(widget, AssistantMessage) else []
         if not blocks:
-            self.notify("No code block in this message (ctrl+o copies the whole last reply).",
-                        severity="warning")
+            log.notify("No code block in this message (ctrl+o copies the whole last reply).",
+                       severity="warning")
             return
         if number > len(blocks):
-            self.notify(f"This message has {len(blocks)} code block(s).", severity="warning")
+            log.notify(f"This message has {len(blocks)} code block(s).", severity="warning")
             return
         index = (number or len(blocks)) - 1
         text = inert(blocks[index])
-        self.app.copy_to_clipboard(text)
-        self.notify(f"Copied code block {index + 1} of {len(blocks)} "
-                    f"({len(text.splitlines())} lines).")
+        log.app.copy_to_clipboard(text)
+        log.notify(f"Copied code block {index + 1} of {len(blocks)} "
+                   f"({len(text.splitlines())} lines).")
 
-    def action_message(self, action: str) -> None:
+    def ask(self, action: str) -> None:
+        """Post what the user asked for on the selected message (the chat pane acts)."""
         widget = self.selected
         if action == "prompt" or widget is None:
-            self.post_message(MessageAction(action, None, None, ""))
+            self.log.post_message(MessageAction(action, None, None, ""))
             return
         question = self.question_of(widget)
-        self.post_message(MessageAction(
+        self.log.post_message(MessageAction(
             action, widget.message_id, question.message_id if question else None,  # type: ignore[attr-defined]
             question.text if question else ""))
 
     # -- the navigators -----------------------------------------------------------
     def refresh_branches(self, select_id: int | None = None) -> None:
         """Read which shown messages have siblings (in a thread), then show their navigators."""
-        cid = self.conversation_id
+        cid = self.conversation()
         if cid is not None:
-            self._read_branches(cid, [w.message_id for w in self.message_widgets()], select_id)  # type: ignore[attr-defined]
+            ids = [w.message_id for w in self.message_widgets()]  # type: ignore[attr-defined]
+            self.log.run_worker(partial(self._read_branches, cid, ids, select_id), thread=True,
+                                group="chat-branches", exit_on_error=False)
 
-    @work(thread=True, group="chat-branches", exit_on_error=False)
     def _read_branches(self, cid: str, ids: list[int], select_id: int | None) -> None:
         history = self.services.history
         # one flag for a conversation that never branched; else one indexed query per message
         positions = history.branch_positions(cid, ids) if ids and history.has_branches(cid) else {}
-        self.post_message(BranchesRead(cid, positions, select_id))
+        self.log.post_message(BranchesRead(cid, positions, select_id))
 
-    async def on_branches_read(self, event: BranchesRead) -> None:
-        if event.conversation_id != self.conversation_id:
+    async def show_branches(self, event: BranchesRead) -> None:
+        if event.conversation_id != self.conversation():
             return
         children = self.rows()
         for index, widget in enumerate(children):
@@ -260,14 +263,14 @@ class MessageCursor(VerticalScroll):
             elif place is not None:
                 nav = BranchNav(widget.message_id, *place)
                 nav.display = widget.display  # a page not shown yet: with it, not before it
-                await self.mount(nav, after=widget)
+                await self.log.mount(nav, after=widget)
         if event.select_id is not None:
             self.select_id(event.select_id)
 
-    def on_branch_nav_step(self, event: BranchNav.Step) -> None:
+    def nav_stepped(self, event: BranchNav.Step) -> None:
         event.stop()
-        self.post_message(MessageAction("previous" if event.step < 0 else "next",
-                                        event.message_id, None, ""))
+        self.log.post_message(MessageAction("previous" if event.step < 0 else "next",
+                                            event.message_id, None, ""))
 
     # -- the log after an edit or a regenerate -------------------------------------
     async def remove_from(self, message_id: int, *, keep_it: bool = False) -> None:
@@ -283,4 +286,4 @@ class MessageCursor(VerticalScroll):
                 start += 1
         doomed = children[start:]
         if doomed:
-            await self.remove_children(doomed)
+            await self.log.remove_children(doomed)

@@ -136,11 +136,12 @@ class PromptInput(TextArea):
         the prompt (the newest reply's "used" line, where the message keys do nothing)."""
         logs = self.screen.query("ChatLog")
         log = logs.first() if logs else None
-        newest = log.message_widgets() if log is not None else []  # type: ignore[attr-defined]
-        if log is None or not newest:
+        cursor = getattr(log, "cursor", None)  # ChatLog's MessageCursor (not imported: an import circle)
+        newest = cursor.message_widgets() if cursor is not None else []
+        if log is None or cursor is None or not newest:
             self.screen.focus_previous()
             return
-        log.select(newest[-1])  # type: ignore[attr-defined]
+        cursor.select(newest[-1])
         log.focus()
 
     def action_submit(self) -> None:

@@ -178,7 +178,7 @@ class TurnView:
         reply_id = getattr(stored, "id", None)
         conversation_id = self._chat.conversation_id
         if reply_id is not None and conversation_id is not None:
-            self._chat.chat_log.remember_used(conversation_id, reply_id, usage)
+            self._chat.chat_log.used.remember(conversation_id, reply_id, usage)
 
     def copy_last_reply(self) -> None:
         chat = self._chat
