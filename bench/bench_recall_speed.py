@@ -34,7 +34,11 @@ copied for each run, so repeated runs skip the build; ``--rebuild`` ignores it.
 
 Prints medians and p95 of both (wall clock, and the process's CPU time, which
 the other sessions of a shared machine disturb less), the difference of
-medians, the ratio, and the load average.
+medians, the ratio, and the load average. Then, in a pass of its own after the
+timed ones (the probes cost a little), where recall's CPU time goes per
+question: the FTS5 ranking, the rows read for it, the term counts, the
+neighbours, the notes' index, and the rest (Python: fusion, dedup, quoting,
+the fill) -- so a change can be aimed at what costs.
 Goal (issue "Recall"): recall ≤ 20 ms median, ≤ 60 ms p95.
 """
 
@@ -170,6 +174,64 @@ def time_assemble(services, cid: str, texts: list[str], repeat: int = 1,
     return samples
 
 
+class Probes:
+    """CPU seconds spent in named functions while installed (a breakdown pass, not the timing)."""
+
+    def __init__(self) -> None:
+        self.spent: dict[str, float] = {}
+        self._undo: list[tuple[object, str, object]] = []
+
+    def wrap(self, owner: object, name: str, label: str) -> None:
+        original = getattr(owner, name)
+        spent = self.spent
+        spent.setdefault(label, 0.0)
+
+        def probed(*args, **kwargs):
+            start = time.process_time()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                spent[label] += time.process_time() - start
+
+        setattr(owner, name, probed)
+        self._undo.append((owner, name, original))
+
+    def remove(self) -> None:
+        for owner, name, original in reversed(self._undo):
+            setattr(owner, name, original)
+        self._undo.clear()
+
+
+def breakdown(services, cid: str, texts: list[str]) -> list[tuple[str, float]]:
+    """Recall's CPU milliseconds per question by part (see the module doc), over ``texts``."""
+    from agenttui.core.context import assemble as assemble_module
+    from agenttui.core.history import recall_queries
+    from agenttui.core.history.store import HistoryStore
+    from agenttui.core.recall.index import SideIndex
+
+    probes = Probes()
+    # part of "candidate queries": the FTS5 bm25 ranking and the rows read for it
+    probes.wrap(recall_queries, "_ranked_on_index", "rank on the index + its rows")
+    probes.wrap(HistoryStore, "recall_candidates", "candidate queries (all)")
+    probes.wrap(HistoryStore, "term_counts", "term counts")
+    probes.wrap(HistoryStore, "first_neighbours", "neighbours at once")
+    probes.wrap(HistoryStore, "neighbour", "neighbours walked one by one")
+    probes.wrap(HistoryStore, "recent_in_span", "span's own messages")
+    probes.wrap(SideIndex, "search", "notes index (also memory selection)")
+    probes.wrap(assemble_module, "recall", "recall (total)")
+    try:
+        time_assemble(services, cid, texts)
+    finally:
+        probes.remove()
+    n = max(1, len(texts))
+    ms = {label: seconds * 1000 / n for label, seconds in probes.spent.items()}
+    # the notes' index is searched by memory selection (outside recall) and by recall's notes
+    queries = ("candidate queries (all)", "term counts", "neighbours at once",
+               "neighbours walked one by one", "span's own messages")
+    ms["the rest of recall (Python)"] = ms["recall (total)"] - sum(ms[label] for label in queries)
+    return list(ms.items())
+
+
 def pct(samples: list[float], q: float) -> float:
     ordered = sorted(samples)
     return ordered[min(len(ordered) - 1, int(len(ordered) * q))] * 1000
@@ -207,6 +269,7 @@ def main() -> int:
         baseline = time_assemble(services, cid, texts, cpu=baseline_cpu)
         services.settings.recall.enabled = True
         built = assemble(services, cid, texts[0], mark_used=False, now=TODAY)
+        parts = breakdown(services, cid, texts)
         services.close()
     rm, bm = statistics.median(with_recall) * 1000, statistics.median(baseline) * 1000
     rc, bc = statistics.median(recall_cpu) * 1000, statistics.median(baseline_cpu) * 1000
@@ -216,6 +279,10 @@ def main() -> int:
           f"(CPU: median {bc:.1f} ms; recall off, same run)")
     print(f"recall adds {rm - bm:.1f} ms (median); ratio {rm / max(bm, 1e-9):.2f} (CPU {rc / max(bc, 1e-9):.2f}); "
           f"example prompt: {built.tokens} tokens, {len(built.recalled)} snippets, {built.recall_tokens} recalled")
+    print("where recall's CPU goes, ms per question (a probed pass after the timed ones; "
+          "parts nest: candidate queries hold the ranking):")
+    for label, ms in parts:
+        print(f"  {label:38} {ms:6.2f}")
     print("load average: " + ", ".join(f"{x:.2f}" for x in os.getloadavg()))
     return 0
 
