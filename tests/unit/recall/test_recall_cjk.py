@@ -70,7 +70,9 @@ def _load(history, turns, days_ago=30):
 
 def _recalled(services, question, budget=120):
     request = RecallRequest(query=question, sources=("message",), limit=0, token_budget=budget, now=NOW)
-    return [turn.text for s in recall(request, history=services.history).snippets for turn in s.turns]
+    turns = [turn for s in recall(request, history=services.history).snippets for turn in s.turns]
+    # the matched turns in rank order, then the turns around them (left-over budget widens snippets)
+    return [t.text for t in turns if t.matched] + [t.text for t in turns if not t.matched]
 
 
 @pytest.mark.parametrize(("turns", "question", "answer"), [

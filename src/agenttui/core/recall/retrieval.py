@@ -90,8 +90,10 @@ from agenttui.core.recall.text import (
 from agenttui.core.recall.turn_shape import (
     asking_first,
     asks,
+    asks_when,
     contentless,
     ends_asking,
+    tells_when,
     without_tag_questions,
 )
 from agenttui.core.tokens import estimate_tokens
@@ -130,9 +132,11 @@ FEEDBACK_WEIGHT = 0.7
 FEEDBACK_RARE_SHARE = 0.002
 STATEMENT_POOL = 3  # first-person statements among this many times CANDIDATES ...
 STATEMENT_WEIGHT = 0.75  # ... are a ranked list of their own (module doc)
+WIDEN_RINGS = 6  # turns on each side of a snippet added while budget is left (``_widen``)
 RELATED_WEIGHT = 0.8  # words related in meaning (recall.related): a paraphrase's bridge, noisier
 RECENCY_BONUS = 0.15  # the newest candidate gets +15 %: of two statements, the later is current
 CURRENT_BONUS = 0.5  # ... +50 % when the question asks how things are now ("these days")
+WHEN_TOLD_BONUS = 0.5  # "when did ...?": a turn telling its event as of its day ("this morning I ...")
 NEAR_DUPLICATE = 0.75  # Jaccard of content words at which two messages count as one
 MAX_SNIPPETS = 60  # message snippets prepared per question (a 2,000-token budget takes ~40)
 # a matched message is quoted up to this long, around its first matched word: a long reply's
@@ -608,6 +612,10 @@ def _message_snippets(history: HistoryStore, request: RecallRequest, today: date
     oldest, span = (min(times.values()), (max(times.values()) - min(times.values())) or 1.0) if times else (0.0, 1.0)
     bonus = CURRENT_BONUS if asks_current(request.query) else RECENCY_BONUS
     scores = {mid: fused.get(mid, 0.0) * (1 + bonus * (moment - oldest) / span) for mid, moment in times.items()}
+    if WHEN_TOLD_BONUS and asks_when(request.query):  # the answer is the date of the turn that tells it
+        for mid in scores:
+            if tells_when(rows[mid].content):
+                scores[mid] *= 1 + WHEN_TOLD_BONUS
     order = sorted(rows, key=lambda mid: (-scores[mid], -mid))
     snippets: list[Snippet] = []
     kept = NearDuplicates(NEAR_DUPLICATE)
@@ -825,11 +833,60 @@ def recall(request: RecallRequest, *, history: HistoryStore | None = None, memor
         chosen.append(snippet)
         costs.append(cost)
         used += cost
+    if request.neighbours and history is not None and 0 < used < request.token_budget:
+        _widen(history, request, result.terms, chosen, costs, used)
     result.snippets = chosen
     for notice in result.notices:
         if warn is not None:
             warn(notice)
     return result
+
+
+def _widen(history: HistoryStore, request: RecallRequest, terms: Sequence[str],
+           chosen: list[Snippet], costs: list[int], used: int) -> int:
+    """Spend a budget the matches left over on the turns around them, best snippet first.
+
+    A few rare words can match only a handful of turns; what answers is then
+    often the turn beside one of them ("I got a cat!!" after "the rescue
+    called back"). Ring by ring: every snippet's turn before and after, then the
+    next ones, while they fit; ``chosen`` and ``costs`` are updated in place.
+    """
+    quoted = {mid for snippet in chosen for mid in snippet.message_ids}
+    for _ring in range(WIDEN_RINGS):
+        wanted = [((s.message_ids[-1] if after else s.message_ids[0]),
+                   s.conversation_id, after)
+                  for s in chosen if s.source == "message" and s.conversation_id and s.message_ids
+                  for after in (False, True)]
+        if not wanted:
+            break
+        try:
+            known = history.first_neighbours(wanted)
+        except Exception:
+            return used
+        grew = False
+        for index, snippet in enumerate(chosen):
+            if snippet.source != "message" or not snippet.message_ids:
+                continue
+            for after in (False, True):
+                edge = snippet.message_ids[-1] if after else snippet.message_ids[0]
+                other = known.get((edge, after))
+                if other is None or other.id is None or other.id in quoted or other.id in request.exclude_message_ids:
+                    continue
+                if request.before_id is not None and other.id >= request.before_id:
+                    continue
+                turn = Turn(other.id, other.role, other.created, _quote(other.content or "", terms, NEIGHBOUR_CHARS))
+                turns = (*snippet.turns, turn) if after else (turn, *snippet.turns)
+                wider = replace(snippet, turns=turns, date=turns[0].created)
+                cost = snippet_tokens(wider)
+                if used + cost - costs[index] > request.token_budget:
+                    continue
+                used += cost - costs[index]
+                chosen[index], costs[index], snippet = wider, cost, wider
+                quoted.add(other.id)
+                grew = True
+        if not grew:
+            break
+    return used
 
 
 def search_hits(history: HistoryStore, query: str, limit: int = 50,

@@ -111,3 +111,24 @@ def contentless(text: str) -> bool:
             continue  # a function word, a greeting, or a name
         return False
     return True
+
+
+# A question after the moment of an event ("when did Kate dye her hair?", "how long ago ...").
+_ASKS_WHEN = re.compile(r"(?i)^\W*(?:when\b|what (?:day|date|time|month|year)\b|how long ago\b|since when\b)"
+                        r"|\b(?:kapan|sejak kapan)\b")
+# A turn that places its event in the time it was told ("this morning I started ...", "I just got
+# back", "yesterday we went ..."): what a "when" question's answer is read from, with the turn's date.
+_TELLS_WHEN = re.compile(
+    r"(?i)\b(?:today|tonight|yesterday|this (?:morning|afternoon|evening|week|weekend)|last (?:night|week"
+    r"|weekend)|just (?:got|came|finished|started|did|went|had|made|bought|booked|found|back)"
+    r"|(?:an|a few|two|couple of) (?:hours?|days?) ago|hari ini|kemarin|tadi)\b")
+
+
+def asks_when(text: str) -> bool:
+    """Does the question ask when something happened (its answer: the date of the turn telling it)?"""
+    return _ASKS_WHEN.search(text) is not None
+
+
+def tells_when(text: str) -> bool:
+    """Does the turn place its event in the time it was told ("today", "last night", "just got")?"""
+    return _TELLS_WHEN.search(text) is not None
