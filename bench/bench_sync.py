@@ -137,10 +137,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--messages", type=int, default=200_000)
     parser.add_argument("--notes", type=int, default=2_000)
+    parser.add_argument("--keep", type=Path, default=None,
+                        help="build in this (new) folder and keep it, to profile a later sync by hand")
     args = parser.parse_args()
-    out: dict[str, float | int | str] = {"messages": args.messages, "notes": args.notes}
+    out: dict[str, float | int | str] = {"messages": args.messages, "notes": args.notes,
+                                         "load_1min": round(os.getloadavg()[0], 2)}
     with tempfile.TemporaryDirectory(prefix="bench-sync-") as tmp:
         work = Path(tmp)
+        if args.keep is not None:
+            args.keep.mkdir(parents=True)
+            work = args.keep
         a_home, b_home = work / "a", work / "b"
         start = time.perf_counter()
         paths_a = build(a_home, args.messages, args.notes)

@@ -41,11 +41,19 @@ def _hlc(version: dict[str, Any] | ItemState) -> str:
 
 
 def _races(record: dict[str, Any], before: ItemState) -> bool:
-    """A deletion and an edit, each written without knowing of the other."""
+    """A deletion and an edit, each written without knowing of the other.
+
+    A version's ``base`` is the stamp of the version its machine had when it wrote it, and
+    stamps grow with causality: a deletion whose base is at least the edit's stamp was made
+    after that edit (or a later one) had been seen there, so the edit is older and loses, on
+    a machine that receives the two in either order."""
     stamp = str(record["hlc"])
     if before.hlc == stamp or bool(record.get("del")) == before.deleted:
         return False
-    return record.get("base") != before.hlc and before.base != stamp
+    incoming = (stamp, str(record.get("base") or ""))
+    here = (before.hlc, before.base or "")
+    (deleted_hlc, deleted_base), (edit_hlc, edit_base) = (incoming, here) if record.get("del") else (here, incoming)
+    return deleted_base < edit_hlc and edit_base < deleted_hlc
 
 
 def _now() -> str:
@@ -126,7 +134,13 @@ class Applier:
         path = self.paths.user_memory_file if scope == "user" else self.paths.profile_memory_file(scope[8:])
         files.ensure_dir(path.parent)
         decided: dict[str, ItemState] = {}
+        mark = None
         with files.locked(path):
+            from agenttui.sync.local_scan import stat_mark
+
+            # unchanged since the last scan: the file written here holds nothing the scan has not
+            # seen, so its new mark can be kept and the next scan skips parsing it
+            clean = stat_mark(path) == self.state.get(f"stat/{scope}")
             result = memory_file.read(path, kind)
             if result.fatal_detail:
                 self.result.skipped.append(f"the memory file {path} is damaged ({result.fatal_detail}); "
@@ -168,10 +182,13 @@ class Applier:
                 data.items = [i for i, archived in current.values() if not archived]
                 data.archive = [i for i, archived in current.values() if archived]
                 memory_file.write(path, data)
+                mark = stat_mark(path) if clean else None
         # after the file: a kill in between re-sends the same content, never reverts it
         with self.state.transaction():
             for key, item_state in decided.items():
                 self.state.set_item(key, item_state)
+            if mark is not None:
+                self.state.put(f"stat/{scope}", mark)
         self.result.changes += len(decided)
 
     def _store(self, profile: str) -> Any:

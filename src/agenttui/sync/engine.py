@@ -300,8 +300,7 @@ def _record_local_changes(paths: Paths, config: SyncConfig, key: bytes, state: A
         with state.transaction():
             for profile, top in found.high_water.items():
                 state.set_high_water(profile, top)
-            for name, mark in found.marks.items():
-                state.put(name, mark)
+            _commit_seen(state, found)
         return 0
     with state.transaction():
         seq = int(state.get("next_seq") or "1")
@@ -321,10 +320,19 @@ def _record_local_changes(paths: Paths, config: SyncConfig, key: bytes, state: A
             state.map_message(profile, gid, local_id)
         for profile, top in found.high_water.items():
             state.set_high_water(profile, top)
-        for name, mark in found.marks.items():
-            state.put(name, mark)
+        _commit_seen(state, found)
         state.put("clock", clock.last)
     return len(found.records)
+
+
+def _commit_seen(state: Any, found: Any) -> None:
+    """What the scan saw, so the next one skips what did not change (in the scan's transaction)."""
+    for profile, row in found.seen:
+        state.see_conversation(profile, row)
+    for profile, cid in found.unseen:
+        state.unsee_conversation(profile, cid)
+    for name, mark in found.marks.items():
+        state.put(name, mark)
 
 
 # -- status ---------------------------------------------------------------------------

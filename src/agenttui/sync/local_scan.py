@@ -33,6 +33,8 @@ class Scan:
     messages: list[tuple[str, str, int]] = field(default_factory=list)  # (profile, gid, local id)
     high_water: dict[str, int] = field(default_factory=dict)
     marks: dict[str, str] = field(default_factory=dict)  # "stat/<scope>" -> the memory file's mark scanned
+    seen: list[tuple[str, tuple[Any, ...]]] = field(default_factory=list)  # (profile, conversation row)
+    unseen: list[tuple[str, str]] = field(default_factory=list)  # (profile, conversation id) gone
 
 
 def profiles(paths: Paths) -> list[str]:
@@ -70,7 +72,7 @@ def read_memory(path: Path, scope: str) -> dict[str, tuple[dict[str, Any], bool]
     return out
 
 
-def _stat_mark(path: Path) -> str | None:
+def stat_mark(path: Path) -> str | None:
     """A memory file's identity and version (inode, mtime in ns, size): atomic writes replace
     the inode, so an unchanged mark means unchanged content. Parsing and hashing 2,000 notes
     is most of an incremental sync's scan; a mark skips it."""
@@ -97,7 +99,7 @@ def scan(paths: Paths, state: SyncState, clock: Clock, device: str,
          patterns: Sequence[str]) -> Scan:
     out = Scan()
     for scope, path in memory_scopes(paths).items():
-        mark = _stat_mark(path)  # taken before the read: a write after it changes the mark
+        mark = stat_mark(path)  # taken before the read: a write after it changes the mark
         if mark is not None and state.get(f"stat/{scope}") == mark:
             continue  # the file is as the last committed scan or apply left it: nothing to send
         try:
@@ -194,14 +196,50 @@ def conversation_hash(payload: dict[str, Any]) -> str:
     return content_hash({k: v for k, v in payload.items() if k != "updated"})
 
 
+_CONV_COLUMNS = "id, title, created, model, archived"
+
+
 def _scan_conversations(profile: str, db: sqlite3.Connection, state: SyncState, clock: Clock,
                         patterns: Sequence[str], out: Scan) -> None:
+    """The conversations whose title, model or archive state changed, and those deleted.
+
+    Once a full scan of the profile is committed, the rows are compared in SQL with the
+    copy the state keeps of them (``conv_seen``): only a row that differs reaches Python and
+    its hash, so an incremental sync does not hash every conversation of the history."""
     prefix = f"conv/{profile}/"
-    known = state.items_with_prefix(prefix)
-    present = set()
-    for row in db.execute("SELECT id, title, created, updated, model, archived FROM conversations ORDER BY created"):
+    incremental = state.get(f"conv_seen/{profile}") == "1"
+    if incremental:
+        db.execute("ATTACH DATABASE ? AS st", (f"{state.path.as_uri()}?mode=ro",))
+        try:
+            rows = db.execute(
+                "SELECT id, title, created, updated, model, archived FROM main.conversations WHERE id IN "
+                f"(SELECT id FROM (SELECT {_CONV_COLUMNS} FROM main.conversations EXCEPT "
+                f"SELECT {_CONV_COLUMNS} FROM st.conv_seen WHERE profile = ?)) ORDER BY created",
+                (profile,)).fetchall()
+            gone = [str(r[0])[len(prefix):] for r in db.execute(
+                "SELECT key FROM st.items WHERE key >= ? AND key < ? AND deleted = 0 "
+                "AND substr(key, ?) NOT IN (SELECT id FROM main.conversations)",
+                (prefix, prefix + "\uffff", len(prefix) + 1))]
+            gone_seen = [str(r[0]) for r in db.execute(
+                "SELECT id FROM st.conv_seen WHERE profile = ? AND id NOT IN (SELECT id FROM main.conversations)",
+                (profile,))]
+        finally:
+            db.execute("DETACH DATABASE st")
+        known = {prefix + r[0]: item for r in rows if (item := state.item(prefix + r[0])) is not None}
+        known.update({prefix + cid: item for cid in gone if (item := state.item(prefix + cid)) is not None})
+        present = {r[0] for r in rows}
+    else:  # the first scan (or the first since conv_seen was added): every row
+        rows = db.execute("SELECT id, title, created, updated, model, archived FROM conversations "
+                          "ORDER BY created").fetchall()
+        known = state.items_with_prefix(prefix)
+        present = {r[0] for r in rows}
+        gone = [key[len(prefix):] for key, before in known.items()
+                if not before.deleted and key[len(prefix):] not in present]
+        gone_seen = []
+        out.marks[f"conv_seen/{profile}"] = "1"
+    for row in rows:
         key = prefix + row[0]
-        present.add(row[0])
+        out.seen.append((profile, (row[0], row[1], row[2], row[4], row[5])))  # without ``updated``
         payload = conversation_fields(row)
         digest = conversation_hash(payload)  # of the local row: only a changed title is redacted
         before = known.get(key)
@@ -213,12 +251,13 @@ def _scan_conversations(profile: str, db: sqlite3.Connection, state: SyncState, 
         out.records.append({"t": "conv", "profile": profile, "id": row[0], "hlc": stamp, "base": base,
                             "del": False, "conv": payload})
         out.items[key] = ItemState(stamp, base, digest, False)
-    for key, before in known.items():
-        if not before.deleted and key[len(prefix):] not in present:
-            stamp = clock.now()
-            out.records.append({"t": "conv", "profile": profile, "id": key[len(prefix):], "hlc": stamp,
-                                "base": before.hlc, "del": True})
-            out.items[key] = ItemState(stamp, before.hlc, "", True)
+    for cid in gone:
+        before = known[prefix + cid]
+        stamp = clock.now()
+        out.records.append({"t": "conv", "profile": profile, "id": cid, "hlc": stamp,
+                            "base": before.hlc, "del": True})
+        out.items[prefix + cid] = ItemState(stamp, before.hlc, "", True)
+    out.unseen.extend((profile, cid) for cid in {*gone, *gone_seen} - present)
 
 
 def message_payload(row: Sequence[Any], patterns: Sequence[str]) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS kv (k TEXT PRIMARY KEY, v TEXT NOT NULL)",
@@ -26,6 +27,10 @@ _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS outbox (seq INTEGER PRIMARY KEY, body TEXT NOT NULL, records INTEGER NOT NULL)",
     "CREATE TABLE IF NOT EXISTS applied (device TEXT PRIMARY KEY, seq INTEGER NOT NULL, at TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS device_names (device TEXT PRIMARY KEY, name TEXT NOT NULL)",
+    # each conversation's row as the last committed scan saw it (not ``updated``, which moves
+    # with every message): a scan compares in SQL and hashes only the rows that differ
+    "CREATE TABLE IF NOT EXISTS conv_seen (profile TEXT NOT NULL, id TEXT NOT NULL, title TEXT NOT NULL, "
+    "created TEXT NOT NULL, model TEXT, archived INTEGER NOT NULL, PRIMARY KEY (profile, id))",
     "CREATE TABLE IF NOT EXISTS conflicts (id INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT NOT NULL, "
     "winner_hlc TEXT NOT NULL, loser_hlc TEXT NOT NULL, loser TEXT NOT NULL, at TEXT NOT NULL, "
     "UNIQUE (key, loser_hlc))",
@@ -46,6 +51,7 @@ class SyncState:
 
         ensure_dir(path.parent)
         private_file(path)
+        self.path = path
         self.db = sqlite3.connect(path, isolation_level=None, timeout=30)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
@@ -92,6 +98,14 @@ class SyncState:
                         "ON CONFLICT(key) DO UPDATE SET hlc = excluded.hlc, base = excluded.base, "
                         "hash = excluded.hash, deleted = excluded.deleted",
                         (key, state.hlc, state.base, state.hash, int(state.deleted)))
+
+    def see_conversation(self, profile: str, row: tuple[Any, ...]) -> None:
+        """``row``: (id, title, created, model, archived) as the scan read it."""
+        self.db.execute("INSERT OR REPLACE INTO conv_seen (profile, id, title, created, model, archived) "
+                        "VALUES (?, ?, ?, ?, ?, ?)", (profile, *row))
+
+    def unsee_conversation(self, profile: str, cid: str) -> None:
+        self.db.execute("DELETE FROM conv_seen WHERE profile = ? AND id = ?", (profile, cid))
 
     # -- messages -----------------------------------------------------------------
     def local_id(self, profile: str, gid: str) -> int | None:
