@@ -51,6 +51,12 @@ Ranking (lexical, always on):
    count once, the better-ranked copy kept.
 6. Snippets are taken best first while they fit ``token_budget``; one that
    does not fit is skipped and a smaller one may still fit.
+7. Budget left over widens the chosen snippets by the turns around them,
+   best snippet first, ring by ring (``WIDEN_RINGS``): a few rare words may
+   match only a handful of turns, and the answer is often the turn beside one.
+   A "when did ...?" question ranks turns that tell their event as of their
+   day ("this morning", "just got back") higher (``WHEN_TOLD_BONUS``): the
+   turn's date is the answer.
 
 Deterministic: ties break on ids, never on ``set`` order or hash seeds, so
 identical inputs give an identical prompt. (With ``semantic``, whether its
@@ -133,6 +139,7 @@ FEEDBACK_RARE_SHARE = 0.002
 STATEMENT_POOL = 3  # first-person statements among this many times CANDIDATES ...
 STATEMENT_WEIGHT = 0.75  # ... are a ranked list of their own (module doc)
 WIDEN_RINGS = 6  # turns on each side of a snippet added while budget is left (``_widen``)
+WIDEN_MIN_TOKENS = 12  # ... while at least this much is left (a one-line turn's quote)
 RELATED_WEIGHT = 0.8  # words related in meaning (recall.related): a paraphrase's bridge, noisier
 RECENCY_BONUS = 0.15  # the newest candidate gets +15 %: of two statements, the later is current
 CURRENT_BONUS = 0.5  # ... +50 % when the question asks how things are now ("these days")
@@ -853,6 +860,8 @@ def _widen(history: HistoryStore, request: RecallRequest, terms: Sequence[str],
     """
     quoted = {mid for snippet in chosen for mid in snippet.message_ids}
     for _ring in range(WIDEN_RINGS):
+        if request.token_budget - used < WIDEN_MIN_TOKENS:
+            break  # no turn fits what is left: spare the neighbour queries
         wanted = [((s.message_ids[-1] if after else s.message_ids[0]),
                    s.conversation_id, after)
                   for s in chosen if s.source == "message" and s.conversation_id and s.message_ids
