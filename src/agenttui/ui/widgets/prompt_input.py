@@ -43,6 +43,8 @@ from agenttui.ui.bindings import PROMPT_ACTIONS, to_bindings
 from agenttui.ui.host import app_parts
 from agenttui.ui.survivable_errors import dispatch_guarded
 
+#: Keys that carry a character but are never typed text (the terminal sends alt+x as ESC x).
+_MODIFIED_KEYS = ("alt+", "ctrl+", "meta+", "super+", "hyper+")
 PASTE_INLINE_MAX = 5_000  # characters: a longer paste is kept aside, shown as one line
 _PASTE_TOKEN = re.compile(r"\[pasted text #(\d{1,6}): [\d,]{1,16} characters\]")
 
@@ -103,6 +105,12 @@ class PromptInput(TextArea):
             event.prevent_default()
             self.insert_typed()
             await self.run_action(binding.action)
+            return
+        if event.key.startswith(_MODIFIED_KEYS):
+            # alt+i from a terminal comes with the character "i": it is a binding's key, not
+            # text (TextArea would insert the "i"); it goes on to the app's bindings
+            self.insert_typed()
+            event.prevent_default()
             return
         if event.is_printable and event.character and not self.read_only:
             event.stop()
