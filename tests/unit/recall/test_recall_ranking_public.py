@@ -3,28 +3,7 @@ inflections are words of the one query, weighted by their own idf."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-
-from agenttui.core.models import Message
-from agenttui.core.recall.retrieval import RecallRequest, recall
-
-NOW = datetime(2026, 11, 23, 12, tzinfo=UTC)
-
-
-def conversation(history, turns, *, days_ago):
-    cid = history.create_conversation().id
-    start = NOW - timedelta(days=days_ago)
-    history.append_many(cid, [Message(role=role, content=text, created=start + timedelta(minutes=k))
-                              for k, (role, text) in enumerate(turns)])
-
-
-def ask(services, question, budget):
-    request = RecallRequest(query=question, sources=("message",), limit=0, token_budget=budget, now=NOW)
-    return recall(request, history=services.history)
-
-
-def quoted(result):
-    return [turn.text for s in result.snippets for turn in s.turns]
+from tests.unit.recall.recall_cases import ask, conversation, quoted
 
 
 def test_an_irregular_form_is_a_word_of_the_one_query(services):

@@ -4,30 +4,10 @@ the turns around the matches."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-
 import pytest
 
-from agenttui.core.models import Message
-from agenttui.core.recall.retrieval import RecallRequest, recall
 from agenttui.core.recall.turn_shape import asks_when, tells_when
-
-NOW = datetime(2026, 11, 23, 12, tzinfo=UTC)
-
-
-def conversation(history, turns, *, at):
-    cid = history.create_conversation().id
-    history.append_many(cid, [Message(role=role, content=text, created=at + timedelta(minutes=k))
-                              for k, (role, text) in enumerate(turns)])
-
-
-def ask(services, question, budget):
-    request = RecallRequest(query=question, sources=("message",), limit=0, token_budget=budget, now=NOW)
-    return recall(request, history=services.history)
-
-
-def quoted(result):
-    return [turn.text for s in result.snippets for turn in s.turns]
+from tests.unit.recall.recall_cases import ask, conversation, quoted
 
 
 @pytest.mark.parametrize(("question", "expected"), [
@@ -59,12 +39,12 @@ def test_a_turn_telling_its_day_ranks_first_for_a_when_question(services):
     # the same words in both; the older turn tells it happened that day, the newer only talks
     # about it (the recency bonus alone would put the newer one first)
     conversation(services.history, [("user", "I repainted the garden fence green this morning.")],
-                 at=NOW - timedelta(days=40))
+                 days_ago=40)
     conversation(services.history, [("user", "The garden fence I repainted green looks great.")],
-                 at=NOW - timedelta(days=5))
+                 days_ago=5)
     for k in range(6):
         conversation(services.history, [("user", f"Walked the dog along the canal, day {k}.")],
-                     at=NOW - timedelta(days=20 + k))
+                     days_ago=20 + k)
     result = ask(services, "When did I repaint the garden fence green?", budget=2000)
     assert quoted(result)[0] == "I repainted the garden fence green this morning."
 
@@ -74,7 +54,7 @@ def test_spare_budget_brings_the_turns_around_a_match(services):
              ("user", "The rescue called back about the tabby."), ("assistant", "Oh? What did they say?"),
              ("user", "We can pick her up on Friday!!"), ("assistant", "Wonderful news."),
              ("user", "I need to buy a litter box first.")]
-    conversation(services.history, turns, at=NOW - timedelta(days=3))
+    conversation(services.history, turns, days_ago=3)
     result = ask(services, "What did the rescue say about the tabby?", budget=2000)
     assert "We can pick her up on Friday!!" in quoted(result)
     assert "I need to buy a litter box first." in quoted(result)
