@@ -84,3 +84,23 @@ async def test_restore_while_running_is_noticed(services, paths, tmp_path):
     with HistoryStore(services.history.db_path) as check:
         titles = {c.title for c in check.list_conversations(limit=10)}
     assert titles == {"in the backup", "after the restore"}
+
+
+@pytest.mark.slow
+async def test_the_open_profile_moved_to_the_trash_is_said_and_nothing_is_lost(services, paths):
+    from agenttui.core.config.profiles import ProfileStore
+
+    services.history.create_conversation(title="before the delete")
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: "before the delete" in _titles(app), timeout=30)
+        await _baseline_taken(pilot, app)
+        trashed = ProfileStore(paths).delete(services.history.db_path.parent.name)  # another process's delete
+        await wait_until(pilot, lambda: any(n[1] == "Profile moved to the trash" for n in app.notices),
+                         timeout=30, explain=lambda: [n[1] for n in app.notices])
+        await wait_until(pilot, lambda: _titles(app) == [], timeout=30)
+        services.history.create_conversation(title="after the delete")
+    with HistoryStore(trashed / "history.sqlite3") as kept:
+        assert [c.title for c in kept.list_conversations(limit=10)] == ["before the delete"]
+    with HistoryStore(services.history.db_path) as now:
+        assert [c.title for c in now.list_conversations(limit=10)] == ["after the delete"]

@@ -9,6 +9,10 @@ restore`` while the app runs) the store's connection is closed so that it
 reopens the restored file, the settings are read again (a restore brings its
 config.toml), a notice says what happened, and a conversation open
 in the chat that the restored history lacks is left (``ConversationDeleted``).
+When the profile's whole folder went (``agenttui profile delete`` or a sync in
+another process moved it to the trash), the notice says so instead: the history
+so far is in the trash, and what is sent now starts the profile's folder again
+(nothing is lost either way; the user can switch profiles).
 """
 
 from __future__ import annotations
@@ -58,9 +62,11 @@ class DataWatcher(Widget):
     DEFAULT_CSS = "DataWatcher { display: none; }"
 
     class _Polled(Message):
-        def __init__(self, changes: DataChanges, left: str | None, config: bool = False) -> None:
+        def __init__(self, changes: DataChanges, left: str | None, config: bool = False,
+                     profile_gone: str | None = None) -> None:
             super().__init__()
             self.changes = changes
+            self.profile_gone = profile_gone  # the profile whose folder went (to the trash)
             self.left = left  # the open conversation the restored history does not have
             self.config = config  # config.toml changed (its MCP servers may have)
 
@@ -97,7 +103,7 @@ class DataWatcher(Widget):
 
     @work(thread=True, exclusive=True, group="data-watch", exit_on_error=False)
     def _poll(self, open_id: str | None) -> None:
-        changes, left, config = DataChanges(), None, False
+        changes, left, config, gone = DataChanges(), None, False, None
         try:
             key = _stat_key(self.services.paths.config_file)
             config, self._config_key = self._config_seen and key != self._config_key, key
@@ -106,6 +112,9 @@ class DataWatcher(Widget):
             changes = self._watch.poll(list(memory.files().values()), history.db_path,
                                        lambda: _data_version(history))
             if changes.replaced:
+                folder = history.db_path.parent
+                if not folder.is_dir():  # looked at before the reopen below makes it again
+                    gone = folder.name
                 history.close()  # the next use opens the file now at the path
                 with contextlib.suppress(Exception):  # a restore brings its config.toml too
                     self.services.reload_settings()
@@ -114,7 +123,7 @@ class DataWatcher(Widget):
         except Exception:  # noqa: BLE001 -- best effort: the panes' own reads report a broken file
             pass
         finally:
-            self.post_message(self._Polled(changes, left, config))
+            self.post_message(self._Polled(changes, left, config, gone))
 
     @on(_Polled)
     def _polled(self, message: _Polled) -> None:
@@ -135,6 +144,13 @@ class DataWatcher(Widget):
             self.post_message(messages.ConversationsChanged(None))
         if changes.replaced:
             app_parts(self).refresh_header()  # the restored config may name another model
+            if message.profile_gone is not None:
+                self.notify(f"Profile '{message.profile_gone}' was moved to the trash by another agenttui "
+                            "(profile delete, or a sync) while this one ran. Its history so far is in the "
+                            "trash folder (agenttui paths); what you send now starts the profile again. "
+                            "ctrl+g switches profiles.",
+                            title="Profile moved to the trash", severity="warning", timeout=30)
+                return
             self.notify("The history database was replaced on disk (agenttui restore?) while agenttui "
                         "was running: memory and history now show what is on disk.",
                         title="Data changed on disk", timeout=15)
