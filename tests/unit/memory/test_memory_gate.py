@@ -103,7 +103,7 @@ def test_exact_and_near_duplicate_refresh_the_existing_note():
     existing = [note("User prefers tabs over spaces"), note("Other", scope="profile")]
     exact = gate(text="user prefers TABS over spaces!", existing=existing)
     assert exact.action == "refresh" and exact.target_id == existing[0].id
-    near = gate(text="Spaces? no: user prefers tabs over spaces", existing=existing,
+    near = gate(text="Spaces? Honestly: user prefers tabs over spaces", existing=existing,
                 settings=MemorySettings(near_duplicate_threshold=0.8))
     assert near.action == "refresh"
     different = gate(text="User prefers spaces over nothing at all", existing=existing)
@@ -160,6 +160,16 @@ def test_blocked_entries_match_whole_words_only():
     assert key_is_blocked("openai_api_key", ["api_key"]) == "api_key"
     assert key_is_blocked("api_keyboard", ["api_key"]) is None
     assert key_is_blocked("tokenizer", ["token"]) is None
+
+
+def test_a_note_with_a_new_number_is_added_not_folded_into_the_old_one():
+    # Found as a user: the second note refreshed the first and its own words were lost.
+    existing = [note("the budget for the whole Berlin trip with the kids in May is 400 euros")]
+    new = gate(text="the budget for the whole Berlin trip with the kids in May is 500 euros", existing=existing)
+    assert new.action == "add"
+    negated = gate(text="the budget for the whole Berlin trip with the kids in May is not 400 euros",
+                   existing=existing)
+    assert negated.action == "add"
 
 
 def test_same_fact_key_updates_or_refreshes():

@@ -6,8 +6,14 @@ never disagree.
 
 Similarity is the Jaccard index of normalised word-token sets: NFKC, casefold,
 zero-width characters dropped, punctuation ignored (apostrophes inside words
-kept, so "don't" stays distinct from "do"). Negations and numbers therefore
-count: "use tabs" and "don't use tabs" are not duplicates.
+kept, so "don't" stays distinct from "do"). Negations and numbers decide on
+their own: two notes whose numbers or negation words differ are never
+duplicates, however long the rest they share ("the budget for the Berlin trip
+in May is 400 euros" is not a copy of "... 500 euros", and "I do not like
+coffee in the morning before work" is not one of "I like coffee ..."). A
+Jaccard threshold alone lets one differing token through once a note has
+seven or more words, and the write gate would then refresh the old note and
+drop the new one.
 
 :class:`NearDuplicateIndex` finds every pair with Jaccard >= t without an
 all-pairs loop: identical token sets are grouped by hash first, then an
@@ -47,6 +53,30 @@ def token_set(text: str) -> frozenset[str]:
     return frozenset(normalise_text(text).split())
 
 
+# Words that turn a statement into its opposite, in the languages recall and the
+# screens claim (en, id, es, fr, de, pt, uk, ru, vi, zh) and a few neighbours.
+# Chinese and Japanese negations sit inside a run of characters, which is one
+# token here, so the run already differs.
+_NEGATIONS = frozenset("""
+    not no never nor none nothing nobody neither without cannot
+    nicht kein keine keinen keinem keiner keines nie niemals ohne
+    pas ne jamais aucun aucune sans non rien personne
+    nunca jamás jamas sin ningún ningun ninguna ninguno tampoco nada nadie
+    não nao sem nenhum nenhuma nada ninguém
+    mai senza nessuno nessuna
+    niet geen nooit zonder
+    tidak bukan jangan tak belum tanpa gak nggak enggak
+    не ні нет ніколи никогда без ни
+    không chưa chẳng đừng
+""".split())
+
+
+@lru_cache(maxsize=65536)
+def pivot_tokens(tokens: frozenset[str]) -> frozenset[str]:
+    """The tokens two notes must share to be the same note: numbers and negations."""
+    return frozenset(t for t in tokens if t in _NEGATIONS or t.endswith("n't") or any(c.isdigit() for c in t))
+
+
 def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     if not a and not b:
         return 1.0
@@ -61,7 +91,8 @@ def similarity(text_a: str, text_b: str) -> float:
 def is_near_duplicate(text_a: str, text_b: str, threshold: float) -> bool:
     if normalise_text(text_a) == normalise_text(text_b):
         return True
-    return similarity(text_a, text_b) >= threshold
+    a, b = token_set(text_a), token_set(text_b)
+    return pivot_tokens(a) == pivot_tokens(b) and jaccard(a, b) >= threshold
 
 
 class NearDuplicateIndex:
@@ -76,7 +107,7 @@ class NearDuplicateIndex:
         self.verified_pairs = 0
 
     def clusters(self, texts: Sequence[str]) -> list[list[int]]:
-        """Groups (of indices into ``texts``, size >= 2) linked by J >= threshold.
+        """Groups (of indices into ``texts``, size >= 2) linked by J >= threshold and equal pivots.
 
         Linking is transitive (union-find), as a user merging duplicates
         expects: if A~B and B~C, all three are shown together.
@@ -122,7 +153,8 @@ class NearDuplicateIndex:
                     seen.add(other)
                     verified += 1
                     inter = len(tokens & reps[other])
-                    if inter >= t * (size + sizes[other] - inter):
+                    if inter >= t * (size + sizes[other] - inter) and \
+                            pivot_tokens(tokens) == pivot_tokens(reps[other]):
                         ra, rb = find(r), find(other)
                         if ra != rb:
                             parent[ra] = rb
