@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Set
-from itertools import chain
+from itertools import chain, repeat
 
 
 def _self_overlaps(literal: str) -> bool:
@@ -64,11 +64,22 @@ class AnchoredPattern:
         """`present`: the anchors known to occur in `text` (a keyword pass found
         them); the others are not scanned for. Each literal scan costs ~1 ms/MB
         even when its literal is absent, and most texts hold few anchors."""
-        if present is None:
-            regexes: Iterator[re.Pattern[str]] = iter(self._regexes)
-        else:
-            regexes = (rx for a, rx in self._by_anchor if a in present)
-        found = chain.from_iterable(rx.finditer(text) for rx in regexes)
+        # Where the keyword pass located an anchor (`anchor_positions.Present`), the
+        # regex is tried at each start, not scanned for: the same matches, since an
+        # anchor does not overlap itself and so `finditer` tries each occurrence.
+        # (A case-insensitive pattern may match where the lowered view differs.)
+        located: dict[str, list[int]] = (
+            {} if self._flags & re.IGNORECASE else getattr(present, "positions", None) or {})
+        per_anchor: list[Iterator[re.Match[str]]] = []
+        for a, rx in self._by_anchor:
+            if present is not None and a not in present:
+                continue
+            starts = located.get(a)
+            if starts is None:
+                per_anchor.append(rx.finditer(text))
+            else:
+                per_anchor.append(filter(None, map(rx.match, repeat(text, len(starts)), starts)))
+        found = chain.from_iterable(per_anchor)
         last_end = -1
         for m in sorted(found, key=re.Match.start):
             if m.start() >= last_end:

@@ -30,6 +30,7 @@ from operator import itemgetter
 from typing import Any
 
 from . import gitleaks_scan
+from .anchor_positions import Present, sparse_positions
 from .anchored import AnchoredPattern
 from .command_rules import _LOGIN as _LOGIN_COMMAND
 from .command_rules import (
@@ -214,6 +215,11 @@ def _needles() -> tuple[tuple[tuple[str, ...] | None, ...], tuple[str, ...]]:
     return per_rule, tuple(sorted(every))
 
 
+@cache
+def _anchors() -> frozenset[str]:
+    return frozenset(a for p in _ANCHORED_FINDERS.values() for a in p.anchors)
+
+
 def _provider_candidates(text: str, found: set[str] | None = None) -> Iterator[Candidate]:
     """`found`: the needles present (from the keyword pass); None runs every rule."""
     gates = _needles()[0]
@@ -324,7 +330,8 @@ def _spans(text: str, extra_patterns: Sequence[str]) -> list[list[Any]]:
     # The keyword pass (Aho-Corasick over the lowered bytes) serves gitleaks'
     # rules (where to try them) and gates agenttui's own (whether to run them).
     keywords = gitleaks_scan.compiled(_needles()[1])
-    hits, found = gitleaks_scan.scan_keywords(lowered_bytes, keywords)
+    hits, needles = gitleaks_scan.scan_keywords(lowered_bytes, keywords)
+    found = Present(needles, sparse_positions(lowered_bytes, _anchors() & needles))
     candidates = [
         *_provider_candidates(view, found),
         *gitleaks_scan.find_gitleaks(view, lowered, hits, keywords),

@@ -1,0 +1,68 @@
+"""Where rare anchors occur: one automaton pass instead of one regex scan each.
+
+An `AnchoredPattern` scans the text once per anchor present (a C literal scan,
+~1-3 ms/MB even when the anchor occurs once). Source code and docs hold most
+anchors of agenttui's context rules ('key', 'token', 'sig', 'login', 'aws',
+…), each a few times per KB at most: ~25 scans, a quarter of the time of
+redacting them. Here one Aho-Corasick pass over the lowered bytes finds every
+occurrence of those anchors, and the pattern is tried there with `match`.
+
+Anchors that occur often (prose says 'password' every few hundred
+characters) keep their regex scan, since a Python call per occurrence costs
+more than it: a sample of the text tells them apart. Either way the matches
+are the same (`AnchoredPattern.finditer`); only the cost differs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .gitleaks_scan import _presence_automaton
+
+_SAMPLE = 65_536
+# At most this many occurrences in the sample (about one per KB): rarer than
+# that, a `match` per occurrence costs less than the anchor's scan.
+_SPARSE_IN_SAMPLE = 64
+# One shared pass costs about two anchor scans: fewer rare anchors, no pass.
+_MIN_ANCHORS = 3
+
+
+class Present(set[str]):
+    """Needles known to occur in a text, and every start of some anchors in it
+    (`positions`: anchor -> starts, ascending; an anchor not there is scanned for)."""
+
+    def __init__(self, needles: Iterable[str], positions: dict[str, list[int]] | None = None) -> None:
+        super().__init__(needles)
+        self.positions: dict[str, list[int]] = positions or {}
+
+
+def _hits(view: bytes, needles: tuple[bytes, ...]) -> list[tuple[int, int]] | None:
+    automaton = _presence_automaton(needles)
+    if automaton is None:
+        return None
+    return [(k, s) for k, s, _ in automaton.find_matches_as_indexes(view, overlapping=True)]  # type: ignore[attr-defined]
+
+
+def sparse_positions(view: bytes, anchors: Iterable[str]) -> dict[str, list[int]]:
+    """anchor -> every start in `view` (lowered bytes), for the `anchors` that are rare in it."""
+    needles = tuple(sorted(a.encode("latin-1") for a in anchors))
+    if len(needles) < _MIN_ANCHORS:
+        return {}
+    if len(view) > 2 * _SAMPLE:
+        sampled = _hits(view[:_SAMPLE], needles)
+        if sampled is None:
+            return {}
+        counts = [0] * len(needles)
+        for k, _ in sampled:
+            counts[k] += 1
+        needles = tuple(n for n, c in zip(needles, counts, strict=True) if c <= _SPARSE_IN_SAMPLE)
+        if len(needles) < _MIN_ANCHORS:
+            return {}
+    hits = _hits(view, needles)
+    if hits is None:
+        return {}
+    positions: dict[str, list[int]] = {n.decode("latin-1"): [] for n in needles}
+    names = [n.decode("latin-1") for n in needles]
+    for k, start in hits:
+        positions[names[k]].append(start)
+    return positions
