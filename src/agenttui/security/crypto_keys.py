@@ -125,6 +125,7 @@ _WIDE_SPACE = re.compile("[\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
 # The same characters, for the test of whether a text holds any: one `in` per
 # character (a C scan each) is ~2x faster than a class-led search on wide text.
 _WIDE_SPACES = "\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u2028\u2029\u202f\u205f\u3000"
+_WIDE_SPACE_SET = frozenset(_WIDE_SPACES)
 
 
 def ascii_view(text: str, wide_spaces: bool = False) -> bytes:
@@ -138,9 +139,30 @@ def ascii_view(text: str, wide_spaces: bool = False) -> bytes:
     if text.isascii():
         return text.encode("ascii")
     view = text.encode("latin-1", "replace")
-    if wide_spaces and view.count(b"?") != text.count("?") and any(c in text for c in _WIDE_SPACES):
-        view = _WIDE_SPACE.sub(" ", text).encode("latin-1", "replace")
+    if wide_spaces:
+        marks = view.count(b"?")
+        if marks != text.count("?") and _has_wide_space(text, view, marks):
+            view = _WIDE_SPACE.sub(" ", text).encode("latin-1", "replace")
     return view
+
+
+_FEW_MARKS = 4096
+
+
+def _has_wide_space(text: str, view: bytes, marks: int) -> bool:
+    """Whether `text` holds a wide space; `view`: its Latin-1 view, with `marks` '?'.
+
+    Every character beyond Latin-1 is a '?' of the view: when those are few
+    (code, docs: a dash or an arrow here and there), they are looked at one by
+    one, instead of scanning the whole text once per kind of wide space."""
+    if marks > _FEW_MARKS:
+        return any(c in text for c in _WIDE_SPACES)
+    pos = view.find(b"?")
+    while pos >= 0:
+        if text[pos] in _WIDE_SPACE_SET:
+            return True
+        pos = view.find(b"?", pos + 1)
+    return False
 
 
 _SEP_TABLE = str.maketrans({c: " " for c in ",.)(:;0123456789"})
