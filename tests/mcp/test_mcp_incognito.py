@@ -2,7 +2,7 @@
 started before incognito keeps running and its tools work, but from the moment
 the chat is incognito nothing MCP does writes under the data dir -- not the
 stderr it prints, not a restart (which would refresh the tool cache and empty
-the log). Checked as tests/ui/test_incognito.py does: every file byte for byte.
+the log). Checked as tests/ui/incognito/test_incognito.py does: every file byte for byte.
 Real server (tests/mcp/hostile_server.py), real app under Pilot."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 from tests.fakes.memory_keyring import memory_keyring_installed
 from tests.mcp.conftest import HOSTILE, alive
 from tests.ui.helpers import chat, replies, send, wait_until
-from tests.ui.test_incognito import tree
+from tests.ui.incognito.test_incognito import tree
 
 
 @pytest.fixture(autouse=True)
@@ -40,14 +40,14 @@ async def test_incognito_with_an_mcp_server_leaves_the_data_dir_byte_identical(
         "bad", {"command": sys.executable, "args": [HOSTILE, "--stderr"]}))
     seeding = build_services(paths=paths, cwd=tmp_path, environ=dict(os.environ))
     seeding.history.create_conversation("an earlier chat")  # the store exists and is settled,
-    seeding.close()  # as in tests/ui/test_incognito.py (closing it checkpoints the new file)
+    seeding.close()  # as in tests/ui/incognito/test_incognito.py (closing it checkpoints the new file)
     services = build_services(paths=paths, cwd=tmp_path, environ=dict(os.environ))
     log = paths.data_dir / "mcp" / "logs" / "default" / "bad.stderr"
     cache = paths.data_dir / "mcp" / "servers.json"
     fake_openai.tool_call("mcp__bad__shout", {"text": "incognito-only words"})
     fake_openai.reply("Shouted.")
     # the history indexer writes vectors of saved messages: paused while incognito, but it may run
-    # before the test enters incognito (tests/ui/test_incognito.py)
+    # before the test enters incognito (tests/ui/incognito/test_incognito.py)
     services.settings.recall.semantic = False
     app = make_app(services, check_api_key=False)
     try:

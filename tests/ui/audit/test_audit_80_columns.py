@@ -7,9 +7,9 @@ import pytest
 from agenttui.ui.app import make_app
 from agenttui.ui.screens.audit import AuditScreen
 from agenttui.ui.widgets.audit_table import AuditTable
+from tests.ui.audit.test_audit import seed
 from tests.ui.data_harness import settle
 from tests.ui.helpers import wait_until
-from tests.ui.test_audit import seed
 
 
 def _screen_text(app) -> str:

@@ -150,7 +150,7 @@ def test_json_output_is_the_same_value_with_no_raw_control():
 
 
 def test_a_cr_left_before_a_lf_is_still_escaped():
-    """Found by Hypothesis (tests/ui/test_inert.py): "\\r\\r\\n" kept a raw CR, which a
+    """Found by Hypothesis (tests/ui/safety/test_inert.py): "\\r\\r\\n" kept a raw CR, which a
     terminal runs (the cursor back to the line's start, hiding what came before it)."""
     from agenttui.core.visible_text import InertStream, inert_text
 

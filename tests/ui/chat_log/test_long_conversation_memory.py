@@ -16,8 +16,8 @@ import pytest
 from agenttui.ui.app import make_app
 from agenttui.ui.widgets.message_view import AssistantMessage, UserMessage
 from tests.fakes.markdown_reply import markdown_reply
+from tests.ui.chat_log.test_long_replies import _turn
 from tests.ui.helpers import chat, wait_until
-from tests.ui.test_long_replies import _turn
 
 SIZE = (120, 40)
 TURNS = 10

@@ -1,6 +1,6 @@
 """Issue 12, what a new user trips on: one Pilot test (or more) per item fixed here.
 
-Item 1 (type-ahead) has its own file, test_type_ahead.py.
+Item 1 (type-ahead) has its own file, prompt/test_type_ahead.py.
 """
 
 from __future__ import annotations

@@ -8,8 +8,8 @@ import re
 import pytest
 from textual.widgets import Select
 
+from tests.ui.audit.test_audit import audit_open
 from tests.ui.helpers import wait_until
-from tests.ui.test_audit import audit_open
 
 
 def _shown(select: Select) -> str:

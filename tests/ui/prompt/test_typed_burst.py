@@ -13,7 +13,7 @@ from textual import events
 from agenttui.ui.app import make_app
 from agenttui.ui.widgets.message_view import UserMessage
 from tests.ui.helpers import chat, wait_until
-from tests.ui.test_type_ahead import app_caught_up, key_event, typed
+from tests.ui.prompt.test_type_ahead import app_caught_up, key_event, typed
 
 SIZE = (100, 30)
 
