@@ -309,10 +309,20 @@ def _alnum_runs(view: bytes, min_len: int) -> Iterator[tuple[int, int]]:
         pos = view.find(need, end)
 
 
-def find_wallet_keys(text: str, lowered: str, view: bytes | None = None) -> Iterator[Candidate]:
-    """`view`: `ascii_view(text)` (wide spaces or not: neither is alphanumeric), if the caller has it."""
-    view = (ascii_view(text) if view is None else view).translate(_ALNUM_VIEW)
-    for start, end in _alnum_runs(view, _WIF_LENGTHS[0]):
+def alnum_view(view: bytes) -> bytes:
+    """`view` (`ascii_view` of a text, or of its lowered form) with ASCII letters and
+    digits as b"b", everything else as b" "."""
+    return view.translate(_ALNUM_VIEW)
+
+
+def find_wallet_keys(
+    text: str, lowered: str, view: bytes | None = None, alnum: bytes | None = None
+) -> Iterator[Candidate]:
+    """`view`: `ascii_view(text)` (wide spaces or not: neither is alphanumeric), if the caller has it;
+    `alnum`: `alnum_view` of it, if known."""
+    if alnum is None:
+        alnum = alnum_view(ascii_view(text) if view is None else view)
+    for start, end in _alnum_runs(alnum, _WIF_LENGTHS[0]):
         token = text[start:end]
         if end - start > _WIF_LENGTHS[1] or token[0] not in _WIF_FIRST:
             continue
@@ -323,7 +333,7 @@ def find_wallet_keys(text: str, lowered: str, view: bytes | None = None) -> Iter
         if payload and payload[0] in _WIF_VERSIONS and len(payload) in (33, 34):
             yield start, end, "wif_private_key", PROVIDER
     # Extended keys start an alphanumeric run of ≥104 characters ("xprv" + 100).
-    for start, _ in _alnum_runs(view, _XPRV_MIN):
+    for start, _ in _alnum_runs(alnum, _XPRV_MIN):
         m = _XPRV.match(text, start)
         if m and base58check_decode(m.group()):
             yield *m.span(), "crypto_private_key", PROVIDER

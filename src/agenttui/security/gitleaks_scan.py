@@ -41,6 +41,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache
 
+from .crypto_keys import alnum_view
 from .secret_patterns import CONTEXT, PROVIDER
 from .values import char_counts, is_placeholder, shannon_entropy
 
@@ -378,27 +379,102 @@ def _windowed(rule: _Rule, text: str, starts: list[int]) -> Iterator[re.Match[st
             yield m
 
 
+# Seeks that are a literal, maybe a dot, then a run of one alphanumeric class
+# (`ey[a-z0-9]{17}`, `s\\.[a-z0-9]{24}`, `sk[0-9a-f]{32}`): a match lies in (or,
+# with the dot, just before) a run of that many [a-z0-9] characters, and prose
+# and code have few such runs. Each regex, a scan for a two-letter literal that
+# ordinary text holds every few words, is run only around those runs.
+_RUN_SEEK = re.compile(r"([a-z0-9]*)(\\\.)?\[(?:a-z0-9|0-9a-f)\]\{([0-9]+)\}")
+# Runs per character beyond which (logs with trace ids, secret-dense text) the
+# whole-text scans cost less than a loop over the runs.
+_RUNS_PER_CHAR = 1 / 4000
+
+
+@cache
+def _run_seeks(c: _Compiled) -> tuple[dict[re.Pattern[str], tuple[int, int]], int]:
+    """({seek: (run length, characters before the run)}, shortest run length)."""
+    shapes: dict[re.Pattern[str], tuple[int, int]] = {}
+    for r in c.seeking:
+        for rx in c.rules[r].seeks:
+            m = _RUN_SEEK.fullmatch(rx.pattern)
+            if m is not None and not rx.flags & re.IGNORECASE:
+                lit, dot, n = m.group(1), m.group(2), int(m.group(3))
+                shapes[rx] = (n, len(lit) + 1) if dot else (len(lit) + n, 0)
+    return shapes, min((n for n, _ in shapes.values()), default=0)
+
+
+def _alnum_runs(alnum: bytes, min_len: int) -> list[tuple[int, int]] | None:
+    """Maximal runs of alphanumerics at least `min_len` long in `alnum` (`alnum_view`),
+    or None when there are many."""
+    need = b"b" * min_len
+    most = max(64, int(len(alnum) * _RUNS_PER_CHAR))
+    runs: list[tuple[int, int]] = []
+    pos = alnum.find(need)
+    while pos >= 0:
+        end = alnum.find(b" ", pos + min_len)
+        if end < 0:
+            end = len(alnum)
+        runs.append((pos, end))
+        # Give up early on text dense in runs (logs with a trace id per line):
+        # more than twice the rate allowed over the part read so far.
+        if len(runs) > most or (len(runs) >= 64 and len(runs) > 2 * end * _RUNS_PER_CHAR):
+            return None
+        pos = alnum.find(need, end)
+    return runs
+
+
+def _seek_starts(c: _Compiled, lowered: str, alnum: bytes | None) -> Iterator[tuple[int, list[int]]]:
+    """(rule, starts of its seek matches in `lowered`) for each seek: the same as
+    `finditer` over the whole text (a match lies in a run, and cannot reach into
+    the next one). `alnum`: `alnum_view` of the text, if known."""
+    shapes, shortest = _run_seeks(c)
+    runs: list[tuple[int, int]] | None = None
+    if shapes:
+        runs = _alnum_runs(alnum_view(lowered.encode("latin-1", "replace")) if alnum is None else alnum, shortest)
+    for r in c.seeking:
+        for rx in c.rules[r].seeks:
+            shape = shapes.get(rx)
+            if shape is None or runs is None:
+                yield r, [m.start() for m in rx.finditer(lowered)]
+                continue
+            yield r, _starts_in_runs(rx, lowered, runs, *shape)
+
+
+def _starts_in_runs(rx: re.Pattern[str], lowered: str, runs: list[tuple[int, int]], n: int, before: int) -> list[int]:
+    starts: list[int] = []
+    last_end = 0  # as `finditer` over the whole text: no match starts inside the previous one
+    for lo, hi in runs:
+        if hi - lo < n:
+            continue
+        for m in rx.finditer(lowered, max(last_end, lo - before), hi):
+            starts.append(m.start())
+            last_end = m.end()
+    return starts
+
+
 def present(c: _Compiled, hits: list[tuple[int, int]]) -> set[str]:
     """The keywords (as str) that occur, from `keyword_hits`."""
     return {c.keywords[k].decode("latin-1") for k in {k for k, _ in hits}}
 
 
 def find_gitleaks(
-    text: str, lowered: str, hits: list[tuple[int, int]] | None = None, c: _Compiled | None = None
+    text: str, lowered: str, hits: list[tuple[int, int]] | None = None, c: _Compiled | None = None,
+    alnum: bytes | None = None,
 ) -> Iterator[Candidate]:
     """Candidates of every generated rule; `hits`: `keyword_hits` of `lowered`, if known."""
-    for start, end, rule in find_rule_matches(text, lowered, hits, c, skip_taken=True):
+    for start, end, rule in find_rule_matches(text, lowered, hits, c, skip_taken=True, alnum=alnum):
         yield start, end, rule.kind, GITLEAKS if rule.gitleaks_globals else OTHER_SETS
 
 
 def find_rule_matches(
     text: str, lowered: str, hits: list[tuple[int, int]] | None = None, c: _Compiled | None = None,
-    skip_taken: bool = False,
+    skip_taken: bool = False, alnum: bytes | None = None,
 ) -> Iterator[tuple[int, int, _Rule]]:
     """(start, end, rule) of every accepted match of every generated rule.
 
     `skip_taken`: leave out a span that a rule of the same or a higher priority
-    already yielded (redaction needs each span once; which rules found it, all)."""
+    already yielded (redaction needs each span once; which rules found it, all).
+    `alnum`: `crypto_keys.alnum_view` of the text, if known."""
     c = c or compiled()
     if hits is None:
         hits = keyword_hits(lowered.encode("latin-1", "replace"), c)
@@ -406,10 +482,8 @@ def find_rule_matches(
     for k, start in hits:
         for r in c.rules_of[k]:
             per_rule.setdefault(r, set()).add(start)
-    for r in c.seeking:
-        for rx in c.rules[r].seeks:
-            for m in rx.finditer(lowered):
-                per_rule.setdefault(r, set()).add(m.start())
+    for r, seek_starts in _seek_starts(c, lowered, alnum):
+        per_rule.setdefault(r, set()).update(seek_starts)
     # Spans already accepted, by whether gitleaks' rules found them. On
     # secret-dense text a token is often matched by a rule of each set: a span
     # that a rule of the same or a higher priority accepted would add nothing

@@ -57,7 +57,7 @@ from .context_rules import (
 )
 from .credential_calls import NEEDLES as _CALL_NEEDLES
 from .credential_calls import find_credential_calls
-from .crypto_keys import ascii_view, find_seed_phrases, find_wallet_keys
+from .crypto_keys import alnum_view, ascii_view, find_seed_phrases, find_wallet_keys
 from .hash_rules import NEEDLES as _HASH_NEEDLES
 from .hash_rules import find_password_hashes
 from .literals import gate_needles
@@ -256,10 +256,10 @@ def _gated_finders() -> tuple[tuple[Finder, tuple[frozenset[str], ...] | None], 
 
 def _context_candidates(
     text: str, lowered: str, found: set[str] | None = None, view: str | None = None,
-    view_bytes: bytes | None = None,
+    view_bytes: bytes | None = None, alnum: bytes | None = None,
 ) -> Iterator[Candidate]:
     """`view`: `byte_view(text)`, for the format rules at the end (default: `text`);
-    `view_bytes`: its bytes, if known."""
+    `view_bytes`: its bytes, if known; `alnum`: `alnum_view(view_bytes)`, if known."""
     for finder, gate in _gated_finders():
         if found is not None and gate is not None and not all(not found.isdisjoint(g) for g in gate):
             continue
@@ -270,7 +270,7 @@ def _context_candidates(
             yield start, end, kind, priority
     view = text if view is None else view
     yield from find_seed_phrases(view, lowered, view_bytes)
-    yield from find_wallet_keys(view, lowered, view_bytes)
+    yield from find_wallet_keys(view, lowered, view_bytes, alnum)
 
 
 def _extra_candidates(text: str, patterns: Sequence[str]) -> Iterator[Candidate]:
@@ -332,10 +332,11 @@ def _spans(text: str, extra_patterns: Sequence[str]) -> list[list[Any]]:
     keywords = gitleaks_scan.compiled(_needles()[1])
     hits, needles = gitleaks_scan.scan_keywords(lowered_bytes, keywords)
     found = Present(needles, sparse_positions(lowered_bytes, _anchors() & needles))
+    alnum = alnum_view(view_bytes)  # wallet keys and gitleaks' seeks look for long alphanumeric runs
     candidates = [
         *_provider_candidates(view, found),
-        *gitleaks_scan.find_gitleaks(view, lowered, hits, keywords),
-        *_context_candidates(text, lowered, found, view, view_bytes),
+        *gitleaks_scan.find_gitleaks(view, lowered, hits, keywords, alnum),
+        *_context_candidates(text, lowered, found, view, view_bytes, alnum),
     ]
     if extra_patterns:
         candidates.extend(_extra_candidates(text, extra_patterns))
