@@ -67,6 +67,7 @@ exactly the lexical one.)
 from __future__ import annotations
 
 import re
+import sqlite3
 import threading
 import time as time_module
 from collections.abc import Callable, Collection, Iterable, Sequence
@@ -74,6 +75,7 @@ from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta
+from itertools import islice
 from typing import TYPE_CHECKING, Literal, Protocol, TypedDict
 
 from agenttui.core.memory import read_screen
@@ -501,8 +503,10 @@ def _lexical(history: HistoryStore, request: RecallRequest, today: date) -> _Lex
                                          highlight=request.prefix_last, index=index, **common)
         lists.append((keep(pool[:CANDIDATES]), 1.0))
         if told_too:
-            told = [row for row in pool if not asks(row.content) and _in_first_person(row.content)]
-            lists.append((keep(told[:CANDIDATES]), STATEMENT_WEIGHT))
+            # the first CANDIDATES of them: the rest of the pool is not read for its shape
+            told = islice((row for row in pool if not asks(row.content) and _in_first_person(row.content)),
+                          CANDIDATES)
+            lists.append((keep(list(told)), STATEMENT_WEIGHT))
     if span is not None and span.start is not None and span.end is not None:
         found_span = (span.start, span.end)
         since, until = _ts(span.start), _ts(span.end)
@@ -841,7 +845,7 @@ def recall(request: RecallRequest, *, history: HistoryStore | None = None, memor
         costs.append(cost)
         used += cost
     if request.neighbours and history is not None and 0 < used < request.token_budget:
-        _widen(history, request, result.terms, chosen, costs, used)
+        _widen(history, request, result.terms, chosen, costs, used, known)
     result.snippets = chosen
     for notice in result.notices:
         if warn is not None:
@@ -850,28 +854,37 @@ def recall(request: RecallRequest, *, history: HistoryStore | None = None, memor
 
 
 def _widen(history: HistoryStore, request: RecallRequest, terms: Sequence[str],
-           chosen: list[Snippet], costs: list[int], used: int) -> int:
+           chosen: list[Snippet], costs: list[int], used: int,
+           known: dict[tuple[int, bool], Message | None]) -> None:
     """Spend a budget the matches left over on the turns around them, best snippet first.
 
     A few rare words can match only a handful of turns; what answers is then
     often the turn beside one of them ("I got a cat!!" after "the rescue
     called back"). Ring by ring: every snippet's turn before and after, then the
     next ones, while they fit; ``chosen`` and ``costs`` are updated in place.
+    ``known`` holds neighbours found before (the prefetch): an edge's neighbour is
+    asked of the database once, not again each ring while its snippet cannot grow.
     """
+    from agenttui.core.history.store import HistoryError  # loaded already: ``history`` is one
+
     quoted = {mid for snippet in chosen for mid in snippet.message_ids}
+    known = dict(known)
+    asked: set[tuple[int, bool]] = set(known)  # answered, or left undecided by first_neighbours
     for _ring in range(WIDEN_RINGS):
         if request.token_budget - used < WIDEN_MIN_TOKENS:
             break  # no turn fits what is left: spare the neighbour queries
-        wanted = [((s.message_ids[-1] if after else s.message_ids[0]),
-                   s.conversation_id, after)
-                  for s in chosen if s.source == "message" and s.conversation_id and s.message_ids
-                  for after in (False, True)]
-        if not wanted:
+        edges = [((s.message_ids[-1] if after else s.message_ids[0]), s.conversation_id, after)
+                 for s in chosen if s.source == "message" and s.conversation_id and s.message_ids
+                 for after in (False, True)]
+        if not edges:
             break
-        try:
-            known = history.first_neighbours(wanted)
-        except Exception:
-            return used
+        wanted = [edge for edge in edges if (edge[0], edge[2]) not in asked]
+        if wanted:
+            try:
+                known.update(history.first_neighbours(wanted))
+            except (HistoryError, sqlite3.Error):  # widening is a bonus: the chosen snippets stand
+                return
+            asked.update((mid, after) for mid, _, after in wanted)
         grew = False
         for index, snippet in enumerate(chosen):
             if snippet.source != "message" or not snippet.message_ids:
@@ -895,7 +908,6 @@ def _widen(history: HistoryStore, request: RecallRequest, terms: Sequence[str],
                 grew = True
         if not grew:
             break
-    return used
 
 
 def search_hits(history: HistoryStore, query: str, limit: int = 50,

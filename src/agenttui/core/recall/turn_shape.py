@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import islice
 
 from agenttui.core.recall.cjk import has_cjk
 from agenttui.core.recall.text import STOP_WORDS
@@ -102,7 +103,8 @@ def without_tag_questions(text: str) -> str:
 @lru_cache(maxsize=4096)
 def contentless(text: str) -> bool:
     """A short turn of nothing but greetings, courtesy and names ("Thanks, John!", "Bye Nate!")."""
-    words = _WORDS.findall(text)
+    # a long turn is told apart by its first words: the rest of a long reply is not scanned
+    words = [m.group() for m in islice(_WORDS.finditer(text), SHORT_TURN_WORDS + 1)]
     if not words or len(words) > SHORT_TURN_WORDS or not any(w.casefold() in _GREETINGS for w in words):
         return False  # "Bali!" answers a question: only a greeting with a name is empty
     for word in words:
