@@ -74,10 +74,45 @@ class _Rule:
     allow: tuple[_Allow, ...]
     seeks: tuple[re.Pattern[str], ...]  # run over the lowered text, for common keywords
     gitleaks_globals: bool  # gitleaks' global allowlist is part of gitleaks' rules only
+    keywords: tuple[str, ...] = ()
 
     @cached_property
     def regex(self) -> re.Pattern[str]:
         return re.compile(literal_led(self.pattern), re.ASCII)
+
+    @cached_property
+    def window_needles(self) -> tuple[str, ...] | None:
+        """Lower-case literals one of which every match holds, other than the rule's
+        keywords (its windows always hold those): a window without any has no match.
+        None when the pattern has no such few (then every window is searched)."""
+        from .required_literals import required_literals
+
+        try:
+            needles = required_literals(
+                self.pattern, re.ASCII, avoid=lambda x: len(x) < 2 or any(x in k for k in self.keywords)
+            )
+        except re.error:
+            return None
+        if not needles:
+            return None
+        if len(needles) > _MAX_WINDOW_NEEDLES:  # (' -u', '\t-u', ' --user', …): what they share
+            common = _common_substring(needles)
+            return None if common is None or any(common in k for k in self.keywords) else (common,)
+        return tuple(sorted(needles))
+
+
+_MAX_WINDOW_NEEDLES = 8  # more `in` tests per window than a window search saves
+
+
+def _common_substring(strings: frozenset[str]) -> str | None:
+    """The longest string of at least 2 characters that all of `strings` hold, if any."""
+    shortest = min(strings, key=len)
+    for size in range(len(shortest), 1, -1):
+        for i in range(len(shortest) - size + 1):
+            part = shortest[i : i + size]
+            if all(part in s for s in strings):
+                return part
+    return None
 
 
 _LEADING_BOUNDARY = re.compile(r"\\b([A-Za-z0-9_]+)(?![*+?{])")
@@ -130,6 +165,7 @@ def compiled(extra_needles: tuple[str, ...] = ()) -> _Compiled:
                 r["id"], r.get("kind", r["id"]), r["regex"], r["group"], r["entropy"], r["anchored"], allow,
                 tuple(re.compile(x, re.ASCII) for x in r["seeks"].values()),
                 "kind" not in r,
+                tuple(r["keywords"]),
             )
         )
         for k in r["keywords"]:
@@ -152,12 +188,31 @@ def compiled(extra_needles: tuple[str, ...] = ()) -> _Compiled:
         keywords,
         tuple(tuple(v) for v in index.values()),
         automaton,
-        tuple(re.compile(x, re.ASCII) for x in g.GLOBAL_ALLOW_REGEXES),
+        _grouped_allow(g.GLOBAL_ALLOW_REGEXES),
         tuple(g.GLOBAL_STOPWORDS),
         tuple(i for i, r in enumerate(rules) if r.seeks),
         presence_only,
         _shared_patterns(rules),
     )
+
+
+def _grouped_allow(patterns: Iterable[str]) -> tuple[re.Pattern[str], ...]:
+    """Regexes that match where one of `patterns` does (`search`). Those that start
+    with `^` (and so have no top-level `|`) are one `^(?:…|…)`: `re` tries a
+    `^`-led pattern at the start only, so 12 searches of each secret become one
+    match attempt (gitleaks' global allowlist is checked on every candidate)."""
+    from . import regex_tree
+
+    anchored: list[str] = []
+    other: list[str] = []
+    for p in patterns:
+        tree, _ = regex_tree.parse(p, re.ASCII)
+        starts_at_start = bool(tree) and tree[0] == (regex_tree.AT, regex_tree.AT_BEGINNING)
+        (anchored if starts_at_start and not p.startswith("(?") else other).append(p)
+    grouped = [re.compile(x, re.ASCII) for x in other]
+    if anchored:
+        grouped.append(re.compile("^(?:" + "|".join(f"(?:{p})" for p in anchored) + ")", re.ASCII))
+    return tuple(grouped)
 
 
 def _shared_patterns(rules: list[_Rule]) -> frozenset[int]:
@@ -363,14 +418,19 @@ def _accept(
     return start, end
 
 
-def _windowed(rule: _Rule, text: str, starts: list[int]) -> Iterator[re.Match[str]]:
+def _windowed(rule: _Rule, text: str, starts: list[int], lowered: str) -> Iterator[re.Match[str]]:
     n = len(text)
     covered = -1
+    needles = rule.window_needles
     for p in starts:
         if p < covered:
             continue
         lo, hi = max(0, p - BEFORE), min(n, p + AFTER)
         covered = p + STRIDE
+        if needles is not None:
+            window = lowered[lo:hi]
+            if not any(x in window for x in needles):
+                continue  # every match lies in [lo, hi) and holds one of them
         for m in rule.regex.finditer(text, lo, hi):
             if m.end() >= hi and hi < n:  # maybe cut by the window: look further
                 longer = rule.regex.search(text, m.start(), min(n, m.start() + LONG))
@@ -502,7 +562,7 @@ def find_rule_matches(
             if rule.anchored:
                 matches = filter(None, map(rule.regex.match, [text] * len(ordered), ordered))
             else:
-                matches = _windowed(rule, text, ordered)
+                matches = _windowed(rule, text, ordered, lowered)
             if key is not None:
                 matches = shared[key] = list(matches)
         for m in matches:
