@@ -158,6 +158,8 @@ def find_assignments(text: str, lowered: str, present: Set[str] | None = None) -
                     and not any(c.isspace() for c in value)):
                 yield vstart, vend, kind, CONTEXT
             continue
+        if kind == "token" and value.isdigit():
+            continue  # max_tokens=4096, token_count: 12 (first: the checks below only `continue` too)
         # A connection string's `;Password=secret;` is a slot for the password as typed.
         slot = sep == "=" and text[vend : vend + 1] == ";" and lowered[max(0, kstart - 1) : kstart] == ";"
         if is_template(value) if slot else is_placeholder(value):
@@ -169,8 +171,6 @@ def find_assignments(text: str, lowered: str, present: Set[str] | None = None) -
                 value.isupper() or (text[key_end - 1 : key_end].isspace() and text[vstart - 1 : vstart].isspace()
                                     and not _unindented_line(text, kstart, vend))):
             continue  # code: `self.token = nextchar` (a name), `token=EOF` (a constant)
-        if kind == "token" and value.isdigit():
-            continue  # max_tokens=4096, token_count: 12
         if key.endswith("passcode") and is_dial_in_code(text, kstart, value):
             continue  # a conference call's access code, given to every caller with the number
         if kind == "private_key" and _HEX64.fullmatch(value):
