@@ -103,8 +103,10 @@ def find_seed_phrases(text: str, lowered: str, view: bytes | None = None) -> Ite
 # 2) ability"), so it is at least 47 characters long. The prefilter works on
 # a one-byte-per-character class view of the text (bytes.translate, replace
 # and find are C loops) and marks "breakers", characters no seed phrase can
-# span: anything outside that alphabet, and words of 2 or ≥9 letters (BIP39
-# words have 3–8; a pass for 1-letter words cost more than it saved). A region is a run of ≥47 non-breakers. The rules
+# span: anything outside that alphabet, and 2-letter words (BIP39 words have
+# 3–8 letters; a pass for 1-letter words cost more than it saved, and one for
+# words of 9+ letters too: the membership test rejects them as cheaply, and no
+# run of seed words holds one). A region is a run of ≥47 non-breakers. The rules
 # are lenient where exactness would cost another pass (list punctuation
 # counts as a separator anywhere, a digit-glued word as a word), never
 # strict, so no seed is lost; the exact regex then runs only in regions
@@ -198,7 +200,7 @@ def seed_regions(text: str, view: bytes | None = None) -> list[tuple[int, int]]:
     need = b"a" * _MIN_SEED_CHARS
     if view.translate(_SEED_RUN).find(need) < 0:
         return []  # code and logs end here (one pass): no long lowercase stretch at all
-    classes = view.translate(_SEED_CLASSES).replace(b" aa ", b" ## ").replace(b"a" * 9, b"#" * 9)
+    classes = view.translate(_SEED_CLASSES).replace(b" aa ", b" ## ")
     view = classes.translate(_TO_RUN)
     regions = []
     pos = view.find(need)
