@@ -577,14 +577,20 @@ class HistoryStore:
         """
         return self.append_many(cid, [message])[0]
 
-    def append_many(self, cid: str, messages: Iterable[Message]) -> list[Message]:
+    def append_many(self, cid: str, messages: Iterable[Message], *, redacted: bool = False) -> list[Message]:
         """Store several messages in one transaction (imports, bulk loads).
 
         Same path as :meth:`append` (redaction, triggers, counter); the result
         lines up with the input, ephemeral messages returned unchanged.
+        ``redacted``: the texts were redacted already (a sync receives messages another
+        machine redacted before they entered its change log); redaction is a fixed point,
+        so running it again would only cost time (most of a large sync's).
         """
         given = list(messages)
-        result = [self._prepared(cid, m) if m.persist else m for m in given]
+        if redacted:
+            result = [dataclasses.replace(m, conversation_id=cid) if m.persist else m for m in given]
+        else:
+            result = [self._prepared(cid, m) if m.persist else m for m in given]
         stored = [m for m in result if m.persist]
         if not stored:
             return result
