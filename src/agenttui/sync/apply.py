@@ -72,6 +72,11 @@ class Applier:
         self._stores: dict[str, Any] = {}
         self._pending_msgs: list[dict[str, Any]] = []
         self._pending_mem: dict[str, list[dict[str, Any]]] = {}
+        # state writes of applied changes, committed together by :meth:`flush` (one fsync, not one
+        # a conversation): a kill before the commit leaves changes applied but not recorded, which
+        # applying the segment again finds (messages adopted by content, versions decided again)
+        self._maps: dict[tuple[str, str], int] = {}
+        self._items: dict[str, ItemState] = {}
 
     def close(self) -> None:
         self.flush()
@@ -82,7 +87,7 @@ class Applier:
     def apply(self, device: str, record: dict[str, Any]) -> None:
         kind = record.get("t")
         if kind not in ("msg", "mem"):
-            self.flush()  # messages before a conversation edit land first, in log order
+            self._apply_pending()  # messages before a conversation edit land first, in log order
         if kind == "device":
             self.state.set_device_name(device, str(record.get("name") or device)[:64])
         elif kind == "mem" and scope_ok(record.get("scope")):
@@ -217,7 +222,7 @@ class Applier:
         digest = "" if payload is None else conversation_hash(payload)
         current = store.get_conversation(cid)
         shown = None if current is None else {"title": current.title, "archived": current.archived}
-        if not self._decide(key, record, digest, shown, self.state.item(key)):
+        if not self._decide(key, record, digest, shown, self._item(key)):
             return
         if payload is None:
             if current is not None:
@@ -233,7 +238,7 @@ class Applier:
                 store.rename(cid, title)
             if bool(payload.get("archived")) != current.archived:
                 (store.archive if payload.get("archived") else store.restore)(cid)
-        self.state.set_item(key, ItemState(str(record["hlc"]), record.get("base"), digest, deleted))
+        self._items[key] = ItemState(str(record["hlc"]), record.get("base"), digest, deleted)
         self.result.changes += 1
 
     def _file(self, record: dict[str, Any]) -> None:
@@ -248,7 +253,7 @@ class Applier:
             raise ValueError(f"a file record for {logical!r}, which does not sync")
         key = f"file/{logical}"
         content = None if deleted else record["content"]
-        before = self.state.item(key)
+        before = self._item(key)
         if before is not None and _races(record, before):
             # an edit made without knowing of a deletion wins over it, whatever the clocks say,
             # on every machine alike: deleting it would lose work; the deletion is the conflict
@@ -279,12 +284,33 @@ class Applier:
             from agenttui.sync.targets import SyncError
 
             raise SyncError(f"{path} could not be written ({exc}); nothing is lost: fix it and sync again") from exc
-        self.state.set_item(key, ItemState(str(record["hlc"]), record.get("base"), digest, deleted))
+        self._items[key] = ItemState(str(record["hlc"]), record.get("base"), digest, deleted)
         self.result.changes += 1
         self.result.files.append(str(logical))
 
     # -- messages ----------------------------------------------------------------
+    def _item(self, key: str) -> ItemState | None:
+        pending = self._items.get(key)
+        return pending if pending is not None else self.state.item(key)
+
+    def _local_id(self, profile: str, gid: str) -> int | None:
+        pending = self._maps.get((profile, gid))
+        return pending if pending is not None else self.state.local_id(profile, gid)
+
     def flush(self) -> None:
+        """Applies what is pending and records it in the state, in one transaction."""
+        self._apply_pending()
+        if not self._maps and not self._items:
+            return
+        with self.state.transaction():
+            for key, item_state in self._items.items():
+                self.state.set_item(key, item_state)
+            self.state.db.executemany("INSERT OR IGNORE INTO msg_map (profile, gid, local_id) VALUES (?, ?, ?)",
+                                      [(profile, gid, local_id) for (profile, gid), local_id in self._maps.items()])
+        self._maps.clear()
+        self._items.clear()
+
+    def _apply_pending(self) -> None:
         memory, self._pending_mem = self._pending_mem, {}
         for scope, records in memory.items():
             self._memory_batch(scope, records)
@@ -304,21 +330,22 @@ class Applier:
         from agenttui.core.history.store import NEW_ROOT
 
         profile, cid = str(run[0]["profile"]), str(run[0]["conv"])
-        conv_state = self.state.item(f"conv/{profile}/{cid}")
+        conv_state = self._item(f"conv/{profile}/{cid}")
         if conv_state is not None and conv_state.deleted:
             return  # the conversation was deleted: its late messages follow it
         store = self._store(profile)
+        mapped = self._mapped(profile, [str(r["gid"]) for r in run])
+        probe = self._has_messages(store, cid)  # a conversation with none (a join) has none to adopt
         todo = []
-        with self.state.transaction():
-            for record in run:
-                gid = str(record["gid"])
-                if self.state.local_id(profile, gid) is not None:
-                    continue
-                found = self._already_there(store, cid, record["m"])
-                if found is not None:
-                    self.state.map_message(profile, gid, found)
-                    continue
-                todo.append(record)
+        for record in run:
+            gid = str(record["gid"])
+            if gid in mapped:
+                continue
+            found = self._already_there(store, cid, record["m"]) if probe else None
+            if found is not None:
+                self._maps[(profile, gid)] = found
+                continue
+            todo.append(record)
         if not todo:
             return
         if store.get_conversation(cid) is None:
@@ -334,17 +361,33 @@ class Applier:
                 batches.append([record])
         for batch in batches:
             parent_gid = batch[0].get("parent")
-            parent_id = self.state.local_id(profile, str(parent_gid)) if parent_gid else None
+            parent_id = self._local_id(profile, str(parent_gid)) if parent_gid else None
             messages = [_message(r["m"]) for r in batch]
             messages[0].parent_id = parent_id if parent_id is not None else NEW_ROOT
-            stored = store.append_many(cid, messages)
+            # the sender redacted them before they entered its log; this machine's own extra
+            # patterns (if any) still run over them
+            stored = store.append_many(cid, messages, redacted=not self.patterns)
             from agenttui.sync.engine import kill_point
 
             kill_point("between-insert-and-map")  # the window the adoption by content closes
-            with self.state.transaction():
-                for record, message in zip(batch, stored, strict=True):
-                    self.state.map_message(profile, str(record["gid"]), int(message.id))
+            for record, message in zip(batch, stored, strict=True):
+                self._maps[(profile, str(record["gid"]))] = int(message.id)
             self.result.changes += len(batch)
+
+    def _mapped(self, profile: str, gids: list[str]) -> set[str]:
+        """Which of ``gids`` have a local row already (one query a few hundred, not one each)."""
+        found = {gid for gid in gids if (profile, gid) in self._maps}
+        for start in range(0, len(gids), 500):
+            part = gids[start:start + 500]
+            found.update(str(r[0]) for r in self.state.db.execute(
+                f"SELECT gid FROM msg_map WHERE profile = ? AND gid IN ({','.join('?' * len(part))})",
+                (profile, *part)))
+        return found
+
+    @staticmethod
+    def _has_messages(store: Any, cid: str) -> bool:
+        with store._read() as db:  # noqa: SLF001 -- one indexed probe, read-only
+            return db.execute("SELECT 1 FROM messages WHERE conversation_id = ? LIMIT 1", (cid,)).fetchone() is not None
 
     @staticmethod
     def _already_there(store: Any, cid: str, m: dict[str, Any]) -> int | None:

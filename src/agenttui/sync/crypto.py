@@ -14,6 +14,7 @@ import base64
 import json
 import os
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 KEY_BYTES = 32
@@ -92,23 +93,28 @@ class SegmentCipher:
     device: str
     seq: int
 
+    @cached_property
     def _aad(self) -> bytes:
         return f"agenttui-sync/{FORMAT}/{self.group}/{self.device}/{self.seq}".encode()
 
-    def seal(self, record: dict[str, Any]) -> str:
+    @cached_property
+    def _aead(self) -> Any:
+        """One cipher object for the segment's thousands of records, not one a record."""
         from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
+        return ChaCha20Poly1305(self.key)
+
+    def seal(self, record: dict[str, Any]) -> str:
         nonce = os.urandom(NONCE_BYTES)
         plain = json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-        return _b64(nonce + ChaCha20Poly1305(self.key).encrypt(nonce, plain, self._aad()))
+        return _b64(nonce + self._aead.encrypt(nonce, plain, self._aad))
 
     def open(self, line: str) -> dict[str, Any]:
         from cryptography.exceptions import InvalidTag
-        from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
         try:
             blob = _unb64(line.strip())
-            plain = ChaCha20Poly1305(self.key).decrypt(blob[:NONCE_BYTES], blob[NONCE_BYTES:], self._aad())
+            plain = self._aead.decrypt(blob[:NONCE_BYTES], blob[NONCE_BYTES:], self._aad)
             record = json.loads(plain.decode("utf-8"))
         except (InvalidTag, ValueError, UnicodeDecodeError) as exc:
             raise BadRecord(type(exc).__name__) from None
