@@ -44,6 +44,11 @@ e5 is trained with a prefix: ``query: `` for symmetric tasks (two notes
 compared with each other), which is what the audit and recall's
 question-to-note matching both get here.
 
+Vectors are cached on disk (``--cache PATH``; default a SQLite file per model in the
+temp dir, ``--no-cache`` to turn it off), keyed by the model and a SHA-256 of the text:
+a second benchmark run over the same histories embeds nothing, which is what makes
+iterating on ranking possible with the slow models on a shared machine.
+
 Speaks the OpenAI wire format (``input`` a string or a list; ``encoding_format``
 ``float`` or ``base64``, float32 little-endian). Stdlib HTTP only.
 """
@@ -52,10 +57,14 @@ from __future__ import annotations
 
 import argparse
 import base64
+import hashlib
 import json
+import sqlite3
 import struct
+import tempfile
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 _lock = threading.Lock()
 _model = None
@@ -64,10 +73,39 @@ MODEL_NAMES = {"minilm": "all-MiniLM-L6-v2", "e5": "multilingual-e5-small",
                "minilm-onnx": "all-MiniLM-L6-v2-onnx-int8", "static": "static-minilm-l6-v2-256"}
 
 
+_cache: sqlite3.Connection | None = None  # text hash -> float32 vector, for this model
+
+
+def _open_cache(path: Path) -> sqlite3.Connection:
+    db = sqlite3.connect(path, check_same_thread=False)  # used under _lock only
+    db.execute("CREATE TABLE IF NOT EXISTS vectors (key BLOB PRIMARY KEY, vector BLOB NOT NULL)")
+    return db
+
+
+def _key(text: str) -> bytes:
+    return hashlib.sha256(f"{_model}\0{text}".encode()).digest()
+
+
 def embed(texts: list[str]) -> list[list[float]]:
     with _lock:  # one model, two cores: requests take turns
-        vectors = _encode(texts)
-    return [list(map(float, v)) for v in vectors]
+        if _cache is None:
+            return [list(map(float, v)) for v in _encode(texts)]
+        keys = [_key(text) for text in texts]
+        found: dict[bytes, list[float]] = {}
+        for key in set(keys):
+            row = _cache.execute("SELECT vector FROM vectors WHERE key = ?", (key,)).fetchone()
+            if row is not None:
+                found[key] = list(struct.unpack(f"<{len(row[0]) // 4}f", row[0]))
+        missing = [(key, text) for key, text in zip(keys, texts, strict=True) if key not in found]
+        unique = dict(missing)  # the same text twice in one request is embedded once
+        if unique:
+            vectors = [list(map(float, v)) for v in _encode(list(unique.values()))]
+            for key, vector in zip(unique, vectors, strict=True):
+                found[key] = vector
+                _cache.execute("INSERT OR REPLACE INTO vectors VALUES (?, ?)",
+                               (key, struct.pack(f"<{len(vector)}f", *vector)))
+            _cache.commit()
+        return [found[key] for key in keys]
 
 
 def _load(name: str, threads: int):
@@ -155,15 +193,20 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def main() -> None:
-    global _model, _encode
+    global _model, _encode, _cache
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=8766)
     parser.add_argument("--model", choices=sorted(MODEL_NAMES), default="minilm",
                         help="minilm (English, PyTorch), minilm-onnx (the same, int8 on onnxruntime), "
                              "e5 (multilingual-e5-small) or static (agenttui's [recall] semantic = \"local\")")
     parser.add_argument("--threads", type=int, default=1, help="CPU threads for e5 (the machine is shared)")
+    parser.add_argument("--cache", type=Path, default=None,
+                        help="SQLite file of cached vectors (default: one per model in the temp dir)")
+    parser.add_argument("--no-cache", action="store_true", help="embed every text, keep nothing")
     args = parser.parse_args()
     _model = MODEL_NAMES[args.model]
+    if not args.no_cache:
+        _cache = _open_cache(args.cache or Path(tempfile.gettempdir()) / f"agenttui-embeddings-{_model}.sqlite")
     _encode = _load(args.model, args.threads)
     server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     print(f"{_model} embeddings on http://127.0.0.1:{args.port}/v1", flush=True)
