@@ -87,9 +87,11 @@ def _key(text: str) -> bytes:
 
 
 def embed(texts: list[str]) -> list[list[float]]:
+    encode = _encode
+    assert encode is not None, "main() loads the model first"
     with _lock:  # one model, two cores: requests take turns
         if _cache is None:
-            return [list(map(float, v)) for v in _encode(texts)]
+            return [list(map(float, v)) for v in encode(texts)]
         keys = [_key(text) for text in texts]
         found: dict[bytes, list[float]] = {}
         for key in set(keys):
@@ -99,7 +101,7 @@ def embed(texts: list[str]) -> list[list[float]]:
         missing = [(key, text) for key, text in zip(keys, texts, strict=True) if key not in found]
         unique = dict(missing)  # the same text twice in one request is embedded once
         if unique:
-            vectors = [list(map(float, v)) for v in _encode(list(unique.values()))]
+            vectors = [list(map(float, v)) for v in encode(list(unique.values()))]
             for key, vector in zip(unique, vectors, strict=True):
                 found[key] = vector
                 _cache.execute("INSERT OR REPLACE INTO vectors VALUES (?, ?)",
