@@ -125,7 +125,7 @@ def plain_git(paths: Paths, work: Path) -> dict[str, float | int]:
     git("push", "-q", bare.as_uri(), "HEAD:refs/heads/main", cwd=repo)
     push = time.perf_counter() - start
     start = time.perf_counter()
-    git("clone", "-q", bare.as_uri(), str(work / "plain-clone"))
+    git("clone", "-q", "-b", "main", bare.as_uri(), str(work / "plain-clone"))  # with its checkout
     clone = time.perf_counter() - start
     return {"plain_git_push_s": round(push, 2), "plain_git_clone_s": round(clone, 2),
             "plain_remote_bytes": size(bare)}
