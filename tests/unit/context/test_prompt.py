@@ -162,3 +162,18 @@ def test_the_first_notes_are_the_head_of_the_full_order(scores, first):
     items = [note(f"note {k}", age_days=k % 7) for k in range(len(scores))]
     by_id = {item.id: score for item, score in zip(items, scores, strict=True)}
     assert _order(items, by_id, first=first) == _order(items, by_id)[:first]
+
+
+@settings(max_examples=200, deadline=None)
+@given(rows=st.lists(st.tuples(st.sampled_from((0.0, 0.0, 0.0, -0.5, 1.0)), st.integers(0, 4),
+                               st.sampled_from((None, 0, 2, 5))), min_size=0, max_size=30),
+       first=st.integers(0, 12))
+def test_few_related_notes_then_the_most_recent_others_as_the_full_order(rows, first):
+    """Fewer related notes than ``first``: the rest are picked on their dates (``last_used``
+    counts, equal dates tie on id, a negative score sorts after 0) -- still the full order's head."""
+    items = []
+    for k, (_score, age, used_age) in enumerate(rows):
+        used = None if used_age is None else NOW - timedelta(days=used_age)
+        items.append(note(f"note {k}", age_days=age, last_used=used))
+    by_id = {item.id: score for item, (score, _, _) in zip(items, rows, strict=True)}
+    assert _order(items, by_id, first=first) == _order(items, by_id)[:first]

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import heapq
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -118,12 +118,35 @@ def _order(items: Iterable[MemoryItem], scores: dict[str, float], first: int | N
         return sorted(items, key=key)
     items = list(items)
     related = [i for i in items if scores.get(i.id, 0.0) > 0]
-    if first <= 0 or len(related) < first:
+    if first <= 0:
         return heapq.nsmallest(first, items, key=key)
+    if len(related) < first:
+        return sorted(related, key=key) + _most_recent(
+            [i for i in items if scores.get(i.id, 0.0) <= 0], scores, first - len(related), key)
     # the best ``first`` all score above 0 when that many do, and at least the ``first``-th best
     # score: rank just those (a common word relates ~1,000 of 2,000 notes, each a key to build)
     least = heapq.nlargest(first, [scores[i.id] for i in related])[-1]
     return heapq.nsmallest(first, [i for i in related if scores[i.id] >= least], key=key)
+
+
+def _most_recent(unrelated: list[MemoryItem], scores: dict[str, float], count: int,
+                 key: Callable[[MemoryItem], tuple[float, float, str]]) -> list[MemoryItem]:
+    """The best ``count`` of items none of which scores above 0, by ``key``.
+
+    Most score exactly 0, so recency decides: the ``count`` latest are found on the items'
+    own dates, and only those (ties included) get a key. A question that relates to few
+    notes otherwise built a key, with a ``timestamp()``, for each of ~2,000 every turn.
+    """
+    if any(scores.get(i.id, 0.0) for i in unrelated):  # a negative score: the general way
+        return heapq.nsmallest(count, unrelated, key=key)
+    try:
+        latest = heapq.nlargest(count, map(_recency, unrelated))
+    except TypeError:  # naive and aware dates mixed: only their timestamps compare
+        return heapq.nsmallest(count, unrelated, key=key)
+    if not latest:
+        return []
+    least = latest[-1]
+    return heapq.nsmallest(count, [i for i in unrelated if _recency(i) >= least], key=key)
 
 
 def rank_items(
@@ -157,11 +180,20 @@ def select_memory(
 ) -> list[MemoryItem]:
     """The items to inject, in injection priority order (see module doc)."""
     now = now or utcnow()
-    live = [i for i in items if not i.is_expired(now)]
+    live = [i for i in items if i.expires is None or not i.is_expired(now)]
     scores = relevance(live, query, preference_bias)
-    pinned = _order((i for i in live if i.pinned), scores)
-    notes = _order((i for i in live if not i.pinned and i.kind == "note"), scores, first=max(0, inject_notes))
-    facts = [i for i in live if not i.pinned and i.kind == "fact"]
+    pinned_items: list[MemoryItem] = []
+    note_items: list[MemoryItem] = []
+    facts: list[MemoryItem] = []
+    for item in live:  # one pass: 2,000 notes are walked every turn
+        if item.pinned:
+            pinned_items.append(item)
+        elif item.kind == "note":
+            note_items.append(item)
+        elif item.kind == "fact":
+            facts.append(item)
+    pinned = _order(pinned_items, scores)
+    notes = _order(note_items, scores, first=max(0, inject_notes))
     candidates = _order(notes + facts, scores)
     chosen = list(pinned)
     used = sum(estimate_tokens(_item_line(i)) for i in pinned)
