@@ -1,6 +1,7 @@
 """Prompt assembly with recall at scale: 200,000 messages and 2,000 notes.
 
     .venv/bin/python bench/bench_recall_speed.py [--messages 200000] [--notes 2000] [--queries 200]
+        [--corpus zipf|realistic]
 
 Builds one profile (messages over 2,000 conversations, Zipf-distributed
 pseudo-words as in bench_history.py, dates spread over 18 months; 2,000
@@ -39,6 +40,11 @@ timed ones (the probes cost a little), where recall's CPU time goes per
 question: the FTS5 ranking, the rows read for it, the term counts, the
 neighbours, the notes' index, and the rest (Python: fusion, dedup, quoting,
 the fill) -- so a change can be aimed at what costs.
+``--corpus realistic`` fills the profile instead with bench_recall's one user
+(bench/recall_corpus.py: English and Indonesian turns with real vocabulary,
+stop words, dates, related words; as many sessions as the messages need) and
+its notes, and asks its questions: pseudo-words match few messages and no
+related words, so this shows whether real text costs recall more.
 Goal (issue "Recall"): recall ≤ 20 ms median, ≤ 60 ms p95.
 """
 
@@ -78,6 +84,27 @@ TODAY = datetime(2026, 11, 23, 12, tzinfo=UTC)
 CONVERSATIONS = 2_000
 
 
+class RealisticCorpus:
+    """bench_recall's corpus scaled to ``messages``: ``text()`` hands out its messages (repeated
+    if short), then its notes, in the order build_history and build_notes ask for them."""
+
+    name = "realistic"
+
+    def __init__(self, messages: int, notes: int, seed: int = 7) -> None:
+        from recall_corpus import generate
+
+        corpus = generate(sessions=max(1, -(-messages // 84)), messages_per_session=84,
+                          notes=max(1, notes), seed=seed, per_kind=0)
+        said = [m.text for session in corpus.sessions for m in session.messages] or ["hello"]
+        noted = [n.text for n in corpus.notes] or ["a note"]
+        self._texts = iter([said[k % len(said)] for k in range(messages)]
+                           + [noted[k % len(noted)] for k in range(notes)])
+        self.questions = [q.text for q in corpus.questions]
+
+    def text(self) -> str:
+        return next(self._texts, "hello")
+
+
 def build_history(services, messages: int, corpus: Corpus) -> None:
     history = services.history
     cids = [history.create_conversation(title=f"conversation {i}").id for i in range(CONVERSATIONS)]
@@ -107,8 +134,11 @@ def build_notes(paths: Paths, profile: str, notes: int, corpus: Corpus) -> None:
         memory_file.write(path, ScopeData(scope=scope, items=items))
 
 
-def questions(corpus: Corpus, count: int, seed: int) -> list[str]:
+def questions(corpus: Corpus | RealisticCorpus, count: int, seed: int) -> list[str]:
     rng = random.Random(seed)
+    if isinstance(corpus, RealisticCorpus):
+        pool = corpus.questions
+        return rng.sample(pool, min(count, len(pool))) + rng.choices(pool, k=max(0, count - len(pool)))
     common, middle, rare = corpus.words[:20], corpus.words[200:2000], corpus.words[5000:]
     times = ("last week", "in March", "yesterday", "two weeks ago")
     out = []
@@ -124,19 +154,23 @@ def questions(corpus: Corpus, count: int, seed: int) -> list[str]:
     return out
 
 
-def cached_profile(messages: int, notes: int) -> Path:
+def cached_profile(messages: int, notes: int, corpus: str = "zipf") -> Path:
     """Where the profile built for these parameters (and this building code) is kept."""
     key = hashlib.sha256()
     key.update(f"{messages}:{notes}".encode())
+    if corpus != "zipf":
+        key.update(f":{corpus}".encode() + (ROOT / "bench" / "recall_corpus.py").read_bytes()
+                   + inspect.getsource(RealisticCorpus).encode())
     for source in (inspect.getsource(build_history), inspect.getsource(build_notes),
                    Path(inspect.getfile(Corpus)).read_text(), Path(inspect.getfile(history_schema)).read_text()):
         key.update(source.encode())
     return Path(tempfile.gettempdir()) / "agenttui-bench-recall-speed" / key.hexdigest()[:16]
 
 
-def build_profile(home: str, messages: int, notes: int, corpus: Corpus, *, rebuild: bool) -> str:
+def build_profile(home: str, messages: int, notes: int, corpus: Corpus | RealisticCorpus, *,
+                  rebuild: bool) -> str:
     """Fill ``home`` with the built profile, from the cache when it is there; says which."""
-    cache = cached_profile(messages, notes)
+    cache = cached_profile(messages, notes, getattr(corpus, "name", "zipf"))
     if cache.is_dir() and not rebuild:
         shutil.copytree(cache, home, dirs_exist_ok=True)
         return f"copied from {cache}"
@@ -243,8 +277,10 @@ def main() -> int:
     parser.add_argument("--notes", type=int, default=2_000)
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--rebuild", action="store_true", help="build the profile even if it is cached")
+    parser.add_argument("--corpus", choices=("zipf", "realistic"), default="zipf",
+                        help="pseudo-words (default) or bench_recall's real-vocabulary user (module doc)")
     args = parser.parse_args()
-    corpus = Corpus()
+    corpus = Corpus() if args.corpus == "zipf" else RealisticCorpus(args.messages, args.notes)
     with tempfile.TemporaryDirectory() as home:
         environ = {"AGENTTUI_HOME": home}
         began = time.perf_counter()
@@ -257,7 +293,8 @@ def main() -> int:
         services = build_services(paths=Paths.from_env(environ), cwd=Path(home), environ=environ)
         with sqlite3.connect(str(services.history.db_path)) as db:
             analyzed = db.execute("SELECT COUNT(*) FROM sqlite_master WHERE name = 'sqlite_stat1'").fetchone()[0]
-        print(f"{args.messages} messages, {args.notes} notes ({how}) in {time.perf_counter() - began:.1f} s "
+        print(f"{args.messages} messages, {args.notes} notes, {args.corpus} corpus ({how}) "
+              f"in {time.perf_counter() - began:.1f} s "
               f"({'with' if analyzed else 'without'} planner statistics)")
         cid = services.history.create_conversation().id
         texts = questions(corpus, args.queries, seed=3)
