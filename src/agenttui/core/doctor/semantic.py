@@ -7,8 +7,8 @@ serves them. Doctor says which it is:
 * ``false``: nothing is sent for indexing;
 * ``true``: the history is sent there (asked for explicitly);
 * ``"auto"``: an endpoint remembered without embeddings (by any profile's
-  ``semantic.json``) is keyword-only, or ranked locally when the
-  ``agenttui[local-embeddings]`` extra is installed; otherwise one ``POST /embeddings`` of the
+  ``semantic.json``) is keyword-only (even with the ``agenttui[local-embeddings]``
+  extra installed); otherwise one ``POST /embeddings`` of the
   word ``ok`` decides (skipped with ``--offline``, then the line says "if").
 
 Always ``ok``: keyword recall is a working recall, not a fault. Like the other
@@ -81,10 +81,6 @@ def check_semantic(ctx: DoctorContext) -> Check:
 
 
 def _without_endpoint() -> str:
-    """What "auto" does on an endpoint without embeddings: the local embedder when installed."""
-    from agenttui.core.recall.local_embedder import unavailable_reason
-
-    if unavailable_reason() is None:
-        return ("recall ranks by meaning with embeddings made on this machine (agenttui[local-embeddings]) "
-                "beside keyword search; nothing is sent for indexing")
+    """What "auto" does on an endpoint without embeddings (never the local embedder: it lowered
+    recall on the public development sets; ``semantic = "local"`` asks for it by name)."""
     return "recall uses keyword search and nothing is sent for indexing"

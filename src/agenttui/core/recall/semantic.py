@@ -35,10 +35,12 @@ in the data dir. The app's worker says once that the history is sent to the
 endpoint for indexing, when the first batch is accepted; an endpoint that has
 no embeddings is said once to leave recall keyword-only, and later sessions
 neither ask it again nor say so again (``semantic_auto.REPROBE_DAYS``).
-When the ``agenttui[local-embeddings]`` extra is installed, such an endpoint
-hands over to the local embedder instead (:func:`_local_state` with
-``fallback_for``): the notice says so, the worker goes on indexing with it, and
-later sessions use it from the start.
+Such an endpoint does not hand over to the local embedder, even when the
+``agenttui[local-embeddings]`` extra is installed: measured on the public
+development sets (``bench/bench_recall_public.py --semantic-url`` with the
+static table behind it), fusing the table's ranking into keyword recall lowers
+it (RealMem 0.457 -> 0.434, MemDaily 0.935 -> 0.895, REALTALK level), so it
+runs only when asked for by name (``semantic = "local"``).
 """
 
 from __future__ import annotations
@@ -60,7 +62,6 @@ from agenttui.core.recall.retrieval import CANDIDATES, SemanticNotice
 from agenttui.core.recall.semantic_auto import (
     AutoRecord,
     fallback_notice,
-    local_fallback_notice,
     remembers_refusal,
     told_notice,
 )
@@ -103,7 +104,6 @@ class SemanticState:
         self.index = EmbeddingIndex.for_history(history, model)
         self.off_reason: str | None = None
         self.refused = False  # "auto": the endpoint answered that it has no embeddings
-        self.fallback_for: tuple[object, ...] | None = None  # the local stand-in for this endpoint key
         self.missing_key = not api_key  # off until a key is set (no notice: the chat says so)
         if self.missing_key:
             self.off_reason = "no API key"
@@ -141,8 +141,7 @@ class SemanticState:
                 problem = self.auto.mark_no_embeddings(self._base_url, self.model, reason)
                 if problem:
                     log.warning("semantic recall: %s", problem)
-                self._notice = (local_fallback_notice(self._base_url, reason) if _local_ready()
-                                else fallback_notice(self._base_url, reason))
+                self._notice = fallback_notice(self._base_url, reason)
             else:
                 self._notice = (f"Semantic recall is off for this session: {reason}. "
                                 "Recall keeps working with keyword search (BM25).")
@@ -285,18 +284,11 @@ def semantic_state(services: CoreServices) -> SemanticState:
     auto = _auto_record(services) if recall.semantic == "auto" else None
     with _STATE_LOCK:
         cached = services.session.semantic
-        if cached is not None and auto is not None and cached.fallback_for == key:
-            return cached  # "auto" on an endpoint without embeddings: the local embedder stands in
         if cached is not None and cached.key == key:
             if (cached.auto is None) != (auto is None):  # the mode changed in the session (Settings)
                 cached.auto = auto
-            if (auto is not None and cached.refused and _local_ready()
-                    and not cached.ranker.has_unclaimed_failure()):  # its notice is out: hand over
-                return _new_local_state(services, fallback_for=key)
             return cached
         refused = auto.no_embeddings(services.base_url, model) if auto is not None else None
-        if refused is not None and _local_ready():  # said once already: quietly local
-            return _new_local_state(services, fallback_for=key)
         lookup = services.api_key()
         state = SemanticState(history, base_url=services.base_url, api_key=lookup.value,
                               model=model, key=key, auto=auto)
@@ -323,7 +315,6 @@ def _local_state(services: CoreServices) -> SemanticState:
     with _STATE_LOCK:
         cached = services.session.semantic
         if cached is not None and cached.key == _local_key(services):
-            cached.fallback_for = None  # asked for by name now
             return cached
         return _new_local_state(services)
 
@@ -332,22 +323,13 @@ def _local_key(services: CoreServices) -> tuple[object, ...]:
     return (str(services.history.db_path), "local", LOCAL_MODEL)
 
 
-def _local_ready() -> bool:
-    """The local embedder can run here (the extra is installed and its table is there)."""
-    from agenttui.core.recall.local_embedder import unavailable_reason
-
-    return unavailable_reason() is None
-
-
-def _new_local_state(services: CoreServices, *, fallback_for: tuple[object, ...] | None = None) -> SemanticState:
-    """A local state made the session's (under ``_STATE_LOCK``); ``fallback_for``: the "auto"
-    endpoint key it stands in for (one without embeddings)."""
+def _new_local_state(services: CoreServices) -> SemanticState:
+    """A local state made the session's (under ``_STATE_LOCK``)."""
     from agenttui.core.recall.local_embedder import unavailable_reason
 
     state = SemanticState(services.history, base_url=None, api_key="local", model=LOCAL_MODEL,
                           key=_local_key(services))
     state._client = LocalEmbedder()
-    state.fallback_for = fallback_for
     reason = unavailable_reason()
     if reason is not None:  # no NumPy (the extra is not installed): said once, then lexical
         state.disable(reason)
@@ -423,18 +405,10 @@ def has_vectors(services: CoreServices) -> bool:
 
 
 def _model_in_use(services: CoreServices) -> str:
-    """The model whose vectors recall ranks: the local table's for "local", and for "auto" on an
-    endpoint without embeddings when the local embedder can run; else the endpoint's."""
+    """The model whose vectors recall ranks: the local table's for "local", else the endpoint's."""
     recall = services.settings.recall
     if recall.semantic == "local":
         return LOCAL_MODEL
-    cached = services.session.semantic
-    if recall.semantic == "auto":
-        if cached is not None and cached.fallback_for is not None:
-            return LOCAL_MODEL
-        refused = _auto_record(services).no_embeddings(services.base_url, recall.embedding_model)
-        if refused is not None and _local_ready():
-            return LOCAL_MODEL
     return recall.embedding_model
 
 

@@ -14,11 +14,9 @@ endpoint**, and remembered in that profile's folder of the data dir,
   Another profile or another endpoint is told again; deleting the file too.
 * ``no_embeddings``: the endpoint answered that it has none (404/405/501, a 400
   on the first request, 401/403) for this embedding model. One notice says
-  recall stays keyword-only -- or, when the ``agenttui[local-embeddings]`` extra
-  is installed, that it ranks with embeddings made on this machine (those of
-  ``semantic = "local"``; nothing is sent anywhere). Later sessions do not ask
-  again, nor say it again (they use the local embedder quietly when it is there),
-  until ``REPROBE_DAYS`` have passed (then one silent try: an endpoint that
+  recall stays keyword-only (the local embedder is not a stand-in: it lowered
+  recall on the public development sets; see ``semantic``'s module doc). Later
+  sessions do not ask again, nor say it again, until ``REPROBE_DAYS`` have passed (then one silent try: an endpoint that
   gained embeddings is used, and told). "Cannot reach the endpoint" is not
   remembered: the server may just be down.
 
@@ -59,12 +57,6 @@ def told_notice(base_url: str | None, model: str) -> str:
 def fallback_notice(base_url: str | None, reason: str) -> str:
     return (f"Recall uses keyword search (BM25): {endpoint_key(base_url)} serves no embeddings "
             f"({reason}). Said once for this profile and endpoint.")
-
-
-def local_fallback_notice(base_url: str | None, reason: str) -> str:
-    return (f"Recall ranks by meaning with embeddings made on this machine (agenttui[local-embeddings]): "
-            f"{endpoint_key(base_url)} serves no embeddings ({reason}). Nothing is sent for indexing. "
-            "Said once for this profile and endpoint.")
 
 
 def remembers_refusal(status: int | None) -> bool:
