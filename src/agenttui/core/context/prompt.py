@@ -137,16 +137,17 @@ def _most_recent(unrelated: list[MemoryItem], scores: dict[str, float], count: i
     own dates, and only those (ties included) get a key. A question that relates to few
     notes otherwise built a key, with a ``timestamp()``, for each of ~2,000 every turn.
     """
-    if any(scores.get(i.id, 0.0) for i in unrelated):  # a negative score: the general way
+    if any(score < 0 for score in scores.values()):  # a negative score: the general way
         return heapq.nsmallest(count, unrelated, key=key)
+    dates = [max(i.updated, i.last_used) if i.last_used else i.updated for i in unrelated]  # _recency
     try:
-        latest = heapq.nlargest(count, map(_recency, unrelated))
+        latest = heapq.nlargest(count, dates)
     except TypeError:  # naive and aware dates mixed: only their timestamps compare
         return heapq.nsmallest(count, unrelated, key=key)
     if not latest:
         return []
     least = latest[-1]
-    return heapq.nsmallest(count, [i for i in unrelated if _recency(i) >= least], key=key)
+    return heapq.nsmallest(count, [i for i, date in zip(unrelated, dates, strict=True) if date >= least], key=key)
 
 
 def rank_items(
