@@ -24,6 +24,7 @@ from agenttui.core.config.paths import Paths
 from agenttui.sync.hlc import Clock
 from agenttui.sync.local_scan import conversation_hash
 from agenttui.sync.records import MEMORY_LOCAL_ONLY, memory_digest, scope_ok
+from agenttui.sync.redaction_mark import redacted_here
 from agenttui.sync.state import ItemState, SyncState
 
 
@@ -364,9 +365,9 @@ class Applier:
             parent_id = self._local_id(profile, str(parent_gid)) if parent_gid else None
             messages = [_message(r["m"]) for r in batch]
             messages[0].parent_id = parent_id if parent_id is not None else NEW_ROOT
-            # the sender redacted them before they entered its log; this machine's own extra
-            # patterns (if any) still run over them
-            stored = store.append_many(cid, messages, redacted=not self.patterns)
+            # the sender redacted them before they entered its log: redacted again only when
+            # this machine's rules differ (its own extra patterns, other built-in rules)
+            stored = store.append_many(cid, messages, redacted=redacted_here(batch, self.patterns))
             from agenttui.sync.engine import kill_point
 
             kill_point("between-insert-and-map")  # the window the adoption by content closes

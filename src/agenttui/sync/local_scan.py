@@ -20,6 +20,8 @@ from typing import Any
 from agenttui.core.config.paths import Paths, check_profile_name
 from agenttui.sync.hlc import Clock
 from agenttui.sync.records import content_hash, memory_digest, memory_payload, redacted
+from agenttui.sync.redaction_mark import FIELD as MARK_FIELD
+from agenttui.sync.redaction_mark import redaction_mark
 from agenttui.sync.state import ItemState, SyncState
 
 _MESSAGE_FIELDS = ("role", "content", "tool_calls", "tool_call_id", "name", "image_b64", "image_mime",
@@ -287,6 +289,7 @@ def _scan_messages(profile: str, db: sqlite3.Connection, state: SyncState, devic
     received = {int(r[0]) for r in state.db.execute(
         "SELECT local_id FROM msg_map WHERE profile = ? AND local_id > ?", (profile, last))}
     gids: dict[int, str] = {}
+    mark = redaction_mark()
     for row in _message_rows(db, [i for i in ids if i not in received]):
         local_id, cid, parent = row[0], row[1], row[2]
         gid = f"{device}.{local_id}"
@@ -295,7 +298,7 @@ def _scan_messages(profile: str, db: sqlite3.Connection, state: SyncState, devic
         if parent is not None:
             parent_gid = gids.get(parent) or state.gid(profile, parent)
         out.records.append({"t": "msg", "profile": profile, "conv": cid, "gid": gid, "parent": parent_gid,
-                            "m": message_payload(row[3:], patterns)})
+                            "m": message_payload(row[3:], patterns), MARK_FIELD: mark})
         out.messages.append((profile, gid, local_id))
     out.high_water[profile] = ids[-1]
 

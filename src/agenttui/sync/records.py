@@ -6,8 +6,9 @@ Records (JSON objects, sealed one a line):
 * ``{"t": "mem", "scope": "user" | "profile:<name>", "id", "hlc", "base", "del", "item", "archived"}``
   -- a memory note or fact, whole (``del``: a tombstone);
 * ``{"t": "conv", "profile", "id", "hlc", "base", "del", "conv": {title, created, updated, model, archived}}``;
-* ``{"t": "msg", "profile", "conv", "gid", "parent", "m": {...the message's columns}}`` -- messages
-  never change once stored, so they carry no clock: their global id is enough.
+* ``{"t": "msg", "profile", "conv", "gid", "parent", "m": {...the message's columns}, "rx"}`` -- messages
+  never change once stored, so they carry no clock: their global id is enough. ``rx``: the
+  sender's built-in redaction rules (:mod:`agenttui.sync.redaction_mark`).
 
 ``base`` is the stamp of the version the writer had before its edit: an incoming version
 whose base is not the version it replaces was written concurrently, and the version that

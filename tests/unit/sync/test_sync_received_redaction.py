@@ -1,16 +1,27 @@
 """Received messages were redacted by their sender before they entered its change log; the
-receiver does not pay for the built-in redaction again, but its own extra patterns (which
-the sender may not have) still run over what it stores."""
+receiver does not pay for the built-in redaction again when its rules are the sender's, but
+its own extra patterns (which the sender may not have) and other built-in rules (an older or
+newer sender) still run over what it stores."""
 
 from __future__ import annotations
 
 import pytest
 
 from agenttui.core.models import Message
+from agenttui.sync.redaction_mark import FIELD, redacted_here, redaction_mark
 
-pytestmark = pytest.mark.slow
+
+def test_only_records_redacted_by_this_machines_rules_skip_redaction_here():
+    mark = redaction_mark()
+    assert len(mark) == 16 and mark == redaction_mark()
+    same = [{"t": "msg", FIELD: mark}, {"t": "msg", FIELD: mark}]
+    assert redacted_here(same, [])
+    assert not redacted_here(same, [r"PLUTO-\d{4}"])  # this machine's own patterns run
+    assert not redacted_here([*same, {"t": "msg", FIELD: "0123456789abcdef"}], [])  # other rules
+    assert not redacted_here([*same, {"t": "msg"}], [])  # a sender that names no rules
 
 
+@pytest.mark.slow
 def test_the_receivers_own_patterns_redact_received_messages(machines, tmp_path):
     import subprocess
 
