@@ -82,5 +82,6 @@ async def send_and_wait(pilot, text: str) -> list[str]:
     app = pilot.app
     pane, before = chat(app), len(replies(app))
     await send(pilot, text)
-    await wait_until(pilot, lambda: not pane.streaming and len(replies(app)) == before + 1)
+    await wait_until(pilot, lambda: not pane.streaming and len(replies(app)) == before + 1,
+                     explain=lambda: f"streaming={pane.streaming}, {len(replies(app))} replies, {before} before")
     return replies(app)

@@ -16,10 +16,13 @@ from tests.ui.helpers import chat, replies, send, send_and_wait, wait_until
 SIZE = (160, 36)
 
 
-async def _open_from_history(pilot, app, cid: str) -> None:
-    """As the History pane does when a conversation is chosen in it."""
+async def _open_from_history(pilot, app, cid: str, shown: int) -> None:
+    """As the History pane does when a conversation is chosen in it; waits until its ``shown``
+    replies are on screen (a reply counted while the page still loads would make the next
+    ``send_and_wait`` wait for one reply too many)."""
     app.main.post_message(app_messages.ConversationRequested(cid, None))
-    await wait_until(pilot, lambda: chat(app).conversation_id == cid)
+    await wait_until(pilot, lambda: chat(app).conversation_id == cid and len(replies(app)) == shown,
+                     explain=lambda: (chat(app).conversation_id, len(replies(app))))
 
 
 @pytest.mark.slow
@@ -43,17 +46,17 @@ async def test_the_chosen_model_is_used_again_when_the_conversation_is_reopened(
         assert second != first
         assert fake_openai.chat_requests[-1]["model"] == default  # a new one: the default
 
-        await _open_from_history(pilot, app, first)
+        await _open_from_history(pilot, app, first, shown=1)
         await wait_until(pilot, lambda: "model: chosen-model" in app.sub_title)
         await send_and_wait(pilot, "first again")
         assert fake_openai.chat_requests[-1]["model"] == "chosen-model"
 
-        await _open_from_history(pilot, app, second)
+        await _open_from_history(pilot, app, second, shown=1)
         await wait_until(pilot, lambda: f"model: {default}" in app.sub_title)
         await send_and_wait(pilot, "second again")
         assert fake_openai.chat_requests[-1]["model"] == default
 
-        await _open_from_history(pilot, app, first)  # the latest one when the app starts again
+        await _open_from_history(pilot, app, first, shown=2)  # the latest one when the app starts again
         await wait_until(pilot, lambda: "model: chosen-model" in app.sub_title)
         await send_and_wait(pilot, "first, the latest")
 
