@@ -444,7 +444,9 @@ def _windowed(rule: _Rule, text: str, starts: list[int], lowered: str) -> Iterat
 # with the dot, just before) a run of that many [a-z0-9] characters, and prose
 # and code have few such runs. Each regex, a scan for a two-letter literal that
 # ordinary text holds every few words, is run only around those runs.
-_RUN_SEEK = re.compile(r"([a-z0-9]*)(\\\.)?\[(?:a-z0-9|0-9a-f)\]\{([0-9]+)\}")
+# Read only against rule patterns, but anchored and possessive all the same: every
+# module-level regex stays linear on any input (tests/unit/test_regex_linear_time.py).
+_RUN_SEEK = re.compile(r"\A([a-z0-9]*+)(\\\.)?\[(?:a-z0-9|0-9a-f)\]\{([0-9]+)\}\Z")
 # Runs per character beyond which (logs with trace ids, secret-dense text) the
 # whole-text scans cost less than a loop over the runs.
 _RUNS_PER_CHAR = 1 / 4000
