@@ -139,7 +139,7 @@ def _most_recent(unrelated: list[MemoryItem], scores: dict[str, float], count: i
     """
     if any(score < 0 for score in scores.values()):  # a negative score: the general way
         return heapq.nsmallest(count, unrelated, key=key)
-    dates = [max(i.updated, i.last_used) if i.last_used else i.updated for i in unrelated]  # _recency
+    dates = [_recency(i) for i in unrelated]
     try:
         latest = heapq.nlargest(count, dates)
     except TypeError:  # naive and aware dates mixed: only their timestamps compare
