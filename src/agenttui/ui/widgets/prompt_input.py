@@ -34,6 +34,7 @@ the order of a burst is the order typed. A lone key costs one queued callback.
 from __future__ import annotations
 
 import re
+import time
 
 from textual import events
 from textual.message import Message
@@ -74,6 +75,7 @@ class PromptInput(TextArea):
         self._draft = ""
         self.pastes: dict[int, str] = {}  # long pastes kept aside, by their token's number
         self._typed: list[str] = []  # characters of a burst not inserted yet (module doc)
+        self.typed_at = 0.0  # time.monotonic() of the last key: a streaming reply's repaint waits
 
     async def _on_paste(self, event: events.Paste) -> None:
         # Runs before TextArea's own _on_paste; a short paste goes on to it unchanged.
@@ -96,6 +98,7 @@ class PromptInput(TextArea):
 
     async def _on_key(self, event: events.Key) -> None:
         # Runs before TextArea's own _on_key (which only inserts characters).
+        self.typed_at = time.monotonic()
         for binding in self._bindings.key_to_bindings.get(event.key, ()):
             if binding.priority:
                 continue  # the App ran it before handing the key over
