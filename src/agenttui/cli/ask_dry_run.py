@@ -80,9 +80,14 @@ def run_dry_run(args: argparse.Namespace, text: str) -> int:
 
 def _rank_as_the_turn_will(services: Services, text: str) -> bool:
     """Semantic recall's ranking of ``text``, as ``ask`` waits for it (module doc); True if ready."""
-    from agenttui.core.recall.semantic import has_vectors, rank_before_turn, semantic_state
+    from agenttui.core.recall.semantic import has_vectors, rank_before_turn, semantic_state, unembedded_count
 
     if rank_before_turn(services, text):
+        waiting = unembedded_count(services)
+        if waiting:  # the turn ranks the same way; the user may expect those to count already
+            warn(f"semantic recall: {waiting:,} messages are not embedded yet and are found by their "
+                 "words only, in this dry run as in the turn; `agenttui history embed` embeds them "
+                 "(the app does it in the background)")
         return True
     recall = services.settings.recall
     if not (recall.semantic and recall.enabled):

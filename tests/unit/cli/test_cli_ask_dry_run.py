@@ -135,3 +135,22 @@ def test_with_semantic_recall_the_dry_run_is_the_real_prompt_byte_for_byte(cli, 
     (sent,) = fake_openai.chat_requests
     assert json.dumps(preview["messages"], ensure_ascii=False) == json.dumps(sent["messages"], ensure_ascii=False)
     assert preview["tools"] == sent["tools"] and preview["model"] == sent["model"]
+
+
+@pytest.mark.slow
+def test_the_dry_run_says_how_many_messages_semantic_recall_cannot_rank_yet(cli, seeded, paths, fake_openai):
+    """Messages added after the backfill (an import, another process) are found by their words
+    only until they are embedded: the dry run is still the turn's prompt, and says so."""
+    assert cli("history", "embed").code == 0
+    fully = cli("ask", "--dry-run", "--json", "--new", QUESTION)
+    assert fully.code == 0, fully.err
+    assert "not embedded yet" not in fully.err
+    store = HistoryStore(paths.history_db("default"))
+    later = store.create_conversation("Imported")
+    store.append(later.id, Message(role="user", content="the kraken moved to the new cluster"))
+    store.append(later.id, Message(role="assistant", content="Then deploy it with helm."))
+    store.close()
+    partly = cli("ask", "--dry-run", "--json", "--new", QUESTION)
+    assert partly.code == 0, partly.err
+    assert "2 messages are not embedded yet" in partly.err
+    assert "agenttui history embed" in partly.err

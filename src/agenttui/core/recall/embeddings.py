@@ -166,6 +166,20 @@ class EmbeddingIndex:
                 self._conn = None
 
     # -- backfill ------------------------------------------------------------
+    def _pending_where(self) -> tuple[list[str], list[object]]:
+        """Messages recall quotes (user and assistant text) with no vector from this model."""
+        return (["m.role IN ('user', 'assistant')", "m.tool_calls IS NULL",
+                 "m.content IS NOT NULL", "trim(m.content) != ''",
+                 "NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.message_id = m.id AND e.model = ?)"],
+                [self.model])
+
+    def pending_count(self, cap: int = 1_000_000) -> int:
+        """How many messages wait for a vector, counted up to ``cap``."""
+        where, params = self._pending_where()
+        sql = f"SELECT COUNT(*) FROM (SELECT 1 FROM messages m WHERE {' AND '.join(where)} LIMIT ?)"
+        with self._db() as db:
+            return int(db.execute(sql, (*params, max(0, int(cap)))).fetchone()[0])
+
     def pending(self, limit: int, *, before_id: int | None = None,
                 after_id: int | None = None, chars: int = PENDING_CHARS) -> list[tuple[int, str]]:
         """Up to ``limit`` (id, text) of messages with no vector from this model, newest first.
@@ -175,10 +189,7 @@ class EmbeddingIndex:
         last id of a batch as ``before_id`` for the next one: each step then
         reads only its own rows. ``after_id`` bounds the walk from below.
         """
-        where = ["m.role IN ('user', 'assistant')", "m.tool_calls IS NULL",
-                 "m.content IS NOT NULL", "trim(m.content) != ''",
-                 "NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.message_id = m.id AND e.model = ?)"]
-        params: list[object] = [self.model]
+        where, params = self._pending_where()
         if before_id is not None:
             where.append("m.id < ?")
             params.append(int(before_id))

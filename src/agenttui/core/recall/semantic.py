@@ -404,6 +404,22 @@ def has_vectors(services: CoreServices) -> bool:
         index.close()
 
 
+def unembedded_count(services: CoreServices) -> int:
+    """Messages of the profile's history that semantic recall cannot rank yet (imported, or
+    written while the endpoint had no embeddings): recall finds them by their words only
+    until the backfill reaches them. 0 when the history cannot be read."""
+    try:
+        index = EmbeddingIndex.for_history(services.history, _model_in_use(services))
+    except Exception:  # no database yet, unreadable: nothing waits
+        return 0
+    try:
+        return index.pending_count()
+    except sqlite3.Error:
+        return 0
+    finally:
+        index.close()
+
+
 def _model_in_use(services: CoreServices) -> str:
     """The model whose vectors recall ranks: the local table's for "local", else the endpoint's."""
     recall = services.settings.recall
