@@ -95,7 +95,7 @@ class Services:
     environ: Mapping[str, str] = field(default_factory=lambda: os.environ)
     config_warnings: list[str] = field(default_factory=list)
     config_error: str | None = None
-    session_api_key: str | None = None  # typed in Settings, kept for this run only (issue 12 item 8)
+    session_api_key: str | None = None  # typed in Settings, kept for this run only
     session: SessionState = field(default_factory=SessionState)
     incognito: bool = False  # a twin for incognito turns (incognito_twin): reads, never writes
     # where agenttui was started: the profile's binding and the repository's AGENTS.md are found from it

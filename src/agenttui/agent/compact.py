@@ -1,4 +1,4 @@
-"""``/compact``'s model call: summarise the older part of a conversation (issue 15 item 4).
+"""``/compact``'s model call: summarise the older part of a conversation.
 
 :func:`summarise` reads the active branch, picks what to summarise
 (:func:`agenttui.core.context.compaction.plan_compaction`) and asks the model once --

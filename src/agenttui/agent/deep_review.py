@@ -1,4 +1,4 @@
-"""Deep review of memory by the model, on request (issue 16 item 4).
+"""Deep review of memory by the model, on request.
 
 ``/audit deep`` and ``agenttui memory audit --deep`` send memory to the model
 in batches of at most :data:`BATCH_ITEMS` items (and :data:`BATCH_CHARS`

@@ -117,7 +117,7 @@ class RetryScheduled:
 
 @dataclass
 class RequestFallback:
-    """The endpoint refused a request option; the request was sent again without it (issue 9).
+    """The endpoint refused a request option; the request was sent again without it.
 
     Yielded once per endpoint and model: the fallback is remembered
     (:mod:`agenttui.agent.request_options`). ``text`` says what changed, in words.

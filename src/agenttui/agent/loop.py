@@ -22,7 +22,7 @@ Signature::
 * ``retry_of`` -- id of a user message already in history: answer it again
   instead of appending ``text`` (one key retries a failed turn, and regenerating
   a finished reply). The window then ends at that message; the new reply is
-  stored as a *sibling* of the replies it had (issue 15: a new branch, the old
+  stored as a *sibling* of the replies it had (a new branch, the old
   answers kept), and becomes the active branch once its first message is saved.
 * ``edit_of`` -- id of a user message already in history: ``text`` is its
   edited version, stored as its sibling (a new branch from the same point; the
@@ -56,7 +56,7 @@ Decisions:
 * **Invalid tool-argument JSON** is not executed: the model gets an error tool
   result naming the tool (so it can correct itself on the next step) and the
   trace records a failed step. The raw arguments are kept as sent.
-* **A reply is complete only when the provider said so** (issue 9; the rules
+* **A reply is complete only when the provider said so** (the rules
   are :meth:`agenttui.agent.stream_reply.StreamedReply.verdict`): ``length``,
   ``content_filter``, no finish reason, an empty reply, ... end the turn with
   ``TurnFailed("incomplete", <why, in words>)``. Nothing it asked for runs.
@@ -66,7 +66,8 @@ Decisions:
   ``cut_tool_calls``: never sent back, never run. Nothing at all arrived:
   nothing is stored (no empty assistant message, ever).
 * **The request never holds an empty assistant message**: histories written
-  before issue 9 may; :mod:`agenttui.agent.wire_repair` fills them in.
+  by earlier versions, which stored a reply even when nothing arrived, may;
+  :mod:`agenttui.agent.wire_repair` fills them in.
 * **Provider fields** the next request needs (Gemini's thought signature on a
   tool call, DeepSeek's ``reasoning_content`` and OpenRouter's
   ``reasoning_details`` on tool-call messages) are stored with the message
@@ -428,7 +429,7 @@ class _Turn:
                 with contextlib.suppress(ValueError):
                     messages.remove(wire)
         messages += [to_wire(m) for m in self._unsaved() if m is not self.user]
-        return repair_empty_replies(messages)  # histories from before issue 9 may hold empty replies
+        return repair_empty_replies(messages)  # older versions stored empty replies
 
     def _unsaved(self) -> list[Message]:
         """Queued messages of this conversation (their write failed), redacted."""
@@ -504,7 +505,7 @@ class _Turn:
 
     def _fall_back(self, params: dict[str, Any], option: Option,
                    exc: BaseException) -> RequestFallback:
-        """Drop ``option`` from the request, remember it, and say so (issue 9, item 7)."""
+        """Drop ``option`` from the request, remember it, and say so."""
         params.pop(option, None)
         detail = request_options.server_message(exc)
         incognito = self.services.incognito  # core/incognito.py: no file

@@ -1,4 +1,4 @@
-"""The endpoint's models, for the Settings picker (issue 12 item 23).
+"""The endpoint's models, for the Settings picker.
 
 ``GET {base_url}/models`` through the real ``openai`` client, the same way a
 turn reaches the endpoint (so proxies, headers and errors behave alike). Some

@@ -1,4 +1,4 @@
-"""The one message for "no API key" when a message is sent (issue 12 item 18).
+"""The one message for "no API key" when a message is sent.
 
 It used to be the loop's sentence plus the keyring module's whole advice in
 parentheses: 13 lines in the chat at 80 columns, with raw backticks (chat

@@ -1,4 +1,4 @@
-"""Get the first turn ready before it is asked for (issue 9, item 10).
+"""Get the first turn ready before it is asked for.
 
 Without this the first message after launch paid for everything done once
 per process before its request left: importing openai and its chat

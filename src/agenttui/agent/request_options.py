@@ -1,4 +1,4 @@
-"""Request options some endpoints reject, and fallbacks remembered per endpoint and model (issue 9, item 7).
+"""Request options some endpoints reject, and fallbacks remembered per endpoint and model.
 
 Every chat request carries two options not all servers take:
 

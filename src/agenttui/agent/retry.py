@@ -101,7 +101,7 @@ def classify(exc: BaseException, timeout: float) -> LLMFailure:
 
 
 def _request_url(exc: BaseException) -> str:
-    """The URL the failed request went to, without user:password or query (issue 12 item 18)."""
+    """The URL the failed request went to, without user:password or query."""
     request = getattr(exc, "request", None)
     url = getattr(request, "url", None)
     if url is None:

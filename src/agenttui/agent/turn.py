@@ -1,4 +1,4 @@
-"""One turn's lifecycle, for the app's chat and for ``agenttui ask`` (issue 13 item 3).
+"""One turn's lifecycle, for the app's chat and for ``agenttui ask``.
 
 The chat pane used to keep a turn's state in about fifteen flags spread over
 the pane and its mixins (the cancel event, "stopping", the text and stored id

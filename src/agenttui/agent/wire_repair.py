@@ -1,4 +1,4 @@
-"""The last check before a request leaves: no empty assistant messages (issue 9, item 1).
+"""The last check before a request leaves: no empty assistant messages.
 
 OpenAI and Azure reject an assistant message with neither content nor tool
 calls ("Invalid value for 'content': expected a string, got null"), and then

@@ -132,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         key = services.api_key()
         if not key.value:
-            from agenttui.agent.no_key import no_key_message  # short and plain (issue 12 item 18)
+            from agenttui.agent.no_key import no_key_message  # short and plain
 
             return fail(no_key_message(key.problem))
         import asyncio
@@ -224,7 +224,7 @@ class _Printer:
         self.reply_text = InertStream()  # the reply on stdout: newlines and tabs kept, no escape acts
         self.wrote = ""
         self.code = 0
-        self.thinking = False  # "thinking…" said for this stretch of reasoning (issue 9: not a stall)
+        self.thinking = False  # "thinking…" said for this stretch of reasoning (a silence, not a stall)
 
     def show(self, event: AgentEvent) -> None:
         from typing import assert_never
@@ -277,7 +277,7 @@ class _Printer:
                 assert_never(event)
 
     def _end(self, event: TurnFinished | TurnFailed) -> None:
-        """The reply's last bytes and a newline; what the model did not see (issue 15: honest context)."""
+        """The reply's last bytes and a newline; what the model did not see, said plainly."""
         from agenttui.cli.common import warn
 
         out = sys.stdout

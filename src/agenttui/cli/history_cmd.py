@@ -1,7 +1,7 @@
 """``agenttui history list|search|show|fork|export|import|embed`` (docs/storage.md; import:
 history_import_cmd, embed: history_embed_cmd).
 
-Conversations are trees (issue 15): ``show`` prints the active branch -- what the
+Conversations are trees: ``show`` prints the active branch -- what the
 chat shows and the model is sent -- and ``--all`` every branch; ``--json`` gives
 each message's ``id`` and ``parent_id``. ``fork ID --at MESSAGE_ID`` copies the
 path up to that message into a new conversation and prints its id.

@@ -9,8 +9,8 @@ land in shell history and ``ps`` output.
 OpenRouter, another on a local server); lookups try the profile's key first,
 then the shared one. OPENAI_API_KEY in the environment wins over both.
 
-``--file`` is the explicit opt-in for systems without a keyring (issue 12
-item 8, as the Settings dialog's switch): the key goes to ``<config
+``--file`` is the explicit opt-in for systems without a keyring (as the
+Settings dialog's switch): the key goes to ``<config
 dir>/api_key``, one line, mode 0600, not encrypted (:mod:`agenttui.core.config.key_file`);
 it is shared by all profiles, so it does not combine with ``--this-profile``.
 The lookup order is OPENAI_API_KEY, the keyring, then that file. Without a

@@ -1,4 +1,4 @@
-"""``agenttui mcp add|list|remove|serve`` (issue 14).
+"""``agenttui mcp add|list|remove|serve``.
 
 * ``mcp add NAME [--scope profile|user] [--env K=V]... [--cwd DIR] -- COMMAND [ARGS...]``
   and ``mcp add NAME --url URL [--header K=V]...`` write the entry to

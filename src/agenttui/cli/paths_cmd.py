@@ -17,7 +17,7 @@ def run(args: argparse.Namespace) -> int:
     from agenttui.core.crash_log import state_dirs
 
     locations = {name: str(path) for name, path in Paths.from_env().describe().items()}
-    locations["log_dir"] = str(state_dirs("log")[0])  # crash logs (issue 11)
+    locations["log_dir"] = str(state_dirs("log")[0])  # crash logs
     locations["recovery_dir"] = str(state_dirs("recovery")[0])  # messages history could not take
     if args.json:
         print(json.dumps(locations, indent=2))

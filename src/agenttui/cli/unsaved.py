@@ -1,4 +1,4 @@
-"""Never end a process holding unsaved messages (issue 11).
+"""Never end a process holding unsaved messages.
 
 A history write that fails during a turn (full disk, read-only file system,
 the database locked) leaves the message queued in the process

@@ -1,4 +1,4 @@
-"""Noticing memory and history changed by someone else (issue 12 item 7).
+"""Noticing memory and history changed by someone else.
 
 ``agenttui memory add`` in another shell, a hand edit of ``user.json``, an
 ``agenttui ask`` in another terminal, or ``agenttui restore`` while the app

@@ -1,4 +1,4 @@
-"""What endpoints refused, remembered per endpoint (``base_url``) and model (issue 9, item 7).
+"""What endpoints refused, remembered per endpoint (``base_url``) and model.
 
 The refusals themselves are recognised in :mod:`agenttui.agent.request_options`;
 this is only the memory, shared with ``agenttui doctor``. The file is

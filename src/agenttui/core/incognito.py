@@ -1,4 +1,4 @@
-"""Incognito (issue 15 item 3): chat with what agenttui knows, and leave no trace.
+"""Incognito: chat with what agenttui knows, and leave no trace.
 
 :func:`incognito_services` gives a twin of the services for incognito turns.
 The model sees what it always sees -- memory, project context, recall of past
@@ -270,7 +270,7 @@ def save_conversation(twin: Any, cid: str, store: HistoryStore,
         conversation = dataclasses.replace(conversation, title=title(conversation))
     # ids kept: the store renumbers them, and a /compact summary's range follows them
     kept = [dataclasses.replace(m, parent_id=None) for m in messages]
-    # its branches too (issue 15): parents by place (ids are new), the active branch the same
+    # its branches too: parents by place (ids are new), the active branch the same
     place = {m.id: k for k, m in enumerate(messages)}
     parents = [place.get(m.parent_id) if m.parent_id is not None else None for m in messages]
     store.import_conversation(conversation, kept, parents, place.get(conversation.active_leaf_id))

@@ -1,4 +1,4 @@
-"""An upgrade under a running app (issue 12 item 22).
+"""An upgrade under a running app.
 
 Screens and most commands are imported lazily (start-up speed). If agenttui,
 or the UI toolkit it loads lazily, is upgraded or reinstalled while the app

@@ -1,4 +1,4 @@
-"""Untrusted text made visible and inert before it reaches a screen (docs/security.md, issue 10).
+"""Untrusted text made visible and inert before it reaches a screen (docs/security.md).
 
 Every display path -- the approval dialog, the chat, ``agenttui ask`` on
 stdout/stderr, CLI listings -- passes model- or tool-controlled text through

@@ -1,4 +1,4 @@
-"""MCP both ways (issue 14).
+"""MCP both ways.
 
 * Client: servers configured in ``config.toml`` (:mod:`.config`), connected
   with the official ``mcp`` SDK (:mod:`.connection`, :mod:`.manager`), their

@@ -1,4 +1,4 @@
-"""MCP tools as agenttui tools (issue 14 item 2).
+"""MCP tools as agenttui tools.
 
 Each tool of a connected server becomes a :class:`~agenttui.agent.tools.registry.ToolSpec`
 named ``mcp__<server>__<tool>`` (characters a provider refuses in a function

@@ -1,4 +1,4 @@
-"""MCP server entries in ``config.toml`` (issue 14 item 1).
+"""MCP server entries in ``config.toml``.
 
 Shape (user scope: every profile; profile scope: that profile only, and it
 wins over a user entry of the same name)::

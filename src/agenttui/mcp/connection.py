@@ -1,4 +1,4 @@
-"""One MCP server connection, owned by one asyncio task (issue 14 items 1, 2).
+"""One MCP server connection, owned by one asyncio task.
 
 The SDK's ``Client`` must be entered and left in the same task (anyio cancel
 scopes), so :class:`Connection` runs an owner task that connects, lists the

@@ -1,4 +1,4 @@
-"""The MCP servers of one profile in one process (issue 14 item 1).
+"""The MCP servers of one profile in one process.
 
 ::
 

@@ -1,4 +1,4 @@
-"""``agenttui mcp serve``: the profile's memory and history for other agents (issue 14 item 4).
+"""``agenttui mcp serve``: the profile's memory and history for other agents.
 
 A stdio MCP server (the SDK's ``MCPServer``) with four tools, each the same
 code path as agenttui's own tools (agent/tools/memory.py, agent/tools/history.py):

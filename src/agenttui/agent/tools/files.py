@@ -179,7 +179,7 @@ def _skip_lines(handle: BinaryIO, count: int) -> tuple[int, int]:
 def _read_page(handle: BinaryIO, max_lines: int, budget: int) -> tuple[list[str], bool, bool]:
     """(lines, more follow, the first line was cut) with at most ``4 * budget + 4`` bytes read.
 
-    Memory is bounded by bytes, not lines (issue 10 item 7): a 300 MB single-line
+    Memory is bounded by bytes, not lines: a 300 MB single-line
     file costs one read of the byte cap. ``budget`` counts characters; the byte
     cap allows four UTF-8 bytes per character.
     """

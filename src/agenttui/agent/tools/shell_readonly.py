@@ -1,4 +1,4 @@
-"""The read-only allowlist behind ``shell_risk``'s ``low`` (issue 10 item 3). Data only.
+"""The read-only allowlist behind ``shell_risk``'s ``low``. Data only.
 
 A command is rated ``low`` only when its name is listed here *and* every
 option, operand and (for some) script is known to be read-only; anything else

@@ -24,7 +24,7 @@ Levels: ``high`` = destructive or privilege-escalating (data loss that the
 user cannot undo: ``rm``, ``dd``, ``mkfs``, ``git push --force``,
 ``git reset --hard``, ``sudo`` …); ``medium`` = changes files, talks to the
 network, installs packages, runs arbitrary programs, or anything unknown;
-``low`` = allowlisted only (issue 10 item 3): a command in the read-only
+``low`` = allowlisted only: a command in the read-only
 table :data:`agenttui.agent.tools.shell_readonly.READ_ONLY` used with options and
 operands the table knows to be read-only, and scripts (sed, awk, find) that
 :mod:`agenttui.agent.tools.shell_scripts` reads as read-only. ``sort -o FILE``,

@@ -1,4 +1,4 @@
-"""Read-only checks for commands whose arguments are programs: sed, awk, find (issue 10 item 3).
+"""Read-only checks for commands whose arguments are programs: sed, awk, find.
 
 Each check answers one question -- does this invocation only read? -- and says
 no to anything it cannot read fully (the caller then rates it ``medium``).

@@ -1,4 +1,4 @@
-"""Notes that say the same thing in other words: the audit's duplicate search (issue 16).
+"""Notes that say the same thing in other words: the audit's duplicate search.
 
 Two notes are **duplicates by wording** when, compared as signatures:
 

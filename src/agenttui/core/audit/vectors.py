@@ -1,4 +1,4 @@
-"""Embeddings for the audit's duplicates by meaning (issue 16).
+"""Embeddings for the audit's duplicates by meaning.
 
 The audit asks the endpoint that serves recall's embeddings (the same
 ``[recall] embedding_model`` and :class:`EmbeddingClient`) for one vector

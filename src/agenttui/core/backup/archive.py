@@ -320,7 +320,7 @@ def _scan(tar: tarfile.TarFile, archive: Path, limits: RestoreLimits,
 
 def _read_problem(exc: BaseException) -> str:
     """One line for an unreadable archive, not tarfile's list of every method it tried
-    ("- method gz: …  - method bz2: …", issue 12 item 18)."""
+    ("- method gz: …  - method bz2: …"), which tells a newcomer nothing."""
     text = str(exc)
     if isinstance(exc, tarfile.ReadError) and "could not be opened successfully" in text:
         return "not a readable backup archive: not a .tar.gz, or damaged (backups are made by agenttui backup)"

@@ -1,6 +1,6 @@
 """What ``restore`` accepts from an archive: which paths, how many files, how many bytes.
 
-Issue 11 item 8: a 14 MB archive expanded to a 3 GB file, 100,000 small files
+Before these limits, a 14 MB archive expanded to a 3 GB file, 100,000 small files
 took two minutes, and an unexpected ``config/evil.sh`` was restored and kept.
 Every check here reads tar headers only, before anything is written.
 

@@ -2,7 +2,7 @@
 
 Order of the lookup: ``OPENAI_API_KEY``, a key typed in Settings for this
 session only (no keyring, file not chosen), the keyring, then the opt-in key
-file ``<config dir>/api_key`` (:mod:`agenttui.core.config.key_file`, issue 12 item 8).
+file ``<config dir>/api_key`` (:mod:`agenttui.core.config.key_file`).
 
 The key never touches config.toml, history, logs or backups. ``keyring`` is
 imported only when a lookup happens (it is slow to import and the first

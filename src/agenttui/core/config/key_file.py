@@ -1,4 +1,4 @@
-"""The API key in a plain file, for systems without a keyring (issue 12 item 8).
+"""The API key in a plain file, for systems without a keyring.
 
 Opt-in only: the Settings dialog writes it when the user turns on the clearly
 labelled switch, never by default. The file is ``<config dir>/api_key``, one

@@ -57,7 +57,7 @@ class MemorySettings:
         "offer", "detected corrections (\"don't …\", \"I prefer X, not Y\", \"jangan …\"): `\"off\"`, "
         "`\"offer\"` to remember, or `\"save\"` with undo",
         labels=(("off", "off"), ("offer to remember", "offer"), ("save with undo", "save")))
-    # "ask" by default (issue 10): a note the model was talked into by a web page or a file
+    # "ask" by default: a note the model was talked into by a web page or a file
     # must not reach every later prompt unseen.
     model_consent: Literal["save", "ask"] = setting(
         "ask", "model-proposed memory: `\"ask\"` first or `\"save\"` at once (with undo); either "

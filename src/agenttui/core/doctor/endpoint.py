@@ -1,4 +1,4 @@
-"""``agenttui doctor``'s endpoint checks (issue 9, item 8).
+"""``agenttui doctor``'s endpoint checks.
 
 Three checks, all decided by asking the endpoint itself:
 

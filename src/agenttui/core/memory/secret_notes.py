@@ -1,4 +1,4 @@
-"""What is left of a memory note once its secrets are redacted (issue 12 item 11).
+"""What is left of a memory note once its secrets are redacted.
 
 ``/remember my openai key is sk-…`` used to store "my openai key is
 [REDACTED:openai_key]": a note that says nothing and is sent with every

@@ -7,7 +7,7 @@ and mounts it above, keeping the view where the user was reading. The log is
 anchored (``VerticalScroll.anchor``): it follows new content until the user
 scrolls up, and follows again once they scroll back to the bottom.
 
-A conversation's first page is shown whole (issue 12 item 10): its rows are
+A conversation's first page is shown whole: its rows are
 mounted with ``display: none`` and shown together once every reply's Markdown
 has its blocks (parsed in a thread after mounting; the questions used to show
 seconds before their replies under load), at most ``REVEAL_WAIT_S``. An older
@@ -49,7 +49,7 @@ to the latest page, and so does a message sent meanwhile (it goes under the
 latest messages, never under the window being read). While a reply streams, Home
 only scrolls (the reply is not in history yet, so it could not be paged back).
 
-The log shows the conversation's active branch (issue 15); a message with
+The log shows the conversation's active branch; a message with
 siblings gets its ``‹ 2/3 ›`` navigator, and with the log focused one message
 is selected to act on (:mod:`.message_cursor`). Opening at a message (a search
 hit) first makes the active branch the one holding it.
@@ -302,7 +302,7 @@ class ChatLog(VerticalScroll):
     def _load(self, conversation_id: str, before_id: int | None, focus_id: int | None = None,
               opened: int = 0) -> None:
         history = self.services.history
-        if focus_id is not None:  # a hit on another branch: that branch is shown (issue 15)
+        if focus_id is not None:  # a hit on another branch: that branch is shown
             with contextlib.suppress(Exception):  # gone meanwhile: the page says what is there
                 history.show_branch(conversation_id, focus_id)
         page = history.messages(conversation_id, limit=PAGE, before_id=before_id)
@@ -418,7 +418,7 @@ class ChatLog(VerticalScroll):
         else:
             rows = self.cursor.rows()
             first_page = not rows
-            if first_page:  # shown whole once every reply is rendered (issue 12 item 10)
+            if first_page:  # shown whole once every reply is rendered
                 for widget in widgets:
                     widget.display = False
             # above a message sent meanwhile; below the rows it replaces (they go when it shows)

@@ -5,7 +5,7 @@ Decisions:
 * **One list, both kinds and scopes.** An ``OptionList`` (line-rendered, so a
   few hundred items cost nothing) sorted pinned first, then user scope, then
   profile scope, newest first. Each row is compact but readable at the pane's
-  narrowest (24 columns, issue 12 item 20): a pin glyph (``★``), the scope as a dim word (``user``
+  narrowest (24 columns): a pin glyph (``★``), the scope as a dim word (``user``
   for every profile, ``proj`` for this profile only) and, only when the user
   did not write it themselves, where it came from (``model``, ``auto`` for
   the extraction pass, ``fix`` for a noticed correction, ``import``). The
@@ -132,7 +132,7 @@ class MemoryPane(Vertical):
     DEFAULT_CSS = """
     MemoryPane { height: 1fr; }
     /* The scrollbar's column is kept even while nothing scrolls, so rows never re-wrap (and lose
-       their last line) when it appears, and one thin bar never sits on text (issue 12 item 20). */
+       their last line) when it appears, and one thin bar never sits on text. */
     MemoryPane > #memory-list { height: 1fr; border: none; scrollbar-gutter: stable;
                                 scrollbar-size-vertical: 1; padding: 0 0 0 1; }
     MemoryPane > #memory-list > .option-list--option { padding: 0 1 0 0; }
@@ -148,7 +148,7 @@ class MemoryPane(Vertical):
         Binding("k", "keep", "Keep a held item / accept a review", id="memory.keep"),
         Binding("s", "toggle_scope", "Scope for new", id="memory.scope"),
         Binding("a", "focus_add", "Add", id="memory.add"),
-        # Back to the chat, the pane staying open (issue 12 item 12); the editor's own Esc wins.
+        # Back to the chat, the pane staying open; the editor's own Esc wins.
         Binding("escape", "app.focus_pane('chat')", "Chat", id="memory.to_chat"),
     ]
 
@@ -214,7 +214,7 @@ class MemoryPane(Vertical):
         yield MemoryOffer(id="memory-offer")
         yield Input(id="memory-add")
         # Hidden: notices memory and history changed on disk (another shell, a restore) and
-        # tells the main screen, which reloads this pane and History (issue 12 item 7).
+        # tells the main screen, which reloads this pane and History.
         from agenttui.ui.widgets.data_watcher import DataWatcher
 
         yield DataWatcher(self.services)
@@ -367,7 +367,7 @@ class MemoryPane(Vertical):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The list's keys act (and show in the footer) only on the list: in the Add field or the
-        editor they type (as History's, issue 12 item 16)."""
+        editor they type (as History's)."""
         if action in _LIST_ACTIONS:
             return self.screen.focused is self.option_list
         return True

@@ -22,8 +22,8 @@ A streamed reply only ever appends (docs/upstream-textual-markdown-append.md):
 
 * It is mounted with an empty Markdown and its first delta is appended in its
   own mount (:meth:`AssistantMessage.streaming`); the mount waits for that, so
-  the first words are on screen when the mount returns (issue 9: Enter -> first
-  words). The first delta was once the Markdown's initial text, which
+  the first words are on screen when the mount returns (Enter -> first words
+  is a measured figure). The first delta was once the Markdown's initial text, which
   ``Markdown.update`` renders; but ``update`` leaves the mark ``append``
   re-parses from at the document's end when the text ends with a newline, so
   the next append replaced the last block with what came next ("Hello.\n\n"
@@ -54,7 +54,7 @@ Deltas are batched: the first is shown at once, later ones at most every
 ``STREAM_INTERVAL``. Each Markdown update grows the reply, and a taller widget
 means a layout of the whole screen plus a repaint of the scrolled chat; at a
 model's pace (a delta every few milliseconds) updating per delta spends most of
-the CPU on frames nobody can read. Five updates a second (issue 12: CPU of a
+the CPU on frames nobody can read. Five updates a second (the goal: CPU of a
 paced stream at most half the minimal MarkdownStream app's) still read as a
 flowing stream: at a model's 30-80 words/s each adds a line or two, and a key
 typed meanwhile is echoed between updates. Ten a second cost about a third more
@@ -237,7 +237,7 @@ class AssistantMessage(Vertical):
         self._shown_first = False  # the first delta is shown at once, later ones batched
         self._flushed_at = 0.0  # time.monotonic() of the last batch shown
         # Set once the Markdown has mounted its first blocks (parsed in a thread after mount):
-        # the chat log shows a reopened page only when every reply is (issue 12 item 10).
+        # the chat log shows a reopened page only when every reply is rendered.
         self.rendered = asyncio.Event()
 
     @classmethod
@@ -343,7 +343,7 @@ class AssistantMessage(Vertical):
                 await self.markdown.update(self._shown)
 
     async def show_saved(self, saved: str) -> None:
-        """Show the reply as history keeps it (issue 12 item 14): a secret the stream showed
+        """Show the reply as history keeps it: a secret the stream showed
         becomes ``[REDACTED:<kind>]`` here too, so what is copied now is what a reopened
         conversation shows. Call after :meth:`finish`."""
         if saved == self.text:
