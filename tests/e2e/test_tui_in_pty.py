@@ -41,7 +41,7 @@ def test_chat_remember_quit_then_check_disk(fake_openai, isolated_home, tmp_path
     with PtyTerminal([str(AGENTTUI)], env=env, size=(120, 36), cwd=str(tmp_path)) as term:
         term.wait_for(lambda s: all(f"─ {t} ─" in s for t in ("Memory", "Chat", "History")), timeout=20)
         # At once, in one write with its Enter (a fast typist, a paste, tmux send-keys): the
-        # panes may still be slots or being swapped in; nothing typed may be lost (issue 12 item 1).
+        # panes may still be slots or being swapped in; nothing typed may be lost.
         term.send("hello agent\r")
         term.wait_for("Hi from the fake server", timeout=20)
         # One write with its Enter, as a paste or a fast typist delivers it: the

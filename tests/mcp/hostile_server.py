@@ -1,4 +1,4 @@
-"""A hostile MCP server for the client's tests (issue 14 item 5), run as a script.
+"""A hostile MCP server for the client's tests, run as a script.
 
 Built with the SDK's own ``MCPServer`` (the shape of the reference servers,
 e.g. ``mcp_server_time.server.create_server``) so the wire format is the real

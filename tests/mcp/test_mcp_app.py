@@ -1,4 +1,4 @@
-"""MCP in the TUI (issue 14 item 3): lazy start after the panes, a tool call
+"""MCP in the TUI: lazy start after the panes, a tool call
 end to end with approval (rendered with the server's name), the MCP screen,
 /mcp inserting a prompt, and no server left running after quit."""
 

@@ -1,4 +1,4 @@
-"""``ask --yes`` runs an MCP tool end to end against a real server (issue 14 "done means")."""
+"""``ask --yes`` runs an MCP tool end to end against a real server."""
 
 from __future__ import annotations
 

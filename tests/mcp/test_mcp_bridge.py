@@ -1,4 +1,4 @@
-"""The tool bridge against real servers (issue 14 items 2, 5): names, schemas,
+"""The tool bridge against real servers: names, schemas,
 approval, bounded/redacted output, crash and restart, timeouts, no orphans."""
 
 from __future__ import annotations

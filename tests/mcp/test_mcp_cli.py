@@ -1,4 +1,4 @@
-"""``agenttui mcp add|list|remove`` against real servers (issue 14 item 1)."""
+"""``agenttui mcp add|list|remove`` against real servers."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""MCP while the app's chat is incognito (issue 14 with issue 15 item 3): a server
+"""MCP while the app's chat is incognito: a server
 started before incognito keeps running and its tools work, but from the moment
 the chat is incognito nothing MCP does writes under the data dir -- not the
 stderr it prints, not a restart (which would refresh the tool cache and empty

@@ -1,5 +1,5 @@
-"""No MCP server outlives agenttui: quit, SIGTERM, and agenttui killed outright
-(issue 14 "done means"). The real ``agenttui`` command in a pseudo-terminal,
+"""No MCP server outlives agenttui: quit, SIGTERM, and agenttui killed outright.
+The real ``agenttui`` command in a pseudo-terminal,
 one hostile server configured; the server's argv carries a marker so the test
 finds it among the machine's processes."""
 

@@ -1,4 +1,4 @@
-"""A stdio server that dies while idle (issue 14 item 1, restart with backoff):
+"""A stdio server that dies while idle (restarted with backoff):
 noticed when its stream ends, restarted in the background, so the next call
 works; one that dies right after every start is given up on, not restarted
 forever. Real processes: tests/mcp/hostile_server.py."""

@@ -1,4 +1,4 @@
-"""``agenttui mcp serve`` driven by the SDK's own client over stdio (issue 14 item 4)."""
+"""``agenttui mcp serve`` driven by the SDK's own client over stdio."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Both renderers of agent events (the chat pane, `agenttui ask`) match every event type and end in
-``case _: assert_never(event)`` (issue 13 item 3).
+``case _: assert_never(event)``.
 
 The ``assert_never`` arm is what makes mypy (tests/unit/test_static_checks.py) report an
 event type added to ``agenttui.agent.events.AgentEvent`` and not rendered: this test fails

@@ -1,4 +1,4 @@
-"""scripts/move_core_modules.py (issue 13 item 8) on a small repository in the old layout.
+"""scripts/move_core_modules.py on a small repository in the old layout.
 
 The script is run for real (git, ruff, the import check) on a tree holding every module of
 its table as a stub, then run again: the second run must change nothing. The stubs carry

@@ -1,4 +1,4 @@
-"""The static checks run with the tests (issue 13 item 2), so `.ci/run` (README's
+"""The static checks run with the tests, so `.ci/run` (README's
 test line) fails when one does: ruff, mypy and the import-linter contracts, all
 configured in pyproject.toml (what each checks, and why each exception, is
 written there). A failure shows the tool's own report.

@@ -1,4 +1,4 @@
-"""The app under faults (issue 11): notices for what it can live with, one line for a bug.
+"""The app under faults: notices for what it can live with, one line for a bug.
 
 Real app (make_app), real SQLite; the history database is damaged the way a
 newer agenttui or a crash leaves it.

@@ -50,7 +50,7 @@ async def test_narrow_terminal_collapses_sidebars_and_keys_bring_them_back(servi
 async def test_toggle_hides_a_sidebar_on_a_wide_terminal(services):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=(160, 50)) as pilot:
-        await pilot.press("f3")  # goes to History (issue 12 item 12) ...
+        await pilot.press("f3")  # goes to History ...
         await pilot.pause()
         await pilot.press("f3")  # ... and, pressed there, hides it
         assert pane_titles(app) == {"Memory": True, "Chat": True, "History": False}
@@ -91,7 +91,7 @@ async def test_keys_are_remappable_from_config(paths, make_services):
         await pilot.press("f12")  # the remapped key goes to Memory ...
         await pilot.pause()
         assert app.screen.query_one("#memory-pane").has_focus_within
-        await pilot.press("f12")  # ... and, pressed there, hides it (issue 12 item 12)
+        await pilot.press("f12")  # ... and, pressed there, hides it
         assert pane_titles(app)["Memory"] is False
         assert any("no.such" in m for _, _, m in app.notices)
         assert app.key_for("app.toggle_memory") == "f12"
@@ -122,7 +122,7 @@ async def test_palette_runs_an_action(services):
         await wait_until(pilot, lambda: app.screen.query_one(CommandList).highlighted is not None)
         await pilot.press("enter")
         await pilot.pause()
-        # "History" goes to the pane (issue 12 item 12: F3 and the palette entry focus it)
+        # "History" goes to the pane (F3 and the palette entry both focus it)
         await wait_until(pilot, lambda: app.screen.query_one("#history-pane").has_focus_within)
         assert pane_titles(app)["History"] is True
 
@@ -215,7 +215,7 @@ async def test_deferred_panes_keep_a_toggle_made_before_they_mount(services):
 
 @pytest.mark.slow
 async def test_first_run_open_settings_button_opens_the_settings_dialog(services, memory_keyring):
-    """Issue 11 item 11: the button's choice was handed to an un-awaited run_action."""
+    """The button's choice was once handed to an un-awaited run_action."""
     from agenttui.ui.screens.settings import SettingsScreen
 
     app = make_app(services)  # no key anywhere: the first-run screen comes up

@@ -1,4 +1,4 @@
-"""Issue 12 item 20: the side panes take a bounded share of the width, so the chat gets most of
+"""The side panes take a bounded share of the width, so the chat gets most of
 it (at 100x30 they kept 28-30 columns each and left the chat 38-40); memory rows never re-wrap
 when the list's scrollbar appears, and the scrollbar never sits on or against text. Read from
 the screen as drawn (the compositor's strips), not from styles."""

@@ -1,4 +1,4 @@
-"""Issue 12 item 22: a lazily imported screen that vanished in an upgrade while the app runs
+"""A lazily imported screen that vanished in an upgrade while the app runs
 gives a "restart" notice and the app carries on; an import error with nothing changed on disk
 stays a bug (crash log)."""
 

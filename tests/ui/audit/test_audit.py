@@ -167,7 +167,7 @@ async def test_bulk_delete_flagged_with_confirm(services):
         dialog = app.screen
         assert isinstance(dialog, ConfirmScreen)
         assert f"{len(flagged)} memory item(s)" in dialog.statement and "duplicate 2" in dialog.statement
-        assert app.focused is dialog.query_one("#confirm-word", Input)  # typing goes there (issue 12 item 6)
+        assert app.focused is dialog.query_one("#confirm-word", Input)  # typing goes there
         await pilot.press(*"delete", "enter")
         await settle(pilot, app)
         left = {i.id for i in services.memory.items()}

@@ -1,4 +1,4 @@
-"""Issue 12 item 17 (labels part): the audit filter's labels name their key; "all items (0)" and
+"""The audit filter's labels name their key; "all items (0)" and
 "suspicious (1)" read as counts. The counts stay on the summary line."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Branches in the chat (issue 15): regenerate, edit, switch versions, fork, search opens the
+"""Branches in the chat: regenerate, edit, switch versions, fork, search opens the
 right branch -- the real app against the fake OpenAI server, real SQLite, Pilot keys."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 12 item 10: an old conversation opens whole. It rendered in stages (the user messages at
+"""An old conversation opens whole. It rendered in stages (the user messages at
 once, the replies when their Markdown had been parsed in a thread, about 3 s later under load) and
 once stayed blank until scrolled. The test watches every turn of the event loop while the page
 opens: the log is never painted with a reply still unrendered, and once shown, the latest reply is

@@ -1,4 +1,4 @@
-"""Honest context in the app (issue 15 item 4): the meter, "older turns not sent", /compact.
+"""Honest context in the app: the meter, "older turns not sent", /compact.
 
 Real services and SQLite, the real openai client against the fake server
 (the summary request too), Textual Pilot.

@@ -1,4 +1,4 @@
-"""Issue 12 item 7: the Memory and History panes follow changes made on disk while the app
+"""The Memory and History panes follow changes made on disk while the app
 runs -- another process's memory write, another process's conversation, a restore."""
 
 from __future__ import annotations

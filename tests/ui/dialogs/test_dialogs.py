@@ -85,7 +85,7 @@ async def test_reset_memory_states_counts_needs_word_and_backs_up(services):
         assert "2 note(s) and 1 fact(s) of the user scope" in dialog.statement
         assert "1 note(s) and 0 fact(s) of profile" in dialog.statement
         assert dialog.require_word == "delete"
-        assert app.focused is dialog.query_one("#confirm-word", Input)  # typing goes there (issue 12 item 6)
+        assert app.focused is dialog.query_one("#confirm-word", Input)  # typing goes there
         await pilot.press("escape")  # Cancel
         await settle(pilot, app)
         assert len(memory.items()) == 4

@@ -169,7 +169,7 @@ async def test_first_run_without_a_keyring_offers_only_what_works(services):
         text = str(app.screen.query_one("#first-run-text").render())
         assert "export OPENAI_API_KEY" in text and "no usable keyring" in text
         assert "1." not in text and "agenttui key set" not in text  # the keyring ways cannot work here
-        # Settings can: it keeps the key for the session or, opted in, in a 0600 file (issue 12 item 8)
+        # Settings can: it keeps the key for the session or, opted in, in a 0600 file
         assert "session only" in text and app.screen.query("#settings")
         await pilot.pause()
         later = app.screen.query_one("#later")

@@ -1,6 +1,6 @@
-"""Issue 12, what a new user trips on: one Pilot test (or more) per item fixed here.
+"""What a new user trips on in the first minutes: one Pilot test (or more) per fix.
 
-Item 1 (type-ahead) has its own file, prompt/test_type_ahead.py.
+Type-ahead has its own file, prompt/test_type_ahead.py.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def sent(app) -> list[str]:
     return [m.text for m in app.screen.query(UserMessage)]
 
 
-# -- item 2: deleting the conversation open in Chat -----------------------------
+# -- deleting the conversation open in Chat -------------------------------------
 def _listed(listing: ConversationList, conversation_id: str) -> bool:
     try:  # get_option_index raises (not None) for a row not listed yet
         return listing.get_option_index(conversation_id) is not None
@@ -122,7 +122,7 @@ async def test_deleting_the_conversation_while_its_reply_streams(chat_services, 
     assert history.get_conversation(doomed) is None
 
 
-# -- item 3: /memory keeps the focus in the prompt --------------------------------
+# -- /memory keeps the focus in the prompt ----------------------------------------
 @pytest.mark.slow
 async def test_memory_command_shows_the_pane_and_keeps_typing_in_the_prompt(services):
     services.memory.add_note("likes green tea", "user", "explicit")
@@ -141,7 +141,7 @@ async def test_memory_command_shows_the_pane_and_keeps_typing_in_the_prompt(serv
         assert not isinstance(app.screen, ConfirmScreen)
 
 
-# -- item 5: ctrl+r after a cancelled or a finished reply -------------------------
+# -- ctrl+r after a cancelled or a finished reply ---------------------------------
 @pytest.mark.slow
 async def test_ctrl_r_after_escape_asks_again_without_the_cut_reply(chat_services, fake_openai):
     fake_openai.reply(" ".join(f"word{i}" for i in range(400)), words_per_second=40)
@@ -175,12 +175,12 @@ async def test_ctrl_r_after_a_finished_reply_says_what_it_can_do(chat_services, 
         await wait_until(pilot, lambda: any("Nothing to retry" in n[2] for n in app.notices))
         await send(pilot, "a question")
         await wait_until(pilot, lambda: not pane.streaming and replies(app) == ["done and dusted"])
-        await pilot.press("ctrl+r")  # after a finished reply it regenerates it (issue 15)
+        await pilot.press("ctrl+r")  # after a finished reply it regenerates it
         await wait_until(pilot, lambda: not pane.streaming and replies(app) == ["done again"])
         assert len(fake_openai.chat_requests) == 2 and sent(app) == ["a question"]
 
 
-# -- item 6: the typed-confirmation dialog starts in its field --------------------
+# -- the typed-confirmation dialog starts in its field ----------------------------
 @pytest.mark.slow
 async def test_reset_memory_dialog_takes_the_typed_word_at_once(services):
     memory = services.memory
@@ -205,7 +205,7 @@ async def test_reset_memory_dialog_takes_the_typed_word_at_once(services):
         await wait_until(pilot, lambda: memory.items() == [])
 
 
-# -- item 9: Enter while a reply streams queues the message -------------------------
+# -- Enter while a reply streams queues the message ---------------------------------
 @pytest.mark.slow
 async def test_a_message_sent_while_a_reply_streams_is_queued_and_sent_after_it(chat_services, fake_openai):
     # 5 s of reply: typing the follow-up (a key at a time) ends well before it, on a busy machine too
@@ -248,7 +248,7 @@ async def test_a_queued_message_goes_back_to_the_prompt_when_another_conversatio
         assert sent(app) == []
 
 
-# -- item 13: /reset-memory lets the user choose the scope (and item 21: not when empty) --
+# -- /reset-memory lets the user choose the scope (and says so when memory is empty) -----
 def _two_scopes(memory) -> None:
     memory.add_note("user note one")
     memory.add_note("user note two")
@@ -315,7 +315,7 @@ def services_backups(services) -> list[str]:
     return [str(p) for p in folder.rglob("*")] if folder.exists() else []
 
 
-# -- item 21: /export without a path, /reset on an empty conversation ----------------
+# -- /export without a path, /reset on an empty conversation -------------------------
 @pytest.mark.slow
 async def test_export_without_a_path_goes_to_the_exports_folder_not_the_current_one(
         chat_services, fake_openai, tmp_path, monkeypatch):
@@ -363,7 +363,7 @@ async def test_reset_on_an_empty_conversation_does_nothing_and_says_so(chat_serv
         assert chat_services.history.count_conversations(True) == 0
 
 
-# -- item 15: Esc gives one marker, at once ------------------------------------------
+# -- Esc gives one marker, at once ---------------------------------------------------
 def _cancel_markers(app) -> list[str]:
     from agenttui.ui.widgets.message_view import AssistantMessage
 

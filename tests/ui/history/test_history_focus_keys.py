@@ -1,4 +1,4 @@
-"""Issue 12 item 16: History's focus and keys are obvious. F3 lands on the conversation list (it
+"""History's focus and keys are obvious. F3 lands on the conversation list (it
 landed in the search box, where the footer offered "r Rename" and r typed into the search);
 the footer shows only the keys that act where the focus is; ↓ leaves the search box for the list.
 The Memory pane's list keys follow the same rule in its Add field."""

@@ -1,4 +1,4 @@
-"""Issue 12 item 19: History search lists each conversation once, with the dates its
+"""History search lists each conversation once, with the dates its
 matches span and how many matched; the header fits the default pane width."""
 
 from __future__ import annotations

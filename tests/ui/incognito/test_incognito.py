@@ -1,4 +1,4 @@
-"""Incognito in the app (issue 15 item 3): alt+i / /incognito, the badge, nothing written, save on leave.
+"""Incognito in the app: alt+i / /incognito, the badge, nothing written, save on leave.
 
 Real services over the test's AGENTTUI_HOME, real SQLite and memory files, the
 real openai client against the fake server, Textual Pilot.

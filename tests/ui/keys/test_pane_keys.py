@@ -1,4 +1,4 @@
-"""Issue 12 item 12: every pane has a key that reaches the app in tmux and common terminals
+"""Every pane has a key that reaches the app in tmux and common terminals
 (F-keys and Esc; alt+1 types "¡" in a macOS Terminal and may never arrive), shown in the
 footer; Tab in the prompt moves the focus unless it completes a slash command. The keys are
 sent as a terminal sends them (tests/e2e/pty_terminal.py's table) where Pilot allows."""

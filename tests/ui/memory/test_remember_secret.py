@@ -1,4 +1,4 @@
-"""Issue 12 item 11 in the app: /remember with a note that is mostly a secret is refused with
+"""In the app: /remember with a note that is mostly a secret is refused with
 the reason, nothing is stored; with something useful left, that is kept and the removal said."""
 
 from __future__ import annotations

@@ -65,7 +65,7 @@ async def test_delete_profile_needs_typed_name_and_backs_up(services, tmp_path):
         dialog = app.screen
         assert isinstance(dialog, ConfirmScreen) and dialog.require_word == "scratch"
         word = dialog.query_one("#confirm-word", Input)
-        assert app.focused is word  # typing goes to the field at once (issue 12 item 6)
+        assert app.focused is word  # typing goes to the field at once
         await pilot.press(*"scratc")
         assert dialog.query_one("#confirm", Button).disabled
         await pilot.press("h", "enter")

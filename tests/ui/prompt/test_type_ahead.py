@@ -1,4 +1,4 @@
-"""Issue 12 item 1: whatever is typed from the first moment on ends up in the prompt, in order.
+"""Whatever is typed from the first moment on ends up in the prompt, in order.
 
 Keys come from the terminal as fast as a paste or ``tmux send-keys`` writes
 them, while the app is still putting its panes up. These tests post key
@@ -7,7 +7,7 @@ before the app's first frame, and while the screen is busy swapping the
 first frame's slots for the real panes (its message queue is blocked then,
 and keys forwarded to it were handled only after the panes were up, by no
 one). The first frame's own prompt (``startup.EarlyPrompt``) takes plain
-typing at once (the start-up figure of issue 12 is judged on it); what it
+typing at once (start-up time is judged on it: bench/bench_prompt_usable.py); what it
 holds moves into the real prompt.
 """
 

@@ -1,4 +1,4 @@
-"""Issue 10 item 1: a hostile model cannot hide part of a command from the approval dialog.
+"""A hostile model cannot hide part of a command from the approval dialog.
 
 The model is scripted through the real ``openai`` client against the loopback
 fake server; its ``run_shell`` call carries an OSC sequence (``ESC ] 0; … BEL``,

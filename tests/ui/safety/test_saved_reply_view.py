@@ -1,4 +1,4 @@
-"""Issue 12 item 14: once a reply is saved, the live view shows it as history keeps it -- a key
+"""Once a reply is saved, the live view shows it as history keeps it -- a key
 the stream showed is marked [REDACTED:…] -- so a copy now matches the reopened conversation."""
 
 from __future__ import annotations

@@ -101,7 +101,7 @@ async def test_enter_in_the_key_field_saves_and_env_overrides_are_named(make_ser
 
 @pytest.mark.slow
 async def test_every_simple_key_of_the_schema_has_a_field_with_its_meaning(services):
-    """The form is built from the config schema (issue 11): a new key is one entry there."""
+    """The form is built from the config schema: a new key is one entry there."""
     from agenttui.core.config.schema import schema_keys
     from agenttui.ui.screens.settings import field_id, form_keys
 

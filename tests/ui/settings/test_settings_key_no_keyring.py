@@ -1,4 +1,4 @@
-"""Settings without a keyring (issue 12 item 8): a typed key is used for the session, or, opted in,
+"""Settings without a keyring: a typed key is used for the session, or, opted in,
 stored in a 0600 file in the config dir; never thrown away, never in config.toml."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 12 item 23: Settings offers, at the top, a model picker filled from the endpoint's
+"""Settings offers, at the top, a model picker filled from the endpoint's
 ``GET /models`` (real openai client against the fake server), your name, the temperature and
 the system prompt (soul); Save stays on screen at every size."""
 

@@ -42,7 +42,7 @@ async def test_escape_cancels_a_streaming_reply(chat_services, fake_openai):
         await wait_until(pilot, lambda: not chat(app).streaming)
         shown = replies(app)[0]
         assert "word399" not in shown
-        view = app.screen.query(AssistantMessage).last()  # one marker, on the reply (issue 12 item 15)
+        view = app.screen.query(AssistantMessage).last()  # one marker, on the reply
         assert view.has_class("-incomplete") and "cancelled" in str(view.query_one(".status").render())
         cid = chat(app).conversation_id
     last = chat_services.history.messages(cid)[-1]

@@ -1,4 +1,4 @@
-"""Issue 11 item 12: a turn's storage work runs off the UI's event loop.
+"""A turn's storage work runs off the UI's event loop.
 
 Another process holds the history database's write lock while a turn is
 saved: the app keeps handling keys (switching panes) during the wait, and the

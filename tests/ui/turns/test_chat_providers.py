@@ -1,4 +1,4 @@
-"""The chat pane with real provider streams (issue 9): thinking shown live, unfinished replies say why."""
+"""The chat pane with real provider streams: thinking shown live, unfinished replies say why."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 9 item 10: the app prepares the first turn once its UI is up (agent/prepare.py).
+"""The app prepares the first turn once its UI is up (agent/prepare.py).
 
 Against the fake server over HTTP with the real openai client: the turn must find
 the client the preparation built (not build its own), the connection warm-up is

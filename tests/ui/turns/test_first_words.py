@@ -1,4 +1,4 @@
-"""Enter -> the reply's first words (issue 9, Figures): what keeps that path short, kept.
+"""Enter -> the reply's first words: what keeps that path short, kept.
 
 The speed itself is measured by ``bench/bench_first_turn.py``; these check the
 behaviour the shortcuts must not change: the same Markdown whichever way a reply

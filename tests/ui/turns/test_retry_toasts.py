@@ -1,4 +1,4 @@
-"""Issue 12 item 18: retries show one toast (the latest attempt's), not one per attempt."""
+"""Retries show one toast (the latest attempt's), not one per attempt."""
 
 from __future__ import annotations
 

@@ -51,7 +51,7 @@ def test_ask_without_a_key_exits_1_and_says_how(monkeypatch, fake_openai, tmp_pa
     monkeypatch.delenv("OPENAI_API_KEY")
     proc = ask("hello", cwd=tmp_path)
     assert proc.returncode == 1
-    # no keyring here: only the way that works is offered (issue 12 item 18)
+    # no keyring here: only the way that works is offered
     assert "OPENAI_API_KEY" in proc.stderr and "no keyring" in proc.stderr
     assert fake_openai.chat_requests == []
 

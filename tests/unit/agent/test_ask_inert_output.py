@@ -1,4 +1,4 @@
-"""Issue 10 item 2: no model-controlled string can act on the terminal through the CLI.
+"""No model-controlled string can act on the terminal through the CLI.
 
 A scripted hostile model (real ``openai`` client in a real ``agenttui ask``
 subprocess, against the loopback fake server) puts an OSC 52 clipboard write

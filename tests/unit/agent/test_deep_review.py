@@ -1,4 +1,4 @@
-"""Issue 16 item 4: the model's deep review of memory (contract, data framing, nothing
+"""The model's deep review of memory (contract, data framing, nothing
 changes until accepted), against the fake server through the real openai client."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 12 item 18: error text a newcomer reads -- short, plain, naming what to check.
+"""Error text a newcomer reads -- short, plain, naming what to check.
 
 Real parts: the real ``openai`` client against the loopback fake server (or a port nothing
 listens on), the real loop and history.

@@ -1,4 +1,4 @@
-"""Branches through the loop (issue 15): regenerate and edit keep the old branch, and the
+"""Branches through the loop: regenerate and edit keep the old branch, and the
 request holds the active branch only -- neither as turns nor as recalled text."""
 
 from __future__ import annotations

@@ -95,7 +95,7 @@ async def test_no_api_key_fails_clearly_and_keeps_the_message(services, conversa
     monkeypatch.delenv("OPENAI_API_KEY")
     events = await collect(run_turn(services, conversation.id, "hello?"))
     failed = final(events)
-    # no keyring in the test home: the one way that works here (issue 12 item 18)
+    # no keyring in the test home: the one way that works here
     assert "OPENAI_API_KEY" in failed.error and "no keyring" in failed.error
     assert [m.content for m in services.history.messages(conversation.id)] == ["hello?"]
 
@@ -112,6 +112,6 @@ async def test_retry_of_answers_the_stored_message_again(services, conversation,
     assert sent == [{"role": "user", "content": "question one"}]  # the partial is not replayed
     branch = services.history.messages(conversation.id)
     assert [(m.role, m.incomplete) for m in branch] == [("user", False), ("assistant", False)]
-    # the cut reply is kept as a sibling of the new one (issue 15), not lost
+    # the cut reply is kept as a sibling of the new one, not lost
     siblings = services.history.sibling_ids(conversation.id, branch[1].id)
     assert len(siblings) == 2 and services.history.get_message(siblings[0]).incomplete

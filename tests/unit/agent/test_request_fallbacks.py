@@ -1,4 +1,4 @@
-"""Issue 9 item 7: endpoints that refuse ``stream_options`` or ``tools`` still get answers.
+"""Endpoints that refuse ``stream_options`` or ``tools`` still get answers.
 
 The real openai client talks to the fake server, which refuses the option the
 way each real server does (bodies and sources: tests/fakes/provider_rejections.py).

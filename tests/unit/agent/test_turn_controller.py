@@ -1,4 +1,4 @@
-"""The turn controller (agent/turn.py, issue 13 item 3): one turn's state, shared by the app and `ask`.
+"""The turn controller (agent/turn.py): one turn's state, shared by the app and `ask`.
 
 Driven with the real agent loop, the real openai client and the fake
 OpenAI-compatible server (tests/fakes/openai_server.py); history is real SQLite.

@@ -1,4 +1,4 @@
-"""``agenttui ask --conversation ID`` (issue 15 item 5): continue a given conversation.
+"""``agenttui ask --conversation ID``: continue a given conversation.
 
 Real subprocess, real SQLite, the real openai client against the fake server.
 """

@@ -1,4 +1,4 @@
-"""``agenttui ask --incognito`` (issue 15 item 3): memory is read, nothing is written.
+"""``agenttui ask --incognito``: memory is read, nothing is written.
 
 Real subprocess, real SQLite and memory files, the real openai client against
 the fake server. The data dir (AGENTTUI_HOME) is compared file by file, byte

@@ -1,4 +1,4 @@
-"""Issue 12 item 18, on the command line: a bad archive gets one line saying what is wrong, not
+"""Error text a newcomer reads, on the command line: a bad archive gets one line saying what is wrong, not
 tarfile's list of every decompression method it tried (nothing is changed); ``ask`` without a
 key says how to set one in one plain line, offering only the ways that work here."""
 

@@ -1,4 +1,4 @@
-"""``agenttui history show --json`` (parent ids, branches) and ``history fork`` (issue 15)."""
+"""``agenttui history show --json`` (parent ids, branches) and ``history fork``."""
 
 from __future__ import annotations
 

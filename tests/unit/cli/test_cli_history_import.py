@@ -142,7 +142,7 @@ def test_chatgpt_export_keeps_the_current_path_with_its_times(cli, isolated_home
         ("assistant", "Yes, with a sweater under it that jacket is fine for 15 C.", _at(1732420000.0)),
     ]  # the active branch: not the first "shorts and sandals" answer, not the browser call or its result
     first_answer = store.messages(lisbon.id)[1]
-    siblings = store.sibling_ids(lisbon.id, first_answer.id)  # kept as a branch (issue 15)
+    siblings = store.sibling_ids(lisbon.id, first_answer.id)  # kept as a branch
     assert [store.get_message(s).content for s in siblings] == [
         "Pack for summer: shorts and sandals.", first_answer.content]
 

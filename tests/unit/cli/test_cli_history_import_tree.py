@@ -1,4 +1,4 @@
-"""Importing trees (issue 15): ChatGPT's ``mapping`` whole, and agenttui's JSON round trip.
+"""Importing trees: ChatGPT's ``mapping`` whole, and agenttui's JSON round trip.
 
 data/chatgpt_branched.json is hand-written in the shape of ChatGPT's data-export
 ``conversations.json`` as described in

@@ -80,7 +80,7 @@ def test_key_for_one_profile_wins_for_that_profile_only(cli, file_keyring, monke
     assert json.loads(store.read_text()) == {"agenttui/api_key": "sk-shared"}
 
 
-# -- --file: the opt-in 0600 key file for systems without a keyring (issue 12 item 8) --------
+# -- --file: the opt-in 0600 key file for systems without a keyring --------
 def _key_file(home):
     from agenttui.core.config.key_file import key_file_path
     from agenttui.core.config.paths import Paths

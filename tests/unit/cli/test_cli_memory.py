@@ -105,7 +105,7 @@ def test_broken_config_warns_but_the_command_runs(cli, paths):
 
 @pytest.mark.slow
 def test_add_of_a_note_that_is_mostly_a_secret_is_refused_and_says_why(cli):
-    # issue 12 item 11; key shape: OpenAI project keys start "sk-proj-" (OpenAI API reference)
+    # key shape: OpenAI project keys start "sk-proj-" (OpenAI API reference)
     key = "sk-proj-" + "Ab3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5bC7dE9"
     result = cli("memory", "add", f"my openai key is {key}")
     assert result.code == 1

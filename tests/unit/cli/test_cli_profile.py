@@ -39,7 +39,7 @@ def test_create_errors_exit_1(cli):
 
 @pytest.mark.slow
 def test_create_with_a_bad_path_creates_nothing(cli, tmp_path):
-    """Issue 12 item 4: exit 1 used to leave the profile created (unbound) behind."""
+    """Exit 1 used to leave the profile created (unbound) behind."""
     missing = tmp_path / "nonexistent"
     result = cli("profile", "create", "work", "--path", str(missing))
     assert result.code == 1 and "not a directory" in result.err
@@ -118,7 +118,7 @@ def test_on_a_terminal_the_profile_name_must_be_typed(cli):
 
 @pytest.mark.slow
 def test_help_texts_name_no_internal_ids(cli):
-    """Issue 12 item 21: `agenttui memory --help` showed 'M9' in parentheses, an id of the old design document."""
+    """`agenttui memory --help` once showed 'M9' in parentheses, an id of the old design document."""
     import re
 
     for command in (("--help",), ("memory", "--help"), ("history", "--help"), ("profile", "--help"),

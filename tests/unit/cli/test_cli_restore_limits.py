@@ -1,4 +1,4 @@
-"""``agenttui restore`` refuses oversized or unexpected archives with a clear message (issue 11 item 8)."""
+"""``agenttui restore`` refuses oversized or unexpected archives with a clear message."""
 
 from __future__ import annotations
 

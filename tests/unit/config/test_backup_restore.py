@@ -154,7 +154,7 @@ def test_move_to_trash_never_clobbers(paths):
 
 
 def test_backups_made_in_the_same_second_keep_their_extension(paths):
-    """Issue 12 item 21: the second one was named '….tar.gz-2' (not found by *.tar.gz, not opened as one)."""
+    """The second one was once named '….tar.gz-2' (not found by *.tar.gz, not opened as one)."""
     import time
 
     from agenttui.core.backup.archive import default_backup_path

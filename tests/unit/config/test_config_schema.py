@@ -1,8 +1,8 @@
 """The config schema (core/config/schema.py): one entry per key drives validation and README.
 
-Issue 11 item 7: ``max_note_chars = -1`` (then every note refused with "limit is
+Out-of-range values were once accepted silently: ``max_note_chars = -1`` (then every note refused with "limit is
 -1"), ``max_tool_output = -5``, ``max_seconds = 0`` and
-``window_messages = 2**63-1`` were accepted silently.
+``window_messages = 2**63-1``.
 """
 
 from __future__ import annotations

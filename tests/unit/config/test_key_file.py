@@ -1,4 +1,4 @@
-"""The opt-in key file (issue 12 item 8): 0600, one line, loose permissions refused, lookup order."""
+"""The opt-in key file: 0600, one line, loose permissions refused, lookup order."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Restore limits (issue 11 item 8): size, file count and allowed paths, checked before any write.
+"""Restore limits: size, file count and allowed paths, checked before any write.
 
 The archives are built in tmp in well under a second: a "bomb" is a gzip file
 of many concatenated members (RFC 1952 section 2.2: a gzip file is a series of

@@ -1,4 +1,4 @@
-"""Honest context (issue 15 item 4): figures of a prompt, /compact's plan, a summary sent instead.
+"""Honest context: figures of a prompt, /compact's plan, a summary sent instead.
 
 Real stores (SQLite history, memory and project files); the model call is in
 tests/ui/context/test_compact.py (the real openai client against the fake server).

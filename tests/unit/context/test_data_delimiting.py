@@ -1,4 +1,4 @@
-"""Tool output, memory and recall reach the model as delimited, labelled data (issue 10 item 6)."""
+"""Tool output, memory and recall reach the model as delimited, labelled data."""
 
 from __future__ import annotations
 

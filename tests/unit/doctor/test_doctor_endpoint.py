@@ -1,4 +1,4 @@
-"""Issue 9 item 8: doctor's endpoint verdict comes from a one-token chat probe; a missing
+"""Doctor's endpoint verdict comes from a one-token chat probe; a missing
 ``/models`` is a warning that explains itself. Against the real fake server over HTTP."""
 
 from __future__ import annotations

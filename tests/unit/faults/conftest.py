@@ -1,4 +1,4 @@
-"""Fault injection for the robustness suite (issue 11).
+"""Fault injection for the robustness suite.
 
 Three ways to make a write fail, most real first:
 

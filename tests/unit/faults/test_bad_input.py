@@ -1,4 +1,4 @@
-"""Odd bytes and odd numbers (issue 11, items 4, 5, 9, 10)."""
+"""Odd bytes and odd numbers."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A bug is one line naming a redacted crash log, never a traceback (issue 11)."""
+"""A bug is one line naming a redacted crash log, never a traceback."""
 
 from __future__ import annotations
 

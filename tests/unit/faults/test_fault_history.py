@@ -1,4 +1,4 @@
-"""The history database under faults (issue 11, items 1-3 and 6).
+"""The history database under faults.
 
 Real SQLite throughout: a database that cannot grow (``PRAGMA
 max_page_count``) answers SQLITE_FULL exactly as a full disk does; a second
@@ -130,7 +130,7 @@ def test_a_corrupt_database_moved_aside_is_said_on_stderr(db_path, capsys):
 
 @pytest.mark.slow
 def test_ask_never_exits_0_holding_unsaved_messages(fake_openai, services, monkeypatch, capsys):
-    """Item 1: the database cannot take the turn; exit 1 and the text in a recovery file."""
+    """The database cannot take the turn; exit 1 and the text in a recovery file."""
     cid = services.history.create_conversation().id
     services.close()
     fake_openai.reply("Noted: your tea preference.")

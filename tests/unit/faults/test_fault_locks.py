@@ -1,4 +1,4 @@
-"""Lock timeouts (issue 11): another process holds a file lock or the database.
+"""Lock timeouts: another process holds a file lock or the database.
 
 The holder is a real second process (``multiprocessing`` would fork pytest;
 a plain ``python -c`` is simpler and is what another agenttui would be).

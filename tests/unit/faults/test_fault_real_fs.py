@@ -1,4 +1,4 @@
-"""The installed command on a really full disk and a really read-only one (issue 11, items 1, 2).
+"""The installed command on a really full disk and a really read-only one.
 
 A small tmpfs filled to the last byte answers ENOSPC from the kernel; a
 read-only bind mount answers EROFS. Both need mount rights (see conftest);

@@ -1,4 +1,4 @@
-"""Every write path under ENOSPC, EROFS, EACCES and EIO (issue 11).
+"""Every write path under ENOSPC, EROFS, EACCES and EIO.
 
 Each path is the real core code over a real AGENTTUI_HOME; the fault comes
 from the ``os`` calls beneath it (conftest.fail_os). For every path and

@@ -1,4 +1,4 @@
-"""Property-based fuzzing of every file agenttui reads (issue 11).
+"""Property-based fuzzing of every file agenttui reads.
 
 config.toml, profile.toml, themes, memory JSON, the history database and
 backup archives, each fed arbitrary bytes and arbitrary well-formed

@@ -1,4 +1,4 @@
-"""core.data_watch (issue 12 item 7): what a poll reports, with real files and real SQLite."""
+"""core.data_watch: what a poll reports, with real files and real SQLite."""
 
 from __future__ import annotations
 

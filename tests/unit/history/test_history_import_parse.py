@@ -49,7 +49,7 @@ def test_chatgpt_ids_are_stable_and_differ_by_source():
     first = parse_chatgpt_conversation(conv)
     assert parse_chatgpt_conversation(dict(conv)).conversation.id == first.conversation.id
     assert parse_chatgpt_conversation({**conv, "id": "abd"}).conversation.id != first.conversation.id
-    # the whole tree (issue 15): both answers under the question, the current one active
+    # the whole tree: both answers under the question, the current one active
     assert [m.content for m in first.messages] == ["question", "first answer", "regenerated answer"]
     assert (first.parents, first.active) == ([None, 0, 0], 2)
     without_id = {k: v for k, v in conv.items() if k != "id"}

@@ -1,4 +1,4 @@
-"""Conversations as trees (issue 15, schema v6): branches, the active branch, fork, migration."""
+"""Conversations as trees (schema v6): branches, the active branch, fork, migration."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 16 item 1: duplicates by wording (lexical) and by meaning (vectors)."""
+"""Duplicates by wording (lexical) and by meaning (vectors)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 16 item 1: duplicates by meaning through the real openai client and the fake server.
+"""Duplicates by meaning through the real openai client and the fake server.
 
 The fake server's vectors are a hashed bag of words (texts sharing words are
 close); ``embed_as`` makes a paraphrase with other words a true neighbour.

@@ -1,4 +1,4 @@
-"""Consent for model-written memory (issue 10 item 6): "ask" by default, and a
+"""Consent for model-written memory: "ask" by default, and a
 proposal made after an untrusted read waits whatever the setting says."""
 
 from __future__ import annotations

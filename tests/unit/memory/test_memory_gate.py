@@ -72,7 +72,7 @@ def test_a_note_that_is_only_a_secret_is_rejected():
 
 
 def test_extra_redaction_patterns_apply():
-    # (a note that only names its secret is refused: issue 12 item 11, test_memory_secret_notes.py)
+    # (a note that only names its secret is refused: test_memory_secret_notes.py)
     decision = gate(text="ticket ACME-SECRET-12345 is ours, the platform team owns it",
                     redact_patterns=[r"ACME-SECRET-\d+"])
     assert decision.action == "add"

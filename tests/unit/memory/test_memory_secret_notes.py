@@ -1,4 +1,4 @@
-"""Issue 12 item 11: a note that is mostly a secret is refused; otherwise only what still says
+"""A note that is mostly a secret is refused; otherwise only what still says
 something is kept, and the reason says what was removed.
 
 Key shapes follow the providers' published formats: OpenAI project keys ``sk-proj-…``

@@ -59,7 +59,7 @@ def test_rejection_is_reported_and_nothing_written(store, paths):
 
 
 def test_secret_in_user_note_is_redacted_on_disk(store, paths):
-    # a note that only names its key ("deploy key is … for staging") is refused (issue 12 item 11)
+    # a note that only names its key ("deploy key is … for staging") is refused
     result = store.add_note(f"staging deploys use key {OPENAI_KEY} from the release pipeline")
     assert result.status == "added" and "redacted" in result.reason
     assert OPENAI_KEY not in paths.user_memory_file.read_text()

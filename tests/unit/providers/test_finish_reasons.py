@@ -1,4 +1,4 @@
-"""Issue 9, items 2-4: a reply is complete only when the provider said so.
+"""A reply is complete only when the provider said so.
 
 Every unfinished reply is kept, marked incomplete with the reason in words, its
 tool calls never run or sent back, and the next turn works.

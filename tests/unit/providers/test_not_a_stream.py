@@ -1,4 +1,4 @@
-"""Issue 9, item 3: a 200 answer that is not an event stream is said for what it is."""
+"""A 200 answer that is not an event stream is said for what it is."""
 
 from __future__ import annotations
 

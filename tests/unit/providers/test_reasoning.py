@@ -1,4 +1,4 @@
-"""Issue 9, item 9: reasoning is streamed as it comes, not sent back, saved only on request."""
+"""Reasoning is streamed as it comes, not sent back, saved only on request."""
 
 from __future__ import annotations
 

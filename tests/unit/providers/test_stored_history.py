@@ -1,4 +1,4 @@
-"""Issue 9, items 1 and 6: what is stored, and histories written before the fix.
+"""What is stored, and histories written by versions that stored empty replies.
 
 Schema v5 (``messages.meta``) keeps the incomplete reason, provider fields and
 (optionally) reasoning; conversations that already hold an empty assistant

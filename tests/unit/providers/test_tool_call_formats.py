@@ -1,4 +1,4 @@
-"""Issue 9, items 5 and 6: tool calls as Gemini, DeepSeek, Ollama and Mistral stream them.
+"""Tool calls as Gemini, DeepSeek, Ollama and Mistral stream them.
 
 Parallel calls without ``index`` stay separate calls; the fields a provider
 needs back (Gemini's thought signature, DeepSeek's reasoning_content) are stored

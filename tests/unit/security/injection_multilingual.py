@@ -1,6 +1,6 @@
 """Injection paraphrase families in ten languages, and ordinary notes with trigger words.
 
-Written for agenttui (issue 10 item 6) from the families seen in public injection
+Written for agenttui from the families seen in public injection
 sets (deepset/prompt-injections, promptmap's rules, PIGuard's NotInject over-defence
 words, the issue's list): override / void earlier instructions, disregard and follow
 only this, new instructions, "you are now", reveal the system prompt, fake system

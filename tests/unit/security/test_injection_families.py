@@ -1,4 +1,4 @@
-"""Injection paraphrase families in ten languages (issue 10 item 6).
+"""Injection paraphrase families in ten languages.
 
 The public corpora (deepset, promptmap, NotInject, Universal Dependencies in ten
 languages) are measured by ``bench/eval_injection.py``; these tests pin the

@@ -1,4 +1,4 @@
-"""Issue 10 item 4: the formats that survived redaction, and the over-redaction.
+"""Secret formats that redaction once let through, and text it once over-redacted.
 
 Each positive uses the provider's documented shape (source in the comment)
 with a value generated here (random, seeded), never a real credential.

@@ -1,4 +1,4 @@
-"""PINs and login lines are secrets, in English and Indonesian (issue 16, item 3).
+"""PINs and login lines are secrets, in English and Indonesian.
 
 Formats: Indonesian bank PINs are 6 digits (BCA, BRI, Mandiri ATM and mobile
 banking help pages: "PIN ATM terdiri dari 6 digit angka"); card PINs in English

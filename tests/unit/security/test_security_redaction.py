@@ -126,7 +126,7 @@ def test_wallet_secrets():
 
 
 def test_ordinary_bip39_words_survive():
-    """Issue 10: twelve dictionary words without a valid checksum are prose, even after 'seed:'."""
+    """Twelve dictionary words without a valid checksum are prose, even after 'seed:'."""
     words = "abandon ability able about above absent absorb abstract absurd abuse access accident"
     for text in (words, f"my seed: {words}", f"{words}\n", f"We met {words} yesterday."):
         assert redact_secrets(text) == text

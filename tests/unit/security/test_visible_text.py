@@ -1,4 +1,4 @@
-"""Issue 10 items 1-2: what will run is shown exactly; untrusted prose is inert.
+"""What will run is shown exactly; untrusted prose is inert.
 
 The oracle for "visible" is independent of the implementation: Unicode general
 categories from :mod:`unicodedata` plus the Default_Ignorable_Code_Point ranges

@@ -1,4 +1,4 @@
-"""Issue 10 item 7: read_file bounds memory by bytes, even for one 300 MB line.
+"""``read_file`` bounds memory by bytes, even for one 300 MB line.
 
 The long lines live in sparse files (a few KiB of text, then a hole the
 filesystem stores as nothing): creating them costs no disk and no time. Peak

@@ -1,4 +1,4 @@
-"""Issue 10 item 3: ``low`` is allowlist-based -- one test per entry of the read-only table.
+"""``low`` is allowlist-based -- one test per entry of the read-only table.
 
 For every command in :data:`agenttui.agent.tools.shell_readonly.READ_ONLY`: a
 read-only use is ``low``; where the tool's manual documents a use that writes a
@@ -150,7 +150,7 @@ EXAMPLES: dict[str, tuple[list[str], list[str]]] = {
              "git grep -O foo", "git -p log", "git --config-env=core.pager=X log", "git diff --ext-diff"]),
 }
 
-# Issue 10 item 3: each of these was rated low; each must be at least medium.
+# Each of these was rated low; each must be at least medium.
 ISSUE_COMMANDS = [
     "sed -n '1e CMD'", "sed 'w FILE'", "git -c core.fsmonitor=CMD status", "git -c diff.external=CMD diff",
     "awk 'BEGIN { \"date\" | getline d; print d }'", "awk 'BEGIN { system(\"CMD\") }'", "sort -o FILE in.txt",

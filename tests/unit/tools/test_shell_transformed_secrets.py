@@ -1,4 +1,4 @@
-"""Issue 10 item 5: secrets that an approved command transformed (rev, xxd, base64, od).
+"""Secrets that an approved command transformed (rev, xxd, base64, od).
 
 Real commands run through the real shell tool in a project with a .env file.
 """
