@@ -1,4 +1,4 @@
-"""A realistic personal memory with planted defects, for bench/bench_audit.py (issue 16).
+"""A realistic personal memory with planted defects, for bench/bench_audit.py.
 
 ``make(seed)`` returns ``(items, truth)``: about 1,200 items, a quarter in
 Indonesian, of which most are ordinary notes and facts and the rest planted:

@@ -1,4 +1,4 @@
-"""Recall and false flags of the memory audit on bench/audit_corpus.py (issue 16).
+"""Recall and false flags of the memory audit on bench/audit_corpus.py.
 
 * recall per planted category: a duplicate pair counts when each side is
   flagged ``duplicate`` with the other among its twins; a flag category

@@ -20,7 +20,7 @@ Prints both medians, the ratio audit/baseline, the 10k/2.5k scaling ratio
 (linear = 4, quadratic = 16) and checks every planted duplicate and conflict
 is found. Exit status 1 if a check fails.
 
-Quality (issue 16), first: recall and false flags per category on the
+Quality, first: recall and false flags per category on the
 planted-defect memory of ``bench/audit_corpus.py`` (~1,200 items, a quarter
 Indonesian), lexical only and, with ``--embeddings URL``, with the
 embeddings of an OpenAI-compatible endpoint or ``--embeddings fake``

@@ -1,4 +1,4 @@
-"""Time to first paint of the installed ``agenttui`` in a pseudo-terminal (README "Performance"; issue 4 a/d).
+"""Time to first paint of the installed ``agenttui`` in a pseudo-terminal (README "Performance").
 
     .venv/bin/python bench/bench_first_paint.py [--runs 7] [--messages 200000]
 

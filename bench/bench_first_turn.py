@@ -1,4 +1,4 @@
-"""Enter -> first words on screen for the first message after launch (issue 9, item 10).
+"""Enter -> first words on screen for the first message after launch.
 
     .venv/bin/python bench/bench_first_turn.py [--runs 7] [--think 2.0] [--before REV] [--hogs N]
                                                 [--history N]

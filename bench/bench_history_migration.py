@@ -1,4 +1,4 @@
-"""The cost of the tree migrations (v5 -> v7: conversations as trees, issue 15) on a large history.
+"""The cost of the tree migrations (v5 -> v7: conversations as trees) on a large history.
 
     .venv/bin/python bench/bench_history_migration.py [--messages 200000] [--conversations 400] [--runs 3]
 

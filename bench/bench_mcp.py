@@ -1,4 +1,4 @@
-"""MCP figures (issue 14): first paint with five servers configured, and the
+"""MCP figures: first paint with five servers configured, and the
 overhead of a tool call through agenttui over a direct SDK call.
 
     .venv/bin/python bench/bench_mcp.py [--runs 7] [--calls 200]

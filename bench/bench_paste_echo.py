@@ -25,7 +25,7 @@ prompt as one line (``[pasted text #1: N characters]``) and keeps the first
 those; the minimal app shows the paste itself.
 
 Printed: the time from the paste to its end on screen, and the median and p95
-key echo per app and target. Goal (issue 22): agenttui <= 100 ms median.
+key echo per app and target. Goal: agenttui <= 100 ms median.
 """
 
 from __future__ import annotations

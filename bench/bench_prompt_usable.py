@@ -1,4 +1,4 @@
-"""Start-up judged when the prompt is usable, not on the first frame (issue 12, Figures).
+"""Start-up judged when the prompt is usable, not on the first frame.
 
     .venv/bin/python bench/bench_prompt_usable.py [--runs 7] [--hog]
 

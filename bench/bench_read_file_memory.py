@@ -1,4 +1,4 @@
-"""read_file on one huge line: peak memory and time (issue 10 item 7).
+"""read_file on one huge line: peak memory and time.
 
 A sparse file holds a single line of --mb MiB (16 KiB of text, then a hole:
 no disk used). Each run is a fresh subprocess so its peak RSS (ru_maxrss) is

@@ -1,4 +1,4 @@
-"""How fast a hostile archive is refused (issue 11 item 8), against reading it whole.
+"""How fast a hostile archive is refused, against reading it whole.
 
     .venv/bin/python bench/bench_restore_limits.py [--repeat 5] [--bomb-gb 3] [--files 100000]
 

@@ -1,4 +1,4 @@
-"""Streaming a long reply into the installed ``agenttui`` (README "Performance"; issue 4 b/c).
+"""Streaming a long reply into the installed ``agenttui`` (README "Performance").
 
     .venv/bin/python bench/bench_streaming.py [--runs 5] [--words 2000]
 
@@ -17,8 +17,7 @@ and waits for the reply's last word (a unique marker) on screen.
   during the stream only, from Enter to the last word on screen (utime +
   stime of the process in ``/proc``), once the app is idle before Enter, so
   start-up (the app's imports, its first-turn preparation) is not charged to
-  streaming. Goal (issue 12):
-  ``stream_cpu_ratio`` <= 0.5.
+  streaming. Goal: ``stream_cpu_ratio`` <= 0.5.
 
 Medians over ``--runs``; the compared commands alternate run by run.
 """

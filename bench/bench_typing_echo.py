@@ -1,4 +1,4 @@
-"""Key echo in the prompt while a reply streams (issue 12, Figures).
+"""Key echo in the prompt while a reply streams.
 
     .venv/bin/python bench/bench_typing_echo.py [--runs 3] [--words 2000] [--wps 200] [--keys 40]
 

@@ -15,7 +15,7 @@ Corpora:
   bucket names, ARNs, client ids, public keys). Recall of the whole
   redactor, of the generated rule itself, and of detect-secrets (as its
   CLI scans a file: default plugins and filters) when it is installed, on the same examples.
-- issue formats: tests/unit/security/test_issue10_formats.py (documented
+- provider key formats: tests/unit/security/test_issue10_formats.py (documented
   provider shapes, values generated) and its ordinary-text negatives.
 - synthetic: tests/unit/security/secret_corpus.py (seeded, generated contexts).
 - real text (optional, `--real`): files of public repositories fetched with

