@@ -11,9 +11,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
+from textual.app import App
+
 if TYPE_CHECKING:
     from textual.dom import DOMNode
 
+    from agenttui.bootstrap import Services
     from agenttui.ui.header_line import UsageLabel
 
 
@@ -28,6 +31,7 @@ class HeldKeys(Protocol):
 
 
 class AppParts(Protocol):
+    services: Services  # the profile's stores, settings and paths
     incognito: bool  # the header's badge
     context_meter: str | None  # "context 3.2k/16k" of the chat's last prompt
     usage_total: UsageLabel | None  # "Σ 1.2k tok · $0.003" of the open conversation
@@ -66,5 +70,6 @@ class AppParts(Protocol):
 
 
 def app_parts(node: DOMNode) -> AppParts:
-    """The running app, as the widgets see it (every screen and pane runs inside ``AgentTUI``)."""
-    return cast("AppParts", node.app)
+    """The running app, as the widgets see it (every screen and pane runs inside ``AgentTUI``).
+    Given the app itself, no context is read: MCP's threads ask whether the chat is incognito."""
+    return cast("AppParts", node if isinstance(node, App) else node.app)

@@ -10,17 +10,22 @@ import contextlib
 import signal
 from typing import Any
 
+from textual.app import App
+
+from agenttui.ui.host import app_parts
+
 START_AFTER_S = 0.5  # after the panes are ready: the first turn's own preparation goes first
 
 
-def start_mcp(app: Any) -> None:
+def start_mcp(app: App[Any]) -> None:
     from agenttui.mcp.manager import attach
 
-    manager = attach(app.services)  # reads config.toml's [mcp] table; no SDK import when empty
+    services = app_parts(app).services
+    manager = attach(services)  # reads config.toml's [mcp] table; no SDK import when empty
     if manager is None:
         from agenttui.mcp.config import load
 
-        warnings = load(app.services.paths, app.services.profile_name).warnings  # all entries bad?
+        warnings = load(services.paths, services.profile_name).warnings  # all entries bad?
     else:
         warnings = manager.config.warnings
     for warning in warnings:  # a bad entry is skipped, and said so
@@ -38,31 +43,33 @@ def start_mcp(app: Any) -> None:
 
     manager.listeners.append(changed)
     # the chat may go incognito with servers running: from then on MCP writes nothing (manager doc)
-    manager.private = lambda: bool(getattr(app, "incognito", False))
+    manager.private = lambda: app_parts(app).incognito
     manager.start_all()
 
 
-def sync_mcp(app: Any) -> None:
+def sync_mcp(app: App[Any]) -> None:
     """config.toml changed while the app runs (the data watcher saw it): a server added with
     ``agenttui mcp add`` starts now, one removed stops (it showed "stopped" in /mcp until
     disabled and enabled again)."""
     from agenttui.mcp.config import load
     from agenttui.mcp.manager import attached
 
+    services = app_parts(app).services
+
     async def sync() -> None:
-        manager = attached(app.services)
+        manager = attached(services)
         if manager is None or not manager.started:  # none configured at start, or /mcp's unstarted one
             start_mcp(app)
-            manager = attached(app.services)
+            manager = attached(services)
             if manager is None:
                 return
-        config = await asyncio.to_thread(load, app.services.paths, app.services.profile_name)
+        config = await asyncio.to_thread(load, services.paths, services.profile_name)
         await manager.sync(config)
 
     app.run_worker(sync(), group="mcp-sync", exclusive=True)
 
 
-def restart_mcp(app: Any) -> None:
+def restart_mcp(app: App[Any]) -> None:
     """After a profile switch: stop the old profile's servers, start the new one's."""
     async def restart() -> None:
         await stop_mcp(app)
@@ -71,7 +78,7 @@ def restart_mcp(app: Any) -> None:
     app.run_worker(restart(), group="mcp-restart", exclusive=True)
 
 
-async def stop_mcp(app: Any) -> None:
+async def stop_mcp(app: App[Any]) -> None:
     from agenttui.mcp.manager import detach
 
-    await detach(app.services)
+    await detach(app_parts(app).services)

@@ -16,6 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from textual.app import App
+
+from agenttui.ui.host import app_parts
+
 if TYPE_CHECKING:
     from agenttui.bootstrap import Services
 
@@ -58,9 +62,9 @@ def reload_services(services: Services, files: Sequence[str]) -> Reloaded:
     return Reloaded(settings=True, themes=themes)
 
 
-def apply_in_app(app: Any, reloaded: Reloaded) -> None:
+def apply_in_app(app: App[Any], reloaded: Reloaded) -> None:
     """On the UI thread, after :func:`reload_services`: themes, the theme in force, the header."""
-    services = app.services
+    services = app_parts(app).services
     if reloaded.themes:
         from agenttui.ui.themes import load_themes
 
@@ -68,14 +72,12 @@ def apply_in_app(app: Any, reloaded: Reloaded) -> None:
         for theme in loaded.themes.values():
             app.register_theme(theme)
     wanted = services.base_settings.theme
-    if wanted in getattr(app, "available_themes", {}):
+    if wanted in app.available_themes:
         if app.theme != wanted:
             app.theme = wanted
         elif reloaded.themes:
             app.refresh_css()  # the same name, perhaps new colours: setting it again would do nothing
-    refresh = getattr(app, "refresh_header", None)
-    if callable(refresh):
-        refresh()
+    app_parts(app).refresh_header()
 
 
 def conflict_notice(keys: Sequence[str]) -> str | None:

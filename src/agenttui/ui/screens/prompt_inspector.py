@@ -34,6 +34,7 @@ from textual.widgets import OptionList, Static
 
 from agenttui.core.models import WriteResult
 from agenttui.core.recall.usage import RecallUsage, used_line
+from agenttui.ui.host import app_parts
 from agenttui.ui.inert import inert, inert_line
 from agenttui.ui.widgets.memory_item_editor import MemoryItemEditor, apply_edit
 from agenttui.ui.widgets.used_list import UsedList, UsedRow
@@ -144,8 +145,8 @@ class PromptInspectorScreen(ModalScreen[InspectorResult | None]):
         if self.usage is not None and getattr(self.prompt, "turn_id", None) != self.usage.turn_id:
             return ("The full request is kept for the last turn of this session only; "
                     "F4 after the latest reply shows it.")
-        services = self.services or getattr(self.app, "services", None)  # F4 opens it without them
-        return usage_text(getattr(services, "history", None), self.prompt) + describe(self.prompt)
+        services = self.services or app_parts(self).services  # F4 opens it without them
+        return usage_text(services.history, self.prompt) + describe(self.prompt)
 
     def on_mount(self) -> None:
         if self.usage is not None:

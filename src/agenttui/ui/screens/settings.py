@@ -127,7 +127,7 @@ class SettingsScreen(ModalScreen[bool]):
         return key_file_path(self.services.paths.config_dir)
 
     def _themes(self) -> list[str]:
-        return sorted(getattr(self.app, "available_themes", {}) or [])
+        return sorted(self.app.available_themes)
 
     def compose(self) -> ComposeResult:
         base = self.services.base_settings
@@ -403,7 +403,7 @@ class SettingsScreen(ModalScreen[bool]):
             self.notify(message.error, title="Settings not saved", severity="error", timeout=15)
             return
         theme = self.services.base_settings.theme
-        if theme in getattr(self.app, "available_themes", {}):
+        if theme in self.app.available_themes:
             self.app.theme = theme
         self.notify(f"Saved to {self.services.paths.config_file}", title="Settings")
         self.dismiss(True)
