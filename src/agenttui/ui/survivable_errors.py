@@ -58,6 +58,7 @@ def report(app: Any, error: BaseException) -> None:
     """The crash log and a notice (once per exception type and place); the app carries on."""
     from agenttui.core.crash_log import write_crash_log
 
+    # any App, not only agenttui's: the guarded widgets are also mounted alone (in tests)
     services = getattr(app, "services", None)
     key = (type(error).__name__, _where(error))
     seen: set[tuple[str, str]] = app.__dict__.setdefault("_survived", set())
