@@ -15,7 +15,7 @@ Corpora:
   bucket names, ARNs, client ids, public keys). Recall of the whole
   redactor, of the generated rule itself, and of detect-secrets (as its
   CLI scans a file: default plugins and filters) when it is installed, on the same examples.
-- provider key formats: tests/unit/security/test_issue10_formats.py (documented
+- provider key formats: tests/unit/security/test_provider_key_formats.py (documented
   provider shapes, values generated) and its ordinary-text negatives.
 - synthetic: tests/unit/security/secret_corpus.py (seeded, generated contexts).
 - real text (optional, `--real`): files of public repositories fetched with
@@ -122,13 +122,14 @@ def source_figures(show: int) -> None:
 
 
 def issue_figures() -> None:
-    from tests.unit.security import test_issue10_formats as f
+    from tests.unit.security import test_provider_key_formats as f
 
     pos = f.POSITIVES
     found = sum("[REDACTED:" in redact_secrets(t) and (s is None or s not in redact_secrets(t)) for t, s in pos)
     negs = next(m.args[1] for m in f.test_ordinary_text_is_left_alone.pytestmark if m.name == "parametrize")
     kept = sum(redact_secrets(t) == t for t in negs)
-    print("issue 10 formats (tests/unit/security/test_issue10_formats.py; shapes from provider docs)")
+    print("documented provider key formats "
+          "(tests/unit/security/test_provider_key_formats.py; shapes from provider docs)")
     print(f"  recall {found}/{len(pos)} = {found / len(pos):.3f}; ordinary texts kept {kept}/{len(negs)}")
 
 

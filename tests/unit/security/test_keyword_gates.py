@@ -14,7 +14,7 @@ import pytest
 from agenttui.security import gitleaks_scan, redaction
 from agenttui.security.literals import gate_needles, literal_prefixes
 from tests.unit.security.secret_corpus import build_corpus
-from tests.unit.security.test_issue10_formats import POSITIVES
+from tests.unit.security.test_provider_key_formats import POSITIVES
 
 EXAMPLES = json.loads((Path(__file__).parent / "data/gitleaks_examples.json").read_text())
 
