@@ -37,6 +37,7 @@ agenttui adds its placeholder check (`values.is_placeholder`).
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache
@@ -79,6 +80,22 @@ class _Rule:
     @cached_property
     def regex(self) -> re.Pattern[str]:
         return re.compile(literal_led(self.pattern), re.ASCII)
+
+    @cached_property
+    def reach(self) -> int | None:
+        """The most characters from a match's start to a keyword hit it holds, when
+        every window start is a keyword hit (no seeks) and the pattern bounds it."""
+        if self.seeks:
+            return None
+        from .keyword_reach import keyword_reach
+
+        return keyword_reach(self.regex.pattern, re.ASCII, self.keywords)
+
+    @cached_property
+    def repeat_led(self) -> bool:
+        from .keyword_reach import repeat_led
+
+        return repeat_led(self.regex.pattern, re.ASCII)
 
     @cached_property
     def window_needles(self) -> tuple[str, ...] | None:
@@ -419,10 +436,12 @@ def _accept(
 
 
 def _windowed(rule: _Rule, text: str, starts: list[int], lowered: str) -> Iterator[re.Match[str]]:
+    """`starts`: sorted. The matches of `finditer` over each window."""
     n = len(text)
     covered = -1
     needles = rule.window_needles
-    for p in starts:
+    reach = rule.reach
+    for i, p in enumerate(starts):
         if p < covered:
             continue
         lo, hi = max(0, p - BEFORE), min(n, p + AFTER)
@@ -431,12 +450,54 @@ def _windowed(rule: _Rule, text: str, starts: list[int], lowered: str) -> Iterat
             window = lowered[lo:hi]
             if not any(x in window for x in needles):
                 continue  # every match lies in [lo, hi) and holds one of them
-        for m in rule.regex.finditer(text, lo, hi):
+        if reach is None:
+            found: Iterable[re.Match[str]] = rule.regex.finditer(text, lo, hi)
+        else:
+            hits = starts[bisect_left(starts, lo, 0, i) : bisect_left(starts, hi, i)]
+            found = _near_hits(rule.regex, text, lo, hi, hits, reach, rule.repeat_led)
+        for m in found:
             if m.end() >= hi and hi < n:  # maybe cut by the window: look further
                 longer = rule.regex.search(text, m.start(), min(n, m.start() + LONG))
                 if longer:
                     m = longer
             yield m
+
+
+# Up to this reach the possible match starts of a repeat-led rule are tried
+# one by one (`Pattern.match`); otherwise one search runs from the first of them.
+_MATCH_REACH = 48
+
+
+def _near_hits(
+    regex: re.Pattern[str], text: str, lo: int, hi: int, hits: list[int], reach: int, repeat_led: bool
+) -> Iterator[re.Match[str]]:
+    """What `finditer(text, lo, hi)` yields when every match holds a keyword hit at most
+    `reach` after its start; `hits`: the window's hits, sorted. A match starts in
+    [hit - reach, hit] of some hit: the positions between are no start, and those are
+    not tried. Matches are never empty (each holds a keyword), so each attempt goes on
+    at the previous match's end, as `finditer` does. A match or search at a position
+    past `lo` is the attempt `finditer` makes there: `re` reads the text before it for
+    lookbehinds and `\\b` either way, and `^` is the text's start."""
+    pos = lo
+    if not repeat_led or reach > _MATCH_REACH:
+        pos = max(pos, hits[0] - reach)
+        while pos <= hits[-1]:
+            m = regex.search(text, pos, hi)
+            if m is None:
+                return
+            yield m
+            pos = m.end()
+        return
+    match = regex.match
+    for hit in hits:
+        pos = max(pos, hit - reach)
+        while pos <= hit:
+            m = match(text, pos, hi)
+            if m is None:
+                pos += 1
+            else:
+                yield m
+                pos = m.end()
 
 
 # Seeks that are a literal, maybe a dot, then a run of one alphanumeric class
