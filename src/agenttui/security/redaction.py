@@ -60,7 +60,7 @@ from .credential_calls import find_credential_calls
 from .crypto_keys import alnum_view, ascii_view, find_seed_phrases, find_wallet_keys
 from .hash_rules import NEEDLES as _HASH_NEEDLES
 from .hash_rules import find_password_hashes
-from .literals import gate_needles
+from .literals import gate_needles, literal_prefixes
 from .match import SecretMatch
 from .pin_rules import _LOGIN as _LOGIN_LINE
 from .pin_rules import PIN_FINDERS, find_login_lines, find_pins
@@ -217,23 +217,72 @@ def _needles() -> tuple[tuple[tuple[str, ...] | None, ...], tuple[str, ...]]:
 
 @cache
 def _anchors() -> frozenset[str]:
-    return frozenset(a for p in _ANCHORED_FINDERS.values() for a in p.anchors)
+    """What the sparse pass locates: the anchored finders' anchors and the provider
+    rules' literal prefixes (`_provider_prefixes`)."""
+    return frozenset(a for p in _ANCHORED_FINDERS.values() for a in p.anchors) | {
+        p for prefixes in _provider_prefixes() if prefixes for p in prefixes}
+
+
+@cache
+def _provider_prefixes() -> tuple[tuple[str, ...] | None, ...]:
+    """Per provider rule, the lowered literals every match starts with, when each is
+    a needle of the keyword pass (so its absence is known) and the rule's hint, if
+    any, is part of each (so a text without the hint has no match at them); else None."""
+    every = frozenset(_needles()[1])
+    out: list[tuple[str, ...] | None] = []
+    for rule in PROVIDER_RULES:
+        prefixes = literal_prefixes(rule.regex.pattern, rule.regex.flags)
+        usable = bool(prefixes) and all(
+            p and p.lower() in every and (rule.hint is None or rule.hint.match(p)) for p in prefixes or ())
+        out.append(tuple(sorted({p.lower() for p in prefixes or ()})) if usable else None)
+    return tuple(out)
+
+
+def _at_starts(regex: re.Pattern[str], text: str, starts: list[int]) -> Iterator[re.Match[str]]:
+    """`regex.finditer(text)` when every match starts at one of `starts` (sorted) and
+    none is empty: the attempt at each start that is not inside the previous match."""
+    end = 0
+    for start in starts:
+        if start >= end and (m := regex.match(text, start)) is not None:
+            end = m.end()
+            yield m
+
+
+def _located_starts(prefixes: tuple[str, ...] | None, found: set[str] | None) -> list[int] | None:
+    """Every start of `prefixes` in the text, when the sparse pass located each present one."""
+    positions: dict[str, list[int]] | None = getattr(found, "positions", None)
+    if prefixes is None or not positions or found is None:
+        return None
+    starts: list[int] = []
+    for p in prefixes:
+        if p in positions:
+            starts += positions[p]
+        elif p in found:
+            return None  # present but common: its scan stays
+    return sorted(set(starts))
 
 
 def _provider_candidates(text: str, found: set[str] | None = None) -> Iterator[Candidate]:
-    """`found`: the needles present (from the keyword pass); None runs every rule."""
+    """`found`: the needles present (from the keyword pass); None runs every rule.
+    Where the sparse pass located every literal a rule's matches start with, the
+    rule is tried at those starts instead of scanning the text for them."""
     gates = _needles()[0]
     hint_found: dict[re.Pattern[str], bool] = {}  # a family's hint is searched once
-    for rule, gate in zip(PROVIDER_RULES, gates, strict=True):
+    for rule, gate, prefixes in zip(PROVIDER_RULES, gates, _provider_prefixes(), strict=True):
         if found is not None and gate is not None and found.isdisjoint(gate):
             continue
-        if rule.hint is not None:
-            hit = hint_found.get(rule.hint)
-            if hit is None:
-                hit = hint_found[rule.hint] = rule.hint.search(text) is not None
-            if not hit:
-                continue
-        for m in rule.regex.finditer(text) if rule.reach is None else hinted_matches(rule, text):
+        starts = _located_starts(prefixes, found)
+        if starts is not None:
+            matches: Iterable[re.Match[str]] = _at_starts(rule.regex, text, starts)
+        else:
+            if rule.hint is not None:
+                hit = hint_found.get(rule.hint)
+                if hit is None:
+                    hit = hint_found[rule.hint] = rule.hint.search(text) is not None
+                if not hit:
+                    continue
+            matches = rule.regex.finditer(text) if rule.reach is None else hinted_matches(rule, text)
+        for m in matches:
             start, end = m.span(rule.group)
             start -= rule.lead
             value = text[start:end]
