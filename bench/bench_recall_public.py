@@ -112,6 +112,7 @@ class Row:
     roles: list[str]  # of the evidence turns
     outcomes: dict[str, Outcome] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    miss: dict | None = None  # with --misses: what default left out and what it quoted instead
 
 
 def read_histories(name: str, data_dir: Path) -> list[dict] | None:
@@ -122,7 +123,7 @@ def read_histories(name: str, data_dir: Path) -> list[dict] | None:
     return None
 
 
-def pick_questions(histories: list[dict], limit: int) -> dict[str, list[dict]]:
+def pick_questions(histories: list[dict], limit: int, types: list[str] | None = None) -> dict[str, list[dict]]:
     """At most ``limit`` questions per type (0 = all), by history.
 
     Taken round-robin over the histories (each one's first question of a type, then
@@ -134,6 +135,8 @@ def pick_questions(histories: list[dict], limit: int) -> dict[str, list[dict]]:
     for order, history in enumerate(histories):
         seen: Counter = Counter()
         for question in history["questions"]:
+            if types and question["type"] not in types:
+                continue
             queue.append((seen[question["type"]], order, history["history"], question))
             seen[question["type"]] += 1
     for _, _, name, question in sorted(queue, key=lambda item: item[:2]):
@@ -153,7 +156,8 @@ class Profile:
     """A fresh profile the history is imported into, and the baselines' indexes beside it."""
 
     def __init__(self, home: Path, lang: str, semantic_url: str | None, history_tokens: int | None,
-                 embed_batch: int = 8) -> None:
+                 embed_batch: int = 8, misses: bool = False) -> None:
+        self.misses = misses
         self.services = make_services(home, semantic_url, history_tokens)
         self.embed_batch = embed_batch
         self.semantic_url = semantic_url
@@ -243,6 +247,8 @@ class Profile:
         if semantic:
             _prepare(services, question)
         built = assemble(services, cid, question, now=now, mark_used=False, semantic=semantic)
+        if not semantic:
+            self.last_built = built
         return Outcome(evidence_found(built, evidence), built.tokens, built.recall_tokens), list(built.warnings)
 
     def ask(self, row: Row, question: dict) -> None:
@@ -261,6 +267,25 @@ class Profile:
             row.outcomes["dense"] = self.baseline(order, evidence, text, now)
         newest = sorted(range(len(self.turns)), key=lambda k: -self.turns[k].message_id)
         row.outcomes["recency"] = self.baseline(newest, evidence, text, now)
+        if self.misses and not all(row.outcomes["default"].found):
+            row.miss = self.describe_miss(question, evidence, row)
+
+    def describe_miss(self, question: dict, evidence: list[Turn], row: Row) -> dict:
+        """What default left out, where the baselines ranked it, and what default quoted instead."""
+        ranks = {name: index.search(question["text"]) for name, index in
+                 (("bm25", self.bm25), ("bm25-cjk2", self.bm25_cjk)) if index is not None}
+        by_message = self.by_message
+        quoted = [[self.turns[by_message[m]].text[:80] for m in snippet.message_ids if m in by_message]
+                  for snippet in self.last_built.recalled]
+        return {
+            "qid": question["qid"], "type": question["type"], "question": question["text"],
+            "units": ["".join(u.split()) for u in _cjk_units(question["text"])],
+            "evidence": [{"text": t.text, "role": t.role, "found": got,
+                          **{f"rank_{n}": (r.index(t.key) if t.key in r else None) for n, r in ranks.items()},
+                          **{f"found_{s}": o.found[i] for s, o in row.outcomes.items() if s != "default"}}
+                         for i, (t, got) in enumerate(zip(evidence, row.outcomes["default"].found, strict=True))],
+            "quoted": quoted,
+        }
 
     def close(self) -> None:
         if self._client is not None:
@@ -278,6 +303,15 @@ def _prepare(services, text: str) -> None:
             ready.result(timeout=60)
 
 
+def _cjk_units(text: str) -> tuple[str, ...]:
+    """The CJK units recall searches for ``text`` (as ``retrieval._lexical`` prepares it)."""
+    from agenttui.core.recall.cjk import query_units
+    from agenttui.core.recall.text import without_current
+    from agenttui.core.recall.turn_shape import asking_first, without_tag_questions
+
+    return query_units(asking_first(without_current(without_tag_questions(text))))
+
+
 def evidence_found(built: AssembledPrompt, evidence: list[Turn]) -> list[bool]:
     recalled_ids = {mid for snippet in built.recalled for mid in snippet.message_ids}
     text = prompt_text(built)
@@ -289,14 +323,15 @@ def evidence_found(built: AssembledPrompt, evidence: list[Turn]) -> list[bool]:
 
 
 def run_history(history: dict, questions: list[dict], semantic_url: str | None,
-                history_tokens: int | None, timing: defaultdict[str, float], embed_batch: int = 8) -> list[Row]:
+                history_tokens: int | None, timing: defaultdict[str, float], embed_batch: int = 8,
+                misses: bool = False) -> list[Row]:
     rows = []
     asked_at: dict[int, list[dict]] = defaultdict(list)
     for question in questions:
         asked_at[question["after_sessions"]].append(question)
     last = max(asked_at)
     with tempfile.TemporaryDirectory(prefix="agenttui-recall-public-") as tmp:
-        profile = Profile(Path(tmp) / "home", history["lang"], semantic_url, history_tokens, embed_batch)
+        profile = Profile(Path(tmp) / "home", history["lang"], semantic_url, history_tokens, embed_batch, misses)
         try:
             for index in range(last + 1):
                 if asked_at.get(index):
@@ -375,6 +410,11 @@ def main(argv: list[str] | None = None) -> int:
                              "the semantic and dense columns")
     parser.add_argument("--embed-batch", type=int, default=8,
                         help="texts per embeddings request in the backfill (a slow CPU model needs few)")
+    parser.add_argument("--type", action="append", default=None, metavar="TYPE",
+                        help="only questions of this type (repeatable)")
+    parser.add_argument("--misses", type=Path, default=None, metavar="PATH",
+                        help="write default's misses as JSON lines: the question, each evidence turn "
+                             "(found or not, its rank in each BM25 baseline) and what default quoted")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     report: dict = {}
@@ -383,14 +423,20 @@ def main(argv: list[str] | None = None) -> int:
         if histories is None:
             print(f"{name}: not built (see bench/data/recall_dev/README.md); skipped\n", file=sys.stderr)
             continue
-        picked = pick_questions(histories, args.limit)
+        picked = pick_questions(histories, args.limit, args.type)
         started = time.perf_counter()
         timing: defaultdict[str, float] = defaultdict(float)
         rows: list[Row] = []
         for history in histories:
             if history["history"] in picked:
                 rows.extend(run_history(history, picked[history["history"]], args.semantic_url,
-                                        args.history_tokens, timing, args.embed_batch))
+                                        args.history_tokens, timing, args.embed_batch,
+                                        args.misses is not None))
+        if args.misses is not None:
+            with args.misses.open("a", encoding="utf-8") as out:
+                for row in rows:
+                    if row.miss is not None:
+                        out.write(json.dumps(row.miss, ensure_ascii=False) + "\n")
         warned = Counter(w for r in rows for w in r.warnings)
         summary = summarise(rows)
         info = (f"{len(picked)} histories, {timing['turns']:.0f} turns imported, {len(rows)} questions; "
