@@ -15,7 +15,8 @@ are the same (`AnchoredPattern.finditer`); only the cost differs.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Iterator, Set
 
 from .gitleaks_scan import _presence_automaton
 
@@ -66,3 +67,38 @@ def sparse_positions(view: bytes, anchors: Iterable[str]) -> dict[str, list[int]
     for k, start in hits:
         positions[names[k]].append(start)
     return positions
+
+
+def at_starts(regex: re.Pattern[str], text: str, starts: list[int]) -> Iterator[re.Match[str]]:
+    """`regex.finditer(text)` when every match starts at one of `starts` (sorted) and
+    none is empty: the attempt at each start that is not inside the previous match."""
+    end = 0
+    for start in starts:
+        if start >= end and (m := regex.match(text, start)) is not None:
+            end = m.end()
+            yield m
+
+
+def located_starts(needles: Iterable[str] | None, present: Set[str] | None) -> list[int] | None:
+    """Every start of `needles` (keyword-pass needles, so one not `present` is absent)
+    in the text, when the sparse pass located each present one; else None."""
+    positions: dict[str, list[int]] | None = getattr(present, "positions", None)
+    if needles is None or not positions or present is None:
+        return None
+    starts: list[int] = []
+    for n in needles:
+        if n in positions:
+            starts += positions[n]
+        elif n in present:
+            return None  # present but common: its scan stays
+    return sorted(set(starts))
+
+
+def scan(
+    regex: re.Pattern[str], text: str, needles: Iterable[str], present: Set[str] | None
+) -> Iterator[re.Match[str]]:
+    """`regex.finditer(text)`, for a regex whose every (non-empty) match starts with one
+    of `needles` (lower-case, as the keyword pass finds them in the lowered text):
+    tried at their located starts when the sparse pass has them all."""
+    starts = located_starts(needles, present)
+    return regex.finditer(text) if starts is None else at_starts(regex, text, starts)

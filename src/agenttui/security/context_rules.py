@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterator, Set
 from functools import lru_cache
 
+from .anchor_positions import scan
 from .anchored import AnchoredPattern
 from .secret_patterns import CONTEXT, GENERIC
 from .values import (
@@ -373,7 +374,8 @@ def find_headers(text: str, lowered: str, present: Set[str] | None = None) -> It
     def has(needle: str) -> bool:
         return present is None or needle in present
 
-    auth = _AUTH_HEADER.finditer(lowered) if has("authorization") else ()
+    # Each regex is led by its needle: tried at its located starts, if the sparse pass has them.
+    auth = scan(_AUTH_HEADER, lowered, ("authorization",), present) if has("authorization") else ()
     for m in auth:
         vstart, vend = m.span("value")
         if _VARIABLE.fullmatch(text[vstart:vend].rstrip(")}]")):
@@ -383,11 +385,11 @@ def find_headers(text: str, lowered: str, present: Set[str] | None = None) -> It
             vend = nl if nl >= 0 else min(len(text), vstart + 4000)
         if not is_placeholder(text[vstart:vend]):
             yield vstart, vend, "auth_header", CONTEXT
-    for m in _BEARER.finditer(lowered) if has("bearer") else ():
+    for m in scan(_BEARER, lowered, ("bearer",), present) if has("bearer") else ():
         vstart, vend = m.span("value")
         if looks_random(text[vstart:vend]):
             yield vstart, vend, "bearer_token", CONTEXT
-    cookies = _COOKIE.finditer(lowered) if has("cookie") else ()
+    cookies = scan(_COOKIE, lowered, ("cookie",), present) if has("cookie") else ()
     # "--cookie" holds "cookie"; the flag's anchors are scanned for only where present.
     flags = _COOKIE_FLAG.finditer(
         lowered, None if present is None else {a for a, n in (("--cookie", "cookie"), ("-b", "-b")) if n in present}
@@ -398,7 +400,7 @@ def find_headers(text: str, lowered: str, present: Set[str] | None = None) -> It
             value = text[vstart:vend].rstrip()
             if "=" in value and not is_placeholder(value.split("=", 1)[1]):
                 yield vstart, vstart + len(value), "cookie", CONTEXT
-    for m in _API_KEY_HEADER.finditer(lowered) if has("x-") else ():
+    for m in scan(_API_KEY_HEADER, lowered, ("x-",), present) if has("x-") else ():
         if lowered[max(0, m.start() - 3) : m.start()] == "://":
             continue  # `https://x-access-token:TOKEN@host`: URL credentials
         vstart, vend = m.span("value")

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Set
 
+from .anchor_positions import scan
 from .context_rules import _classify_key
 from .secret_patterns import CONTEXT
 from .values import is_placeholder
@@ -66,19 +67,20 @@ def _value_span(m: re.Match[str]) -> tuple[int, int]:
 
 
 def find_credential_calls(text: str, lowered: str, present: Set[str] | None = None) -> Iterator[Candidate]:
-    """`present`: the needles the keyword pass found in `lowered`, if known."""
+    """`present`: the needles the keyword pass found in `lowered`, if known (each regex
+    is led by its needle: tried at its located starts, if the sparse pass has them)."""
     seen = present if present is not None else lowered
     for needle, rx in zip(_CALL_NEEDLES, _CALLS, strict=True):
         if needle not in seen:
             continue
-        for m in rx.finditer(lowered):
+        for m in scan(rx, lowered, (needle,), present):
             start, end = _value_span(m)
             if not is_placeholder(text[start:end]):
                 yield start, end, "password", CONTEXT
     for needle, rx in _NAMED_LITERALS:
         if needle not in seen:
             continue
-        for m in rx.finditer(lowered):
+        for m in scan(rx, lowered, (needle,), present):
             verdict = _classify_key(m.group("key"), text[m.start("key") : m.end("key")])
             if verdict is None or not verdict[1]:
                 continue  # not a secret's name (`LOG_LEVEL`, `TOKEN_URL`), or a weak one (`KEY`)

@@ -16,8 +16,9 @@ Every pattern is literal-led (`$`, or `pbkdf2_`), bounded and possessive.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Set
 
+from .anchor_positions import scan
 from .secret_patterns import CONTEXT
 
 Candidate = tuple[int, int, str, int]
@@ -43,8 +44,14 @@ NEEDLES = ("$1$", "$5$", "$6$", "$y$", "$gy$", "$7$", "$apr1$", "$sha1$", "$md5$
            "$2y$", "$argon2", "$pbkdf2-", "pbkdf2_", "$krb5")
 
 
-def find_password_hashes(text: str, lowered: str) -> Iterator[Candidate]:
-    for m in _HASHES.finditer(text):
+_DJANGO_NEEDLES = ("pbkdf2_",)
+
+
+def find_password_hashes(text: str, lowered: str, present: Set[str] | None = None) -> Iterator[Candidate]:
+    """`present`: the needles the keyword pass found (with their starts, if located).
+    Every match of `_HASHES` starts with one of `NEEDLES` but "pbkdf2_", and every
+    match of `_DJANGO` with "pbkdf2_"."""
+    for m in scan(_HASHES, text, [n for n in NEEDLES if n != "pbkdf2_"], present):
         yield m.start(), m.end(), "password_hash", CONTEXT
-    for m in _DJANGO.finditer(text):
+    for m in scan(_DJANGO, text, _DJANGO_NEEDLES, present):
         yield m.start(), m.end(), "password_hash", CONTEXT

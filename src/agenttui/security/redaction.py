@@ -30,7 +30,7 @@ from operator import itemgetter
 from typing import Any
 
 from . import gitleaks_scan
-from .anchor_positions import Present, sparse_positions
+from .anchor_positions import Present, at_starts, located_starts, sparse_positions
 from .anchored import AnchoredPattern
 from .command_rules import _LOGIN as _LOGIN_COMMAND
 from .command_rules import (
@@ -194,7 +194,9 @@ _ANCHORED_FINDERS: dict[Finder, AnchoredPattern] = {
 
 
 # Finders that take the needles found, to skip their patterns whose needle is absent.
-_TAKE_FOUND = frozenset((*_ANCHORED_FINDERS, find_credential_calls, find_headers, find_flags))
+_TAKE_FOUND = frozenset((*_ANCHORED_FINDERS, find_credential_calls, find_headers, find_flags, find_password_hashes))
+# Literals that finders' regexes start with, located for them (`anchor_positions.scan`).
+_LOCATED_NEEDLES = frozenset((*_CALL_NEEDLES, "authorization", "bearer", "cookie", "x-", *_HASH_NEEDLES))
 
 
 def _useful(needles: tuple[str, ...] | None) -> tuple[str, ...] | None:
@@ -217,10 +219,11 @@ def _needles() -> tuple[tuple[tuple[str, ...] | None, ...], tuple[str, ...]]:
 
 @cache
 def _anchors() -> frozenset[str]:
-    """What the sparse pass locates: the anchored finders' anchors and the provider
-    rules' literal prefixes (`_provider_prefixes`)."""
+    """What the sparse pass locates: the anchored finders' anchors, the provider
+    rules' literal prefixes (`_provider_prefixes`) and the literals other finders'
+    regexes start with (`anchor_positions.scan`)."""
     return frozenset(a for p in _ANCHORED_FINDERS.values() for a in p.anchors) | {
-        p for prefixes in _provider_prefixes() if prefixes for p in prefixes}
+        p for prefixes in _provider_prefixes() if prefixes for p in prefixes} | _LOCATED_NEEDLES
 
 
 @cache
@@ -238,30 +241,6 @@ def _provider_prefixes() -> tuple[tuple[str, ...] | None, ...]:
     return tuple(out)
 
 
-def _at_starts(regex: re.Pattern[str], text: str, starts: list[int]) -> Iterator[re.Match[str]]:
-    """`regex.finditer(text)` when every match starts at one of `starts` (sorted) and
-    none is empty: the attempt at each start that is not inside the previous match."""
-    end = 0
-    for start in starts:
-        if start >= end and (m := regex.match(text, start)) is not None:
-            end = m.end()
-            yield m
-
-
-def _located_starts(prefixes: tuple[str, ...] | None, found: set[str] | None) -> list[int] | None:
-    """Every start of `prefixes` in the text, when the sparse pass located each present one."""
-    positions: dict[str, list[int]] | None = getattr(found, "positions", None)
-    if prefixes is None or not positions or found is None:
-        return None
-    starts: list[int] = []
-    for p in prefixes:
-        if p in positions:
-            starts += positions[p]
-        elif p in found:
-            return None  # present but common: its scan stays
-    return sorted(set(starts))
-
-
 def _provider_candidates(text: str, found: set[str] | None = None) -> Iterator[Candidate]:
     """`found`: the needles present (from the keyword pass); None runs every rule.
     Where the sparse pass located every literal a rule's matches start with, the
@@ -271,9 +250,9 @@ def _provider_candidates(text: str, found: set[str] | None = None) -> Iterator[C
     for rule, gate, prefixes in zip(PROVIDER_RULES, gates, _provider_prefixes(), strict=True):
         if found is not None and gate is not None and found.isdisjoint(gate):
             continue
-        starts = _located_starts(prefixes, found)
+        starts = located_starts(prefixes, found)
         if starts is not None:
-            matches: Iterable[re.Match[str]] = _at_starts(rule.regex, text, starts)
+            matches: Iterable[re.Match[str]] = at_starts(rule.regex, text, starts)
         else:
             if rule.hint is not None:
                 hit = hint_found.get(rule.hint)
