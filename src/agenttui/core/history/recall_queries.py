@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, NamedTuple
 
+from agenttui.core.history.recall_rows import RecallRowCache
 from agenttui.core.history.rows import MESSAGE_COLUMNS, from_ts, message_from_row
 from agenttui.core.models import Message
 from agenttui.core.recall.cjk import index_text
@@ -76,7 +77,8 @@ def _recall_row(row: Sequence[Any], score: float = 0.0, highlight: str = "") -> 
 
 def candidates(db: sqlite3.Connection, match: str, limit: int, *, since: str | None = None,
                until: str | None = None, conversation_id: str | None = None, before_id: int | None = None,
-               highlight: bool = False, index: str = "words") -> list[RecallRow]:
+               highlight: bool = False, index: str = "words",
+               cache: RecallRowCache | None = None) -> list[RecallRow]:
     """User and assistant messages matching an FTS5 ``match`` (best bm25 first).
 
     ``match`` comes from :func:`agenttui.core.recall.text.fts_or_query`. Tool
@@ -84,6 +86,7 @@ def candidates(db: sqlite3.Connection, match: str, limit: int, *, since: str | N
     ``since``/``until`` are stored timestamps bounding ``created``. Ties go to
     the newer message. ``highlight`` adds the FTS5 snippet with matches
     marked (search boxes; the words index only). ``index`` names one of ``INDEXES``.
+    ``cache`` holds rows read before (kept exact by the store: recall_rows.py).
     Raises ``sqlite3.OperationalError`` on a bad match.
     """
     fts = INDEXES[index]
@@ -94,9 +97,9 @@ def candidates(db: sqlite3.Connection, match: str, limit: int, *, since: str | N
         if value is not None:
             where.append(clause)
             params.append(value)
-    rows = None
+    found: list[RecallRow] | None = None
     if since is None and until is None and conversation_id is None:  # no filter needs the row
-        rows = _ranked_on_index(db, match, before_id, int(limit), fts)
+        found = _ranked_on_index(db, match, before_id, int(limit), fts, cache)
     elif since is not None or until is not None:
         # the span's id range bounds the index scan: bm25 is then computed for the span's
         # matches, not every match (its statistics are the whole index's either way)
@@ -108,41 +111,52 @@ def candidates(db: sqlite3.Connection, match: str, limit: int, *, since: str | N
             return []
         where += [f"{fts}.rowid >= ?", f"{fts}.rowid <= ?"]
         params += [int(lowest), int(highest)]
-    if rows is None:
+    if found is None:
         rows = db.execute(
             f"SELECT {_ROW_COLUMNS}, r.score FROM (SELECT {fts}.rowid AS id, bm25({fts}) AS score "
             f"      FROM {fts} JOIN messages m ON m.id = {fts}.rowid "
             f"     WHERE {' AND '.join(where)} ORDER BY score, m.id DESC LIMIT ?) AS r "
             "JOIN messages m ON m.id = r.id JOIN conversations c ON c.id = m.conversation_id "
             "ORDER BY r.score, m.id DESC", (*params, int(limit))).fetchall()
-    marks = _highlights(db, match, [row[0] for row in rows]) if highlight and index == "words" else {}
-    return [_recall_row(row, row[7], marks.get(row[0], "")) for row in rows]
+        found = [_recall_row(row, row[7]) for row in rows]
+    if highlight and index == "words":
+        marks = _highlights(db, match, [row.message_id for row in found])
+        found = [row._replace(highlight=marks.get(row.message_id, "")) for row in found]
+    return found
 
 
 def _ranked_on_index(db: sqlite3.Connection, match: str, before_id: int | None,
-                     limit: int, fts: str) -> list[Any] | None:
+                     limit: int, fts: str, cache: RecallRowCache | None = None) -> list[RecallRow] | None:
     """The best ``limit`` candidate rows ranked on the FTS index alone, or None when unsure
-    (see the module doc)."""
+    (see the module doc). Rows in ``cache`` are not read again; rows read are put there."""
+    cache = RecallRowCache() if cache is None else cache
     bound = "AND rowid < ? " if before_id is not None else ""
     fetch = limit * RECALL_OVERFETCH
     ranked = db.execute(
         f"SELECT rowid, bm25({fts}) AS score FROM {fts} WHERE {fts} MATCH ? {bound}"
         "ORDER BY score, rowid DESC LIMIT ?",
         (match, *(() if before_id is None else (int(before_id),)), fetch)).fetchall()
-    scores = dict(ranked)
-    ids = list(scores)
-    rows: list[Any] = []
+    rows: list[RecallRow] = []
     start = 0
     # rows are read in rank order, only as many as are still missing: the over-fetched ids
     # are read only when tool traffic was dropped (reading a row costs about what ranking it does)
-    while len(rows) < limit and start < len(ids):
-        chunk = ids[start:start + min(limit - len(rows), _IDS_PER_QUERY)]
+    while len(rows) < limit and start < len(ranked):
+        chunk = ranked[start:start + min(limit - len(rows), _IDS_PER_QUERY)]
         start += len(chunk)
-        found = sorted(((*row, scores[row[0]]) for row in db.execute(
-            f"SELECT {_ROW_COLUMNS} {_ROW_FROM} "
-            f"WHERE m.id IN ({', '.join('?' * len(chunk))}) AND {' AND '.join(_RECALLED_KINDS)}", chunk)),
-            key=lambda row: (row[-1], -row[0]))
-        rows += found
+        missing = [mid for mid, _ in chunk if mid not in cache]
+        if missing:
+            read = {row[0]: _recall_row(row) for row in db.execute(
+                f"SELECT {_ROW_COLUMNS} {_ROW_FROM} "
+                f"WHERE m.id IN ({', '.join('?' * len(missing))}) AND {' AND '.join(_RECALLED_KINDS)}",
+                missing)}
+            for mid in missing:
+                cache.put(mid, read.get(mid))  # None: tool traffic, never recalled
+        else:
+            read = {}
+        for mid, score in chunk:  # in rank order already: bm25, then the newer first
+            row = read.get(mid) or cache.get(mid)
+            if row is not None:
+                rows.append(RecallRow(*row[:7], float(score), ""))
     if len(rows) >= limit or len(ranked) < fetch:  # enough survived, or every match was seen
         return rows[:limit]
     return None

@@ -65,6 +65,7 @@ from agenttui.core.history.recall_queries import (
     RecallRow,
     index_cjk,
 )
+from agenttui.core.history.recall_rows import RecallRowCache
 from agenttui.core.history.rows import MESSAGE_COLUMNS, from_ts, message_from_row, message_meta, to_ts
 from agenttui.core.history.schema import SchemaTooNewError, check_not_too_new, migrate
 from agenttui.core.history.term_counts import TermCountCache
@@ -305,6 +306,7 @@ class HistoryStore:
         self._lock = threading.RLock()
         self._conn: sqlite3.Connection | None = None
         self._term_counts = TermCountCache()
+        self._recall_rows = RecallRowCache()
 
     # -- connection ----------------------------------------------------------
     def _db(self) -> sqlite3.Connection:
@@ -500,10 +502,15 @@ class HistoryStore:
 
     def _update_conversation(self, cid: str, assignments: str, params: tuple[object, ...]) -> None:
         self._changes += 1
-        with self._write() as db:
-            cursor = db.execute(f"UPDATE conversations SET {assignments} WHERE id = ?", (*params, cid))
-            if cursor.rowcount == 0:
-                raise UnknownConversationError(cid)
+        try:
+            with self._write() as db:
+                cursor = db.execute(f"UPDATE conversations SET {assignments} WHERE id = ?", (*params, cid))
+                if cursor.rowcount == 0:
+                    raise UnknownConversationError(cid)
+        finally:
+            # counted after the write as well: a cache filled by another thread between the
+            # first count and the write (it waited for the lock) holds the old title
+            self._changes += 1
 
     def rename(self, cid: str, title: str) -> None:
         self._update_conversation(cid, "title = ?", (_clean_title(self._redact(title) or ""),))
@@ -521,16 +528,22 @@ class HistoryStore:
     def delete(self, cid: str) -> None:
         """Delete a conversation and its messages (FK cascade; FTS triggers follow)."""
         self._changes += 1
-        with self._write() as db:
-            if db.execute("DELETE FROM conversations WHERE id = ?", (cid,)).rowcount == 0:
-                raise UnknownConversationError(cid)
+        try:
+            with self._write() as db:
+                if db.execute("DELETE FROM conversations WHERE id = ?", (cid,)).rowcount == 0:
+                    raise UnknownConversationError(cid)
+        finally:
+            self._changes += 1  # after the write too (see _update_conversation)
         self._checkpoint()
 
     def clear(self) -> int:
         """Delete every conversation of the profile; returns how many there were."""
         self._changes += 1
-        with self._write() as db:
-            count = db.execute("DELETE FROM conversations").rowcount
+        try:
+            with self._write() as db:
+                count = db.execute("DELETE FROM conversations").rowcount
+        finally:
+            self._changes += 1  # after the write too (see _update_conversation)
         self._checkpoint()
         return count
 
@@ -1012,9 +1025,11 @@ class HistoryStore:
         """:func:`agenttui.core.history.recall_queries.candidates`; none for a match FTS5 refuses."""
         with self._lock:
             try:
-                return recall_queries.candidates(self._db(), match, limit, since=since, until=until,
+                db = self._db()
+                self._recall_rows.sync(self.epoch)
+                return recall_queries.candidates(db, match, limit, since=since, until=until,
                                                  conversation_id=conversation_id, before_id=before_id,
-                                                 highlight=highlight, index=index)
+                                                 highlight=highlight, index=index, cache=self._recall_rows)
             except sqlite3.OperationalError:
                 return []
 
