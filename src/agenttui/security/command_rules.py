@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Set
 
+from .anchor_positions import scan
 from .anchored import AnchoredPattern
 from .secret_patterns import CONTEXT, PROVIDER
 from .values import is_placeholder, strip_quotes
@@ -181,10 +182,11 @@ _XML_ADD = re.compile(
 _XML_SECRET_KEY = re.compile(r"pass|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credential|connectionstring", re.I)
 
 
-def find_xml_key_values(text: str, lowered: str) -> Iterator[Candidate]:
-    if "<add" not in lowered:
+def find_xml_key_values(text: str, lowered: str, present: Set[str] | None = None) -> Iterator[Candidate]:
+    """`present`: the keyword pass's needles, if known (with "<add"'s starts, if located)."""
+    if "<add" not in (lowered if present is None else present):
         return
-    for m in _XML_ADD.finditer(text):
+    for m in scan(_XML_ADD, text, ("<add",), present):
         if _XML_SECRET_KEY.search(m.group("key")) and not is_placeholder(m.group("value")):
             if m.group("value").startswith("%") and m.group("value").endswith("%"):
                 continue  # %ENV_VAR%

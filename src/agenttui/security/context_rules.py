@@ -295,6 +295,9 @@ _FLAG = re.compile(
     """,
     re.VERBOSE,
 )
+# What every match of `_FLAG` starts with (it is tried at their located starts).
+FLAG_NEEDLES = ("--pass", "--token", "--api", "--secret", "--client-secret", "--auth-token", "--access-token",
+                "--private-key")
 # Anchored on "-u"/"--user" rather than led by "-": logs are full of hyphens.
 _CURL_USER = AnchoredPattern(
     {"-u": "", "--user": ""},
@@ -303,10 +306,11 @@ _CURL_USER = AnchoredPattern(
 
 
 def find_flags(text: str, lowered: str, present: Set[str] | None = None) -> Iterator[Candidate]:
-    """`present`: whether "--" and "-u" occur in `lowered`, if known ("--user" holds
-    "-u"; "-u" in `text` is "-u" in `lowered`): either opens the gate, and the
-    other's scan is then skipped."""
-    for m in _FLAG.finditer(lowered) if present is None or "--" in present else ():
+    """`present`: whether "--", "-u" and "--user" occur in `lowered`, if known ("--user"
+    holds "-u"; "-u" in `text` is "-u" in `lowered`): "--" or "-u" opens the gate, and
+    the other's scan is then skipped, as is that of an anchor of `_CURL_USER` that is
+    absent (or located: tried at its starts)."""
+    for m in scan(_FLAG, lowered, FLAG_NEEDLES, present) if present is None or "--" in present else ():
         vstart, vend = m.span("value")
         raw = text[vstart:vend]
         if raw[:1] in "\"'":
@@ -316,7 +320,7 @@ def find_flags(text: str, lowered: str, present: Set[str] | None = None) -> Iter
             continue
         kind = "password" if "pass" in m.group("key") else "token"
         yield vstart, vend, kind, CONTEXT
-    for m in _CURL_USER.finditer(text) if present is None or "-u" in present else ():
+    for m in _CURL_USER.finditer(text, present) if present is None or "-u" in present else ():
         value = m.group("value")
         if not is_placeholder(value):
             yield *m.span("value"), "basic_auth", CONTEXT
@@ -331,10 +335,10 @@ _URL_CREDS = re.compile(
 )
 
 
-def find_url_passwords(text: str, lowered: str) -> Iterator[Candidate]:
+def find_url_passwords(text: str, lowered: str, present: Set[str] | None = None) -> Iterator[Candidate]:
     # In a URL's password slot a word is the password as typed
     # (`postgres://app:secret@db`): only templates (`${PW}`, `<password>`, `***`) stay.
-    for m in _URL_CREDS.finditer(text):
+    for m in scan(_URL_CREDS, text, ("://",), present):
         if not is_template(m.group("pw")):
             yield *m.span("pw"), "url_password", CONTEXT
 
@@ -427,9 +431,9 @@ def _pem_body_end(text: str, start: int) -> int:
     return body.end() if body else start
 
 
-def find_private_key_blocks(text: str, lowered: str) -> Iterator[Candidate]:
+def find_private_key_blocks(text: str, lowered: str, present: Set[str] | None = None) -> Iterator[Candidate]:
     no_end_after = len(text) + 1  # cache: no "-----END" at or after here
-    for m in _PEM_BEGIN.finditer(text):
+    for m in scan(_PEM_BEGIN, text, ("-----begin",), present):
         label = m.group("label")
         if "PRIVATE" not in label:
             continue  # PUBLIC KEY, CERTIFICATE, PGP PUBLIC KEY BLOCK stay

@@ -47,6 +47,7 @@ from .context_rules import (
     _ASSIGN,
     _PROSE,
     CONTEXT_FINDERS,
+    FLAG_NEEDLES,
     HEADER_NEEDLES,
     find_assignments,
     find_flags,
@@ -169,7 +170,7 @@ _FINDER_NEEDLES: dict[Finder, tuple[tuple[str, ...], ...]] = {
     find_assignments: (("pass", "pwd", "sandi", "secret", "token", "key", "auth", "session", "cookie", "sig",
                         "seed", "mnemonic", "cred"),),
     find_prose: (("pass", "sandi", "private key", "secret key", "api key", "token"),),
-    find_flags: (("--", "-u"),),
+    find_flags: (("--", "-u", "--user", *FLAG_NEEDLES),),  # (the others hold "--" or "-u": needles to locate)
     find_url_passwords: (("://",),),
     find_headers: (HEADER_NEEDLES,),
     find_private_key_blocks: (("-----begin", "private-lines:"),),
@@ -194,9 +195,11 @@ _ANCHORED_FINDERS: dict[Finder, AnchoredPattern] = {
 
 
 # Finders that take the needles found, to skip their patterns whose needle is absent.
-_TAKE_FOUND = frozenset((*_ANCHORED_FINDERS, find_credential_calls, find_headers, find_flags, find_password_hashes))
+_TAKE_FOUND = frozenset((*_ANCHORED_FINDERS, find_credential_calls, find_headers, find_flags, find_password_hashes,
+                         find_url_passwords, find_private_key_blocks, find_xml_key_values))
 # Literals that finders' regexes start with, located for them (`anchor_positions.scan`).
-_LOCATED_NEEDLES = frozenset((*_CALL_NEEDLES, "authorization", "bearer", "cookie", "x-", *_HASH_NEEDLES))
+_LOCATED_NEEDLES = frozenset((*_CALL_NEEDLES, "authorization", "bearer", "cookie", "x-", *_HASH_NEEDLES,
+                              *FLAG_NEEDLES, "-u", "--user", "://", "-----begin", "<add"))
 
 
 def _useful(needles: tuple[str, ...] | None) -> tuple[str, ...] | None:

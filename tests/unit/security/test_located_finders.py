@@ -1,6 +1,7 @@
 """Finders whose regexes start with a needle find the same at located starts.
 
-Password hashes, credential calls and HTTP headers are tried where the sparse
+Password hashes, credential calls, HTTP headers, command-line flags, URL
+passwords, private key blocks and XML key/values are tried where the sparse
 pass located their needles (`anchor_positions.scan`) instead of scanning the
 text for them; the candidates must be what the scans give.
 """
@@ -9,7 +10,8 @@ from __future__ import annotations
 
 from agenttui.security import gitleaks_scan
 from agenttui.security.anchor_positions import Present, sparse_positions
-from agenttui.security.context_rules import find_headers
+from agenttui.security.command_rules import find_xml_key_values
+from agenttui.security.context_rules import find_flags, find_headers, find_private_key_blocks, find_url_passwords
 from agenttui.security.credential_calls import find_credential_calls
 from agenttui.security.hash_rules import find_password_hashes
 from agenttui.security.redaction import _anchors, _needles, _views
@@ -23,6 +25,11 @@ _SECRETS = (
     "$cred = New-Object System.Net.NetworkCredential(\"svc\", \"Hunter2!Winter\")\n"
     "Authorization: Bearer abcDEF123ghiJKL456mnoPQR789 Cookie: session=9f8e7d6c5b4a3f2e\n"
     "X-Api-Key: 7Yt3Qw9Er5Ty1Ui8Op2As6Df4Gh\n"
+    "deploy --password=Winter2024! --token tok_9f8e7d6c5b4a3f2e1d0c --api-key=K3y9Qw7Er5 --user bob:S3cr3tPw!\n"
+    "curl -u admin:Adm1nPass! https://u:p4ss@db.example.com/x postgres://app:s3cr3t@db:5432/app\n"
+    '<add key="DbPassword" value="Xy7Kq2Lm9Np3" /> <ADD key="ApiToken" value="tok_4f3e2d1c" />\n'
+    "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAxY7Kq2Lm9Np3Rs6Tv8Wz1Ab5Cd0Ef9Gh8Ij7Kl6Mn4Op3Qr2St1Uv\n"
+    "-----END RSA PRIVATE KEY-----\n"
 )
 _FILLER = "def f(self):\n    return self.value + 1\n" * 100  # rare enough past the sample
 
@@ -38,9 +45,10 @@ def _both(text: str):
 def test_located_needles_find_what_scans_find() -> None:
     for text in ((_FILLER + _SECRETS) * 5, (_FILLER + _SECRETS) * 100):  # under and past the sample
         text, lowered, located, plain = _both(text)
-        assert {"$6$", "$2b$", "pbkdf2_", "getenv(", "networkcredential", "authorization", "x-"} <= set(
-            located.positions)
-        for finder in (find_password_hashes, find_credential_calls, find_headers):
+        assert {"$6$", "$2b$", "pbkdf2_", "getenv(", "networkcredential", "authorization", "x-", "--pass",
+                "-u", "--user", "://", "-----begin", "<add"} <= set(located.positions)
+        for finder in (find_password_hashes, find_credential_calls, find_headers, find_flags, find_url_passwords,
+                       find_private_key_blocks, find_xml_key_values):
             got = list(finder(text, lowered, located))
-            assert len(got) >= 10, finder.__name__
+            assert len(got) >= 5, finder.__name__
             assert got == list(finder(text, lowered, plain)), finder.__name__
