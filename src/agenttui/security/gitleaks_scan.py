@@ -616,7 +616,13 @@ def find_rule_matches(
     # the regex runs once per pattern and set of starts, each rule judges the
     # same matches. Only patterns that occur more than once are kept.
     shared: dict[tuple[str, bool, tuple[int, ...]], list[re.Match[str]]] = {}
-    for r, starts in per_rule.items():
+    rule_starts: Iterable[tuple[int, set[int]]] = per_rule.items()
+    if accepted is not None:
+        # gitleaks' rules first: a span one of them took is then not judged again by
+        # the other sets' rules (often the same pattern). Each set keeps its order, and
+        # each set has one priority, so the merged spans and their kinds are the same.
+        rule_starts = sorted(rule_starts, key=lambda rs: not c.rules[rs[0]].gitleaks_globals)
+    for r, starts in rule_starts:
         rule = c.rules[r]
         ordered = sorted(starts)
         key = (rule.pattern, rule.anchored, tuple(ordered)) if r in c.shared_pattern else None
