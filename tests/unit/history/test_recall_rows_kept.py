@@ -80,3 +80,19 @@ def test_tool_traffic_stays_out_when_read_again(store, db_path):
     for _ in range(2):  # the second time from what was kept
         assert [row[4] for row in kept(store, '"kopi"')] == ["user"]
     assert kept(store, '"kopi"') == fresh(db_path, '"kopi"')
+
+
+
+def test_the_cache_starts_afresh_past_its_bound_of_characters(store, db_path, monkeypatch):
+    from agenttui.core.history import recall_rows
+
+    monkeypatch.setattr(recall_rows, "MAX_CHARS", 30)
+    cid = store.create_conversation(title="long").id
+    for k in range(3):
+        store.append(cid, Message(role="user", content=f"kopi {k} " + "naps in the sun " * 3))
+    first = kept(store, '"kopi"')
+    cache = store._recall_rows
+    assert all(row[0] in cache for row in first)
+    cache.sync(store.epoch)  # the same state, but past the bound
+    assert not any(row[0] in cache for row in first)
+    assert kept(store, '"kopi"') == first == fresh(db_path, '"kopi"')

@@ -26,9 +26,11 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from agenttui.core.history.recall_queries import RecallRow
 
-#: Rows kept at most; past it the cache starts afresh (a bound, not an LRU: a turn reads
-#: a few hundred rows, a session some thousands).
+#: Rows kept at most, and characters of their text; past either the cache starts afresh (a
+#: bound, not an LRU: a turn reads a few hundred rows, a session some thousands; a history of
+#: long pastes reaches the characters first).
 MAX_ROWS = 20_000
+MAX_CHARS = 8_000_000
 
 
 class RecallRowCache:
@@ -37,11 +39,13 @@ class RecallRowCache:
     def __init__(self) -> None:
         self._epoch: object = None
         self._rows: dict[int, RecallRow | None] = {}
+        self._chars = 0
 
     def sync(self, epoch: object) -> None:
         """Forget everything when the store changed other than by appending (module doc)."""
-        if epoch != self._epoch or len(self._rows) > MAX_ROWS:
+        if epoch != self._epoch or len(self._rows) > MAX_ROWS or self._chars > MAX_CHARS:
             self._rows = {}
+            self._chars = 0
         self._epoch = epoch
 
     def __contains__(self, message_id: int) -> bool:
@@ -53,3 +57,4 @@ class RecallRowCache:
     def put(self, message_id: int, row: RecallRow | None) -> None:
         if row is None or row.conversation_title:  # an untitled conversation may get its title
             self._rows[message_id] = row
+            self._chars += len(row.content) if row is not None else 0
