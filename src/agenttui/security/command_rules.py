@@ -70,8 +70,9 @@ def find_mysql_passwords(text: str, lowered: str, present: Set[str] | None = Non
             yield start, end, "password", CONTEXT
 
 
-def find_sshpass_passwords(text: str, lowered: str) -> Iterator[Candidate]:
-    yield from _flag_values(_SSHPASS.finditer(text), text)
+def find_sshpass_passwords(text: str, lowered: str, present: Set[str] | None = None) -> Iterator[Candidate]:
+    """`present`: the keyword pass's needles, if known (with "sshpass"'s starts, if located)."""
+    yield from _flag_values(scan(_SSHPASS, text, ("sshpass",), present), text)
 
 
 def find_login_passwords(text: str, lowered: str, present: Set[str] | None = None) -> Iterator[Candidate]:
@@ -112,9 +113,10 @@ def _document(text: str, pos: int) -> tuple[int, int]:
     return (max(0, pos - _DOC_REACH) if lo < 0 else lo + 4), (min(len(text), pos + _DOC_REACH) if hi < 0 else hi)
 
 
-def find_kubernetes_secret_values(text: str, lowered: str) -> Iterator[Candidate]:
+def find_kubernetes_secret_values(text: str, lowered: str, present: Set[str] | None = None) -> Iterator[Candidate]:
+    """`present`: the keyword pass's needles, if known (with "kind"'s starts, if located)."""
     done = -1
-    for kind in _K8S_KIND.finditer(lowered):
+    for kind in scan(_K8S_KIND, lowered, ("kind",), present):
         lo, hi = _document(text, kind.start())
         if lo < done:
             continue

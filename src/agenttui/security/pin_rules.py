@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Set
 
+from .anchor_positions import scan
 from .anchored import AnchoredPattern
 from .secret_patterns import CONTEXT
 
@@ -79,11 +80,13 @@ def _word_start(lowered: str, at: int) -> bool:
     return False
 
 
-def find_pins(text: str, lowered: str) -> Iterator[Candidate]:
-    for m in _PIN.finditer(lowered):
+def find_pins(text: str, lowered: str, present: Set[str] | None = None) -> Iterator[Candidate]:
+    """`present`: the keyword pass's needles, if known (with "pin"'s starts, if located:
+    both regexes start with it)."""
+    for m in scan(_PIN, lowered, ("pin",), present):
         if _word_start(lowered, m.start()):
             yield *m.span("value"), "pin", CONTEXT
-    for m in _PIN_KEY.finditer(lowered):
+    for m in scan(_PIN_KEY, lowered, ("pin",), present):
         yield *m.span("value"), "pin", CONTEXT
 
 

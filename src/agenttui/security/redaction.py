@@ -196,10 +196,11 @@ _ANCHORED_FINDERS: dict[Finder, AnchoredPattern] = {
 
 # Finders that take the needles found, to skip their patterns whose needle is absent.
 _TAKE_FOUND = frozenset((*_ANCHORED_FINDERS, find_credential_calls, find_headers, find_flags, find_password_hashes,
-                         find_url_passwords, find_private_key_blocks, find_xml_key_values))
+                         find_url_passwords, find_private_key_blocks, find_xml_key_values, find_pins,
+                         find_sshpass_passwords, find_kubernetes_secret_values))
 # Literals that finders' regexes start with, located for them (`anchor_positions.scan`).
 _LOCATED_NEEDLES = frozenset((*_CALL_NEEDLES, "authorization", "bearer", "cookie", "x-", *_HASH_NEEDLES,
-                              *FLAG_NEEDLES, "-u", "--user", "://", "-----begin", "<add"))
+                              *FLAG_NEEDLES, "-u", "--user", "://", "-----begin", "<add", "pin", "sshpass", "kind"))
 
 
 def _useful(needles: tuple[str, ...] | None) -> tuple[str, ...] | None:

@@ -1,7 +1,8 @@
 """Finders whose regexes start with a needle find the same at located starts.
 
 Password hashes, credential calls, HTTP headers, command-line flags, URL
-passwords, private key blocks and XML key/values are tried where the sparse
+passwords, private key blocks, XML key/values, PINs, sshpass and Kubernetes
+secrets are tried where the sparse
 pass located their needles (`anchor_positions.scan`) instead of scanning the
 text for them; the candidates must be what the scans give.
 """
@@ -10,10 +11,15 @@ from __future__ import annotations
 
 from agenttui.security import gitleaks_scan
 from agenttui.security.anchor_positions import Present, sparse_positions
-from agenttui.security.command_rules import find_xml_key_values
+from agenttui.security.command_rules import (
+    find_kubernetes_secret_values,
+    find_sshpass_passwords,
+    find_xml_key_values,
+)
 from agenttui.security.context_rules import find_flags, find_headers, find_private_key_blocks, find_url_passwords
 from agenttui.security.credential_calls import find_credential_calls
 from agenttui.security.hash_rules import find_password_hashes
+from agenttui.security.pin_rules import find_pins
 from agenttui.security.redaction import _anchors, _needles, _views
 
 _SECRETS = (
@@ -30,6 +36,8 @@ _SECRETS = (
     '<add key="DbPassword" value="Xy7Kq2Lm9Np3" /> <ADD key="ApiToken" value="tok_4f3e2d1c" />\n'
     "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAxY7Kq2Lm9Np3Rs6Tv8Wz1Ab5Cd0Ef9Gh8Ij7Kl6Mn4Op3Qr2St1Uv\n"
     "-----END RSA PRIVATE KEY-----\n"
+    "my PIN is 4829, card_pin=7731 sshpass -p 'S3cr3tPw!' ssh root@h sshpass -pHunter2x ssh h\n"
+    "---\napiVersion: v1\nkind: Secret\ndata:\n  password: cGFzc3dvcmQxMjM0\n  token: dG9rZW4xMjM0NTY3OA==\n---\n"
 )
 _FILLER = "def f(self):\n    return self.value + 1\n" * 100  # rare enough past the sample
 
@@ -46,9 +54,10 @@ def test_located_needles_find_what_scans_find() -> None:
     for text in ((_FILLER + _SECRETS) * 5, (_FILLER + _SECRETS) * 100):  # under and past the sample
         text, lowered, located, plain = _both(text)
         assert {"$6$", "$2b$", "pbkdf2_", "getenv(", "networkcredential", "authorization", "x-", "--pass",
-                "-u", "--user", "://", "-----begin", "<add"} <= set(located.positions)
+                "-u", "--user", "://", "-----begin", "<add", "pin", "sshpass", "kind"} <= set(located.positions)
         for finder in (find_password_hashes, find_credential_calls, find_headers, find_flags, find_url_passwords,
-                       find_private_key_blocks, find_xml_key_values):
+                       find_private_key_blocks, find_xml_key_values, find_pins, find_sshpass_passwords,
+                       find_kubernetes_secret_values):
             got = list(finder(text, lowered, located))
             assert len(got) >= 5, finder.__name__
             assert got == list(finder(text, lowered, plain)), finder.__name__
