@@ -89,6 +89,15 @@ def asking_first(text: str) -> str:
     return " ".join(s.strip() for s in (*asked, *told))
 
 
+def asking_part(text: str) -> str | None:
+    """The sentences of ``text`` that ask, when it also holds remarks; else None."""
+    sentences = _SENTENCE.findall(text)
+    asked = [s.strip() for s in sentences if s.rstrip().endswith(("?", "？"))]
+    if not asked or len(asked) == len(sentences):
+        return None
+    return " ".join(asked)
+
+
 def ends_asking(text: str) -> bool:
     """Does the turn end on a question (a "?" followed by nothing but punctuation or emoji)?"""
     return _QUESTION_END.search(text) is not None
