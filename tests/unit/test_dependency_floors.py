@@ -19,7 +19,7 @@ PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 # Imported only by code that builds or checks a shipped data file, never at run time: a test extra.
 BUILD_TIME_ONLY = {"lemminflect": "core/recall/english_words.py builds english_words.tsv.gz from it"}
 # Imported only by an optional feature, lazily, and declared in that feature's extra.
-OPTIONAL = {"numpy": "local-embeddings"}  # [recall] semantic = "local" (core/recall/local_embedder.py)
+OPTIONAL: dict[str, str] = {}  # none now: NumPy, once the local embedder's extra, is a dependency
 
 
 def check_floors_module():

@@ -231,8 +231,65 @@ def test_memory_is_bounded_by_batches(fake_openai, services):
     index.rank_messages(query, 1, scan_batch=16, pool=5)
     assert index.last_scan.steps == [16, 16, 16, 2] and index.last_scan.pooled == 25  # 25 x limit
     newest = index.rank_messages(query, 5, max_scan=20, scan_batch=16)
-    assert index.last_scan.steps == [16, 4]
+    assert index.last_scan.steps == []  # the signs in memory are read again, not the database
     assert set(newest) <= set(ids[-20:])
+    index.close()
+
+
+def test_the_signs_kept_in_memory_follow_what_is_stored_and_deleted(fake_openai, services, monkeypatch):
+    """The first pass's table (sign_table) sees new vectors at the next ranking, older ones
+    stored by this index at once and by another connection within RELOAD_S, and a deleted
+    message is never ranked."""
+    from agenttui.core.recall import sign_table
+
+    _conversation(services, FILLER)
+    assert backfill(services).complete  # through the session's own index: another connection
+    index = EmbeddingIndex.for_history(services.history, MODEL)
+    query = fake_openai.embedding_for(REX)
+    assert index.rank_messages(query, 3, pool=50) and index.last_scan.steps == [len(FILLER)]
+
+    rex = _conversation(services, [REX, "Nice name."])
+    assert backfill(services).complete
+    ranked = index.rank_messages(query, 3, pool=50)
+    assert ranked[0] == rex[0] and index.last_scan.steps == [2]  # only what is new was read
+
+    older = _conversation(services, ["my dog Rex is small", "ok"])  # newer ids, stored below as old
+    _conversation(services, ["the weather today", "sunny"])
+    assert backfill(services).complete  # now `older` holds vectors and `later` too
+    conn = sqlite3.connect(str(services.history.db_path), isolation_level=None)
+    saved = conn.execute("SELECT message_id, vector FROM embeddings WHERE message_id IN (?, ?)",
+                         tuple(older)).fetchall()
+    conn.execute("DELETE FROM embeddings WHERE message_id IN (?, ?)", tuple(older))
+    conn.close()
+    index.rank_messages(query, 3, pool=50)  # reads `later`; `older` has no vector now
+    index.store([(mid, list(from_blob(blob))) for mid, blob in saved])  # this index, below the newest
+    assert older[0] in index.rank_messages(query, 3, pool=50)  # reloaded whole at once
+
+    conn = sqlite3.connect(str(services.history.db_path), isolation_level=None)
+    conn.execute("DELETE FROM embeddings WHERE message_id IN (?, ?)", tuple(older))
+    conn.close()
+    assert older[0] not in index.rank_messages(query, 3, pool=50)  # its vector is gone: dropped
+
+    gap = _conversation(services, ["Rex my dog sleeps a lot", "ok"])
+    _conversation(services, ["the train was late", "again"])
+    assert backfill(services).complete
+    conn = sqlite3.connect(str(services.history.db_path), isolation_level=None)
+    kept = conn.execute("SELECT message_id, model, dim, bits, vector FROM embeddings WHERE message_id IN (?, ?)",
+                        tuple(gap)).fetchall()
+    conn.execute("DELETE FROM embeddings WHERE message_id IN (?, ?)", tuple(gap))
+    conn.close()
+    assert gap[0] not in index.rank_messages(query, 5, pool=50)  # reads the train, not `gap`
+    conn = sqlite3.connect(str(services.history.db_path), isolation_level=None)
+    conn.executemany("INSERT INTO embeddings VALUES (?, ?, ?, ?, ?)", kept)  # another process, below the newest
+    conn.close()
+    assert gap[0] not in index.rank_messages(query, 5, pool=50)  # not read until a reload is due
+    monkeypatch.setattr(sign_table, "RELOAD_S", 0.0)
+    conn = sqlite3.connect(str(services.history.db_path), isolation_level=None)
+    conn.execute("UPDATE conversations SET title = 'touched'")  # the database changed meanwhile
+    conn.close()
+    assert gap[0] in index.rank_messages(query, 5, pool=50)  # seen by the reload once it is due
+    services.history.delete(services.history.get_message(rex[0]).conversation_id)
+    assert rex[0] not in index.rank_messages(query, 3, pool=50)  # deleted: never ranked
     index.close()
 
 

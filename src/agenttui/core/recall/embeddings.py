@@ -7,28 +7,32 @@ made it (a message embedded by another model counts as not embedded).
 so a backfill or a ranking never waits on, or holds, the lock the chat's
 history writes take (WAL lets them run side by side).
 
-Ranking without numpy (not a dependency). A brute-force cosine scan in pure
-Python costs ~22 µs per 768-dim vector: 4.4 s for 200,000 messages, far too
-slow for a turn. So ranking has two passes, each in bounded memory:
+Ranking has two passes:
 
 1. **Sign bits.** Every vector's signs are kept as ``dim/8`` bytes (``bits``,
-   in a covering index). The scan walks them newest first in batches of
-   ``SCAN_BATCH`` rows, scores each by Hamming distance to the query's signs
-   (one XOR and ``int.bit_count``, ~0.4 µs) and keeps the ``pool`` best.
-   Sign bits approximate the angle, the better the more dimensions (embedding
-   models use 384-3072); ``bench/bench_embeddings.py`` measures how many of
-   the exact top 40 survive this pass (~90% at 768 dims).
-2. **Exact cosine** over the pool's vectors only, best first.
+   in a covering index). The newest ``SCAN_LIMIT`` of them are held in memory
+   as one NumPy matrix (:mod:`~agenttui.core.recall.sign_table`, loaded once
+   in ``SCAN_BATCH`` row steps, then kept up to date with what is added), and
+   the query's Hamming distance to each is one XOR and one popcount over the
+   matrix; the ``pool`` nearest go on. Sign bits approximate the angle, the
+   better the more dimensions (embedding models use 384-3072);
+   ``bench/bench_embeddings.py`` measures how many of the exact top 40 survive
+   this pass (~90% at 768 dims).
+2. **Exact cosine** over the pool's vectors only, read from the database,
+   best first.
 
-``SCAN_LIMIT`` caps how many of the most recent vectors the first pass reads:
-the scan costs ~0.75 µs a vector, ~150 ms at 200,000, and context assembly
-runs it on every turn.
+Why NumPy: in pure Python the first pass cost ~0.75 µs a vector read from
+SQLite on every turn (~75 ms for 100,000) and the exact pass ~10 µs a
+384-dim vector (~25 ms for a pool of 2,500); the goal for a turn with
+semantic recall is 40 ms in all (``bench/bench_semantic_speed.py``).
+``SCAN_LIMIT`` caps how many of the most recent vectors are ranked (older
+messages are still found by their words) and so the memory the first pass
+holds: 4.8 MB at 384 dims, 38 MB at 3,072.
 """
 
 from __future__ import annotations
 
 import contextlib
-import heapq
 import math
 import operator
 import sqlite3
@@ -42,6 +46,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from agenttui.core.history.store import HistoryStore
+    from agenttui.core.recall.sign_table import SignTable
 
 SCAN_BATCH = 4_096  # rows the first pass reads per step (~0.4 MB at 768 dims)
 SCAN_LIMIT = 100_000  # most recent vectors ranked (~75 ms at 768 dims; older ones: lexical only)
@@ -130,6 +135,7 @@ class EmbeddingIndex:
         self.model = model
         self.busy_timeout = busy_timeout
         self.last_scan = ScanStats()
+        self._signs: dict[int, SignTable] = {}  # by dimension: the first pass's table (in memory)
         self._lock = threading.Lock()
         self._conn: sqlite3.Connection | None = None
         self._closed = False
@@ -224,6 +230,8 @@ class EmbeddingIndex:
                         "SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM messages WHERE id = ?)",
                         row).rowcount
                 db.execute("COMMIT")
+                for table in self._signs.values():  # its own writes leave data_version as it was
+                    table.note_stored([row[0] for row in rows])
             except BaseException:
                 if db.in_transaction:
                     with contextlib.suppress(sqlite3.Error):
@@ -247,56 +255,56 @@ class EmbeddingIndex:
                       scan_batch: int = SCAN_BATCH) -> list[int]:
         """Ids of the ``limit`` messages closest to ``query_vector`` (cosine), best first.
 
-        Two passes in bounded memory (module doc): sign bits of at most
-        ``max_scan`` newest vectors, ``scan_batch`` rows a step, keeping the
-        ``pool`` nearest; then exact cosine over the pool. Ties go to the newer
-        message. Vectors of another dimension than the query's are ignored.
+        Two passes (module doc): the sign bits of the ``max_scan`` newest
+        vectors, kept in memory (:mod:`~agenttui.core.recall.sign_table`; read
+        ``scan_batch`` rows a step when they are loaded), keeping the ``pool``
+        nearest; then exact cosine over the pool's vectors, read from the
+        database. Ties go to the newer message. Vectors of another dimension
+        than the query's are ignored.
         """
+        import numpy as np
+
+        from agenttui.core.recall.sign_table import SignTable, hamming
+
         stats = ScanStats()
         self.last_scan = stats
         query = normalised(query_vector)
         if limit <= 0 or not query or max_scan <= 0:
             return []
-        blob = to_blob(query)
-        dim, signs = len(query), sign_bits(blob)
+        dim = len(query)
         if pool is None:
             pool = min(max(POOL_FLOATS // dim, POOL_RANGE[0]), POOL_RANGE[1])
         keep = max(pool, limit * 25)
-        best: list[tuple[int, int]] = []  # (-distance, id): a max-heap of the nearest kept
-        before: int | None = None
-        from_bytes = int.from_bytes
-        while stats.scanned < max_scan:
-            step = min(scan_batch, max_scan - stats.scanned)
-            sql = ("SELECT message_id, bits FROM embeddings WHERE model = ? AND dim = ?"
-                   + (" AND message_id < ?" if before is not None else "")
-                   + " ORDER BY message_id DESC LIMIT ?")
-            params = (self.model, dim, *(() if before is None else (before,)), step)
-            with self._db() as db:
-                rows = db.execute(sql, params).fetchall()
-            if not rows:
-                break
-            stats.steps.append(len(rows))
-            for mid, bits in rows:
-                distance = (signs ^ from_bytes(bits, "big")).bit_count()
-                if len(best) < keep:
-                    heapq.heappush(best, (-distance, mid))
-                elif -distance > best[0][0]:  # nearer than the farthest kept (ties: kept newer)
-                    heapq.heapreplace(best, (-distance, mid))
-            before = rows[-1][0]
-            if len(rows) < step:
-                break
-        stats.pooled = len(best)
-        if not best:
-            return []
-        ids = [mid for _, mid in best]
-        scored: list[tuple[float, int]] = []
         with self._db() as db:
-            for start in range(0, len(ids), 500):  # SQLite's variable limit
-                chunk = ids[start:start + 500]
+            table = self._signs.get(dim)
+            if table is None:
+                table = self._signs[dim] = SignTable(self.model, dim)
+            table.refresh(db, max_scan, scan_batch, stats.steps.append)
+            ids, bits = table.ids[:max_scan], table.bits[:max_scan]
+        if not len(ids):
+            return []
+        signs = np.frombuffer(bits_blob(to_blob(query)), dtype=np.uint8)
+        # nearest first, then newer (rows are newest first): one sortable key per row
+        key = hamming(bits, signs) * len(ids) + np.arange(len(ids), dtype=np.int64)
+        nearest = np.argpartition(key, keep - 1)[:keep] if len(ids) > keep else np.arange(len(ids))
+        pooled = [int(mid) for mid in ids[nearest]]
+        stats.pooled = len(pooled)
+        found: list[int] = []
+        vectors: list[bytes] = []
+        with self._db() as db:
+            for start in range(0, len(pooled), 500):  # SQLite's variable limit
+                chunk = pooled[start:start + 500]
                 marks = ", ".join("?" * len(chunk))
                 for mid, vector in db.execute(
-                        f"SELECT message_id, vector FROM embeddings WHERE message_id IN ({marks})",
-                        chunk):
-                    scored.append((dot(query, from_blob(vector)), mid))
-        scored.sort(key=lambda pair: (-pair[0], -pair[1]))
-        return [mid for _, mid in scored[:limit]]
+                        f"SELECT message_id, vector FROM embeddings WHERE model = ? AND dim = ? "
+                        f"AND message_id IN ({marks})", (self.model, dim, *chunk)):
+                    found.append(mid)
+                    vectors.append(vector)
+        if not found:
+            return []  # every pooled message was deleted since the signs were read
+        matrix = np.frombuffer(b"".join(vectors), dtype="<f4").reshape(len(found), dim)
+        # einsum, not @: a BLAS matrix-vector product starts its thread pool, which on a busy
+        # machine made this 20 ms where einsum's own loop takes under 1 ms
+        scores = np.einsum("ij,j->i", matrix.astype(np.float64), np.asarray(query, dtype=np.float64)).tolist()
+        ranked = sorted(zip(scores, found, strict=True), key=lambda pair: (-pair[0], -pair[1]))
+        return [mid for _, mid in ranked[:limit]]
