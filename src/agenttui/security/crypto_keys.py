@@ -6,7 +6,7 @@ version byte, and a seed phrase must be 12, 15, 18, 21 or 24 consecutive words
 of the BIP39 English list (shipped as `bip39_english.txt`, 2048 words, from
 the BIP39 reference; SHA-256 2f5eed53…dbda) whose checksum holds.
 
-Ordinary words are not a seed phrase (issue 10): the phrase must be a whole
+Ordinary words are not a seed phrase: the phrase must be a whole
 run of BIP39 words, or begin or end one, and pass the BIP39 checksum (the
 first len/3 bits of SHA-256 of the entropy). A 12- or 15-word checksum has
 only 4 or 5 bits, so 1 in 16 random word lists passes it; those also need

@@ -1,4 +1,4 @@
-"""Paraphrase families of prompt injection in ten languages (issue 10 item 6).
+"""Paraphrase families of prompt injection in ten languages.
 
 ``injection_patterns`` holds the first rules (English, Indonesian, single
 phrases elsewhere); this module widens them by *family* — each family is a

@@ -146,7 +146,7 @@ TWO_STEP_RULES: list[tuple[str, str, str, int]] = [
     ),
 ]
 
-# The paraphrase families in ten languages (issue 10 item 6) live in their own module.
+# The paraphrase families in ten languages live in their own module.
 # Agent-hijack families from maintained public rule sets (skill-scanner, ATR).
 from .injection_above import PLAIN_RULES as _ABOVE_PLAIN  # noqa: E402
 from .injection_above import WORD_RULES as _ABOVE_WORD  # noqa: E402

@@ -1,4 +1,4 @@
-"""PINs and "login: who / password" lines, in English and Indonesian (issue 16).
+"""PINs and "login: who / password" lines, in English and Indonesian.
 
 - a PIN: the word ``pin`` (also ``bank_pin``, ``m-pin``, ``PIN-nya``), up to
   four words of its context ("ATM saya", "my debit card", "BCA", "is",

@@ -9,8 +9,8 @@
   key" in prose;
 - a 64-hex private key (optionally 0x) up to 100 characters after "wallet",
   "private key", "privkey", "kunci privat/pribadi" or "seed".
-Entropy is used only in these contexts (issue 10: "entropy only with
-context"): a random-looking 40-character string alone is not redacted.
+Entropy is used only in these contexts (entropy alone flags hashes, ids and
+base64 data in ordinary text): a random-looking 40-character string alone is not redacted.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Secrets in tool output that a command transformed (issue 10 item 5).
+"""Secrets in tool output that a command transformed.
 
 `rev .env`, `xxd .env` or `base64 .env` print a secret in a shape no rule
 matches. Two defences, both for the output of commands the agent ran:

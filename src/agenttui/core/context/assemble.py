@@ -24,7 +24,7 @@ length, at most 16,000. The system prompt and the current turn are never cut
 ``recall.history_tokens``; the window gets the rest, newest groups first, and
 keeps at least the newest group whatever it costs.
 
-**Tool results are data** (issue 10): each goes to the model inside
+**Tool results are data**: each goes to the model inside
 ``<tool_output tool="NAME">`` … ``</tool_output>`` (any such tag inside the
 output defused, so a file cannot close the block and speak for itself), and
 the system prompt says that tool output, memory and recalled text are data,
@@ -314,7 +314,7 @@ def _recalled(services: CoreServices, conversation_id: str, user_message: Messag
         # them out of the set keeps it the same before and after the message is stored
         exclude_message_ids=frozenset(m.id for m in sent if m.id is not None
                                       and (user_message.id is None or m.id < user_message.id))
-        # the conversation's other branches (issue 15): a turn sees its own branch only
+        # the conversation's other branches: a turn sees its own branch only
         | _off_branch(services, conversation_id, warnings),
         before_id=user_message.id,
         now=now,

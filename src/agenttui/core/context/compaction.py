@@ -1,4 +1,4 @@
-"""Honest context (issue 15 item 4): what a prompt costs, what it leaves out, and /compact.
+"""Honest context: what a prompt costs, what it leaves out, and /compact.
 
 * :class:`ContextFigures` -- the numbers the chat shows: this prompt's tokens
   against the budget (the header's meter) and how many older messages of the

@@ -9,7 +9,7 @@ Markdown is for people: attached images become a placeholder (the base64
 would drown the text), and it shows the active branch only -- the
 conversation as the chat shows it. JSON is for machines and round trips: every
 field, images included, with a ``format`` tag and version, and every branch
-(issue 15): each message carries its ``parent_id`` (null for a root; ids are
+(schema v6/v7, conversations as trees): each message carries its ``parent_id`` (null for a root; ids are
 the store's, parents always listed before their children) and the conversation
 its ``active_leaf_id``. Both are additions to version 1: a reader that does
 not know them sees the messages in id order, as before.
@@ -109,13 +109,13 @@ def _message_dict(message: Message, redact: Redact) -> dict[str, Any]:
         "created": to_iso(message.created),
         "tokens": message.tokens,
         "incomplete": message.incomplete,
-        # issue 9 (schema v5), only when set: why a reply is incomplete, provider fields the
+        # schema v5's ``meta``, only when set: why a reply is incomplete, provider fields the
         # API needs back, saved reasoning, tool calls cut mid-arguments
         **({"incomplete_reason": message.incomplete_reason} if message.incomplete_reason else {}),
         **({"provider_fields": message.provider_fields} if message.provider_fields else {}),
         **({"reasoning": redact(message.reasoning)} if message.reasoning else {}),
         **({"cut_tool_calls": message.cut_tool_calls} if message.cut_tool_calls else {}),
-        # issue 15: a /compact summary names the first and last message (ids above) it replaces
+        # a /compact summary names the first and last message (ids above) it replaces
         **({"summary_of": list(message.summary_of)} if message.summary_of else {}),
     }
 

@@ -9,14 +9,14 @@ printing (the CLI reports):
   comes back: roles, content, tool calls and results, images, turn ids,
   ``created``, ``incomplete`` (with its reason), provider fields (thought
   signatures, ``reasoning_content``), saved reasoning; title, times, model and
-  the archived flag; and the tree (issue 15): each message's ``parent_id``
+  the archived flag; and the tree: each message's ``parent_id``
   (an ``id`` of an earlier message of the document) and the conversation's
   ``active_leaf_id``. A document without parent ids (written before trees)
   is one branch, in order.
 * **chatgpt** -- ChatGPT's data-export ``conversations.json``: an array of
   conversations, each a message *tree* (``mapping`` of node id -> ``{id,
   message, parent, children}``) plus ``current_node``, the leaf the ChatGPT
-  UI shows. The whole tree is imported (issue 15): regenerated answers and
+  UI shows. The whole tree is imported: regenerated answers and
   edited prompts become sibling branches, in the order of ``children``, and the
   path to ``current_node`` is the active branch (without a usable one: the last
   child at every fork, see :func:`chatgpt_path`). A message that is skipped

@@ -153,7 +153,7 @@ _V4 = (
     """,
 )
 
-# Replies as the provider left them (issue 9): ``meta`` is a JSON object, NULL for
+# Replies as the provider left them (schema v5): ``meta`` is a JSON object, NULL for
 # ordinary messages, holding ``incomplete_reason`` (why a kept reply is incomplete,
 # in words), ``provider`` (assistant-message fields a provider needs back unchanged,
 # e.g. DeepSeek's ``reasoning_content`` on tool-call messages), ``reasoning`` (the
@@ -165,7 +165,7 @@ _V5 = (
     "ALTER TABLE messages ADD COLUMN meta TEXT",
 )
 
-# Conversations as trees (issue 15): ``messages.parent_id`` is the message this one
+# Conversations as trees (schema v6): ``messages.parent_id`` is the message this one
 # answers or follows (NULL: a root). Editing a question adds a sibling of it, regenerating
 # a sibling of the reply; nothing is ever overwritten. ``conversations.active_leaf_id``
 # is the last message of the branch shown and sent: the active branch is the path from

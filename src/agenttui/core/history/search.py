@@ -1,4 +1,4 @@
-"""History search by conversation (issue 12 item 19): one row per conversation, not per message.
+"""History search by conversation: one row per conversation, not per message.
 
 :func:`agenttui.core.recall.retrieval.search_hits` ranks messages; the History pane
 listed them as they came, so one talkative conversation filled the list up to

@@ -813,7 +813,7 @@ class HistoryStore:
         return target
 
     def fork(self, cid: str, at_message_id: int) -> Conversation:
-        """A new conversation holding the path from the root to ``at_message_id`` (issue 15).
+        """A new conversation holding the path from the root to ``at_message_id``.
 
         The original is not touched. A message that asks for tools takes its tool results
         along (the ones stored right after it), so the fork's history stays valid for the
