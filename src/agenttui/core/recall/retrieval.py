@@ -143,6 +143,13 @@ STATEMENT_POOL = 3  # first-person statements among this many times CANDIDATES .
 STATEMENT_WEIGHT = 0.75  # ... are a ranked list of their own (module doc)
 WIDEN_RINGS = 6  # turns on each side of a snippet added while budget is left (``_widen``)
 WIDEN_MIN_TOKENS = 12  # ... while at least this much is left (a one-line turn's quote)
+# The first BEST_HITS snippets chosen are widened by BEST_HIT_RINGS turns on each side before the
+# fill goes on: what a best hit leaves unsaid is often in the turns beside it ("我的上司的单位是…"
+# then "他是山东青岛人": the second hop of a question naming the first). Measured at 1, 3, 5 and 8
+# hits (bench/bench_recall_public.py, --limit 100 MemDaily, --limit 40 RealMem and REALTALK):
+# 3 raised every row of the three sets; 5 left REALTALK's temporal row where it was.
+BEST_HITS = 3
+BEST_HIT_RINGS = 2
 RELATED_WEIGHT = 0.8  # words related in meaning (recall.related): a paraphrase's bridge, noisier
 RECENCY_BONUS = 0.15  # the newest candidate gets +15 %: of two statements, the later is current
 CURRENT_BONUS = 0.5  # ... +50 % when the question asks how things are now ("these days")
@@ -861,6 +868,12 @@ def recall(request: RecallRequest, *, history: HistoryStore | None = None, memor
         chosen.append(snippet)
         costs.append(cost)
         used += cost
+        if len(chosen) == BEST_HITS and request.neighbours and history is not None and 0 < used < request.token_budget:
+            # the turns around the best hits before the rest of the fill (``BEST_HITS``)
+            used = _widen(history, request, result.terms, chosen, costs, used, known, rings=BEST_HIT_RINGS)
+            for index, widened in enumerate(chosen):
+                for mid in widened.message_ids:
+                    holder.setdefault(mid, index)
     if request.neighbours and history is not None and 0 < used < request.token_budget:
         _widen(history, request, result.terms, chosen, costs, used, known)
     result.snippets = chosen
@@ -872,7 +885,7 @@ def recall(request: RecallRequest, *, history: HistoryStore | None = None, memor
 
 def _widen(history: HistoryStore, request: RecallRequest, terms: Sequence[str],
            chosen: list[Snippet], costs: list[int], used: int,
-           known: dict[tuple[int, bool], Message | None]) -> None:
+           known: dict[tuple[int, bool], Message | None], rings: int = WIDEN_RINGS) -> int:
     """Spend a budget the matches left over on the turns around them, best snippet first.
 
     A few rare words can match only a handful of turns; what answers is then
@@ -887,7 +900,7 @@ def _widen(history: HistoryStore, request: RecallRequest, terms: Sequence[str],
     quoted = {mid for snippet in chosen for mid in snippet.message_ids}
     known = dict(known)
     asked: set[tuple[int, bool]] = set(known)  # answered, or left undecided by first_neighbours
-    for _ring in range(WIDEN_RINGS):
+    for _ring in range(rings):
         if request.token_budget - used < WIDEN_MIN_TOKENS:
             break  # no turn fits what is left: spare the neighbour queries
         edges = [((s.message_ids[-1] if after else s.message_ids[0]), s.conversation_id, after)
@@ -900,7 +913,7 @@ def _widen(history: HistoryStore, request: RecallRequest, terms: Sequence[str],
             try:
                 known.update(history.first_neighbours(wanted))
             except (HistoryError, sqlite3.Error):  # widening is a bonus: the chosen snippets stand
-                return
+                return used
             asked.update((mid, after) for mid, _, after in wanted)
         grew = False
         for index, snippet in enumerate(chosen):
@@ -925,6 +938,7 @@ def _widen(history: HistoryStore, request: RecallRequest, terms: Sequence[str],
                 grew = True
         if not grew:
             break
+    return used
 
 
 def search_hits(history: HistoryStore, query: str, limit: int = 50,
