@@ -7,25 +7,13 @@ give the same spans and kinds as every accepted match of every rule.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 from agenttui.security import gitleaks_scan
 from agenttui.security.redaction import _merge, ascii_lower, byte_view
-
-_DATA = Path(__file__).parent / "data"
-
-
-def _examples() -> list[str]:
-    parts = []
-    for name in ("gitleaks", "noseyparker", "kingfisher"):
-        data = json.loads((_DATA / f"{name}_examples.json").read_text())
-        parts += [tp for ex in data["rules"].values() for tp in ex["tps"]]
-    return parts
+from tests.unit.security.rule_windows import rule_set_examples
 
 
 def test_skipped_spans_change_no_merged_span() -> None:
-    examples = _examples()
+    examples = rule_set_examples()
     for text in ("\n".join(examples), "\n".join(reversed(examples))):
         view = byte_view(text)
         lowered = ascii_lower(view)

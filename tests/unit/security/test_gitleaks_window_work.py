@@ -6,47 +6,21 @@
 
 from __future__ import annotations
 
-import json
 import random
 import re
-from pathlib import Path
 
 from agenttui.security import gitleaks_rules, gitleaks_scan
 from agenttui.security.redaction import ascii_lower
-
-_DATA = Path(__file__).parent / "data"
-
-
-def _examples() -> str:
-    parts = []
-    for name in ("gitleaks", "noseyparker", "kingfisher"):
-        data = json.loads((_DATA / f"{name}_examples.json").read_text())
-        parts += [tp for ex in data["rules"].values() for tp in ex["tps"]]
-    return "\n".join(parts)
+from tests.unit.security.rule_windows import every_window, rule_set_examples
 
 
 def _spans(matches) -> list[tuple[int, int]]:
     return [m.span() for m in matches]
 
 
-def _every_window(rule, text: str, starts: list[int]):
-    """`_windowed` as it was before window needles: every window searched."""
-    n, covered = len(text), -1
-    for p in starts:
-        if p < covered:
-            continue
-        lo, hi = max(0, p - gitleaks_scan.BEFORE), min(n, p + gitleaks_scan.AFTER)
-        covered = p + gitleaks_scan.STRIDE
-        for m in rule.regex.finditer(text, lo, hi):
-            if m.end() >= hi and hi < n:
-                longer = rule.regex.search(text, m.start(), min(n, m.start() + gitleaks_scan.LONG))
-                m = longer or m
-            yield m
-
-
 def test_windows_without_needles_hold_no_match() -> None:
     c = gitleaks_scan.compiled()
-    text = _examples()
+    text = "\n".join(rule_set_examples())
     lowered = ascii_lower(text)
     rules = [r for r in c.rules if not r.anchored and r.window_needles]
     assert any(r.id == "curl-auth-user" for r in rules)
@@ -57,7 +31,7 @@ def test_windows_without_needles_hold_no_match() -> None:
             lo, hi = max(0, p - gitleaks_scan.BEFORE), min(len(text), p + gitleaks_scan.AFTER)
             skipped += not any(x in lowered[lo:hi] for x in rule.window_needles)
         assert _spans(gitleaks_scan._windowed(rule, text, starts, lowered)) == _spans(
-            _every_window(rule, text, starts)), rule.id
+            every_window(rule, text, starts)), rule.id
     assert skipped, "some windows lack the needles: the test covers the skip"
 
 

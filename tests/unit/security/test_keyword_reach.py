@@ -8,37 +8,12 @@ to, over the rules' own examples (where they match) in two orders.
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 
 from agenttui.security import gitleaks_scan
 from agenttui.security.keyword_reach import keyword_reach, repeat_led
 from agenttui.security.redaction import ascii_lower
-
-_DATA = Path(__file__).parent / "data"
-
-
-def _examples() -> list[str]:
-    parts = []
-    for name in ("gitleaks", "noseyparker", "kingfisher"):
-        data = json.loads((_DATA / f"{name}_examples.json").read_text())
-        parts += [tp for ex in data["rules"].values() for tp in ex["tps"]]
-    return parts
-
-
-def _every_window(rule, text: str, starts: list[int]) -> list[tuple[int, int]]:
-    n, covered, out = len(text), -1, []
-    for p in starts:
-        if p < covered:
-            continue
-        lo, hi = max(0, p - gitleaks_scan.BEFORE), min(n, p + gitleaks_scan.AFTER)
-        covered = p + gitleaks_scan.STRIDE
-        for m in rule.regex.finditer(text, lo, hi):
-            if m.end() >= hi and hi < n:
-                m = rule.regex.search(text, m.start(), min(n, m.start() + gitleaks_scan.LONG)) or m
-            out.append(m.span())
-    return out
+from tests.unit.security.rule_windows import every_window, rule_set_examples
 
 
 def test_reach_of_shapes() -> None:
@@ -55,7 +30,7 @@ def test_reach_of_shapes() -> None:
 
 def test_windows_find_what_every_window_finds() -> None:
     c = gitleaks_scan.compiled()
-    examples = _examples()
+    examples = rule_set_examples()
     rules = [r for r in c.rules if not r.anchored and r.reach is not None]
     assert {"kingfisher.slack.1", "hashicorp-tf-api-token", "curl-auth-user"} <= {r.id for r in rules}
     assert any(r.repeat_led for r in rules) and any(not r.repeat_led for r in rules)
@@ -65,6 +40,6 @@ def test_windows_find_what_every_window_finds() -> None:
         for rule in rules:
             starts = sorted({m.start() for k in rule.keywords for m in re.finditer(re.escape(k), lowered)})
             got = [m.span() for m in gitleaks_scan._windowed(rule, text, starts, lowered)]
-            assert got == _every_window(rule, text, starts), rule.id
+            assert got == [m.span() for m in every_window(rule, text, starts)], rule.id
             found += len(got)
     assert found > 100
