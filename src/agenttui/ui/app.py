@@ -236,7 +236,7 @@ class AgentTUI(App[int]):
         # The UI is up: get the turn ready once its frame has reached the terminal (Textual's
         # writer thread would otherwise wait on the preparation's imports for the GIL).
         set_timer(self, PREPARE_AFTER_PANES_S, self._prepare_first_turn)
-        from agenttui.ui.mcp_app import START_AFTER_S, start_mcp  # MCP servers, if any
+        from agenttui.ui.mcp_servers import START_AFTER_S, start_mcp  # MCP servers, if any
 
         set_timer(self, START_AFTER_S, lambda: start_mcp(self))
 
@@ -493,7 +493,7 @@ class AgentTUI(App[int]):
     async def on_unmount(self) -> None:
         with contextlib.suppress(Exception):  # ended another way (SIGTERM): its connection closed
             self.main.chat.incognito_mode.drop()
-        from agenttui.ui.mcp_app import stop_mcp
+        from agenttui.ui.mcp_servers import stop_mcp
 
         await stop_mcp(self)  # every MCP server process stopped before the loop ends
 
@@ -536,7 +536,7 @@ class AgentTUI(App[int]):
         self._prepare_again()
         self.main.post_message(ProfileSwitched(name))
         self.notify(f"Now using profile {name!r}.", title="Profile")
-        from agenttui.ui.mcp_app import restart_mcp
+        from agenttui.ui.mcp_servers import restart_mcp
 
         restart_mcp(self)  # the new profile's MCP servers (its own and the user's)
 

@@ -133,7 +133,7 @@ class DataWatcher(Widget):
         changes = message.changes
         main = self._main_screen()
         if message.config and main is not None and main.panes_ready:
-            from agenttui.ui.mcp_app import sync_mcp
+            from agenttui.ui.mcp_servers import sync_mcp
 
             sync_mcp(self.app)
         if not changes or main is None or not main.panes_ready:
