@@ -48,6 +48,10 @@ class AppParts(Protocol):
 
     def refresh_header(self) -> None: ...
 
+    def notify_failure(self, message: str, title: str = "Could not complete") -> None:
+        """An error toast, once per text while it is on screen."""
+        ...
+
     @property
     def turn_preparation_started(self) -> bool:
         """The app has begun preparing the first turn (imports, client, caches)."""

@@ -22,6 +22,7 @@ from textual.widgets.option_list import Option
 
 from agenttui.core.history.search import ConversationMatches
 from agenttui.core.models import Conversation, SearchHit, utcnow
+from agenttui.ui.host import app_parts
 from agenttui.ui.inert import inert_line
 
 if TYPE_CHECKING:
@@ -161,12 +162,7 @@ class ConversationList(OptionList):
         message.stop()
         self._loading = False
         self.total = self.option_count  # stop asking for more pages
-        notify_failure = getattr(self.app, "notify_failure", None)  # AgentTUI: once per text
-        if notify_failure is not None:
-            notify_failure(message.text, title="History not available")
-        elif message.text not in self._reported:
-            self._reported.add(message.text)
-            self.app.notify(message.text, title="History not available", severity="error", timeout=30)
+        app_parts(self).notify_failure(message.text, title="History not available")
         self.post_message(self.CountChanged(self.option_count, self.total))
 
     @on(_PageLoaded)
