@@ -145,9 +145,11 @@ WIDEN_RINGS = 6  # turns on each side of a snippet added while budget is left (`
 WIDEN_MIN_TOKENS = 12  # ... while at least this much is left (a one-line turn's quote)
 # The first BEST_HITS snippets chosen are widened by BEST_HIT_RINGS turns on each side before the
 # fill goes on: what a best hit leaves unsaid is often in the turns beside it ("我的上司的单位是…"
-# then "他是山东青岛人": the second hop of a question naming the first). Measured at 1, 3, 5 and 8
-# hits (bench/bench_recall_public.py, --limit 100 MemDaily, --limit 40 RealMem and REALTALK):
-# 3 raised every row of the three sets; 5 left REALTALK's temporal row where it was.
+# then "他是山东青岛人": the second hop of a question naming the first). Full dev sets
+# (bench/bench_recall_public.py --limit 0): MemDaily noisy 0.914 -> 0.935, conditional +0.018,
+# post-processing +0.018; REALTALK inference 0.441 -> 0.466, temporal 0.891 -> 0.909 but
+# multi-fact 0.530 -> 0.525; RealMem every type up. 2 hits lowered RealMem's incremental row,
+# 1 ring its updating row, 5 hits REALTALK's multi-fact more.
 BEST_HITS = 3
 BEST_HIT_RINGS = 2
 RELATED_WEIGHT = 0.8  # words related in meaning (recall.related): a paraphrase's bridge, noisier
