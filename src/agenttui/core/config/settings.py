@@ -107,7 +107,7 @@ class RecallSettings:
         "auto", "rank recall also by embeddings, computed in the background: `\"auto\"` uses the "
         "endpoint's `/v1/embeddings` when it serves them (your history is sent there for indexing; "
         "said once per profile and endpoint), `true` always asks it, `false` sends nothing, "
-        "`\"local\"` embeds on this machine with the `agenttui[local-embeddings]` extra (no endpoint)",
+        "`\"local\"` embeds on this machine (no endpoint)",
         labels=(("auto (if the endpoint serves embeddings)", "auto"), ("on", True), ("off", False),
                 ("on this machine (no endpoint)", "local")))
     embedding_model: str = setting("text-embedding-3-small", "the embedding model to ask for "
