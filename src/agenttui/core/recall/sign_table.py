@@ -30,19 +30,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 RELOAD_S = 300.0  # the longest another process's older vectors or deletions stay unseen
 
 _POPCOUNT = np.array([bin(n).count("1") for n in range(256)], dtype=np.uint16)
 
 
-def hamming(rows: np.ndarray, query: np.ndarray) -> np.ndarray:
+def hamming(rows: npt.NDArray[np.uint8], query: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
     """Bits that differ between each row of ``rows`` and ``query`` (uint8 arrays)."""
     if rows.shape[1] % 8 == 0 and rows.flags.c_contiguous:  # 64 bits a step (dims of 64k: all models)
         rows, query = rows.view(np.uint64), np.ascontiguousarray(query).view(np.uint64)
     differ = np.bitwise_xor(rows, query)
     if hasattr(np, "bitwise_count"):  # NumPy 2: a popcount instruction
-        counts: np.ndarray = np.bitwise_count(differ).astype(np.int64).sum(axis=1)
+        counts: npt.NDArray[np.int64] = np.bitwise_count(differ).astype(np.int64).sum(axis=1)
     else:  # NumPy 1.x: a table lookup, a byte at a time
         counts = _POPCOUNT[differ.view(np.uint8)].sum(axis=1, dtype=np.int64)
     return counts
@@ -54,8 +55,8 @@ class SignTable:
 
     model: str
     dim: int
-    ids: np.ndarray = field(default_factory=lambda: np.empty(0, dtype=np.int64))  # newest first
-    bits: np.ndarray = field(default_factory=lambda: np.empty((0, 0), dtype=np.uint8))
+    ids: npt.NDArray[np.int64] = field(default_factory=lambda: np.empty(0, dtype=np.int64))  # newest first
+    bits: npt.NDArray[np.uint8] = field(default_factory=lambda: np.empty((0, 0), dtype=np.uint8))
     limit: int = 0  # rows it may hold (the newest)
     data_version: int | None = None  # the connection's PRAGMA data_version when last read
     loaded_at: float = 0.0
@@ -125,7 +126,7 @@ class SignTable:
         self.bits = np.concatenate([_matrix([row[1] for row in rows], self.width), self.bits])[:self.limit]
 
 
-def _matrix(chunks: list[bytes], width: int) -> np.ndarray:
+def _matrix(chunks: list[bytes], width: int) -> npt.NDArray[np.uint8]:
     if not chunks:
         return np.empty((0, width), dtype=np.uint8)
     return np.frombuffer(b"".join(chunks), dtype=np.uint8).reshape(len(chunks), width)
