@@ -190,7 +190,7 @@ def main() -> int:
                 rank_cpu.append(best_rank)
                 with_cpu.append(best_with)
                 lexical_cpu.append(best_lexical)
-                pooled.append(state.index.last_scan.pooled if state.index.last_scan else 0)
+                pooled.append(state.index.last_scan.pooled)
         services.close()
     total = [r + a for r, a in zip(rank_cpu, with_cpu, strict=True)]
 
