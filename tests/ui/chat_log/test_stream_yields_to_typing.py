@@ -3,7 +3,7 @@
 Each batch shown grows the reply, and a grown reply scrolls the chat: Textual
 then redraws the whole chat region, which took 50-180 ms a frame at 120x36 with
 a long reply. A key typed meanwhile waited for it (``bench/bench_typing_echo.py``:
-p95 111 ms, over the 100 ms goal). While keys arrive, batches are shown at most
+p95 111 ms, over the 100 ms goal). While keys arrive, batches wait, shown at most
 every ``TYPING_INTERVAL`` instead of every ``STREAM_INTERVAL``; the moment the
 typing stops (``TYPING_GAP``) the rest follows.
 """

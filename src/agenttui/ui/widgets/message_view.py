@@ -61,15 +61,18 @@ typed meanwhile is echoed between updates. Ten a second cost about a third more
 CPU over a whole stream (``bench/bench_streaming.py``) for no text one can read
 sooner.
 
-While the user types into the prompt (a key within ``TYPING_GAP``), batches are
-shown at most every ``TYPING_INTERVAL`` instead. A batch that grows the reply
-scrolls the chat, and Textual then redraws the whole chat region: 50-180 ms a
-frame at 120x36 with a reply of a thousand words, measured by sampling the
-event loop's long callbacks (they were all the screen's compositor refresh, not
+While the user types into the prompt (a key within ``TYPING_GAP``), the reply
+waits: its batches are held until the typing pauses for ``TYPING_GAP`` and shown
+at least every ``TYPING_INTERVAL``. A batch that grows the reply scrolls the
+chat, and Textual then redraws the whole chat region: 50-180 ms a frame at
+120x36 with a reply of a thousand words, measured by sampling the event loop's
+long callbacks (they were all the screen's layout refresh and compositor, not
 the Markdown parse). A key arriving meanwhile waited for that frame, so one key
 in ten echoed after 100 ms (``bench/bench_typing_echo.py``: p95 111 ms, median
-22). Typing gets the screen first; the reply catches up once a second and as
-soon as the typing pauses (p95 73 ms, median 9 ms, same bench, same machine).
+22). Typing gets the screen first. A repaint once a second while typing still
+put the p95 over 100 ms on a loaded machine (198 ms at load ~6; holding the
+reply up to three seconds: 61 ms at the same load, the minimal app 199-232 ms);
+nobody reads a streaming reply while typing, and it catches up at the first pause.
 """
 
 from __future__ import annotations
@@ -97,7 +100,7 @@ from agenttui.ui.widgets.used_line import UsedLine
 
 STREAM_INTERVAL = 1 / 5  # seconds between Markdown updates while a reply streams
 TYPING_GAP = 0.3  # seconds: a key typed this recently into the prompt means the user is typing
-TYPING_INTERVAL = 1.0  # seconds between Markdown updates while the user types
+TYPING_INTERVAL = 3.0  # seconds between Markdown updates while the user types
 
 _log = logging.getLogger(__name__)
 
