@@ -73,7 +73,7 @@ def run_create(args: argparse.Namespace) -> int:
 
 def run_delete(args: argparse.Namespace) -> int:
     from agenttui.core.config.paths import InvalidProfileName
-    from agenttui.core.config.profiles import ProfileError
+    from agenttui.core.config.profiles import ProfileError, refuse_if_in_use
 
     store = _store()
     try:
@@ -83,6 +83,10 @@ def run_delete(args: argparse.Namespace) -> int:
     if not directory.is_dir():
         return fail(f"no profile named {args.name!r} with data to delete; "
                     f"profiles: {', '.join(store.names())}")
+    try:
+        refuse_if_in_use(args.name, directory)  # before the question and the backup, not after
+    except ProfileError as exc:
+        return fail(str(exc))
     action = f"delete profile {args.name!r} (its history, memory and project files)"
     if not confirm_destructive(args, action, word=args.name):
         return 1

@@ -284,6 +284,8 @@ class Applier:
         except OSError as exc:  # the segment stays unapplied: the next sync applies it again
             from agenttui.sync.targets import SyncError
 
+            if isinstance(exc, file_records.ProfileOpenHere):
+                raise SyncError(str(exc)) from exc
             raise SyncError(f"{path} could not be written ({exc}); nothing is lost: fix it and sync again") from exc
         self._items[key] = ItemState(str(record["hlc"]), record.get("base"), digest, deleted)
         self.result.changes += 1

@@ -152,6 +152,11 @@ def write(logical: str, path: Path, content: Any) -> str:
     return found[0] if found else ""
 
 
+class ProfileOpenHere(OSError):
+    """A profile deleted on another machine is open in an agenttui process here: its folder
+    stays until it is closed (an OSError: the sync stops and applies the record next time)."""
+
+
 def remove(paths: Paths, logical: str, path: Path, profile_gone: bool = False) -> str:
     """Apply a winning tombstone: the local file goes to the trash first (a profile deleted
     whole: its folder, as ``profile delete`` does). Returns the hash of what is left (settings
@@ -162,7 +167,15 @@ def remove(paths: Paths, logical: str, path: Path, profile_gone: bool = False) -
         directory = path.parent
         if directory.is_dir():
             from agenttui.core.backup.archive import move_to_trash
+            from agenttui.core.config.profiles import ProfileInUse, refuse_if_in_use
 
+            try:
+                refuse_if_in_use(directory.name, directory)
+            except ProfileInUse as exc:
+                # not skipped: the deletion waits, and the next sync after the app lets go applies it
+                raise ProfileOpenHere(f"{exc.args[0].removesuffix(' (nothing was moved)')}; it was deleted "
+                                      "on another machine, and that deletion is applied at the next sync "
+                                      "after it is closed here (nothing was moved)") from exc
             move_to_trash(paths, directory)
         return ""
     if not path.parent.is_dir():

@@ -88,14 +88,19 @@ async def test_restore_while_running_is_noticed(services, paths, tmp_path):
 
 @pytest.mark.slow
 async def test_the_open_profile_moved_to_the_trash_is_said_and_nothing_is_lost(services, paths):
-    from agenttui.core.config.profiles import ProfileStore
+    from agenttui.core.backup.archive import move_to_trash
+    from agenttui.core.config.profiles import ProfileInUse, ProfileStore
 
     services.history.create_conversation(title="before the delete")
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: "before the delete" in _titles(app), timeout=30)
         await _baseline_taken(pilot, app)
-        trashed = ProfileStore(paths).delete(services.history.db_path.parent.name)  # another process's delete
+        folder = services.history.db_path.parent
+        with pytest.raises(ProfileInUse):  # `profile delete` refuses while the app has it open
+            ProfileStore(paths).delete(folder.name)
+        # moved anyway (by hand, or by an agenttui from before claims): the app says so, loses nothing
+        trashed = move_to_trash(paths, folder)
         await wait_until(pilot, lambda: any(n[1] == "Profile moved to the trash" for n in app.notices),
                          timeout=30, explain=lambda: [n[1] for n in app.notices])
         await wait_until(pilot, lambda: _titles(app) == [], timeout=30)

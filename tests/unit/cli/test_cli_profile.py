@@ -92,6 +92,26 @@ def test_delete_with_yes_backs_up_then_trashes(cli, paths):
     assert cli("profile", "delete", "work", "--yes").code == 1
 
 
+@pytest.mark.slow
+def test_delete_of_a_profile_open_in_another_process_is_refused_before_any_backup(cli, paths):
+    from agenttui.core.history.store import HistoryStore
+
+    cli("profile", "create", "work")
+    history = HistoryStore(paths.history_db("work"))  # this test's process is "the app"
+    history.create_conversation("open in the app")
+    try:
+        result = cli("profile", "delete", "work", "--yes")
+        assert result.code == 1, result.out
+        assert f"profile 'work' is open in agenttui (process {os.getpid()})" in result.err
+        assert "nothing was moved" in result.err
+        assert paths.profile_dir("work").is_dir()
+        assert not paths.backups_dir.exists() or not list(paths.backups_dir.glob("agenttui-backup-*"))
+    finally:
+        history.close()
+    assert cli("profile", "delete", "work", "--yes").code == 0
+    assert not paths.profile_dir("work").exists()
+
+
 def _on_a_terminal(cli, typed: str, *args: str):
     """Run with a pseudo-terminal as stdin and type ``typed``."""
     master, slave = pty.openpty()

@@ -88,6 +88,35 @@ def test_a_profile_deleted_whole_goes_to_the_trash_on_the_other_machine(machines
     assert "work" not in ProfileStore(a.paths).names()
 
 
+def test_a_profile_deleted_elsewhere_while_open_here_waits_until_it_is_closed(machines, tmp_path):
+    """An app here with the profile open would go on writing into the trash: the deletion waits."""
+    import os
+
+    from agenttui.core.config.profiles import ProfileStore
+    from agenttui.core.history.store import HistoryStore
+
+    a, b = _pair(machines, tmp_path)
+    ProfileStore(a.paths).create("work")
+    a.sync()
+    b.sync()
+    open_here = HistoryStore(b.paths.history_db("work"))
+    open_here.create_conversation("still writing")  # its connection (and claim) stays open
+    ProfileStore(a.paths).delete("work")
+    a.sync()
+    waiting = b.run("sync")
+    assert waiting.code == 1, (waiting.out, waiting.err)
+    assert f"profile 'work' is open in agenttui (process {os.getpid()})" in waiting.err, waiting.err
+    assert "applied at the next sync after it is closed here" in waiting.err, waiting.err
+    assert b.paths.profile_dir("work").is_dir() and ProfileStore(b.paths).get("work") is not None
+
+    open_here.close()
+    b.sync()
+    assert "work" not in ProfileStore(b.paths).names()
+    trashed = [p for p in b.paths.trash_dir.iterdir() if p.name.startswith("work-")]
+    assert trashed and (trashed[0] / "history.sqlite3").exists()
+    assert b.sync().out.startswith("sent 0 changes, received 0")
+
+
 def test_a_deletion_that_races_an_edit_loses_to_it_on_both_machines(machines, tmp_path):
     a, b = _pair(machines, tmp_path)
     theme = a.paths.user_themes_dir / "dusk.toml"

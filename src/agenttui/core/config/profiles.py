@@ -37,6 +37,24 @@ class ProfileError(Exception):
     pass
 
 
+class ProfileInUse(ProfileError):
+    """The profile's history is open in a running agenttui process (its folder must not move)."""
+
+
+def refuse_if_in_use(name: str, directory: Path) -> None:
+    """Raise :class:`ProfileInUse` while a process holds a claim on ``directory``
+    (:mod:`agenttui.core.config.profile_claims`)."""
+    from agenttui.core.config.profile_claims import holders
+
+    pids = holders(directory)
+    if pids:
+        own = os.getpid() in pids
+        who = "this agenttui" if own and len(pids) == 1 else \
+            "agenttui (process " + ", ".join(str(pid) for pid in sorted(set(pids))) + ")"
+        raise ProfileInUse(f"profile {name!r} is open in {who}: switch that app to another profile "
+                           "or quit it, then delete again (nothing was moved)")
+
+
 class ProfileNotFound(ProfileError, KeyError):
     def __str__(self) -> str:  # KeyError would repr() the message
         return str(self.args[0]) if self.args else "profile not found"
@@ -268,6 +286,7 @@ class ProfileStore:
             if name == DEFAULT_PROFILE:
                 raise ProfileError("profile 'default' has no data to delete")
             raise ProfileNotFound(f"no profile named {name!r}")
+        refuse_if_in_use(name, directory)
         return move_to_trash(self.paths, directory)
 
     # -- choosing ------------------------------------------------------------

@@ -57,6 +57,7 @@ from pathlib import Path
 from typing import Any
 
 from agenttui.core import files
+from agenttui.core.config.profile_claims import ProfileClaim
 from agenttui.core.history import recall_queries
 from agenttui.core.history.recall_queries import (
     HIGHLIGHT_CLOSE,
@@ -305,6 +306,7 @@ class HistoryStore:
         self._wrote = False  # a write transaction began since the last close (``close``)
         self._lock = threading.RLock()
         self._conn: sqlite3.Connection | None = None
+        self._claim: ProfileClaim | None = None  # held while the connection is open
         self._term_counts = TermCountCache()
         self._recall_rows = RecallRowCache()
 
@@ -353,6 +355,12 @@ class HistoryStore:
             conn.close()
             raise
         self._tighten_sidecars()
+        # The profile's folder must not be moved to the trash while this connection writes into
+        # it (agenttui.core.config.profile_claims). Taken here, not in _db: the read-only and
+        # in-memory stores open their own way and write into no profile folder.
+        if self._claim is None:
+            self._claim = ProfileClaim(self.db_path.parent)
+            self._claim.take()
         return conn
 
     def _check_tables(self, conn: sqlite3.Connection) -> None:
@@ -430,6 +438,9 @@ class HistoryStore:
                 self._wrote = False
                 self._conn.close()
                 self._conn = None
+            if self._claim is not None:
+                self._claim.drop()
+                self._claim = None
 
     def __enter__(self) -> HistoryStore:
         return self

@@ -218,7 +218,9 @@ def _create(profiles, name: str, bind: Path | None) -> str:
 
 def _delete(services: Services, name: str) -> str:
     from agenttui.core.backup.archive import create_backup
+    from agenttui.core.config.profiles import refuse_if_in_use
 
+    refuse_if_in_use(name, services.paths.profile_dir(name))  # open in another app: no backup for nothing
     backup = create_backup(services.paths)  # before anything moves
     trash = services.profiles.delete(name)
     return f"Deleted profile {name!r}. Backup: {backup}; folder moved to {trash}."
