@@ -8,12 +8,14 @@ embedding index) found no file. So while a history store has its database open i
 *claim*: a lock file in ``<profile>/in-use/`` locked by that process for as long as the
 connection lives, and a deletion is refused while any claim is held, naming the processes.
 
-Claims are ``filelock`` locks (``flock`` on POSIX, ``msvcrt`` on Windows) on files of their
-own, never on the database: a POSIX ``fcntl`` lock taken or dropped on the database file
-outside SQLite would drop SQLite's own locks in that process. A process killed leaves its
-claim file unlocked; whoever looks next removes such a file once it is older than
-``STALE_AFTER_S`` (younger, it may be a claim being taken: created, not locked yet).
-The claim files end in ``.lock``, which backups leave out.
+Claims are ``flock`` locks (``msvcrt.locking`` on Windows) on files of their own, never on
+the database: a POSIX ``fcntl`` lock taken or dropped on the database file outside SQLite
+would drop SQLite's own locks in that process. Not ``filelock``, which the write locks use:
+importing it costs 20-30 ms, and every first open of a history would pay it, in the app
+right after the first frame. A process killed leaves its claim file unlocked; whoever looks
+next removes such a file once it is older than ``STALE_AFTER_S`` (younger, it may be a
+claim being taken: created, not locked yet). The claim files end in ``.lock``, which
+backups leave out.
 """
 
 from __future__ import annotations
@@ -21,15 +23,29 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from filelock import BaseFileLock
 
 CLAIMS_DIR = "in-use"
 STALE_AFTER_S = 60.0
+TAKE_TRIES = 50  # a deleter's probe holds a young claim file for microseconds; 50 x 20 ms outlast it
+
+
+def _try_lock(fd: int) -> bool:
+    """Lock ``fd`` exclusively without waiting; False when another open file holds it."""
+    try:
+        if sys.platform == "win32":
+            import msvcrt
+
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+        else:
+            import fcntl
+
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
 
 
 class ProfileClaim:
@@ -37,59 +53,56 @@ class ProfileClaim:
 
     def __init__(self, folder: Path) -> None:
         self.path = folder / CLAIMS_DIR / f"{os.getpid()}-{secrets.token_hex(4)}.lock"
-        self._lock: BaseFileLock | None = None
+        self._fd: int | None = None
 
     def take(self) -> None:
-        """Hold the claim; a folder that cannot hold one (read-only) is not claimed."""
-        from filelock import FileLock
-
+        """Hold the claim; a folder that cannot hold one (read-only) is not claimed: a claim is
+        a courtesy to deleters, never a reason the history cannot open."""
         from agenttui.core import files
 
         try:
             files.ensure_dir(self.path.parent)
-            # not thread-local: the store may close in another thread than the one that opened it;
-            # a second's wait covers a deleter's probe of this very file (microseconds)
-            lock = FileLock(str(self.path), timeout=1.0, mode=files.FILE_MODE, thread_local=False)
-            lock.acquire()
-        except OSError:  # filelock's Timeout is one
-            return  # a claim is a courtesy to deleters; never a reason the history cannot open
-        self._lock = lock
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, files.FILE_MODE)
+        except OSError:
+            return
+        for _ in range(TAKE_TRIES):
+            if _try_lock(fd):
+                self._fd = fd
+                return
+            time.sleep(0.02)
+        os.close(fd)
 
     def drop(self) -> None:
-        lock, self._lock = self._lock, None
-        if lock is None:
+        fd, self._fd = self._fd, None
+        if fd is None:
             return
-        lock.release()
+        os.close(fd)  # releases the lock; Windows cannot remove an open file
         with contextlib.suppress(OSError):
             self.path.unlink()
 
 
 def holders(folder: Path, now: float | None = None) -> list[int]:
     """The process ids holding a claim on ``folder`` (this process's own claims too)."""
-    from filelock import FileLock, Timeout
-
-    claims = folder / CLAIMS_DIR
     try:
-        paths = sorted(claims.glob("*.lock"))
+        paths = sorted((folder / CLAIMS_DIR).glob("*.lock"))
     except OSError:
         return []
     held: list[int] = []
     now = time.time() if now is None else now
     for path in paths:
-        probe = FileLock(str(path), timeout=0, thread_local=False)
         try:
-            probe.acquire()
-        except Timeout:
-            pid = path.name.split("-", 1)[0]
-            held.append(int(pid) if pid.isdigit() else -1)
-            continue
+            fd = os.open(path, os.O_RDWR)
         except OSError:
-            continue
+            continue  # gone meanwhile: dropped
         try:
-            if now - path.stat().st_mtime > STALE_AFTER_S:  # its process is gone
-                path.unlink()
-        except OSError:
-            pass
+            if not _try_lock(fd):
+                pid = path.name.split("-", 1)[0]
+                held.append(int(pid) if pid.isdigit() else -1)
+                continue
+            stale = now - os.fstat(fd).st_mtime > STALE_AFTER_S  # its process is gone
         finally:
-            probe.release()
+            os.close(fd)
+        if stale:
+            with contextlib.suppress(OSError):
+                path.unlink()
     return held
