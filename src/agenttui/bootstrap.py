@@ -245,13 +245,15 @@ class Services:
         self.settings = self.profile.apply(loaded.settings)
 
     def close(self) -> None:
-        pricing = sys.modules.get("agenttui.core.usage.pricing")  # only if a turn started a pass
-        if pricing is not None:
-            pricing.wait_for_background()
-        semantic = sys.modules.get("agenttui.core.recall.semantic")  # only if recall used it
-        if semantic is not None and not self.incognito:  # a twin shares the real session's state
-            semantic.end_session(self)
-        self._close_history()
+        try:
+            pricing = sys.modules.get("agenttui.core.usage.pricing")  # only if a turn started a pass
+            if pricing is not None:
+                pricing.wait_for_background()
+            semantic = sys.modules.get("agenttui.core.recall.semantic")  # only if recall used it
+            if semantic is not None and not self.incognito:  # a twin shares the real session's state
+                semantic.end_session(self)
+        finally:  # the history closes (and lets go of the profile's claim) whatever failed above
+            self._close_history()
 
     def _close_history(self) -> None:
         history = self._history  # a store never opened needs no close
