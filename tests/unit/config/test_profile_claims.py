@@ -103,3 +103,25 @@ def test_the_claim_of_a_killed_process_does_not_block_and_is_cleaned_up_when_old
     assert young.exists()  # maybe a claim being taken: left for the next look
     store.delete("work")
     assert "work" not in store.names()
+
+
+def test_a_claim_still_held_at_exit_leaves_no_file_and_a_new_claim_sweeps_old_ones(store):
+    """A store used again after its close claims anew and is never closed a second time."""
+    folder = store.paths.profile_dir("work")
+    db = store.paths.history_db("work")
+    subprocess.run([sys.executable, "-c", textwrap.dedent(f"""
+        from agenttui.core.history.store import HistoryStore
+        store = HistoryStore({str(db)!r})
+        store.create_conversation("one")
+        store.close()
+        store.list_conversations(limit=1)  # reopened, never closed again
+    """)], check=True, timeout=120)
+    assert list((folder / CLAIMS_DIR).glob("*.lock")) == []
+
+    killed = folder / CLAIMS_DIR / "999999-killed.lock"
+    killed.write_bytes(b"")
+    old = time.time() - STALE_AFTER_S - 5
+    os.utime(killed, (old, old))
+    history = _open_history(store)
+    assert not killed.exists()
+    history.close()

@@ -31,6 +31,11 @@ CLAIMS_DIR = "in-use"
 STALE_AFTER_S = 60.0
 TAKE_TRIES = 50  # a deleter's probe holds a young claim file for microseconds; 50 x 20 ms outlast it
 
+# Claims still held when the process exits normally: a store used again after its close
+# reopens and claims anew, and nobody closes it a second time. Their files go at exit; a
+# killed process's stay until a later claim or deletion sweeps them (STALE_AFTER_S).
+_live: set[ProfileClaim] = set()
+
 
 def _try_lock(fd: int) -> bool:
     """Lock ``fd`` exclusively without waiting; False when another open file holds it."""
@@ -68,17 +73,32 @@ class ProfileClaim:
         for _ in range(TAKE_TRIES):
             if _try_lock(fd):
                 self._fd = fd
-                return
+                break
             time.sleep(0.02)
-        os.close(fd)
+        else:
+            os.close(fd)
+            return
+        if not _live:
+            import atexit
+
+            atexit.unregister(_drop_all)  # once, however often the set empties and fills
+            atexit.register(_drop_all)
+        _live.add(self)
+        holders(self.path.parent.parent)  # sweeps the files of claims whose process is gone
 
     def drop(self) -> None:
         fd, self._fd = self._fd, None
+        _live.discard(self)
         if fd is None:
             return
         os.close(fd)  # releases the lock; Windows cannot remove an open file
         with contextlib.suppress(OSError):
             self.path.unlink()
+
+
+def _drop_all() -> None:
+    for claim in list(_live):
+        claim.drop()
 
 
 def holders(folder: Path, now: float | None = None) -> list[int]:
