@@ -10,8 +10,10 @@ spends per question is measured in parts, in one run, on the profile
 vector:
 
 * ``rank`` -- ranking the stored vectors for the query's vector (sign-bit
-  scan of the newest ``SCAN_LIMIT`` vectors, then exact cosine over the pool:
-  ``EmbeddingIndex.rank_messages``), the query's vector already made;
+  scan of the newest ``SCAN_LIMIT`` vectors, then exact cosine over the pool,
+  bounded from the int8 codes kept in memory and computed from the database's
+  vectors for the few that may be among the best: ``EmbeddingIndex.rank_messages``),
+  the query's vector already made;
 * ``assemble`` -- the whole prompt assembly with that ranking ready, as a turn
   finds it when the chat ranked the draft while the user paused typing;
 * ``lexical`` -- the same assembly with semantic ranking off (the baseline,
@@ -160,6 +162,7 @@ def main() -> int:
         with_cpu: list[float] = []
         lexical_cpu: list[float] = []
         pooled: list[int] = []
+        read: list[int] = []
         for k, text in enumerate(texts):
             services.history.append(elsewhere, Message(role="user", content="ok"))  # as a turn would
             query = recall_query(text)
@@ -191,13 +194,15 @@ def main() -> int:
                 with_cpu.append(best_with)
                 lexical_cpu.append(best_lexical)
                 pooled.append(state.index.last_scan.pooled)
+                read.append(state.index.last_scan.read)
         services.close()
     total = [r + a for r, a in zip(rank_cpu, with_cpu, strict=True)]
 
     def row(label: str, samples: list[float]) -> str:
         return f"  {label:44} median {statistics.median(samples) * 1000:6.1f} ms   p95 {pct(samples, 0.95):6.1f} ms"
 
-    print(f"CPU per question ({len(rank_cpu)} questions; pool {statistics.median(pooled):.0f} vectors):")
+    print(f"CPU per question ({len(rank_cpu)} questions; pool {statistics.median(pooled):.0f} vectors, "
+          f"{statistics.median(read):.0f} of them read from the database):")
     print(row("rank the stored vectors (query vector made)", rank_cpu))
     print(row("assemble, semantic ranking ready", with_cpu))
     print(row("rank + assemble (nothing ranked ahead)", total))

@@ -22,3 +22,16 @@ def test_hamming_counts_every_differing_bit(width, numpy_1, monkeypatch):
     query = rng.integers(0, 256, width, dtype=np.uint8)
     assert sign_table.hamming(rows, query).tolist() == _expected(rows, query)
     assert sign_table.hamming(rows[::3], query).tolist() == _expected(rows[::3], query)  # a strided view
+
+
+@pytest.mark.parametrize("width", [48, 256, 384])  # NumPy 1's sums run 31 words at a time: 32 and 48 words
+@pytest.mark.parametrize("numpy_1", [False, True])
+def test_hamming_counts_up_to_every_bit_without_overflow(width, numpy_1, monkeypatch):
+    if numpy_1:
+        monkeypatch.delattr(np, "bitwise_count", raising=False)
+    rows = np.zeros((3, width), dtype=np.uint8)
+    rows[0] = 0xFF
+    rows[1, ::2] = 0xFF
+    query = np.zeros(width, dtype=np.uint8)
+    assert sign_table.hamming(rows, query).tolist() == [8 * width, 8 * ((width + 1) // 2), 0]
+    assert sign_table.hamming(rows, np.full(width, 0xFF, dtype=np.uint8)).tolist() == [0, 4 * width, 8 * width]
