@@ -52,6 +52,31 @@ def test_an_untitled_conversation_takes_its_title_from_a_later_message(store, db
     assert {row[2] for row in kept(store, '"kopi"')} == {"Kopi is asleep"}
 
 
+def test_an_untitled_conversations_later_rows_read_the_title_it_took(store, db_path):
+    # the conversation is read while untitled, then titled by a user message: rows read
+    # after that (not kept before) must carry the title, as the join with conversations gives
+    cid = store.create_conversation().id
+    store.append(cid, Message(role="assistant", content="Hello! How is Kopi?"))
+    assert [row[2] for row in kept(store, '"kopi"')] == [""]
+    store.append(cid, Message(role="user", content="Kopi is asleep on the mat"))
+    store.append(cid, Message(role="assistant", content="A mat is a fine place for a nap"))
+    assert kept(store, '"mat"') == fresh(db_path, '"mat"')
+    assert {row[2] for row in kept(store, '"mat"')} == {"Kopi is asleep on the mat"}
+
+
+def test_rows_of_a_kept_conversation_read_later_carry_its_title(store, db_path):
+    first = store.create_conversation(title="pets").id
+    second = store.create_conversation(title="").id
+    store.append(first, Message(role="user", content="Kopi naps"))
+    assert [row[2] for row in kept(store, '"kopi"')] == ["pets"]
+    store.append(first, Message(role="assistant", content="Kopi naps a lot"))
+    store.append(second, Message(role="assistant", content="Kopi again"))
+    assert kept(store, '"kopi"') == fresh(db_path, '"kopi"')
+    store.rename(first, "the cat")
+    assert kept(store, '"kopi"') == fresh(db_path, '"kopi"')
+    assert {row[2] for row in kept(store, '"kopi"')} == {"the cat", ""}
+
+
 def test_another_connections_rename_is_seen(store, db_path):
     cid = store.create_conversation(title="pets").id
     store.append(cid, Message(role="user", content="our cat is called Kopi"))

@@ -145,10 +145,7 @@ def _ranked_on_index(db: sqlite3.Connection, match: str, before_id: int | None,
         start += len(chunk)
         missing = [mid for mid, _ in chunk if mid not in cache]
         if missing:
-            read = {row[0]: _recall_row(row) for row in db.execute(
-                f"SELECT {_ROW_COLUMNS} {_ROW_FROM} "
-                f"WHERE m.id IN ({', '.join('?' * len(missing))}) AND {' AND '.join(_RECALLED_KINDS)}",
-                missing)}
+            read = _rows_by_id(db, missing, cache)
             for mid in missing:
                 cache.put(mid, read.get(mid))  # None: tool traffic, never recalled
         else:
@@ -160,6 +157,35 @@ def _ranked_on_index(db: sqlite3.Connection, match: str, before_id: int | None,
     if len(rows) >= limit or len(ranked) < fetch:  # enough survived, or every match was seen
         return rows[:limit]
     return None
+
+
+def _rows_by_id(db: sqlite3.Connection, ids: Sequence[int], cache: RecallRowCache) -> dict[int, RecallRow]:
+    """The recalled kinds' rows of these ids, as the join with ``conversations`` reads them.
+
+    The messages alone, then the titles of conversations ``cache`` does not hold: a turn
+    reads ~300 rows of a few dozen conversations, and the join's look-up per row cost a
+    fifth of the read (bench/bench_recall_speed.py). A message whose conversation is
+    missing is left out, as the join leaves it out.
+    """
+    found = db.execute(
+        f"SELECT m.id, m.conversation_id, m.role, m.content, m.created FROM messages m "
+        f"WHERE m.id IN ({', '.join('?' * len(ids))}) AND {' AND '.join(_RECALLED_KINDS)}", list(ids)).fetchall()
+    known = cache.conversations
+    unknown = list({cid for _, cid, *_ in found if cid not in known})
+    read: dict[str, tuple[str, bool]] = {}  # untitled ones too: the cache keeps only titled ones
+    for start in range(0, len(unknown), _IDS_PER_QUERY):
+        chunk = unknown[start:start + _IDS_PER_QUERY]
+        for cid, title, archived in db.execute(
+                f"SELECT id, title, archived FROM conversations WHERE id IN ({', '.join('?' * len(chunk))})", chunk):
+            read[cid] = (title or "", bool(archived))
+            cache.put_conversation(cid, title or "", bool(archived))
+    rows: dict[int, RecallRow] = {}
+    for mid, cid, role, content, created in found:
+        conversation = known.get(cid) or read.get(cid)
+        if conversation is not None:
+            rows[mid] = RecallRow(mid, cid, conversation[0], conversation[1], role, content or "",
+                                  from_ts(created), 0.0, "")
+    return rows
 
 
 def _highlights(db: sqlite3.Connection, match: str, ids: Sequence[int]) -> dict[int, str]:

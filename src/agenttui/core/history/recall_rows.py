@@ -16,7 +16,8 @@ message id, with the rule that keeps it exact:
 * a message that is not recalled (tool traffic) is kept as ``None``: its role
   and tool calls do not change either.
 
-So a kept row is always the one reading it again would give.
+So a kept row is always the one reading it again would give. A conversation's title and
+archived flag are kept by the same rule, so rows not kept yet are read without the join.
 """
 
 from __future__ import annotations
@@ -40,13 +41,21 @@ class RecallRowCache:
         self._epoch: object = None
         self._rows: dict[int, RecallRow | None] = {}
         self._chars = 0
+        #: conversation id -> (title, archived), under the rule that keeps a row's (module doc):
+        #: a row read with these is the row the join with ``conversations`` gives
+        self.conversations: dict[str, tuple[str, bool]] = {}
 
     def sync(self, epoch: object) -> None:
         """Forget everything when the store changed other than by appending (module doc)."""
         if epoch != self._epoch or len(self._rows) > MAX_ROWS or self._chars > MAX_CHARS:
             self._rows = {}
             self._chars = 0
+            self.conversations = {}
         self._epoch = epoch
+
+    def put_conversation(self, conversation_id: str, title: str, archived: bool) -> None:
+        if title:  # an untitled conversation may get its title (module doc)
+            self.conversations[conversation_id] = (title, archived)
 
     def __contains__(self, message_id: int) -> bool:
         return message_id in self._rows
