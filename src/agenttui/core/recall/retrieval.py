@@ -75,6 +75,7 @@ from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta
+from functools import lru_cache
 from itertools import islice
 from typing import TYPE_CHECKING, Literal, Protocol, TypedDict
 
@@ -658,6 +659,7 @@ _FIRST_PERSON_WORD = re.compile(
     r"(?<![\w'])(?:" + "|".join(sorted(map(re.escape, _FIRST_PERSON), key=len, reverse=True)) + r")(?![\w'])")
 
 
+@lru_cache(maxsize=8192)  # asked of the ~300 rows of a turn's pool, which the next turns meet again
 def _in_first_person(text: str) -> bool:
     """Does the turn speak in the first person ("our cat is called Kopi", whoever says it)?"""
     return _FIRST_PERSON_WORD.search(text.casefold()) is not None
@@ -768,29 +770,31 @@ def rank_memory(items: Sequence[MemoryItem], query: str | None, limit: int = 200
     terms = query_terms(query)
     if not terms or not items:
         return []
-    index = _memory_index(items)
-    by_id = {i.id: i for i in items}
+    index, by_id = _memory_index(items)
     return [(by_id[key], -score) for key, score in index.search(terms, limit)]
 
 
-_memory_indexes: dict[tuple[int, int, int], SideIndex] = {}
+_memory_indexes: dict[tuple[int, int, int], tuple[SideIndex, dict[str, MemoryItem]]] = {}
 
 
-def _memory_index(items: Sequence[MemoryItem]) -> SideIndex:
-    """The side index of these items; reused while they are the same objects, unchanged.
+def _memory_index(items: Sequence[MemoryItem]) -> tuple[SideIndex, dict[str, MemoryItem]]:
+    """The side index of these items, and the items by id; reused while they are the same
+    objects, unchanged.
 
     The memory store hands out the same cached objects until its file changes
     (``items(copies=False)``), so identity plus ``updated`` recognises the set
     without hashing 2,000 texts every turn; any other list is indexed by content.
+    The items by id go with it: the same objects, so the same mapping (built anew it
+    cost a dict of 2,000 twice a turn: memory selection and recall's notes).
     """
     key = (len(items), hash(tuple(map(id, items))), hash(tuple(i.updated for i in items)))
-    index = _memory_indexes.get(key)
-    if index is None:
+    kept = _memory_indexes.get(key)
+    if kept is None:
         ordered = sorted(items, key=lambda i: i.id)
-        index = index_for([Document(i.id, _item_text(i)) for i in ordered])
+        kept = (index_for([Document(i.id, _item_text(i)) for i in ordered]), {i.id: i for i in items})
         _memory_indexes.clear()  # one set at a time: the profile's current memory
-        _memory_indexes[key] = index
-    return index
+        _memory_indexes[key] = kept
+    return kept
 
 
 def _memory_snippets(memory: MemoryStore, request: RecallRequest) -> list[Snippet]:
