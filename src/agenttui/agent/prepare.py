@@ -22,7 +22,9 @@ and the panes are up, runs in order:
    before its request: redaction, correction rules, tool schemas, prompt
    assembly with recall for a throwaway draft (``context.prepare``: nothing
    is written, and the draft is ranked by words only: a made-up text is never
-   sent to ``/embeddings``).
+   sent to ``/embeddings``); with semantic ranking on, the stored vectors'
+   in-memory tables (read from the history, nothing sent: 0.7-0.9 s of CPU
+   at 200,000 vectors that a first turn would otherwise spend).
 
 A message sent while 1 or 3 still run waits for them (the chat asks
 ``AgentTUI.first_turn_ready``) instead of doing the same work a second time
@@ -83,6 +85,10 @@ def prepare_prompt(services: Services) -> None:
         ToolRegistry(services).schemas()
         redact_secrets(WARM_TEXT, tuple(services.settings.redaction.extra_patterns))
         prepare(services, None, WARM_TEXT, semantic=False)  # never sends this made-up text anywhere
+        if services.settings.recall.semantic:
+            from agenttui.core.recall.semantic import load_tables
+
+            load_tables(services)  # the stored vectors' tables, which a first turn would build itself
     except Exception:  # noqa: BLE001 -- as above
         pass
 

@@ -388,6 +388,17 @@ def prepare(services: CoreServices, text: str) -> Future[tuple[int, ...]] | None
     return ranker.start_ranking(text, CANDIDATES)
 
 
+def load_tables(services: CoreServices) -> int:
+    """Load the stored vectors' in-memory tables before the first ranking needs them (the app
+    calls this in the background after the first frame): a first question sent before its draft
+    was ranked would build them inside the turn. Reads the history only, contacts nothing; 0
+    when semantic recall is off or nothing is stored. Blocks: call it from a thread."""
+    ranker = ranker_for(services)
+    if ranker is None or not ranker.state.enabled:
+        return 0
+    return ranker.state.index.load_tables()
+
+
 def has_vectors(services: CoreServices) -> bool:
     """Some message of the profile's history has a vector for the embedding model (False when
     the history cannot be read, or has no file yet)."""
