@@ -68,6 +68,7 @@ def _full_pass(index: EmbeddingIndex, query, limit: int, pool: int, deleted: int
 def test_the_ranking_reads_few_vectors_and_orders_as_the_whole_pool_would(services):
     ids, vectors, centre = _crowd(services, 1500)
     index = EmbeddingIndex.for_history(services.history, MODEL)
+    index.load_tables()  # as the app does at start-up: codes are kept from now on
     rng = np.random.default_rng(1)
     for query in [centre, vectors[3], vectors[700], *(centre + 0.2 * rng.standard_normal((5, DIM)))]:
         query = query.tolist()
@@ -81,6 +82,7 @@ def test_pool_rows_without_codes_are_read_and_ranked_with_the_rest(services, mon
     ids, vectors, centre = _crowd(services, 800, seed=11)
     monkeypatch.setattr(sign_table, "capacity", lambda dim: 300)  # the newest 300 coded
     index = EmbeddingIndex.for_history(services.history, MODEL)
+    index.load_tables()  # as the app does at start-up: codes are kept from now on
     query = centre.tolist()
     ranked = index.rank_messages(query, 20, pool=600)
     assert len(index._signs[DIM].codes) == 300
@@ -95,6 +97,7 @@ def test_pool_rows_without_codes_are_read_and_ranked_with_the_rest(services, mon
 def test_a_vector_stored_again_is_ranked_by_its_new_value_at_once(services):
     ids, vectors, centre = _crowd(services, 600, seed=5)
     index = EmbeddingIndex.for_history(services.history, MODEL)
+    index.load_tables()  # as the app does at start-up: codes are kept from now on
     query = centre.tolist()
     before = index.rank_messages(query, 10, pool=500)
     last = ids[int(np.argmin(vectors @ centre))]  # the farthest: its old codes would rank it last
@@ -108,6 +111,7 @@ def test_a_vector_stored_again_is_ranked_by_its_new_value_at_once(services):
 def test_a_deleted_candidate_is_dropped_and_the_rest_keep_their_order(services):
     ids, vectors, centre = _crowd(services, 600, seed=9)
     index = EmbeddingIndex.for_history(services.history, MODEL)
+    index.load_tables()  # as the app does at start-up: codes are kept from now on
     query = centre.tolist()
     before = index.rank_messages(query, 20, pool=500)
     conn = sqlite3.connect(str(services.history.db_path), isolation_level=None)
@@ -120,9 +124,22 @@ def test_a_deleted_candidate_is_dropped_and_the_rest_keep_their_order(services):
     index.close()
 
 
+def test_a_ranking_alone_makes_no_codes_and_reads_the_pool(services):
+    """One ranking a process (``agenttui ask``): 0.7 s of codes would not pay for ~15 ms of reads."""
+    ids, vectors, centre = _crowd(services, 600, seed=13)
+    index = EmbeddingIndex.for_history(services.history, MODEL)
+    query = centre.tolist()
+    ranked = index.rank_messages(query, 20, pool=500)
+    assert index._signs[DIM].codes is None and index.last_scan.read == 500
+    assert index.load_tables() == 600  # from now on, codes: the same ranking from few reads
+    assert index.rank_messages(query, 20, pool=500) == ranked and index.last_scan.read < 250
+    index.close()
+
+
 def test_new_vectors_get_codes_as_they_come(services):
     ids, vectors, centre = _crowd(services, 400, seed=3)
     index = EmbeddingIndex.for_history(services.history, MODEL)
+    index.load_tables()  # as the app does at start-up: codes are kept from now on
     query = centre.tolist()
     index.rank_messages(query, 10, pool=300)
     newer, _, _ = _crowd(services, 50, seed=4)  # stored by another index: read at the next ranking

@@ -259,9 +259,11 @@ class EmbeddingIndex:
                               (self.model,)).fetchone() is not None
 
     def load_tables(self, max_scan: int = SCAN_LIMIT, scan_batch: int = SCAN_BATCH) -> int:
-        """Read the newest vectors' in-memory tables (sign bits, int8 codes) ahead of the first
-        ranking, which otherwise builds them (0.7-0.9 s CPU at 200,000 vectors) inside a turn.
-        The dimension is the newest vector's; returns how many vectors the table holds."""
+        """Read the newest vectors' in-memory tables ahead of the first ranking, and from now on
+        keep their int8 codes (0.7-0.9 s CPU at 200,000 vectors, once): a long-lived session
+        (the app) calls it in the background; a ranking alone reads sign bits only and its
+        exact pass reads the pool (sign_table doc). The dimension is the newest vector's;
+        returns how many vectors the table holds."""
         from agenttui.core.recall.sign_table import SignTable
 
         with self._db() as db:
@@ -273,6 +275,7 @@ class EmbeddingIndex:
             table = self._signs.get(dim)
             if table is None:
                 table = self._signs[dim] = SignTable(self.model, dim)
+            table.coding = True  # a session that ranks again and again: codes pay (sign_table doc)
             table.refresh(db, max_scan, scan_batch, lambda _step: None)
             return len(table.ids)
 

@@ -13,6 +13,10 @@ The table also holds the newest rows' int8 codes
 (:mod:`~agenttui.core.recall.vector_codes`), which spare the exact pass most
 of its reads: made from the vectors when the table loads (~0.7 s CPU for
 100,000 of 384 dims, once a session), and kept row for row with the bits.
+Only a table asked to (``coding``: ``EmbeddingIndex.load_tables``, which the
+app runs in the background at start-up) makes them: a process that ranks once
+(``agenttui ask``) would spend 0.7 s to save ~15 ms of reads, so without codes
+the exact pass reads the whole pool, as it did before codes.
 
 Rows are ordered newest first (message ids descending). What changes under the
 table, and how it follows:
@@ -111,8 +115,9 @@ class SignTable:
     loaded_at: float = 0.0
     stale: bool = True  # load it whole at the next ranking (never loaded; own older vectors stored)
     own_newer: bool = False  # this process stored vectors newer than the newest row
-    # int8 codes of the newest rows (vector_codes), row for row; None until the first load
+    # int8 codes of the newest rows (vector_codes), row for row; None until a load with coding on
     codes: VectorCodes | None = None
+    coding: bool = False  # make and keep codes (module doc)
     restored: set[int] = field(default_factory=set)  # own stores below the newest: codes to re-read
 
     @property
@@ -135,7 +140,8 @@ class SignTable:
         version = int(db.execute("PRAGMA data_version").fetchone()[0])
         changed = version != self.data_version
         due = changed and time.monotonic() - self.loaded_at >= RELOAD_S
-        if self.stale or due or max_scan > self.limit or not len(self.ids):
+        uncoded = self.coding and self.codes is None and len(self.ids) > 0
+        if self.stale or due or uncoded or max_scan > self.limit or not len(self.ids):
             if due:  # another process may have replaced vectors: no code is kept
                 self.codes = None
             db.execute("BEGIN")  # signs and vectors of one snapshot
@@ -174,7 +180,7 @@ class SignTable:
         before_ids, before_codes = self.ids, self.codes
         self.ids = np.array(ids, dtype=np.int64)
         self.words = columns(_matrix(chunks, self.width))
-        self.codes = self._coded(db, before_ids, before_codes)
+        self.codes = self._coded(db, before_ids, before_codes) if self.coding else None
         self.restored.clear()
         self.limit = limit
         self.loaded_at = time.monotonic()
@@ -189,8 +195,10 @@ class SignTable:
         self.ids = np.concatenate([np.array([row[0] for row in rows], dtype=np.int64), self.ids])[:self.limit]
         newer = columns(_matrix([row[1] for row in rows], self.width))
         self.words = np.ascontiguousarray(np.concatenate([newer, self.words], axis=1)[:, :self.limit])
-        coded = VectorCodes.of(_vectors([row[2] for row in rows], self.dim))
-        self.codes = coded.join(self.codes or VectorCodes.empty(self.dim), min(capacity(self.dim), len(self.ids)))
+        if self.coding:
+            coded = VectorCodes.of(_vectors([row[2] for row in rows], self.dim))
+            self.codes = coded.join(self.codes or VectorCodes.empty(self.dim),
+                                    min(capacity(self.dim), len(self.ids)))
 
     def _coded(self, db: sqlite3.Connection, before_ids: npt.NDArray[np.int64],
                before: VectorCodes | None) -> VectorCodes:
