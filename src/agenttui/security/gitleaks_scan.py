@@ -328,6 +328,8 @@ def _line(text: str, start: int, end: int) -> str:
 
 
 def _allowed(c: _Compiled, rule: _Rule, text: str, m: re.Match[str], secret: str) -> bool:
+    if not rule.allow and not rule.gitleaks_globals:
+        return False  # most Nosey Parker and Kingfisher rules: nothing to lower-case or search
     low = secret.lower()
     if rule.gitleaks_globals and (
         any(rx.search(secret) for rx in c.global_allow) or any(w in low for w in c.global_stop)
@@ -411,20 +413,20 @@ def _accept(
     above is not judged again (None: merged, it would change neither the
     extent nor the kind of what is redacted)."""
     start, end = _secret_span(rule, m)
+    other_set = not rule.gitleaks_globals
     if rule.kind in _VALUE_AFTER_COLON:
         start, end = _value_after_colon(text, start, end)
-    elif not rule.gitleaks_globals:
+    elif other_set:
         start, end = _url_password_only(text, m, start, end)
     if end <= start:
         return None
-    if accepted is not None and (
-        accepted.get((start, True), -1) >= end
-        or (not rule.gitleaks_globals and accepted.get((start, False), -1) >= end)
+    if accepted and (
+        accepted.get((start, True), -1) >= end or (other_set and accepted.get((start, False), -1) >= end)
     ):
         return None
-    if not rule.gitleaks_globals and _one_char_filler(text[start:end]):
-        return None
     secret = text[start:end]
+    if other_set and _one_char_filler(secret):
+        return None
     marker = text.rfind("[REDACTED:", max(0, start - 64), end)
     if marker >= 0 and text.find("]", marker) >= start:
         return None  # (part of) a marker: already redacted, and redaction is a fixed point
