@@ -278,6 +278,10 @@ class MemoryPane(Vertical):
             # the highlighted item went (deleted): its neighbour takes the place, so a
             # second ``d`` acts without moving the cursor first
             option_list.highlighted = min(keep_index, option_list.option_count - 1)
+        elif option_list.option_count:
+            # never no highlight: the list's keys (e, p, d, shown in the footer) act on the
+            # highlighted item, and shift+tab into the list highlights nothing by itself
+            option_list.highlighted = 0
         for problem in message.problems:  # say where a corrupt file went
             if problem not in self._reported_problems:
                 self._reported_problems.add(problem)
