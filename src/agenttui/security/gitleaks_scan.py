@@ -44,7 +44,7 @@ from functools import cache, cached_property, lru_cache
 
 from .crypto_keys import alnum_view
 from .secret_patterns import CONTEXT, PROVIDER
-from .values import char_counts, is_placeholder, shannon_entropy
+from .values import is_placeholder, shannon_entropy
 
 Candidate = tuple[int, int, str, int]
 
@@ -375,19 +375,27 @@ def _url_password_only(text: str, m: re.Match[str], start: int, end: int) -> tup
     return u.span(1) if u else (start, end)
 
 
+# Two equal characters in a row: the only characters that can fill most of a value.
+_DOUBLED = re.compile(r"(.)\1", re.S)
+
+
 def _one_char_filler(secret: str) -> bool:
     """`ghp_xxxxxxxx…`: one character fills most of it (no generated token looks so).
 
     A value with more distinct characters than 40% of its length + 1 cannot be
     (the other characters would be too many): one `set`, no counting, for
-    nearly every real token."""
+    nearly every short token. In a long value only a character found twice in a
+    row is counted: one that never is fills at most every other place, half of 8
+    or more characters (a JWT has some 64 distinct characters and few doubles)."""
     n = len(secret)
     if n < 8:
         return False
     distinct = set(secret)
     if len(distinct) > 0.4 * n + 1:
         return False
-    return max(map(secret.count, distinct) if n <= 256 else char_counts(secret)) > 0.6 * n
+    if n > 64:  # short: at most 27 distinct characters, counting them is cheaper
+        distinct = set(_DOUBLED.findall(secret))
+    return bool(distinct) and max(map(secret.count, distinct)) > 0.6 * n
 
 
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
