@@ -297,6 +297,7 @@ class _Turn:
         self.completion: _Completion | None = None  # the call in flight (not yet persisted)
         self.retry_of: int | None = None
         self.branch_from: int | None = None  # the first message this turn stores hangs here
+        self.seen: int | None = None  # the last message the sender shows (run_turn's ``seen``)
         self.last_output = ""
         self._waited = 0.0
         self.usage: asyncio.Future[Any] | None = None  # the mark_used thread, once started
@@ -719,8 +720,15 @@ async def run_turn(
     registry: Any = None,
     client: Any = None,
     retry_policy: RetryPolicy | None = None,
+    seen: int | None = None,
 ) -> AsyncIterator[AgentEvent]:
-    """Run one turn; see the module docstring for the contract."""
+    """Run one turn; see the module docstring for the contract.
+
+    ``seen`` is the last message of the conversation the sender has on screen (the chat's;
+    None: whatever is stored). When another process went on with the conversation past it
+    (a user message after it on the active branch: a second window, ``ask -c``), the new
+    question hangs under ``seen`` instead, a branch beside the other one: the model gets
+    the exchange the user saw, and nothing is lost (``‹ ›`` switches)."""
     if registry is None:
         from agenttui.agent.tools.registry import ToolRegistry
 
@@ -731,6 +739,7 @@ async def run_turn(
                  approver_timeout=approver_timeout, registry=registry, client=client,
                  retry_policy=retry_policy)
     turn.retry_of = retry_of
+    turn.seen = seen
     finished = False
     try:
         async for event in _turn_events(services, turn, text, image_path, edit_of):
@@ -742,6 +751,20 @@ async def run_turn(
             turn.keep_partial(turn.completion, "The turn was stopped before the reply finished.")
             turn.close_open_calls("Cancelled: the turn was stopped before this tool ran.")
             flush_pending(services)  # the task is being torn down: no awaiting here
+
+
+def _went_on_elsewhere(services: Services, cid: str, seen: int) -> bool:
+    """A user message follows ``seen`` on the conversation's active branch: someone else asked
+    after what this sender has on screen. Only a user message counts: the replies and tool
+    steps of the sender's own turns are stored after what it shows, a question never is."""
+    path = services.history.branch_ids(cid)
+    if seen not in path:
+        return False  # not on the active branch: nothing to compare with, nothing guessed
+    for later in path[path.index(seen) + 1:]:
+        found = services.history.get_message(later)
+        if found is not None and found.role == "user":
+            return True
+    return False
 
 
 async def _user_message(services: Services, cid: str, message_id: int) -> Message | None:
@@ -806,6 +829,9 @@ async def _open(services: Services, turn: _Turn, text: str, image_path: Any,
                 yield TurnFailed("llm_error", str(exc), turn.finish_trace(), None, retryable=False)
                 return
         turn.user = user
+        if stored is None and turn.seen is not None \
+                and await asyncio.to_thread(_went_on_elsewhere, services, turn.cid, turn.seen):
+            turn.branch_from = turn.seen
         warning = await turn.persist(user)
         if warning:
             yield warning

@@ -84,6 +84,7 @@ class Turn:
     outcome: Outcome | None = None
     stop_reason: ev.StopReason | None = None
     retryable: bool = False  # ended failed (retryable) or cancelled: its message can be sent again
+    seen: int | None = None  # the newest message on screen when sent (run_turn's ``seen``)
 
     @property
     def running(self) -> bool:
@@ -242,5 +243,5 @@ class TurnController:
         turn.conversation_id = conversation_id
         async for event in run_turn(services, conversation_id, turn.text, image_path=turn.image,
                                     model=model, cancel=turn.cancel, retry_of=turn.retry_of,
-                                    edit_of=turn.edit_of, client=client):
+                                    edit_of=turn.edit_of, client=client, seen=turn.seen):
             yield event

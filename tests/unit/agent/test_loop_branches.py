@@ -71,3 +71,40 @@ async def test_an_edit_of_a_message_elsewhere_fails_and_stores_nothing(services,
     events = await collect(run_turn(services, conversation.id, "edited", edit_of=foreign.id))
     assert "not a user message of this conversation" in final(events).error
     assert services.history.messages(conversation.id) == []
+
+
+async def test_a_question_after_another_window_went_on_branches_from_what_this_one_shows(
+        services, conversation, fake_openai):
+    """Two windows on one conversation: B asked after the reply A still shows last."""
+    services.settings.recall.semantic = False
+    fake_openai.reply("Lisbon is warm in May.")
+    await collect(run_turn(services, conversation.id, "where should we go in May"))
+    question, reply = services.history.messages(conversation.id)
+    fake_openai.reply("Oslo has long days.")
+    await collect(run_turn(services, conversation.id, "what about the zanzibarquay in June"))  # window B
+    b_question = services.history.messages(conversation.id)[2]
+    fake_openai.reply("Book the train early.")
+
+    done = await collect(run_turn(services, conversation.id, "how do we get there", seen=reply.id))  # window A
+    assert final(done).reply.content == "Book the train early."
+    assert _sent(fake_openai) == [
+        {"role": "user", "content": "where should we go in May"},
+        {"role": "assistant", "content": "Lisbon is warm in May."},
+        {"role": "user", "content": "how do we get there"},
+    ]
+    assert "zanzibarquay" not in _system(fake_openai)  # nor recalled from the other branch
+    branch = services.history.messages(conversation.id)
+    assert [m.content for m in branch] == ["where should we go in May", "Lisbon is warm in May.",
+                                           "how do we get there", "Book the train early."]
+    assert services.history.sibling_ids(conversation.id, b_question.id) == [b_question.id, branch[2].id]
+
+
+async def test_a_sender_that_shows_the_whole_conversation_goes_on_from_its_end(
+        services, conversation, fake_openai):
+    fake_openai.reply("one")
+    fake_openai.reply("two")
+    await collect(run_turn(services, conversation.id, "first"))
+    reply = services.history.messages(conversation.id)[1]
+    await collect(run_turn(services, conversation.id, "second", seen=reply.id))
+    assert [m.content for m in services.history.messages(conversation.id)] == ["first", "one", "second", "two"]
+    assert not services.history.has_branches(conversation.id)

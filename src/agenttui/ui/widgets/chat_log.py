@@ -124,6 +124,19 @@ def from_start(page: list[Message], chars: int) -> tuple[list[Message], bool]:
     return kept[::-1], cut
 
 
+def last_shown_id(rows: list[Widget], has_newer: bool) -> int | None:
+    """The stored id of the newest message on screen, when the log shows the conversation's
+    end (``run_turn``'s ``seen``: a question hangs there if another window went on past it).
+    None when newer messages are not loaded or the last message has no stored id yet: then
+    nothing is compared and the question follows what is stored, as always."""
+    if has_newer:
+        return None
+    for row in reversed(rows):
+        if isinstance(row, UserMessage | AssistantMessage):
+            return row.message_id
+    return None
+
+
 def not_shown(messages: list[Message], rows: list[Widget]) -> list[Message]:
     """The page's messages but those already on screen. A message sent while the conversation's
     latest page was being read is stored, so in the page, and shown as sent, its row's id perhaps

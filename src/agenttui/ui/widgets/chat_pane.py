@@ -58,7 +58,7 @@ from agenttui.ui.slash.dispatch import run_slash_command
 from agenttui.ui.slash.table import completions
 from agenttui.ui.survivable_errors import dispatch_guarded
 from agenttui.ui.widgets.branch_actions import BranchActions
-from agenttui.ui.widgets.chat_log import ChatLog, PageLoaded
+from agenttui.ui.widgets.chat_log import ChatLog, PageLoaded, last_shown_id
 from agenttui.ui.widgets.chat_welcome import ChatWelcome
 from agenttui.ui.widgets.context_meter import ContextMeter
 from agenttui.ui.widgets.conversation_model import ConversationModel
@@ -260,6 +260,8 @@ class ChatPane(Vertical):
         # after this handler returns.
         turn = self.turns.start(text, conversation_known=self.conversation_id is not None,
                                 retry_of=retry_of, edit_of=edit_of, then_archive=then_archive)
+        if retry_of is None and edit_of is None:  # another window may have gone on past it
+            turn.seen = last_shown_id(list(self.chat_log.children), self.chat_log.has_newer)
         if show:
             await self.chat_log.add(UserMessage(text, image=turn.image is not None))
         self.chat_log.anchor()
