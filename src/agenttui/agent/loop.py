@@ -726,7 +726,7 @@ async def run_turn(
 
     ``seen`` is the last message of the conversation the sender has on screen (the chat's;
     None: whatever is stored). When another process went on with the conversation past it
-    (a user message after it on the active branch: a second window, ``ask -c``), the new
+    (a user message after it on the active branch: a second window, ``ask --conversation``), the new
     question hangs under ``seen`` instead, a branch beside the other one: the model gets
     the exchange the user saw, and nothing is lost (``‹ ›`` switches)."""
     if registry is None:
