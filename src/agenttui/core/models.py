@@ -287,3 +287,6 @@ class SearchHit:
     snippet: str
     created: datetime
     rank: float
+    # The conversation's title holds the query, not this message (History search lists it
+    # first; ``message_id`` is then the conversation's active leaf, where opening it lands).
+    in_title: bool = False

@@ -80,3 +80,29 @@ def test_grouping_keeps_the_order_of_each_conversations_best_hit():
     groups = group_by_conversation([hit("b", 5, 3), hit("a", 1, 9), hit("b", 2, 1), hit("a", 7, 4)])
     assert [(g.conversation_id, g.best.message_id, g.count) for g in groups] == [("b", 5, 2), ("a", 1, 2)]
     assert (groups[0].first.day, groups[0].last.day) == (1, 3)
+
+
+@pytest.mark.slow
+async def test_a_title_match_comes_first_and_says_so(services):
+    talk, _old, _twin = _fill(services.history)
+    imported = services.history.create_conversation(title="Imported 导入 chat")
+    services.history.append(imported.id, Message(role="user", content="我们明天见",
+                                                 created=datetime(2026, 5, 1, 9, 0, tzinfo=UTC)))
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = app.screen.query_one(HistoryPane)
+        await wait_until(pilot, lambda: pane.conversation_list.total == 5)
+        search = pane.query_one("#history-search", Input)
+        search.focus()
+        await pilot.press(*"导入")
+        results = pane.query_one(SearchResults)
+        await wait_until(pilot, lambda: results.display and results.option_count == 1)
+        row = str(results.get_option_at_index(0).prompt)
+        assert row.splitlines()[0] == "Imported 导入 chat" and "in the title" in row and "hit" not in row
+        assert str(pane.query_one("#history-mode").render()).strip() == "1 conversation"
+
+        search.value = "certificates"  # a title word that messages hold too: that row first
+        await wait_until(pilot, lambda: results.option_count >= 2
+                         and str(results.get_option_at_index(0).prompt).startswith(talk.title))
+        first = str(results.get_option_at_index(0).prompt)
+        assert "in the title" in first and "hits" in first

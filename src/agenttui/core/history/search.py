@@ -4,11 +4,17 @@
 listed them as they came, so one talkative conversation filled the list up to
 eight times. Here the hits are grouped: each conversation appears once, in the
 order of its best hit, with how many of its messages matched and the dates
-they span. Opening the row opens the conversation at its best hit. Pure.
+they span. Opening the row opens the conversation at its best hit.
+
+A conversation whose *title* holds every word of the query comes first (a
+title names what the conversation is about; an imported "导入 chat" is found by
+"导入" though no message says it): its row lands on its best message hit when
+it has one, else on its active leaf, as opening it from the list does.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -26,6 +32,7 @@ class ConversationMatches:
     count: int  # how many of its messages matched
     first: datetime | None  # the earliest and latest matching message (None: no date known)
     last: datetime | None
+    in_title: bool = False  # its title holds the query
 
     @property
     def conversation_id(self) -> str:
@@ -37,15 +44,20 @@ def _dated(hit: SearchHit) -> bool:
 
 
 def group_by_conversation(hits: Sequence[SearchHit]) -> list[ConversationMatches]:
-    """``hits`` (best first) grouped per conversation, in the order of each one's best hit."""
+    """``hits`` (best first) grouped per conversation, in the order of each one's best hit.
+
+    A title hit (``SearchHit.in_title``) places its conversation but is not a matching
+    message: the row opens at the conversation's best message hit when there is one."""
     order: dict[str, list[SearchHit]] = {}
     for hit in hits:
         order.setdefault(hit.conversation_id, []).append(hit)
     groups = []
     for members in order.values():
-        days = [h.created for h in members if _dated(h)]
-        groups.append(ConversationMatches(members[0], len(members), min(days, default=None),
-                                          max(days, default=None)))
+        messages = [h for h in members if not h.in_title]
+        days = [h.created for h in messages if _dated(h)]
+        groups.append(ConversationMatches(messages[0] if messages else members[0], len(messages),
+                                          min(days, default=None), max(days, default=None),
+                                          in_title=len(messages) < len(members)))
     return groups
 
 
@@ -82,3 +94,12 @@ def search_messages(history: HistoryStore, query: str, limit: int = 200) -> list
     seen = {hit.message_id for hit in ranked}
     extra = [hit for hit in history.search(query, limit=limit) if hit.message_id not in seen]
     return ranked + extra
+
+
+def title_hits(history: HistoryStore, query: str, limit: int = 50) -> list[SearchHit]:
+    """One hit per conversation whose title holds every word of ``query`` (module doc); they
+    go before :func:`search_messages`' hits."""
+    found = history.titled(re.findall(r"\w+", search_query(query)), limit)
+    return [SearchHit(conversation_id=c.id, conversation_title=c.title, message_id=c.active_leaf_id,
+                      role="user", snippet="", created=c.updated, rank=0.0, in_title=True)
+            for c in found if c.active_leaf_id is not None]

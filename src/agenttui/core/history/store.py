@@ -474,6 +474,24 @@ class HistoryStore:
                              (cid,)).fetchone()
         return _conversation_from_row(row) if row else None
 
+    def titled(self, words: Sequence[str], limit: int = 50) -> list[Conversation]:
+        """Conversations whose title holds every one of ``words`` (casefolded, as substrings:
+        "导入" is found inside "Imported 导入 chat"), most recently updated first, archived ones
+        too (as the message search). Compared in Python, not with ``LIKE``, which folds ASCII
+        case only; the titles are one short column, read in a few milliseconds."""
+        wanted = [word.casefold() for word in words if word]
+        if not wanted or limit <= 0:
+            return []
+        with self._read() as db:
+            rows = db.execute("SELECT id, title FROM conversations WHERE title != '' "
+                              "ORDER BY updated DESC, rowid DESC").fetchall()
+            # at most 500 ids: SQLite's variable limit, and more than a search box lists
+            ids = [cid for cid, title in rows if all(w in title.casefold() for w in wanted)][:min(limit, 500)]
+            found = {row[0]: _conversation_from_row(row) for row in db.execute(
+                f"SELECT {_CONVERSATION_COLUMNS} FROM conversations WHERE id IN ({', '.join('?' * len(ids))})",
+                ids)} if ids else {}
+        return [found[cid] for cid in ids if cid in found]
+
     def latest_conversation(self, created_before: datetime | None = None) -> Conversation | None:
         """The most recently updated conversation that is not archived; with ``created_before``,
         only one that existed then (an app continuing "the latest" must not join a conversation

@@ -37,10 +37,15 @@ WAIT_S = 5.0  # the query's embedding and ranking (the endpoint's own deadline i
 
 def with_meaning(services: CoreServices, query: str, hits: Sequence[SearchHit],
                  timeout: float = WAIT_S) -> list[SearchHit]:
-    """``hits`` (full-text, best first) fused with the semantic ranking of ``query`` (module doc)."""
+    """``hits`` (full-text, best first) fused with the semantic ranking of ``query`` (module doc).
+
+    Title hits (``SearchHit.in_title``) stay first, as they came: they are conversations,
+    not messages to rank."""
+    titles = [hit for hit in hits if hit.in_title]
+    hits = [hit for hit in hits if not hit.in_title]
     ranked = _nearest(services, query, timeout)
     if not ranked:
-        return list(hits)
+        return titles + hits
     found = {hit.message_id: hit for hit in hits}
     new = [mid for mid in ranked if mid not in found]
     if new:
@@ -48,7 +53,7 @@ def with_meaning(services: CoreServices, query: str, hits: Sequence[SearchHit],
             rows = services.history.rows_for_ids(new)
         except Exception as error:  # unreadable now: the full-text hits stand alone
             log.info("history search by meaning: %s", error)
-            return list(hits)
+            return titles + hits
         for row in rows:
             found[row.message_id] = SearchHit(
                 conversation_id=row.conversation_id, conversation_title=row.conversation_title,
@@ -61,7 +66,7 @@ def with_meaning(services: CoreServices, query: str, hits: Sequence[SearchHit],
         scores[mid] = scores.get(mid, 0.0) + 1.0 / (RRF_K + rank + 1)
     lexical = {hit.message_id: n for n, hit in enumerate(hits)}
     order = sorted(scores, key=lambda mid: (-scores[mid], lexical.get(mid, len(lexical)), -mid))
-    return [found[mid] for mid in order]
+    return titles + [found[mid] for mid in order]
 
 
 def _nearest(services: CoreServices, query: str, timeout: float) -> list[int]:

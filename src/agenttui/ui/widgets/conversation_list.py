@@ -74,8 +74,9 @@ def matches_label(group: ConversationMatches) -> Text:
     hit = group.best
     label = Text(overflow="ellipsis")
     label.append(inert_line(hit.conversation_title or "(untitled)", 80), style="bold")
-    count = f"{group.count} hit" + ("" if group.count == 1 else "s")
-    label.append("\n" + " · ".join(p for p in (_span(group.first, group.last), count) if p), style="dim")
+    count = (f"{group.count} hit" + ("" if group.count == 1 else "s")) if group.count else ""
+    title = "in the title" if group.in_title else ""
+    label.append("\n" + " · ".join(p for p in (_span(group.first, group.last), title, count) if p), style="dim")
     label.append("\n")
     snippet = _around_first_match(inert_line(hit.snippet, 240))
     for n, part in enumerate(snippet.split(HIGHLIGHT_OPEN)):
@@ -231,13 +232,13 @@ class SearchResults(OptionList):
 
         before = len(self._shown) if append else 0
         if append:
-            seen = {hit.message_id for hit in self._shown}
-            hits = self._shown + [hit for hit in hits if hit.message_id not in seen]
+            seen = {(hit.message_id, hit.in_title) for hit in self._shown}
+            hits = self._shown + [hit for hit in hits if (hit.message_id, hit.in_title) not in seen]
         keep = self.highlighted_option.id if append and self.highlighted_option else None
         self._shown = hits
         self.more, self.loading = more, False
         groups = group_by_conversation(hits)
-        self.hit_count = len(hits)
+        self.hit_count = sum(not hit.in_title for hit in hits)
         self.hits = {f"{g.best.conversation_id}:{g.best.message_id}": g.best for g in groups}
         self.set_options(Option(matches_label(g), id=f"{g.best.conversation_id}:{g.best.message_id}")
                          for g in groups)

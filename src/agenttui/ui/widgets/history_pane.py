@@ -12,6 +12,8 @@ Decisions:
   ``SEARCH_LIMIT`` hits; a cut list says so on the mode line, and reaching
   its end asks for the next page (the search again with a page more, only
   the hits not shown yet added below, so the rows seen stay put).
+  Conversations whose title holds the query's words come first
+  (:func:`agenttui.core.history.search.title_hits`).
 * **By meaning too**: when the profile's messages have vectors, the worker
   fuses the full-text hits with the semantic ranking of the query
   (:mod:`agenttui.core.recall.search_by_meaning`); else, or when it fails, the
@@ -54,7 +56,7 @@ from agenttui.ui.widgets.conversation_list import ConversationList, SearchResult
 
 if TYPE_CHECKING:
     from agenttui.bootstrap import Services
-    from agenttui.core.models import Conversation
+    from agenttui.core.models import Conversation, SearchHit
 
 SEARCH_DELAY = 0.25
 _LIST_ACTIONS = frozenset({"rename", "archive_or_restore", "toggle_archived", "delete", "clear_history"})
@@ -300,15 +302,17 @@ class HistoryPane(Vertical):
     def _search(self, query: str, limit: int, append: bool, generation: int) -> None:
         from agenttui.core.recall.search_by_meaning import with_meaning
 
+        titles: list[SearchHit] = []
         try:
-            from agenttui.core.history.search import search_messages
+            from agenttui.core.history.search import search_messages, title_hits
 
             # one more than the page: whether the list is cut is known, not guessed
             hits, error = search_messages(self.services.history, query, limit=limit + 1), None
+            titles = title_hits(self.services.history, query, limit)
         except Exception as exc:  # e.g. an FTS syntax error the store did not absorb
             hits, error = [], str(exc)
         more = len(hits) > limit
-        hits = with_meaning(self.services, query, hits[:limit])  # never raises; may add a few
+        hits = with_meaning(self.services, query, titles + hits[:limit])  # never raises; may add a few
         self.post_message(self._SearchFinished(query, hits, error, more, append, generation))
 
     @on(_SearchFinished)
@@ -492,8 +496,9 @@ def _results_line(conversations: int, hits: int, more: bool = False) -> str:
     second line: the rest loads at its end."""
     if not conversations:
         return "no matches"
-    line = (f"{conversations} conversation" + ("" if conversations == 1 else "s")
-            + f", {hits}{'+' if more else ''} hit" + ("" if hits == 1 and not more else "s"))
+    line = f"{conversations} conversation" + ("" if conversations == 1 else "s")
+    if hits or more:  # none: found by their titles alone
+        line += f", {hits}{'+' if more else ''} hit" + ("" if hits == 1 and not more else "s")
     return line + "\nmore: scroll to the end" if more else line
 
 
