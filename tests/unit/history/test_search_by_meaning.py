@@ -10,7 +10,7 @@ import pytest
 
 from agenttui.core.history.search import search_messages
 from agenttui.core.models import Message
-from agenttui.core.recall.search_by_meaning import SEMANTIC_HITS, with_meaning
+from agenttui.core.recall.search_by_meaning import SEMANTIC_HITS, says_something, with_meaning
 from agenttui.core.recall.semantic import backfill
 
 REX = "I adopted a small dog named Rex"
@@ -97,3 +97,27 @@ def test_the_local_embedder_serves_the_search_box_too(services):
     assert backfill(services).complete
     hits = _search(services, "puppy at the veterinarian")
     assert hits and hits[0].snippet.startswith("My dog has been sick")
+
+
+def test_keyboard_mash_finds_nothing_by_meaning_and_sends_nothing(fake_openai, services):
+    _seed(services)
+    fake_openai.embed_as("qqqzzz", like=REX)  # were it asked, the nearest would be Rex
+    sent = len(fake_openai.embedding_requests)
+    assert _search(services, "qqqzzz") == []
+    assert len(fake_openai.embedding_requests) == sent  # the query was not even embedded
+
+
+def test_a_word_of_another_language_still_searches_by_meaning(fake_openai, services):
+    ids = _seed(services)
+    fake_openai.embed_as("anjing", like=REX)  # Indonesian "dog": no English word, no shared word
+    assert _search(services, "anjing")[0].message_id == ids[REX]
+
+
+@pytest.mark.parametrize("query, meant", [
+    ("qqqzzz", False), ("asdfgh", False), ("hjkl hjkl", False), ("qwertyuiop", False), ("zzzz", False),
+    ("2023 1999", False), ("", False),
+    ("puppy", True), ("rhythm", True), ("anjing", True), ("perro", True), ("导入", True),
+    ("собака", True), ("Straße", True), ("kubern", True), ("saya mau", True), ("qqq dog", True),
+])
+def test_what_says_something(query, meant):
+    assert says_something(query) is meant
