@@ -173,8 +173,8 @@ def remove(paths: Paths, logical: str, path: Path, profile_gone: bool = False) -
                 refuse_if_in_use(directory.name, directory)
             except ProfileInUse as exc:
                 # not skipped: the deletion waits, and the next sync after the app lets go applies it
-                raise ProfileOpenHere(f"{exc.args[0].removesuffix(' (nothing was moved)')}; it was deleted "
-                                      "on another machine, and that deletion is applied at the next sync "
+                raise ProfileOpenHere(f"profile {exc.name!r} is open in {exc.holder}: it was deleted on "
+                                      "another machine, and that deletion is applied at the next sync "
                                       "after it is closed here (nothing was moved)") from exc
             move_to_trash(paths, directory)
         return ""

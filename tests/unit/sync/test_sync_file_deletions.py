@@ -107,6 +107,7 @@ def test_a_profile_deleted_elsewhere_while_open_here_waits_until_it_is_closed(ma
     assert waiting.code == 1, (waiting.out, waiting.err)
     assert f"profile 'work' is open in agenttui (process {os.getpid()})" in waiting.err, waiting.err
     assert "applied at the next sync after it is closed here" in waiting.err, waiting.err
+    assert "delete again" not in waiting.err, waiting.err  # the CLI's advice, not sync's
     assert b.paths.profile_dir("work").is_dir() and ProfileStore(b.paths).get("work") is not None
 
     open_here.close()

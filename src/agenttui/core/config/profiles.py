@@ -38,7 +38,13 @@ class ProfileError(Exception):
 
 
 class ProfileInUse(ProfileError):
-    """The profile's history is open in a running agenttui process (its folder must not move)."""
+    """The profile's history is open in a running agenttui process (its folder must not move).
+
+    ``holder`` names the process(es) for a caller that words its own message (sync)."""
+
+    def __init__(self, message: str, *, name: str = "", holder: str = "") -> None:
+        super().__init__(message)
+        self.name, self.holder = name, holder
 
 
 def refuse_if_in_use(name: str, directory: Path) -> None:
@@ -52,7 +58,7 @@ def refuse_if_in_use(name: str, directory: Path) -> None:
         who = "this agenttui" if own and len(pids) == 1 else \
             "agenttui (process " + ", ".join(str(pid) for pid in sorted(set(pids))) + ")"
         raise ProfileInUse(f"profile {name!r} is open in {who}: switch that app to another profile "
-                           "or quit it, then delete again (nothing was moved)")
+                           "or quit it, then delete again (nothing was moved)", name=name, holder=who)
 
 
 class ProfileNotFound(ProfileError, KeyError):
