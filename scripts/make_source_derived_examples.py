@@ -101,7 +101,7 @@ for fmt in (
     'if (passwd != "{v}") {{',
     'if (token_secret === "{v}") return;',
     '"{v}" == user_password',
-    "'{v}' !== db_pass_hint",
+    "'{v}' !== db_pass",
     "secret: {v}",
     'api_key: "{v}"',
     "  private_key: '{v}'",
@@ -327,7 +327,7 @@ def guid() -> str:
     return "-".join(hexv(n) for n in (8, 4, 4, 4, 12))
 
 
-for fmt in ('AZURE_TENANT_ID="{v}"', "tenant_id: {v}", "ad_tenant_id = '{v}'"):
+for fmt in ('AZURE_TENANT_ID="{v}"', "azureTenantId: {v}", "ad_tenant_id = '{v}'"):
     v = guid()
     sl("azure", "azure ids", fmt.format(v=v), v)
 for fmt in ("AZURE_CLIENT_ID={v}", '"clientId": "{v}"'):

@@ -76,6 +76,8 @@ from .prose_rules import (
     find_wallet_hex_keys,
 )
 from .secret_patterns import CONTEXT, PROVIDER_RULES, hinted_matches
+from .source_derived_keywords import FINDERS as _KEYWORD_SHAPE_FINDERS
+from .source_derived_rules import FINDERS as _SOURCE_FORMAT_FINDERS
 from .token_lines import find_token_lines
 from .values import is_placeholder
 
@@ -177,6 +179,8 @@ _FINDER_NEEDLES: dict[Finder, tuple[tuple[str, ...], ...]] = {
     find_prose_passwords: (("pw", "pass", "sandi"),),
     find_password_hashes: (_HASH_NEEDLES,),
     find_credential_calls: (_CALL_NEEDLES,),
+    # Formats and code shapes from detect-secrets' and secretlint's rule sources.
+    **{f: g for f, g in (*_SOURCE_FORMAT_FINDERS.items(), *_KEYWORD_SHAPE_FINDERS.items()) if g is not None},
 }
 
 
@@ -282,7 +286,7 @@ def _gated_finders() -> tuple[tuple[Finder, tuple[frozenset[str], ...] | None], 
     return tuple(
         (f, None if (g := _FINDER_NEEDLES.get(f)) is None else tuple(map(frozenset, g)))
         for f in (*CONTEXT_FINDERS, *COMMAND_FINDERS, *PROSE_FINDERS, *PIN_FINDERS, find_password_hashes,
-                  find_credential_calls, find_token_lines)
+                  find_credential_calls, find_token_lines, *_SOURCE_FORMAT_FINDERS, *_KEYWORD_SHAPE_FINDERS)
     )
 
 

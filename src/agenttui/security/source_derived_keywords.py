@@ -1,0 +1,181 @@
+"""Secret-named values in the code shapes detect-secrets' KeywordDetector names
+and `context_rules.find_assignments` does not read.
+
+From detect-secrets 1.5.0 (Yelp, Apache-2.0), `detect_secrets/plugins/
+keyword.py`: its keyword list (api_?key, auth_?key, service_?key,
+account_?key, db_?key, database_?key, priv_?key, private_?key, client_?key,
+db_?pass, database_?pass, key_?pass, password, passwd, pwd, secret,
+contraseña, contrasena) and the assignment shapes its regex comments list.
+Only the shapes and words were taken; the patterns are ours (MIT). Measured
+on tests/unit/security/data/source_derived_examples.json
+(`bench/eval_source_derived.py`). The shapes:
+- `"v" == password`, `'v' !== db_pass`: a literal compared to a secret's name;
+- `char password[32] = "v"`, `password[] = "v"` (C), `= @"v"` (C#, Objective-C);
+- `secret("v")`, `secret.assign("v", 17)` (C++ constructors);
+- `private_key "v";` (a name, a space, a quoted value, a semicolon);
+- `<password>v</password>` (XML elements);
+- `client_key: v`, `db_key = "v"`, `contraseña: v`: names that the assignment
+  rule takes for weak keys (or does not know), with a value that looks chosen.
+Every regex starts with a literal (or a class of quotes) and is bounded.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+
+from .secret_patterns import CONTEXT
+from .values import is_code_reference, is_placeholder, looks_like_password
+
+Candidate = tuple[int, int, str, int]
+Finder = Callable[[str, str], Iterator[Candidate]]
+
+_KEYWORD = re.compile(
+    r"api_?key|auth_?key|service_?key|account_?key|db_?key|database_?key|priv_?key|private_?key|client_?key"
+    r"|db_?pass|database_?pass|key_?pass|password|passwd|pwd|secret|contrase[ñn]a"
+)
+# Names that hold a keyword and no secret.
+_NOT_SECRET = ("secretary", "bypass", "passage", "passport", "passwordless", "keyword")
+# A last name part that makes the value metadata (`password_hint`, `secret_name`).
+_METADATA = re.compile(
+    r"_(?:id|ids|name|names|type|path|file|dir|url|uri|len|length|size|hint|label|field|format|prompt|policy"
+    r"|version|count|min|max|hash|algorithm|header|prefix|env|var|mode|regex|pattern|placeholder)\Z"
+)
+_IDENT_BEFORE = re.compile(r"[A-Za-z_$][\w$]{0,80}\Z")
+_SPACED_KEY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def kind_of(name: str) -> str | None:
+    """The kind of secret an identifier names, if it names one (detect-secrets' keywords)."""
+    low = _SPACED_KEY.sub("_", name).lower().replace("-", "_").strip("_$")
+    if not low or any(w in low for w in _NOT_SECRET) or _METADATA.search(low):
+        return None
+    m = _KEYWORD.search(low.replace("__", "_"))
+    if m is None:
+        return None
+    word = m.group()
+    if "pass" in word or "pwd" in word or "contrase" in word:
+        return "password"
+    return "secret" if word == "secret" else "api_key"
+
+
+_WORDS_ONLY = re.compile(r"[a-z]+(?:[_.:/-][a-z]+)+|[A-Z][A-Z_]*|[a-z]+[A-Z][A-Za-z]*")
+
+
+def looks_chosen(value: str) -> bool:
+    """A literal that reads as a credential: one word, not a name, path, template or sentence."""
+    if not 4 <= len(value) <= 200 or any(c.isspace() for c in value) or is_placeholder(value):
+        return False
+    low = value.lower()
+    if "://" in value or value[0] in "/.~$%{" or "%s" in value or "{" in value or "${" in value:
+        return False
+    if any(w in low for w in ("password", "secret", "token", "passwd")):
+        return False  # a name or message about one (`"db-password"`), not the value
+    return not _WORDS_ONLY.fullmatch(value)
+
+
+def _ident_before(text: str, end: int) -> str:
+    """The identifier that ends at `end`, if any ('' for a marker's kind: `[REDACTED:private_key]`)."""
+    m = _IDENT_BEFORE.search(text, max(0, end - 81), end)
+    if m is None or text[max(0, m.start() - 10) : m.start()].lower() == "[redacted:":
+        return ""
+    return m.group()
+
+
+# "v" == password / 'v' !== db_pass
+_REVERSED = re.compile(r"([\"'`])([^\"'`\s]{4,200}+)\1[ \t]{0,8}+(?:===?|!==?)[ \t]{0,8}+([A-Za-z_$][\w$.]{0,80}+)")
+
+
+def find_reversed_comparisons(text: str, lowered: str) -> Iterator[Candidate]:
+    for m in _REVERSED.finditer(text):
+        kind = kind_of(m.group(3).rsplit(".", 1)[-1])
+        if kind is not None and looks_chosen(m.group(2)):
+            yield m.start(2), m.end(2), kind, CONTEXT
+
+
+# char password[32] = "v";  password[] = "v"
+_C_ARRAY = re.compile(r"\[[0-9]{0,6}+\][ \t]{0,8}+=[ \t]{0,8}+\"([^\"\r\n]{1,200}+)\"")
+# NSString *password = @"v";  string apiKey = @"v";
+_VERBATIM = re.compile(r"@\"([^\"\r\n]{1,200}+)\"")
+# std::string secret("v");  secret.assign("v", 17);
+_CALL = re.compile(r"\(\"([^\"\r\n]{1,200}+)\"")
+# private_key "v";
+_SPACED = re.compile(r"[ \t]([\"'`])([^\"'`\r\n]{1,200}+)\1;")
+
+
+def find_c_family_literals(text: str, lowered: str) -> Iterator[Candidate]:
+    for m in _C_ARRAY.finditer(text):
+        kind = kind_of(_ident_before(text, m.start()))
+        if kind is not None and looks_chosen(m.group(1)):
+            yield m.start(1), m.end(1), kind, CONTEXT
+    for m in _VERBATIM.finditer(text):
+        before = text[max(0, m.start() - 100) : m.start()].rstrip(" \t")
+        if not before.endswith("=") or before.endswith(("==", "!=")):
+            continue
+        name_end = before[:-1].rstrip(" \t")
+        kind = kind_of(_ident_before(name_end, len(name_end)))
+        if kind is not None and looks_chosen(m.group(1)):
+            yield m.start(1), m.end(1), kind, CONTEXT
+    for m in _CALL.finditer(text):
+        end = m.start()
+        if text[max(0, end - 7) : end] == ".assign":
+            end -= 7
+        name = _ident_before(text, end)
+        kind = kind_of(name)
+        # Only a constructor or setter named for the secret: `get_secret("name")` looks one up.
+        if kind is not None and _KEYWORD.match(_SPACED_KEY.sub("_", name).lower()) and looks_chosen(m.group(1)):
+            yield m.start(1), m.end(1), kind, CONTEXT
+    for m in _SPACED.finditer(text):
+        kind = kind_of(_ident_before(text, m.start()))
+        if kind is not None and looks_chosen(m.group(2)):
+            yield m.start(2), m.end(2), kind, CONTEXT
+
+
+_XML = re.compile(r"<([a-z][a-z0-9_.:-]{0,60}+)>([^<>\r\n]{1,300}+)</\1>")
+
+
+def find_xml_elements(text: str, lowered: str) -> Iterator[Candidate]:
+    for m in _XML.finditer(lowered):
+        kind = kind_of(text[m.start(1) : m.end(1)].rsplit(":", 1)[-1].replace(".", "_"))
+        start, end = m.span(2)
+        value = text[start:end].strip()
+        if kind is not None and looks_chosen(value):
+            start = text.index(value, start)
+            yield start, start + len(value), kind, CONTEXT
+
+
+# client_key: v / db_key = "v" / contraseña: v — led by the literal each name ends in.
+_VALUE = (r"[\"'\]]{0,2}+[ \t]{0,24}+(?::=|=>|=(?!=)|:(?![:/]))[ \t]{0,24}+"
+          r"(?P<v>\"[^\"\r\n]{1,200}+\"|'[^'\r\n]{1,200}+'|[^\s\"',;(){}\[\]]{1,200}+(?![(\[]))")
+_KEY_ASSIGN = re.compile(r"(?P<w>key)" + _VALUE)
+_CONTRASENA = re.compile(r"(?P<w>contrase(?:ñ|n)a[a-z0-9_]{0,20}+)" + _VALUE)
+
+
+def find_keyword_assignments(text: str, lowered: str) -> Iterator[Candidate]:
+    for rx in (_KEY_ASSIGN, _CONTRASENA):
+        for m in rx.finditer(lowered):
+            name = _ident_before(text, m.end("w"))
+            kind = kind_of(name)
+            if kind is None or (rx is _KEY_ASSIGN and not name.lower().endswith("key")):
+                continue
+            start, end = m.span("v")
+            raw = text[start:end]
+            quoted = raw[0] in "\"'"
+            value = raw[1:-1] if quoted else raw.rstrip(".")
+            if quoted:
+                start, end = start + 1, end - 1
+            else:
+                end = start + len(value)
+            if not looks_chosen(value) or not looks_like_password(value) or not quoted and (
+                    is_code_reference(value, name) or "(" in value):
+                continue
+            yield start, end, kind, CONTEXT
+
+
+_NEEDLES = ("pass", "pwd", "secret", "key", "contrase")
+FINDERS: dict[Finder, tuple[tuple[str, ...], ...] | None] = {
+    find_reversed_comparisons: (("==", "!="), _NEEDLES),
+    find_c_family_literals: (_NEEDLES,),
+    find_xml_elements: (("</",), _NEEDLES),
+    find_keyword_assignments: (("key", "contrase"),),
+}

@@ -1,0 +1,202 @@
+"""Secret formats from public scanners' rule sources that the other families missed.
+
+Written from the rule sources only (regexes and their comments), never from
+those projects' tests or fixtures, and measured on examples generated here
+(tests/unit/security/data/source_derived_examples.json,
+`bench/eval_source_derived.py`):
+- detect-secrets 1.5.0 (Yelp, Apache-2.0), `detect_secrets/plugins/`:
+  telegram_token.py (digits, `:`, 35 token characters; no `AA` required),
+  twilio.py (account SIDs `AC` + 32), softlayer.py (the SOAP API URL and
+  `softlayer`/`sl` keys with 64 characters), cloudant.py (`cloudant`/`cl`/
+  `clou` keys with 24 lower-case letters), private_key.py (`BEGIN SSH2
+  ENCRYPTED PRIVATE KEY`), high_entropy_strings.py (quoted base64 at >= 4.5
+  bits per character);
+- secretlint (MIT), commit 18346ba31b8173d52060b971221ab38c1943def0,
+  `packages/@secretlint/secretlint-rule-*/src/index.ts`: aws (an account id
+  next to its key), azure (tenant and client ids next to theirs), npm (a
+  token as the user of `:x-oauth-basic@github.com`).
+The patterns are ours (MIT); only the formats come from those sources.
+
+Each finder yields `(start, end, kind, priority)`; `FINDERS` maps it to the
+lower-case needles the keyword pass must find first (None: always run).
+Every regex is led by a literal or a two-character class and its bodies are
+bounded, so a scan is linear.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+from collections.abc import Callable, Iterator
+
+from .secret_patterns import CONTEXT, GENERIC, PROVIDER
+from .values import char_classes, is_placeholder, shannon_entropy
+
+Candidate = tuple[int, int, str, int]
+Finder = Callable[[str, str], Iterator[Candidate]]
+
+
+def _random(value: str, min_entropy: float) -> bool:
+    return not is_placeholder(value) and char_classes(value) >= 2 and shannon_entropy(value) >= min_entropy
+
+
+# Telegram bot token: the bot id (8-10 digits), `:`, 35 token characters. Led
+# by the colon: a digit-led pattern would be tried at every digit of the text.
+_TELEGRAM = re.compile(r":(?<=[0-9]:)([A-Za-z0-9_-]{35})(?![A-Za-z0-9_-])")
+_BOT_ID = re.compile(r"(?<![0-9])[0-9]{8,10}\Z")
+
+
+def find_telegram_tokens(text: str, lowered: str) -> Iterator[Candidate]:
+    for m in _TELEGRAM.finditer(text):
+        before = text[max(0, m.start() - 11) : m.start()]
+        bot = _BOT_ID.search(before)
+        if bot is None:
+            continue
+        value = m.group(1)
+        if not _random(value, 3.5) or value.isdigit():
+            continue
+        yield m.start() - (len(before) - bot.start()), m.end(), "telegram_bot_token", PROVIDER
+
+
+# Twilio account SID: `AC` and 32 hex digits, alone (the auth token pairing is in secret_patterns).
+_TWILIO_SID = re.compile(r"AC(?<![A-Za-z0-9]AC)[0-9a-f]{32}(?![0-9A-Za-z])")
+
+
+def find_twilio_sids(text: str, lowered: str) -> Iterator[Candidate]:
+    for m in _TWILIO_SID.finditer(text):
+        if len(set(m.group()[2:])) >= 6:
+            yield m.start(), m.end(), "twilio_account_sid", PROVIDER
+
+
+_SOFTLAYER_URL = re.compile(r"api\.softlayer\.com/soap/v3(?:\.1)?/([a-z0-9]{64})(?![a-z0-9])")
+# `softlayer_api_key = "…"`, `sl-key: …`: detect-secrets' assignment shape.
+_SOFTLAYER_KEY = re.compile(
+    r"s(?<![a-z0-9]s)(?:oftlayer|l)[_-]?(?:api)?[_-]?(?:key|pwd|password|pass|token)[\"']?[ \t]*(?:=>|:=|::|=|:)"
+    r"[ \t]*[\"']?([a-z0-9]{64})(?![a-z0-9])"
+)
+
+
+def find_softlayer_keys(text: str, lowered: str) -> Iterator[Candidate]:
+    for rx in (_SOFTLAYER_URL, _SOFTLAYER_KEY):
+        for m in rx.finditer(lowered):
+            if _random(text[m.start(1) : m.end(1)], 3.5):
+                yield m.start(1), m.end(1), "softlayer_api_key", PROVIDER
+
+
+# Cloudant: `cloudant_api_key`/`cl_key`/`clou_password` = 24 lower-case letters or 64 hex.
+_CLOUDANT = re.compile(
+    r"cl(?<![a-z0-9]cl)(?:oudant|ou)?[_-]?(?:api)?[_-]?(?:key|pwd|pw|password|pass|token)[\"']?[ \t]*"
+    r"(?:=>|:=|::|=|:)[ \t]*[\"']?([a-z]{24}|[0-9a-f]{64})(?![a-z0-9])"
+)
+
+
+def find_cloudant_keys(text: str, lowered: str) -> Iterator[Candidate]:
+    for m in _CLOUDANT.finditer(lowered):
+        value = text[m.start(1) : m.end(1)]
+        if value.islower() and shannon_entropy(value) >= 3.5 and not is_placeholder(value):
+            yield m.start(1), m.end(1), "cloudant_key", PROVIDER
+
+
+_SSH2_BLOCK = re.compile(
+    r"---- begin ssh2 encrypted private key ----[^\n]{0,200}+\n"
+    r"([\s\S]{1,20000}?)---- end ssh2 encrypted private key ----"
+)
+
+
+def find_ssh2_private_keys(text: str, lowered: str) -> Iterator[Candidate]:
+    for m in _SSH2_BLOCK.finditer(lowered):
+        yield m.start(), m.end(), "private_key", PROVIDER
+
+
+# A GitHub token given as the user of an `x-oauth-basic` URL.
+_X_OAUTH = re.compile(r"://([A-Za-z0-9_]{20,255}):x-oauth-basic@")
+
+
+def find_x_oauth_tokens(text: str, lowered: str) -> Iterator[Candidate]:
+    for m in _X_OAUTH.finditer(text):
+        if _random(m.group(1), 3.0) or (len(m.group(1)) >= 40 and shannon_entropy(m.group(1)) >= 3.0):
+            yield m.start(1), m.end(1), "github_token", PROVIDER
+
+
+# AWS account id next to its key (`AWS_ACCOUNT_ID=…`, `"AccountId": "…"`): 12 digits, maybe 4-4-4.
+_AWS_ACCOUNT = re.compile(
+    r"account(?:[_-]?id)?[\"']?[ \t]*(?:=>|:=|=|:)[ \t]*[\"']?([0-9]{4}-?[0-9]{4}-?[0-9]{4})(?![0-9A-Za-z-])"
+)
+
+
+def find_aws_account_ids(text: str, lowered: str) -> Iterator[Candidate]:
+    for m in _AWS_ACCOUNT.finditer(lowered):
+        key = lowered[max(0, m.start() - 8) : m.end()]
+        if m.group(0).startswith("account_") or m.group(0).startswith("accountid") or "aws" in key or (
+                m.group(0).startswith("account-id")):
+            value = m.group(1)
+            if len(set(value.replace("-", ""))) >= 4:
+                yield m.start(1), m.end(1), "aws_account_id", CONTEXT
+
+
+# Azure tenant and client ids next to their keys: GUIDs (a GUID alone is left).
+_AZURE_ID = re.compile(
+    r"id[\"']?[ \t]*(?:=>|:=|=|:)[ \t]*[\"']?"
+    r"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![0-9a-z-])"
+)
+_AZURE_KEY = re.compile(r"(?:(?:azure|ad)_?tenant|client)\Z")
+
+
+def find_azure_ids(text: str, lowered: str) -> Iterator[Candidate]:
+    for m in _AZURE_ID.finditer(lowered):
+        key = lowered[max(0, m.start() - 14) : m.start()].replace("-", "_").rstrip("_")
+        if _AZURE_KEY.search(key):
+            yield m.start(1), m.end(1), "azure_id", CONTEXT
+
+
+# detect-secrets' Base64HighEntropyString: a quoted run of the base64 alphabet
+# at >= 4.5 bits per character (so at least 23 distinct characters). Letters
+# of both cases and a digit are required, and integrity hashes and data URLs
+# (`"sha512-…"`, `base64,…`) are not quoted runs of their own.
+_QUOTED_B64 = re.compile(r"[\"']([A-Za-z0-9+/]{20,500}+={0,2})[\"']")
+
+
+def _sequential(value: str | bytes, run: int = 8) -> bool:
+    """A run of `run` characters each one after the last (`abcdefgh`, `ABCDEFGH`, `12345678`):
+    an alphabet or a test vector, as detect-secrets' sequential-string filter says."""
+    codes = value.encode("latin-1", "replace") if isinstance(value, str) else value
+    count = 1
+    for a, b in zip(codes, codes[1:], strict=False):
+        count = count + 1 if b == a + 1 else 1
+        if count >= run:
+            return True
+    return False
+
+
+def _decoded(value: str) -> bytes:
+    try:
+        return base64.b64decode(value + "=" * (-len(value) % 4))
+    except ValueError:
+        return b""
+
+
+def find_quoted_base64(text: str, lowered: str) -> Iterator[Candidate]:
+    for m in _QUOTED_B64.finditer(text):
+        if text[m.end() - 1] != text[m.start()]:
+            continue
+        value = m.group(1)
+        if shannon_entropy(value) < 4.5 or char_classes(value) < 3 or is_placeholder(value):
+            continue
+        if value.startswith("/") or "//" in value:
+            continue  # a path
+        if _sequential(value) or _sequential(_decoded(value)):
+            continue
+        yield m.start(1), m.end(1), "high_entropy", GENERIC
+
+
+FINDERS: dict[Finder, tuple[tuple[str, ...], ...] | None] = {
+    find_telegram_tokens: None,
+    find_twilio_sids: (tuple(f"ac{c}" for c in "0123456789abcdef"),),
+    find_softlayer_keys: (("softlayer", "sl_", "sl-", "slkey", "slapi", "slpass", "slpwd", "sltoken"),),
+    find_cloudant_keys: (("cl",),),
+    find_ssh2_private_keys: (("begin ssh2 encrypted private key",),),
+    find_x_oauth_tokens: ((":x-oauth-basic@",),),
+    find_aws_account_ids: (("account",),),
+    find_azure_ids: (("tenant", "client"),),
+    find_quoted_base64: None,
+}
