@@ -331,14 +331,22 @@ def _allowed(c: _Compiled, rule: _Rule, text: str, m: re.Match[str], secret: str
     if not rule.allow and not rule.gitleaks_globals:
         return False  # most Nosey Parker and Kingfisher rules: nothing to lower-case or search
     low = secret.lower()
-    if rule.gitleaks_globals and (
-        any(rx.search(secret) for rx in c.global_allow) or any(w in low for w in c.global_stop)
-    ):
-        return True
+    # Plain loops: a generator per `any` cost more than the searches of a short secret.
+    if rule.gitleaks_globals:
+        for rx in c.global_allow:
+            if rx.search(secret):
+                return True
+        for w in c.global_stop:
+            if w in low:
+                return True
     for a in rule.allow:
         target = secret if a.target == "secret" else m.group() if a.target == "match" else _line(text, *m.span())
-        if any(rx.search(target) for rx in a.regexes) or any(w in low for w in a.stopwords):
-            return True
+        for rx in a.regexes:
+            if rx.search(target):
+                return True
+        for w in a.stopwords:
+            if w in low:
+                return True
     return False
 
 
@@ -364,14 +372,18 @@ def _value_after_colon(text: str, start: int, end: int) -> tuple[int, int]:
 
 
 _URL_USERINFO = re.compile(r"[a-z][a-z0-9+.-]{1,20}://[^\s:/@]{0,256}:([^\s/@]{1,256})@", re.ASCII | re.I)
+_SCHEME_MAX = 21  # the longest scheme `_URL_USERINFO` takes
 
 
 def _url_password_only(text: str, m: re.Match[str], start: int, end: int) -> tuple[int, int]:
     """A rule matching a URI with credentials (`postgres://app:pw@db/x`), whether its group
     is the whole URI or the user name: the password is the secret."""
-    if text.find("://", m.start(), m.end()) < 0:
+    scheme_end = text.find("://", m.start(), m.end())
+    if scheme_end < 0:
         return start, end
-    u = _URL_USERINFO.search(text, m.start(), m.end())
+    # A match holds "://" at or after the first one, after a scheme of at most 21
+    # characters: the search starts there, not at every letter of the match.
+    u = _URL_USERINFO.search(text, max(m.start(), scheme_end - _SCHEME_MAX), m.end())
     return u.span(1) if u else (start, end)
 
 
@@ -599,6 +611,31 @@ def find_gitleaks(
         yield start, end, rule.kind, GITLEAKS if rule.gitleaks_globals else OTHER_SETS
 
 
+def starts_per_rule(rules_of: tuple[tuple[int, ...], ...], hits: list[tuple[int, int]]) -> dict[int, set[int]]:
+    """rule -> the starts of its keywords' hits, the rules in the order of their first hit.
+
+    Hits are grouped by keyword first (one append per hit), then handed to the
+    rules of each keyword: keywords come in the order of their first hit, so the
+    rules do too, as they would hit by hit (`find_rule_matches` judges them in
+    this order), at a fraction of the Python steps (a keyword has ~3 rules)."""
+    by_keyword: dict[int, list[int]] = {}
+    for k, start in hits:
+        starts = by_keyword.get(k)
+        if starts is None:
+            by_keyword[k] = [start]
+        else:
+            starts.append(start)
+    per_rule: dict[int, set[int]] = {}
+    for k, starts in by_keyword.items():
+        for r in rules_of[k]:
+            have = per_rule.get(r)
+            if have is None:
+                per_rule[r] = set(starts)
+            else:
+                have.update(starts)
+    return per_rule
+
+
 def find_rule_matches(
     text: str, lowered: str, hits: list[tuple[int, int]] | None = None, c: _Compiled | None = None,
     skip_taken: bool = False, alnum: bytes | None = None,
@@ -611,10 +648,7 @@ def find_rule_matches(
     c = c or compiled()
     if hits is None:
         hits = keyword_hits(lowered.encode("latin-1", "replace"), c)
-    per_rule: dict[int, set[int]] = {}
-    for k, start in hits:
-        for r in c.rules_of[k]:
-            per_rule.setdefault(r, set()).add(start)
+    per_rule = starts_per_rule(c.rules_of, hits)
     for r, seek_starts in _seek_starts(c, lowered, alnum):
         per_rule.setdefault(r, set()).update(seek_starts)
     # Spans already accepted, by whether gitleaks' rules found them. On

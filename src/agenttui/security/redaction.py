@@ -354,9 +354,26 @@ def _extend_long(text: str, spans: list[list[Any]]) -> list[list[Any]]:
         if run is not None and run.end() > end:
             span[1] = run.end()
             extended = True
-    # Merged spans are disjoint and sorted; only an extended one can reach the next
-    # (on secret-dense text the second sort cost as much as the first).
-    return _merge(tuple(s) for s in spans) if extended else spans
+    # Merged spans are disjoint and sorted by start; only an extended one can reach
+    # the next, so one pass in order joins them as `_merge` would (with distinct
+    # starts its sorts leave the order as it is; on secret-dense text they cost as
+    # much as the first merge).
+    return _merge_sorted(spans) if extended else spans
+
+
+def _merge_sorted(spans: list[list[Any]]) -> list[list[Any]]:
+    """`_merge` of spans already sorted by start, with distinct starts."""
+    merged: list[list[Any]] = []
+    for span in spans:
+        if merged and span[0] < merged[-1][1]:
+            last = merged[-1]
+            if span[1] > last[1]:
+                last[1] = span[1]
+            if span[3] > last[3]:
+                last[2], last[3] = span[2], span[3]
+        else:
+            merged.append(span)
+    return merged
 
 
 def _spans(text: str, extra_patterns: Sequence[str]) -> list[list[Any]]:
