@@ -77,7 +77,9 @@ from .prose_rules import (
 )
 from .secret_patterns import CONTEXT, PROVIDER_RULES, hinted_matches
 from .source_derived_keywords import FINDERS as _KEYWORD_SHAPE_FINDERS
+from .source_derived_keywords import LOCATED as _KEYWORD_SHAPE_NEEDLES
 from .source_derived_rules import FINDERS as _SOURCE_FORMAT_FINDERS
+from .source_derived_rules import LOCATED as _SOURCE_FORMAT_NEEDLES
 from .token_lines import find_token_lines
 from .values import is_placeholder
 
@@ -201,10 +203,12 @@ _ANCHORED_FINDERS: dict[Finder, AnchoredPattern] = {
 # Finders that take the needles found, to skip their patterns whose needle is absent.
 _TAKE_FOUND = frozenset((*_ANCHORED_FINDERS, find_credential_calls, find_headers, find_flags, find_password_hashes,
                          find_url_passwords, find_private_key_blocks, find_xml_key_values, find_pins,
-                         find_sshpass_passwords, find_kubernetes_secret_values))
+                         find_sshpass_passwords, find_kubernetes_secret_values, *_SOURCE_FORMAT_FINDERS,
+                         *_KEYWORD_SHAPE_FINDERS))
 # Literals that finders' regexes start with, located for them (`anchor_positions.scan`).
 _LOCATED_NEEDLES = frozenset((*_CALL_NEEDLES, "authorization", "bearer", "cookie", "x-", *_HASH_NEEDLES,
-                              *FLAG_NEEDLES, "-u", "--user", "://", "-----begin", "<add", "pin", "sshpass", "kind"))
+                              *FLAG_NEEDLES, "-u", "--user", "://", "-----begin", "<add", "pin", "sshpass", "kind",
+                              *_SOURCE_FORMAT_NEEDLES, *_KEYWORD_SHAPE_NEEDLES))
 
 
 def _useful(needles: tuple[str, ...] | None) -> tuple[str, ...] | None:

@@ -16,19 +16,24 @@ on tests/unit/security/data/source_derived_examples.json
 - `<password>v</password>` (XML elements);
 - `client_key: v`, `db_key = "v"`, `contraseña: v`: names that the assignment
   rule takes for weak keys (or does not know), with a value that looks chosen.
-Every regex starts with a literal (or a class of quotes) and is bounded.
+Every regex starts at one of its needles (rare literals such as `password[`,
+`@"`, `key>` or `" ==`), which the keyword pass finds and, where they are
+sparse, locates (`anchor_positions.scan`): code full of `key` and `"` pays
+no scan of its own for these shapes. Every body is bounded.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Set
 
+from .anchor_positions import scan
 from .secret_patterns import CONTEXT
 from .values import is_code_reference, is_placeholder, looks_like_password
 
 Candidate = tuple[int, int, str, int]
-Finder = Callable[[str, str], Iterator[Candidate]]
+# Each takes (text, lowered, found=None); `...` so the registry's two-argument type accepts it.
+Finder = Callable[..., Iterator[Candidate]]
 
 _KEYWORD = re.compile(
     r"api_?key|auth_?key|service_?key|account_?key|db_?key|database_?key|priv_?key|private_?key|client_?key"
@@ -82,100 +87,138 @@ def _ident_before(text: str, end: int) -> str:
     return m.group()
 
 
-# "v" == password / 'v' !== db_pass
-_REVERSED = re.compile(r"([\"'`])([^\"'`\s]{4,200}+)\1[ \t]{0,8}+(?:===?|!==?)[ \t]{0,8}+([A-Za-z_$][\w$.]{0,80}+)")
+# The names each shape is written with (lower-case; the shapes take any other
+# identifier holding a keyword only where a name precedes the needle).
+_WORDS = ("password", "passwd", "pass", "pwd", "secret", "key", "contraseña", "contrasena")
+_WORD_RX = "(?:password|passwd|pass|pwd|secret|key|contrase(?:ñ|n)a)"
+_STRING = r"[^\"\r\n]{1,200}+"
+
+# "v" == password / 'v' !== db_pass: tried at the closing quote.
+_REVERSED_NEEDLES = tuple(q + sp + op for q in "\"'`" for sp in ("", " ") for op in ("==", "!="))
+_REVERSED = re.compile(
+    r"[\"'`][ \t]{0,8}+(?:===?|!==?)[ \t]{0,8}+([a-z_$][\w$.]{0,80}+)"
+)
 
 
-def find_reversed_comparisons(text: str, lowered: str) -> Iterator[Candidate]:
-    for m in _REVERSED.finditer(text):
-        kind = kind_of(m.group(3).rsplit(".", 1)[-1])
-        if kind is not None and looks_chosen(m.group(2)):
-            yield m.start(2), m.end(2), kind, CONTEXT
+def find_reversed_comparisons(text: str, lowered: str, found: Set[str] | None = None) -> Iterator[Candidate]:
+    for m in scan(_REVERSED, lowered, _REVERSED_NEEDLES, found):
+        name = text[m.start(1) : m.end(1)].rsplit(".", 1)[-1]
+        kind = kind_of(name)
+        if kind is None:
+            continue
+        quote, end = text[m.start()], m.start()
+        opening = text.rfind(quote, max(0, end - 201), end)
+        value = text[opening + 1 : end]
+        if opening >= 0 and looks_chosen(value) and quote not in value:
+            yield opening + 1, end, kind, CONTEXT
 
 
 # char password[32] = "v";  password[] = "v"
-_C_ARRAY = re.compile(r"\[[0-9]{0,6}+\][ \t]{0,8}+=[ \t]{0,8}+\"([^\"\r\n]{1,200}+)\"")
+_ARRAY_NEEDLES = tuple(w + "[" for w in _WORDS)
+_C_ARRAY = re.compile(_WORD_RX + r"\[[0-9]{0,6}+\][ \t]{0,8}+=[ \t]{0,8}+\"(" + _STRING + ")\"")
 # NSString *password = @"v";  string apiKey = @"v";
-_VERBATIM = re.compile(r"@\"([^\"\r\n]{1,200}+)\"")
+_VERBATIM = re.compile("@\"(" + _STRING + ")\"")
 # std::string secret("v");  secret.assign("v", 17);
-_CALL = re.compile(r"\(\"([^\"\r\n]{1,200}+)\"")
+_CALL_NEEDLES = (".assign(\"", *(w + "(\"" for w in _WORDS))
+_CALL = re.compile(r"(?:\.assign|" + _WORD_RX + r")\(\"(" + _STRING + ")\"")
 # private_key "v";
-_SPACED = re.compile(r"[ \t]([\"'`])([^\"'`\r\n]{1,200}+)\1;")
+_SPACED_NEEDLES = tuple(w + " " + q for w in _WORDS for q in "\"'`")
+_SPACED = re.compile(_WORD_RX + r"[ \t]{1,8}+([\"'`])([^\"'`\r\n]{1,200}+)\1;")
 
 
-def find_c_family_literals(text: str, lowered: str) -> Iterator[Candidate]:
-    for m in _C_ARRAY.finditer(text):
-        kind = kind_of(_ident_before(text, m.start()))
-        if kind is not None and looks_chosen(m.group(1)):
+def find_c_family_literals(text: str, lowered: str, found: Set[str] | None = None) -> Iterator[Candidate]:
+    for m in scan(_C_ARRAY, lowered, _ARRAY_NEEDLES, found):
+        value = text[m.start(1) : m.end(1)]
+        kind = kind_of(_ident_before(text, m.start() + m.group().index("[")))
+        if kind is not None and looks_chosen(value):
             yield m.start(1), m.end(1), kind, CONTEXT
-    for m in _VERBATIM.finditer(text):
+    for m in scan(_VERBATIM, lowered, ("@\"",), found):
         before = text[max(0, m.start() - 100) : m.start()].rstrip(" \t")
         if not before.endswith("=") or before.endswith(("==", "!=")):
             continue
         name_end = before[:-1].rstrip(" \t")
         kind = kind_of(_ident_before(name_end, len(name_end)))
-        if kind is not None and looks_chosen(m.group(1)):
+        value = text[m.start(1) : m.end(1)]
+        if kind is not None and looks_chosen(value):
             yield m.start(1), m.end(1), kind, CONTEXT
-    for m in _CALL.finditer(text):
-        end = m.start()
+    for m in scan(_CALL, lowered, _CALL_NEEDLES, found):
+        end = m.start() + m.group().index("(")
         if text[max(0, end - 7) : end] == ".assign":
             end -= 7
         name = _ident_before(text, end)
         kind = kind_of(name)
+        value = text[m.start(1) : m.end(1)]
         # Only a constructor or setter named for the secret: `get_secret("name")` looks one up.
-        if kind is not None and _KEYWORD.match(_SPACED_KEY.sub("_", name).lower()) and looks_chosen(m.group(1)):
+        if kind is not None and _KEYWORD.match(_SPACED_KEY.sub("_", name).lower()) and looks_chosen(value):
             yield m.start(1), m.end(1), kind, CONTEXT
-    for m in _SPACED.finditer(text):
-        kind = kind_of(_ident_before(text, m.start()))
-        if kind is not None and looks_chosen(m.group(2)):
+    for m in scan(_SPACED, lowered, _SPACED_NEEDLES, found):
+        at = m.start(1) - 1
+        while text[at - 1] in " \t":
+            at -= 1
+        kind = kind_of(_ident_before(text, at))
+        value = text[m.start(2) : m.end(2)]
+        if kind is not None and looks_chosen(value):
             yield m.start(2), m.end(2), kind, CONTEXT
 
 
-_XML = re.compile(r"<([a-z][a-z0-9_.:-]{0,60}+)>([^<>\r\n]{1,300}+)</\1>")
+# <password>v</password>: tried at the name's end, the element's start checked back.
+_XML_NEEDLES = tuple(w + ">" for w in _WORDS)
+_XML = re.compile(_WORD_RX + r">([^<>\r\n]{1,300}+)</")
 
 
-def find_xml_elements(text: str, lowered: str) -> Iterator[Candidate]:
-    for m in _XML.finditer(lowered):
-        kind = kind_of(text[m.start(1) : m.end(1)].rsplit(":", 1)[-1].replace(".", "_"))
-        start, end = m.span(2)
+def find_xml_elements(text: str, lowered: str, found: Set[str] | None = None) -> Iterator[Candidate]:
+    for m in scan(_XML, lowered, _XML_NEEDLES, found):
+        name_end = m.start(1) - 1
+        name = _TAG_BEFORE.search(lowered, max(0, name_end - 62), name_end)
+        if name is None or not lowered.startswith(f"</{name.group(1)}>", m.end(1)):
+            continue
+        kind = kind_of(text[name.start(1) : name.end(1)].rsplit(":", 1)[-1].replace(".", "_"))
+        start, end = m.span(1)
         value = text[start:end].strip()
         if kind is not None and looks_chosen(value):
             start = text.index(value, start)
             yield start, start + len(value), kind, CONTEXT
 
 
-# client_key: v / db_key = "v" / contraseña: v — led by the literal each name ends in.
+_TAG_BEFORE = re.compile(r"<([a-z][a-z0-9_.:-]{0,60}+)\Z")
+
+
+# client_key: v / db_key = "v" / contraseña: v: names the assignment rule takes
+# for weak keys (or does not know), tried where the keyword pass found them.
+_WEAK = ("client", "service", "account", "database", "db")
+_WEAK_NEEDLES = (*(w + sep + "key" for w in _WEAK for sep in ("", "_", "-")), "contraseña", "contrasena")
 _VALUE = (r"[\"'\]]{0,2}+[ \t]{0,24}+(?::=|=>|=(?!=)|:(?![:/]))[ \t]{0,24}+"
           r"(?P<v>\"[^\"\r\n]{1,200}+\"|'[^'\r\n]{1,200}+'|[^\s\"',;(){}\[\]]{1,200}+(?![(\[]))")
-_KEY_ASSIGN = re.compile(r"(?P<w>key)" + _VALUE)
-_CONTRASENA = re.compile(r"(?P<w>contrase(?:ñ|n)a[a-z0-9_]{0,20}+)" + _VALUE)
+_WEAK_ASSIGN = re.compile(r"(?P<w>(?:client|service|account|database|db)[_-]?key|contrase(?:ñ|n)a[a-z0-9_]{0,20}+)"
+                          + _VALUE)
 
 
-def find_keyword_assignments(text: str, lowered: str) -> Iterator[Candidate]:
-    for rx in (_KEY_ASSIGN, _CONTRASENA):
-        for m in rx.finditer(lowered):
-            name = _ident_before(text, m.end("w"))
-            kind = kind_of(name)
-            if kind is None or (rx is _KEY_ASSIGN and not name.lower().endswith("key")):
-                continue
-            start, end = m.span("v")
-            raw = text[start:end]
-            quoted = raw[0] in "\"'"
-            value = raw[1:-1] if quoted else raw.rstrip(".")
-            if quoted:
-                start, end = start + 1, end - 1
-            else:
-                end = start + len(value)
-            if not looks_chosen(value) or not looks_like_password(value) or not quoted and (
-                    is_code_reference(value, name) or "(" in value):
-                continue
-            yield start, end, kind, CONTEXT
+def find_keyword_assignments(text: str, lowered: str, found: Set[str] | None = None) -> Iterator[Candidate]:
+    for m in scan(_WEAK_ASSIGN, lowered, _WEAK_NEEDLES, found):
+        name = _ident_before(text, m.end("w"))
+        kind = kind_of(name)
+        if kind is None:
+            continue
+        start, end = m.span("v")
+        raw = text[start:end]
+        quoted = raw[0] in "\"'"
+        value = raw[1:-1] if quoted else raw.rstrip(".")
+        if quoted:
+            start, end = start + 1, end - 1
+        else:
+            end = start + len(value)
+        if not looks_chosen(value) or not looks_like_password(value) or not quoted and (
+                is_code_reference(value, name) or "(" in value):
+            continue
+        yield start, end, kind, CONTEXT
 
 
-_NEEDLES = ("pass", "pwd", "secret", "key", "contrase")
+# Each finder's needles: the keyword pass gates it on them, and the sparse pass
+# locates them (`LOCATED`) so its regexes are tried only there.
 FINDERS: dict[Finder, tuple[tuple[str, ...], ...] | None] = {
-    find_reversed_comparisons: (("==", "!="), _NEEDLES),
-    find_c_family_literals: (_NEEDLES,),
-    find_xml_elements: (("</",), _NEEDLES),
-    find_keyword_assignments: (("key", "contrase"),),
+    find_reversed_comparisons: (_REVERSED_NEEDLES,),
+    find_c_family_literals: ((*_ARRAY_NEEDLES, "@\"", *_CALL_NEEDLES, *_SPACED_NEEDLES),),
+    find_xml_elements: (_XML_NEEDLES,),
+    find_keyword_assignments: (_WEAK_NEEDLES,),
 }
+LOCATED = frozenset(n for gate in FINDERS.values() if gate for group in gate for n in group)

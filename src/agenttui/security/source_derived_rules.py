@@ -27,13 +27,15 @@ from __future__ import annotations
 
 import base64
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Set
 
+from .anchor_positions import scan
 from .secret_patterns import CONTEXT, GENERIC, PROVIDER
 from .values import char_classes, is_placeholder, shannon_entropy
 
 Candidate = tuple[int, int, str, int]
-Finder = Callable[[str, str], Iterator[Candidate]]
+# Each takes (text, lowered, found=None); `...` so the registry's two-argument type accepts it.
+Finder = Callable[..., Iterator[Candidate]]
 
 
 def _random(value: str, min_entropy: float) -> bool:
@@ -46,7 +48,7 @@ _TELEGRAM = re.compile(r":(?<=[0-9]:)([A-Za-z0-9_-]{35})(?![A-Za-z0-9_-])")
 _BOT_ID = re.compile(r"(?<![0-9])[0-9]{8,10}\Z")
 
 
-def find_telegram_tokens(text: str, lowered: str) -> Iterator[Candidate]:
+def find_telegram_tokens(text: str, lowered: str, found: Set[str] | None = None) -> Iterator[Candidate]:
     for m in _TELEGRAM.finditer(text):
         before = text[max(0, m.start() - 11) : m.start()]
         bot = _BOT_ID.search(before)
@@ -59,39 +61,43 @@ def find_telegram_tokens(text: str, lowered: str) -> Iterator[Candidate]:
 
 
 # Twilio account SID: `AC` and 32 hex digits, alone (the auth token pairing is in secret_patterns).
+_TWILIO_NEEDLES = tuple(f"ac{c}" for c in "0123456789abcdef")
 _TWILIO_SID = re.compile(r"AC(?<![A-Za-z0-9]AC)[0-9a-f]{32}(?![0-9A-Za-z])")
 
 
-def find_twilio_sids(text: str, lowered: str) -> Iterator[Candidate]:
-    for m in _TWILIO_SID.finditer(text):
+def find_twilio_sids(text: str, lowered: str, found: Set[str] | None = None) -> Iterator[Candidate]:
+    for m in scan(_TWILIO_SID, text, _TWILIO_NEEDLES, found):
         if len(set(m.group()[2:])) >= 6:
             yield m.start(), m.end(), "twilio_account_sid", PROVIDER
 
 
 _SOFTLAYER_URL = re.compile(r"api\.softlayer\.com/soap/v3(?:\.1)?/([a-z0-9]{64})(?![a-z0-9])")
 # `softlayer_api_key = "…"`, `sl-key: …`: detect-secrets' assignment shape.
+_SECRET_WORD = r"(?:key|pwd|pw|password|pass|token)"
+_ASSIGNED = r"[\"']?[ \t]{0,8}+(?:=>|:=|::|=|:)[ \t]{0,8}+[\"']?"
+_SOFTLAYER_NEEDLES = ("softlayer", "sl_", "sl-", "slapi", "slkey", "slpw", "slpass", "sltoken")
 _SOFTLAYER_KEY = re.compile(
-    r"s(?<![a-z0-9]s)(?:oftlayer|l)[_-]?(?:api)?[_-]?(?:key|pwd|password|pass|token)[\"']?[ \t]*(?:=>|:=|::|=|:)"
-    r"[ \t]*[\"']?([a-z0-9]{64})(?![a-z0-9])"
+    r"(?<![a-z0-9])(?:softlayer|sl)[_-]?(?:api)?[_-]?" + _SECRET_WORD + _ASSIGNED + r"([a-z0-9]{64})(?![a-z0-9])"
 )
 
 
-def find_softlayer_keys(text: str, lowered: str) -> Iterator[Candidate]:
-    for rx in (_SOFTLAYER_URL, _SOFTLAYER_KEY):
-        for m in rx.finditer(lowered):
+def find_softlayer_keys(text: str, lowered: str, found: Set[str] | None = None) -> Iterator[Candidate]:
+    for rx, needles in ((_SOFTLAYER_URL, ("api.softlayer.com/soap/v3",)), (_SOFTLAYER_KEY, _SOFTLAYER_NEEDLES)):
+        for m in scan(rx, lowered, needles, found):
             if _random(text[m.start(1) : m.end(1)], 3.5):
                 yield m.start(1), m.end(1), "softlayer_api_key", PROVIDER
 
 
 # Cloudant: `cloudant_api_key`/`cl_key`/`clou_password` = 24 lower-case letters or 64 hex.
+_CLOUDANT_NEEDLES = ("clou", "cl_", "cl-", "clapi", "clkey", "clpw", "clpass", "cltoken")
 _CLOUDANT = re.compile(
-    r"cl(?<![a-z0-9]cl)(?:oudant|ou)?[_-]?(?:api)?[_-]?(?:key|pwd|pw|password|pass|token)[\"']?[ \t]*"
-    r"(?:=>|:=|::|=|:)[ \t]*[\"']?([a-z]{24}|[0-9a-f]{64})(?![a-z0-9])"
+    r"(?<![a-z0-9])cl(?:oudant|ou)?[_-]?(?:api)?[_-]?" + _SECRET_WORD + _ASSIGNED
+    + r"([a-z]{24}|[0-9a-f]{64})(?![a-z0-9])"
 )
 
 
-def find_cloudant_keys(text: str, lowered: str) -> Iterator[Candidate]:
-    for m in _CLOUDANT.finditer(lowered):
+def find_cloudant_keys(text: str, lowered: str, found: Set[str] | None = None) -> Iterator[Candidate]:
+    for m in scan(_CLOUDANT, lowered, _CLOUDANT_NEEDLES, found):
         value = text[m.start(1) : m.end(1)]
         if value.islower() and shannon_entropy(value) >= 3.5 and not is_placeholder(value):
             yield m.start(1), m.end(1), "cloudant_key", PROVIDER
@@ -103,7 +109,7 @@ _SSH2_BLOCK = re.compile(
 )
 
 
-def find_ssh2_private_keys(text: str, lowered: str) -> Iterator[Candidate]:
+def find_ssh2_private_keys(text: str, lowered: str, found: Set[str] | None = None) -> Iterator[Candidate]:
     for m in _SSH2_BLOCK.finditer(lowered):
         yield m.start(), m.end(), "private_key", PROVIDER
 
@@ -112,7 +118,7 @@ def find_ssh2_private_keys(text: str, lowered: str) -> Iterator[Candidate]:
 _X_OAUTH = re.compile(r"://([A-Za-z0-9_]{20,255}):x-oauth-basic@")
 
 
-def find_x_oauth_tokens(text: str, lowered: str) -> Iterator[Candidate]:
+def find_x_oauth_tokens(text: str, lowered: str, found: Set[str] | None = None) -> Iterator[Candidate]:
     for m in _X_OAUTH.finditer(text):
         if _random(m.group(1), 3.0) or (len(m.group(1)) >= 40 and shannon_entropy(m.group(1)) >= 3.0):
             yield m.start(1), m.end(1), "github_token", PROVIDER
@@ -120,40 +126,38 @@ def find_x_oauth_tokens(text: str, lowered: str) -> Iterator[Candidate]:
 
 # AWS account id next to its key (`AWS_ACCOUNT_ID=…`, `"AccountId": "…"`): 12 digits, maybe 4-4-4.
 _AWS_ACCOUNT = re.compile(
-    r"account(?:[_-]?id)?[\"']?[ \t]*(?:=>|:=|=|:)[ \t]*[\"']?([0-9]{4}-?[0-9]{4}-?[0-9]{4})(?![0-9A-Za-z-])"
+    r"account(?P<id>[_-]?id)?" + _ASSIGNED + r"(?P<v>[0-9]{4}-?[0-9]{4}-?[0-9]{4})(?![0-9A-Za-z-])"
 )
 
 
-def find_aws_account_ids(text: str, lowered: str) -> Iterator[Candidate]:
-    for m in _AWS_ACCOUNT.finditer(lowered):
-        key = lowered[max(0, m.start() - 8) : m.end()]
-        if m.group(0).startswith("account_") or m.group(0).startswith("accountid") or "aws" in key or (
-                m.group(0).startswith("account-id")):
-            value = m.group(1)
+def find_aws_account_ids(text: str, lowered: str, found: Set[str] | None = None) -> Iterator[Candidate]:
+    for m in scan(_AWS_ACCOUNT, lowered, ("account",), found):
+        if m.group("id") or lowered[max(0, m.start() - 4) : m.start()].rstrip("_-").endswith("aws"):
+            value = m.group("v")
             if len(set(value.replace("-", ""))) >= 4:
-                yield m.start(1), m.end(1), "aws_account_id", CONTEXT
+                yield m.start("v"), m.end("v"), "aws_account_id", CONTEXT
 
 
 # Azure tenant and client ids next to their keys: GUIDs (a GUID alone is left).
 _AZURE_ID = re.compile(
-    r"id[\"']?[ \t]*(?:=>|:=|=|:)[ \t]*[\"']?"
-    r"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![0-9a-z-])"
+    r"(?P<k>tenant|client)[_-]?id" + _ASSIGNED
+    + r"(?P<v>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![0-9a-z-])"
 )
-_AZURE_KEY = re.compile(r"(?:(?:azure|ad)_?tenant|client)\Z")
 
 
-def find_azure_ids(text: str, lowered: str) -> Iterator[Candidate]:
-    for m in _AZURE_ID.finditer(lowered):
-        key = lowered[max(0, m.start() - 14) : m.start()].replace("-", "_").rstrip("_")
-        if _AZURE_KEY.search(key):
-            yield m.start(1), m.end(1), "azure_id", CONTEXT
+def find_azure_ids(text: str, lowered: str, found: Set[str] | None = None) -> Iterator[Candidate]:
+    for m in scan(_AZURE_ID, lowered, ("tenant", "client"), found):
+        if m.group("k") == "tenant" and not lowered[max(0, m.start() - 6) : m.start()].rstrip("_-").endswith(
+                ("azure", "ad")):
+            continue
+        yield m.start("v"), m.end("v"), "azure_id", CONTEXT
 
 
 # detect-secrets' Base64HighEntropyString: a quoted run of the base64 alphabet
 # at >= 4.5 bits per character (so at least 23 distinct characters). Letters
 # of both cases and a digit are required, and integrity hashes and data URLs
 # (`"sha512-…"`, `base64,…`) are not quoted runs of their own.
-_QUOTED_B64 = re.compile(r"[\"']([A-Za-z0-9+/]{20,500}+={0,2})[\"']")
+_QUOTED_B64 = tuple(re.compile(q + r"([A-Za-z0-9+/]{20,500}+={0,2})" + q) for q in ("\"", "'"))
 
 
 def _sequential(value: str | bytes, run: int = 8) -> bool:
@@ -175,10 +179,8 @@ def _decoded(value: str) -> bytes:
         return b""
 
 
-def find_quoted_base64(text: str, lowered: str) -> Iterator[Candidate]:
-    for m in _QUOTED_B64.finditer(text):
-        if text[m.end() - 1] != text[m.start()]:
-            continue
+def find_quoted_base64(text: str, lowered: str, found: Set[str] | None = None) -> Iterator[Candidate]:
+    for m in (*_QUOTED_B64[0].finditer(text), *_QUOTED_B64[1].finditer(text)):
         value = m.group(1)
         if shannon_entropy(value) < 4.5 or char_classes(value) < 3 or is_placeholder(value):
             continue
@@ -189,14 +191,18 @@ def find_quoted_base64(text: str, lowered: str) -> Iterator[Candidate]:
         yield m.start(1), m.end(1), "high_entropy", GENERIC
 
 
+# Each finder's needles: the keyword pass gates it on them (None: it always runs),
+# and the sparse pass locates those in `LOCATED`, where its regexes are tried.
 FINDERS: dict[Finder, tuple[tuple[str, ...], ...] | None] = {
     find_telegram_tokens: None,
-    find_twilio_sids: (tuple(f"ac{c}" for c in "0123456789abcdef"),),
-    find_softlayer_keys: (("softlayer", "sl_", "sl-", "slkey", "slapi", "slpass", "slpwd", "sltoken"),),
-    find_cloudant_keys: (("cl",),),
+    find_twilio_sids: (_TWILIO_NEEDLES,),
+    find_softlayer_keys: (("api.softlayer.com/soap/v3", *_SOFTLAYER_NEEDLES),),
+    find_cloudant_keys: (_CLOUDANT_NEEDLES,),
     find_ssh2_private_keys: (("begin ssh2 encrypted private key",),),
     find_x_oauth_tokens: ((":x-oauth-basic@",),),
     find_aws_account_ids: (("account",),),
     find_azure_ids: (("tenant", "client"),),
     find_quoted_base64: None,
 }
+LOCATED = frozenset(("api.softlayer.com/soap/v3", *_TWILIO_NEEDLES, *_SOFTLAYER_NEEDLES, *_CLOUDANT_NEEDLES,
+                     "account", "tenant", "client"))
