@@ -136,6 +136,19 @@ for fmt in (
     v = password()
     ds("KeywordDetector", KW, "keyword assignment", fmt.format(v=v), v)
 
+# Its value pattern takes "every character except line breaks and quotes":
+# generated passwords full of signs, some holding `${`, `{{` or `$(` that open
+# no template.
+SIGNS = "!#$%&()*+,-./:;<=>?@[]^_{|}~"
+for fmt in ('password = "{v}"', "secret: '{v}'", "db_pass := {v}", '"{v}" == admin_password', 'char pwd[] = "{v}";',
+            "PASSWORD={v}", 'api_key => "{v}"', '"client_secret": "{v}",'):
+    marker = RNG.choice(("${", "{{", "$("))
+    v = r(6) + marker + "".join(RNG.choice(ALNUM + SIGNS) for _ in range(10)).replace("}", "]").replace(")", "]") + "}"
+    v = v.replace(" ", "")
+    if fmt.startswith("PASSWORD=") or fmt.startswith("db_pass"):
+        v = v.replace(",", ".").replace(";", ".")
+    ds("KeywordDetector", KW, "keyword symbol-rich value", fmt.format(v=v), v)
+
 # ---- detect-secrets: HighEntropyString (high_entropy_strings.py) ----------
 # Quoted strings: base64 alphabet at >= 4.5 bits, hex at >= 3.0 bits.
 HE = "high_entropy_strings.py"
@@ -442,6 +455,16 @@ for p in ("vcp", "vci", "vca", "vcr", "vck"):
     sl("vercel", "vercel", f"VERCEL_TOKEN={v}", v)
 
 
+# Later additions (kept after the others so their values stay as they were):
+# Artifactory keys of any length from 10 (artifactory.py's `AKC[a-zA-Z0-9]{10,}`),
+# Twilio ids over twilio.py's [a-z0-9] alphabet.
+for fmt in ("artifactory_api_key={v}", '"{v}"', "X-JFrog-Art-Api:{v}"):
+    v = "AKC" + r(RNG.randint(10, 20))
+    ds("ArtifactoryDetector", "artifactory.py", "artifactory", fmt.format(v=v), v)
+for fmt, prefix in (("sid = {v}", "AC"), ("TWILIO_KEY={v}", "SK")):
+    v = prefix + r(32, LOWER + DIGITS)
+    ds("TwilioKeyDetector", "twilio.py", "twilio", fmt.format(v=v), v)
+
 # Ordinary strings next to these formats: none may be redacted.
 NEGATIVES = [
     'password = "${DB_PASSWORD}"',
@@ -468,6 +491,15 @@ NEGATIVES = [
     "AccountId => 'unknown'",
     "tenant_id: common",
     "ops_team: platform",
+    'password = "${DB_PASSWORD:-changeme}"',
+    'password: "{{ .Values.db.password }}"',
+    'secret = "$(cat /run/secrets/api)"',
+    'password = "pre-${ENV}-post"',
+    'export PGPASSWORD="${{ secrets.PG_PASSWORD }}"',
+    "Licensed under APACHE2 terms",
+    "AKC Kennel Club registration",
+    "SKU 4410, ACME Corp",
+    "APB1 bulletin",
 ]
 
 

@@ -64,15 +64,40 @@ def kind_of(name: str) -> str | None:
     return "secret" if word == "secret" else "api_key"
 
 
+_MARKERS = ("${", "{{", "$(")
+_MARKER_RX = {m: re.compile(re.escape(m)) for m in _MARKERS}
+_TEMPLATE = re.compile(
+    r"\$\{\{[^{}\r\n]{0,200}+\}\}|\$\{[A-Za-z_][\w.:-]{0,100}+(?:[-=?+][^{}\s]{0,100}+)?\}"
+    r"|\{\{[^{}\r\n]{0,200}+\}\}|\$\([^()\r\n]{0,200}+\)"
+)
+
+def broken_template(value: str) -> bool:
+    """`value` holds `${`, `{{` or `$(` that no well-formed template accounts for."""
+    rest = _TEMPLATE.sub("", value)
+    return any(m in rest for m in _MARKERS)
+
+
+def placeholder(value: str) -> bool:
+    """`is_placeholder`, less the values it takes for templates only for a broken one."""
+    if not is_placeholder(value):
+        return False
+    if broken_template(value):
+        rest = _TEMPLATE.sub("", value)
+        for m in _MARKERS:
+            rest = rest.replace(m, "")
+        return is_placeholder(rest)
+    return True
+
+
 _WORDS_ONLY = re.compile(r"[a-z]+(?:[_.:/-][a-z]+)+|[A-Z][A-Z_]*|[a-z]+[A-Z][A-Za-z]*")
 
 
 def looks_chosen(value: str) -> bool:
     """A literal that reads as a credential: one word, not a name, path, template or sentence."""
-    if not 4 <= len(value) <= 200 or any(c.isspace() for c in value) or is_placeholder(value):
+    if not 4 <= len(value) <= 200 or any(c.isspace() for c in value) or placeholder(value):
         return False
     low = value.lower()
-    if "://" in value or value[0] in "/.~$%{" or "%s" in value or "{" in value or "${" in value:
+    if "://" in value or value[0] in "/.~":
         return False
     if any(w in low for w in ("password", "secret", "token", "passwd")):
         return False  # a name or message about one (`"db-password"`), not the value
@@ -213,6 +238,42 @@ def find_keyword_assignments(text: str, lowered: str, found: Set[str] | None = N
         yield start, end, kind, CONTEXT
 
 
+# Symbol-rich values: keyword.py's value pattern takes "every character except
+# line breaks and quotes", so generated passwords full of signs count. The shared
+# placeholder test takes any `${`, `{{` or `$(` for a template; here a value
+# whose such marker opens no well-formed template (`${NAME}`, `${A:-b}`,
+# `{{ x }}`, `$(cmd)`) is a password that happens to hold one. Tried on the
+# lines where the keyword pass located a marker.
+_LINE_ASSIGN = re.compile(
+    r"(?P<k>[A-Za-z_$][\w$.-]{0,80}+)(?:\[[0-9]{0,6}+\])?[\"'\]]{0,2}+[ \t]{0,24}+"
+    r"(?P<sep>:=|=>|={1,3}|!==?|:)[ \t]{0,24}+@?"
+    r"(?:(?P<q>[\"'`])(?P<qv>[^\"'`\r\n]{4,200}+)(?P=q)|(?P<v>[^\s\"'`]{4,200}+))"
+)
+_LINE_REVERSED = re.compile(
+    r"(?P<q>[\"'`])(?P<qv>[^\"'`\r\n]{4,200}+)(?P=q)[ \t]{0,8}+(?:===?|!==?)[ \t]{0,8}+(?P<k>[A-Za-z_$][\w$.]{0,80}+)"
+)
+
+
+def find_symbol_rich_values(text: str, lowered: str, found: Set[str] | None = None) -> Iterator[Candidate]:
+    seen: set[int] = set()
+    for marker in _MARKERS:
+        for hit in scan(_MARKER_RX[marker], lowered, (marker,), found):
+            line_start = text.rfind("\n", max(0, hit.start() - 400), hit.start()) + 1
+            if line_start in seen:
+                continue
+            seen.add(line_start)
+            line_end = text.find("\n", hit.start(), hit.start() + 400)
+            line = text[line_start : line_end if line_end >= 0 else min(len(text), hit.start() + 400)]
+            for m in (*_LINE_ASSIGN.finditer(line), *_LINE_REVERSED.finditer(line)):
+                group = "qv" if m.group("qv") is not None else "v"
+                value = m.group(group).rstrip(";,") if group == "v" else m.group(group)
+                kind = kind_of(m.group("k").rsplit(".", 1)[-1])
+                if kind is None or not broken_template(value) or placeholder(value):
+                    continue
+                start = line_start + m.start(group)
+                yield start, start + len(value), kind, CONTEXT
+
+
 # Each finder's needles: the keyword pass gates it on them, and the sparse pass
 # locates them (`LOCATED`) so its regexes are tried only there.
 FINDERS: dict[Finder, tuple[tuple[str, ...], ...] | None] = {
@@ -220,5 +281,7 @@ FINDERS: dict[Finder, tuple[tuple[str, ...], ...] | None] = {
     find_c_family_literals: ((*_ARRAY_NEEDLES, "@\"", *_CALL_NEEDLES, *_SPACED_NEEDLES),),
     find_xml_elements: (_XML_NEEDLES,),
     find_keyword_assignments: (_WEAK_NEEDLES,),
+    find_symbol_rich_values: (_MARKERS, ("pass", "pwd", "secret", "key", "contrase")),
 }
-LOCATED = frozenset(n for gate in FINDERS.values() if gate for group in gate for n in group)
+LOCATED = frozenset((*_REVERSED_NEEDLES, *_ARRAY_NEEDLES, "@\"", *_CALL_NEEDLES, *_SPACED_NEEDLES, *_XML_NEEDLES,
+                     *_WEAK_NEEDLES, *_MARKERS))

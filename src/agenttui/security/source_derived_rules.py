@@ -6,7 +6,8 @@ those projects' tests or fixtures, and measured on examples generated here
 `bench/eval_source_derived.py`):
 - detect-secrets 1.5.0 (Yelp, Apache-2.0), `detect_secrets/plugins/`:
   telegram_token.py (digits, `:`, 35 token characters; no `AA` required),
-  twilio.py (account SIDs `AC` + 32), softlayer.py (the SOAP API URL and
+  twilio.py (account SIDs and API keys `AC`/`SK` + 32 letters or digits),
+  artifactory.py (`AKC…` keys and `AP…` passwords, alone), softlayer.py (the SOAP API URL and
   `softlayer`/`sl` keys with 64 characters), cloudant.py (`cloudant`/`cl`/
   `clou` keys with 24 lower-case letters), private_key.py (`BEGIN SSH2
   ENCRYPTED PRIVATE KEY`), high_entropy_strings.py (quoted base64 at >= 4.5
@@ -14,7 +15,8 @@ those projects' tests or fixtures, and measured on examples generated here
 - secretlint (MIT), commit 18346ba31b8173d52060b971221ab38c1943def0,
   `packages/@secretlint/secretlint-rule-*/src/index.ts`: aws (an account id
   next to its key), azure (tenant and client ids next to theirs), npm (a
-  token as the user of `:x-oauth-basic@github.com`).
+  token as the user of `:x-oauth-basic@github.com`), github (`ghs_` with an
+  installation id and three dot-separated parts).
 The patterns are ours (MIT); only the formats come from those sources.
 
 Each finder yields `(start, end, kind, priority)`; `FINDERS` maps it to the
@@ -60,15 +62,46 @@ def find_telegram_tokens(text: str, lowered: str, found: Set[str] | None = None)
         yield m.start() - (len(before) - bot.start()), m.end(), "telegram_bot_token", PROVIDER
 
 
-# Twilio account SID: `AC` and 32 hex digits, alone (the auth token pairing is in secret_patterns).
-_TWILIO_NEEDLES = tuple(f"ac{c}" for c in "0123456789abcdef")
-_TWILIO_SID = re.compile(r"AC(?<![A-Za-z0-9]AC)[0-9a-f]{32}(?![0-9A-Za-z])")
+# Twilio account SIDs and API keys: `AC`/`SK` and 32 lower-case letters or
+# digits (hex in practice; twilio.py takes [a-z0-9]), alone. The SK hex form and
+# the SID:token pair are in secret_patterns.
+_TWILIO = (
+    (re.compile(r"AC(?<![A-Za-z0-9]AC)[a-z0-9]{32}(?![0-9A-Za-z])"), "twilio_account_sid",
+     tuple(f"ac{c}" for c in "0123456789abcdefghijklmnopqrstuvwxyz")),
+    (re.compile(r"SK(?<![A-Za-z0-9]SK)[a-z0-9]{32}(?![0-9A-Za-z])"), "twilio_api_key",
+     tuple(f"sk{c}" for c in "0123456789abcdefghijklmnopqrstuvwxyz")),
+)
+_TWILIO_NEEDLES = (*_TWILIO[0][2], *_TWILIO[1][2])
 
 
-def find_twilio_sids(text: str, lowered: str, found: Set[str] | None = None) -> Iterator[Candidate]:
-    for m in scan(_TWILIO_SID, text, _TWILIO_NEEDLES, found):
-        if len(set(m.group()[2:])) >= 6:
-            yield m.start(), m.end(), "twilio_account_sid", PROVIDER
+def find_twilio_keys(text: str, lowered: str, found: Set[str] | None = None) -> Iterator[Candidate]:
+    for rx, kind, needles in _TWILIO:
+        for m in scan(rx, text, needles, found):
+            body = m.group()[2:]
+            if len(set(body)) >= 6 and any(c.isdigit() for c in body) and shannon_entropy(body) >= 3.0:
+                yield m.start(), m.end(), kind, PROVIDER
+
+
+# Artifactory (artifactory.py): API keys `AKC` + 10 or more letters and digits
+# (73 in practice), encrypted passwords `AP` + a hex digit + 8 or more, each
+# alone: at the text's start or after a space, quote, `=` or `:` (the
+# lookbehind is a negated class, so it also holds at the start).
+_ARTIFACTORY = (
+    re.compile(r"AKC(?<![^\s=:\"'`]AKC)[A-Za-z0-9]{10,200}+(?![A-Za-z0-9_./+-])"),
+    re.compile(r"AP(?<![^\s=:\"'`]AP)[0-9A-F][A-Za-z0-9]{8,200}+(?![A-Za-z0-9_./+-])"),
+)
+_AP_NEEDLES = tuple(f"ap{c}" for c in "0123456789abcdef")
+
+
+def find_artifactory_keys(text: str, lowered: str, found: Set[str] | None = None) -> Iterator[Candidate]:
+    for m in (*scan(_ARTIFACTORY[0], text, ("akc",), found), *scan(_ARTIFACTORY[1], text, _AP_NEEDLES, found)):
+        value = m.group()
+        key = value.startswith("AKC")
+        if len(value) < (13 if key else 14) or char_classes(value) < 3 or shannon_entropy(value) < 3.3:
+            continue
+        if is_placeholder(value):
+            continue
+        yield m.start(), m.end(), "artifactory_key" if key else "artifactory_password", PROVIDER
 
 
 _SOFTLAYER_URL = re.compile(r"api\.softlayer\.com/soap/v3(?:\.1)?/([a-z0-9]{64})(?![a-z0-9])")
@@ -153,6 +186,18 @@ def find_azure_ids(text: str, lowered: str, found: Set[str] | None = None) -> It
         yield m.start("v"), m.end("v"), "azure_id", CONTEXT
 
 
+# GitHub App installation token in its newer form: `ghs_`, the installation id,
+# `_`, then three dot-separated url-safe parts (secretlint's github rule).
+_GHS_JWT = re.compile(r"ghs_(?<![A-Za-z0-9]ghs_)[0-9]{1,20}+_[A-Za-z0-9_-]{1,1000}+\.[A-Za-z0-9_-]{1,10000}+"
+                      r"\.[A-Za-z0-9_-]{1,1000}+")
+
+
+def find_github_app_tokens(text: str, lowered: str, found: Set[str] | None = None) -> Iterator[Candidate]:
+    for m in scan(_GHS_JWT, text, ("ghs_",), found):
+        if _random(m.group()[4:], 3.5):
+            yield m.start(), m.end(), "github_token", PROVIDER
+
+
 # detect-secrets' Base64HighEntropyString: a quoted run of the base64 alphabet
 # at >= 4.5 bits per character (so at least 23 distinct characters). Letters
 # of both cases and a digit are required, and integrity hashes and data URLs
@@ -195,14 +240,16 @@ def find_quoted_base64(text: str, lowered: str, found: Set[str] | None = None) -
 # and the sparse pass locates those in `LOCATED`, where its regexes are tried.
 FINDERS: dict[Finder, tuple[tuple[str, ...], ...] | None] = {
     find_telegram_tokens: None,
-    find_twilio_sids: (_TWILIO_NEEDLES,),
+    find_twilio_keys: (_TWILIO_NEEDLES,),
+    find_artifactory_keys: (("akc", *_AP_NEEDLES),),
     find_softlayer_keys: (("api.softlayer.com/soap/v3", *_SOFTLAYER_NEEDLES),),
     find_cloudant_keys: (_CLOUDANT_NEEDLES,),
     find_ssh2_private_keys: (("begin ssh2 encrypted private key",),),
     find_x_oauth_tokens: ((":x-oauth-basic@",),),
     find_aws_account_ids: (("account",),),
     find_azure_ids: (("tenant", "client"),),
+    find_github_app_tokens: (("ghs_",),),
     find_quoted_base64: None,
 }
-LOCATED = frozenset(("api.softlayer.com/soap/v3", *_TWILIO_NEEDLES, *_SOFTLAYER_NEEDLES, *_CLOUDANT_NEEDLES,
-                     "account", "tenant", "client"))
+LOCATED = frozenset(("api.softlayer.com/soap/v3", *_TWILIO_NEEDLES, "akc", *_AP_NEEDLES, *_SOFTLAYER_NEEDLES,
+                     *_CLOUDANT_NEEDLES, "account", "tenant", "client", "ghs_"))
