@@ -31,6 +31,7 @@ import base64
 import re
 from collections.abc import Callable, Iterator, Set
 
+from . import documented_formats
 from .anchor_positions import scan
 from .secret_patterns import CONTEXT, GENERIC, PROVIDER
 from .values import char_classes, is_placeholder, shannon_entropy
@@ -46,25 +47,26 @@ def _random(value: str, min_entropy: float) -> bool:
 
 # Telegram bot token: the bot id (8-10 digits), `:`, 35 token characters. Led
 # by the colon: a digit-led pattern would be tried at every digit of the text.
-_TELEGRAM = re.compile(r":(?<=[0-9]:)([A-Za-z0-9_-]{35})(?![A-Za-z0-9_-])")
+# The same scan finds Asana personal access tokens (`1/` or `2/`, digits, `/`,
+# digits, `:`, 32 hex; Asana's documented shape).
+_COLON_TOKEN = re.compile(r":(?<=[0-9]:)([A-Za-z0-9_-]{32,35}+)(?![A-Za-z0-9_-])")
 _BOT_ID = re.compile(r"(?<![0-9])[0-9]{8,10}\Z")
+_ASANA_HEAD = re.compile(r"(?<![0-9A-Za-z/])[12]/[0-9]{10,20}+/[0-9]{10,20}\Z")
 
 
 def find_telegram_tokens(text: str, lowered: str, found: Set[str] | None = None) -> Iterator[Candidate]:
-    for m in _TELEGRAM.finditer(text):
-        before = text[max(0, m.start() - 11) : m.start()]
-        bot = _BOT_ID.search(before)
-        if bot is None:
-            continue
+    for m in _COLON_TOKEN.finditer(text):
         value = m.group(1)
-        if not _random(value, 3.5) or value.isdigit():
-            continue
-        yield m.start() - (len(before) - bot.start()), m.end(), "telegram_bot_token", PROVIDER
+        if len(value) == 35:
+            bot = _BOT_ID.search(text, max(0, m.start() - 11), m.start())
+            if bot is not None and _random(value, 3.5) and not value.isdigit():
+                yield bot.start(), m.end(), "telegram_bot_token", PROVIDER
+        elif len(value) == 32 and all(c in "0123456789abcdef" for c in value):
+            head = _ASANA_HEAD.search(text, max(0, m.start() - 45), m.start())
+            if head is not None and len(set(value)) >= 6:
+                yield head.start(), m.end(), "asana_token", PROVIDER
 
 
-# Twilio account SIDs and API keys: `AC`/`SK` and 32 lower-case letters or
-# digits (hex in practice; twilio.py takes [a-z0-9]), alone. The SK hex form and
-# the SID:token pair are in secret_patterns.
 _TWILIO = (
     (re.compile(r"AC(?<![A-Za-z0-9]AC)[a-z0-9]{32}(?![0-9A-Za-z])"), "twilio_account_sid",
      tuple(f"ac{c}" for c in "0123456789abcdefghijklmnopqrstuvwxyz")),
@@ -250,6 +252,7 @@ FINDERS: dict[Finder, tuple[tuple[str, ...], ...] | None] = {
     find_azure_ids: (("tenant", "client"),),
     find_github_app_tokens: (("ghs_",),),
     find_quoted_base64: None,
+    **documented_formats.FINDERS,  # provider-documented prefixes (its docstring)
 }
 LOCATED = frozenset(("api.softlayer.com/soap/v3", *_TWILIO_NEEDLES, "akc", *_AP_NEEDLES, *_SOFTLAYER_NEEDLES,
-                     *_CLOUDANT_NEEDLES, "account", "tenant", "client", "ghs_"))
+                     *_CLOUDANT_NEEDLES, "account", "tenant", "client", "ghs_", *documented_formats.LOCATED))
