@@ -3,10 +3,11 @@
 The examples (data/source_derived_examples.json, scripts/make_source_derived_examples.py)
 were written from those projects' rule sources with values generated here; each
 must be redacted whole: no character of the secret left in the output. Before
-source_derived_rules.py and source_derived_keywords.py, 25 of them were missed
-(C/C#/C++ keyword shapes, reversed comparisons, XML elements, contraseña,
-Telegram tokens without `AA`, Twilio SIDs, SoftLayer URLs, cloud ids next to
-their keys, quoted base64 without a key). The negatives, and the near misses
+source_derived_rules.py and source_derived_keywords.py, 46 of the 265 were
+missed (C/C#/C++ keyword shapes, reversed comparisons, XML elements,
+contraseña, passwords holding `${`/`{{`/`$(`, Telegram tokens without `AA`,
+Twilio ids, short Artifactory keys, SoftLayer URLs, cloud ids next to their
+keys, GitHub App `ghs_<id>_…` tokens, quoted base64 without a key). The negatives, and the near misses
 below, are ordinary text those rules must leave alone.
 """
 
