@@ -67,18 +67,17 @@ def find_telegram_tokens(text: str, lowered: str, found: Set[str] | None = None)
                 yield head.start(), m.end(), "asana_token", PROVIDER
 
 
+# Each scanned for in `text` (a literal `AC`/`SK`, case-sensitive): as needles,
+# `ac`/`sk` + a letter are everywhere in lower-cased code (`access`, `skip`).
 _TWILIO = (
-    (re.compile(r"AC(?<![A-Za-z0-9]AC)[a-z0-9]{32}(?![0-9A-Za-z])"), "twilio_account_sid",
-     tuple(f"ac{c}" for c in "0123456789abcdefghijklmnopqrstuvwxyz")),
-    (re.compile(r"SK(?<![A-Za-z0-9]SK)[a-z0-9]{32}(?![0-9A-Za-z])"), "twilio_api_key",
-     tuple(f"sk{c}" for c in "0123456789abcdefghijklmnopqrstuvwxyz")),
+    (re.compile(r"AC(?<![A-Za-z0-9]AC)[a-z0-9]{32}(?![0-9A-Za-z])"), "twilio_account_sid"),
+    (re.compile(r"SK(?<![A-Za-z0-9]SK)[a-z0-9]{32}(?![0-9A-Za-z])"), "twilio_api_key"),
 )
-_TWILIO_NEEDLES = (*_TWILIO[0][2], *_TWILIO[1][2])
 
 
 def find_twilio_keys(text: str, lowered: str, found: Set[str] | None = None) -> Iterator[Candidate]:
-    for rx, kind, needles in _TWILIO:
-        for m in scan(rx, text, needles, found):
+    for rx, kind in _TWILIO:
+        for m in rx.finditer(text):
             body = m.group()[2:]
             if len(set(body)) >= 6 and any(c.isdigit() for c in body) and shannon_entropy(body) >= 3.0:
                 yield m.start(), m.end(), kind, PROVIDER
@@ -242,7 +241,7 @@ def find_quoted_base64(text: str, lowered: str, found: Set[str] | None = None) -
 # and the sparse pass locates those in `LOCATED`, where its regexes are tried.
 FINDERS: dict[Finder, tuple[tuple[str, ...], ...] | None] = {
     find_telegram_tokens: None,
-    find_twilio_keys: (_TWILIO_NEEDLES,),
+    find_twilio_keys: None,
     find_artifactory_keys: (("akc", *_AP_NEEDLES),),
     find_softlayer_keys: (("api.softlayer.com/soap/v3", *_SOFTLAYER_NEEDLES),),
     find_cloudant_keys: (_CLOUDANT_NEEDLES,),
@@ -254,5 +253,5 @@ FINDERS: dict[Finder, tuple[tuple[str, ...], ...] | None] = {
     find_quoted_base64: None,
     **documented_formats.FINDERS,  # provider-documented prefixes (its docstring)
 }
-LOCATED = frozenset(("api.softlayer.com/soap/v3", *_TWILIO_NEEDLES, "akc", *_AP_NEEDLES, *_SOFTLAYER_NEEDLES,
+LOCATED = frozenset(("api.softlayer.com/soap/v3", "akc", *_AP_NEEDLES, *_SOFTLAYER_NEEDLES,
                      *_CLOUDANT_NEEDLES, "account", "tenant", "client", "ghs_", *documented_formats.LOCATED))
