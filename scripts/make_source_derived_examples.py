@@ -464,6 +464,10 @@ for fmt in ("artifactory_api_key={v}", '"{v}"', "X-JFrog-Art-Api:{v}"):
 for fmt, prefix in (("sid = {v}", "AC"), ("TWILIO_KEY={v}", "SK")):
     v = prefix + r(32, LOWER + DIGITS)
     ds("TwilioKeyDetector", "twilio.py", "twilio", fmt.format(v=v), v)
+# secp256k1 keys under names without `key`.
+for fmt in ("const PRIV = '{v}';", "wallet_priv: 0x{v}", 'privHex = "{v}"'):
+    v = hexv(64)
+    sl("secp256k1-privatekey", "secp256k1 key", fmt.format(v=v), v)
 
 # Ordinary strings next to these formats: none may be redacted.
 NEGATIVES = [
@@ -500,6 +504,7 @@ NEGATIVES = [
     "AKC Kennel Club registration",
     "SKU 4410, ACME Corp",
     "APB1 bulletin",
+    'privilege_hash = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"',
 ]
 
 

@@ -16,7 +16,8 @@ those projects' tests or fixtures, and measured on examples generated here
   `packages/@secretlint/secretlint-rule-*/src/index.ts`: aws (an account id
   next to its key), azure (tenant and client ids next to theirs), npm (a
   token as the user of `:x-oauth-basic@github.com`), github (`ghs_` with an
-  installation id and three dot-separated parts).
+  installation id and three dot-separated parts), secp256k1-privatekey (64
+  hex digits, here only assigned to a name with `priv` in it).
 The patterns are ours (MIT); only the formats come from those sources.
 
 Each finder yields `(start, end, kind, priority)`; `FINDERS` maps it to the
@@ -187,6 +188,25 @@ def find_azure_ids(text: str, lowered: str, found: Set[str] | None = None) -> It
         yield m.start("v"), m.end("v"), "azure_id", CONTEXT
 
 
+# secretlint's secp256k1 rule reports any 64-hex value that is a valid key (nearly
+# all are, so a hash too); here only one assigned to a name with `priv` in it
+# (`PRIV`, `privHex`, `wallet_priv`): names with `key` in them are the
+# assignment rule's already.
+_PRIV_HEX = re.compile(
+    r"(?P<n>priv[a-z0-9_]{0,30}+)[\"'\]]{0,2}+[ \t]{0,8}+(?:=>|:=|=|:)[ \t]{0,8}+[\"'`]?(?:0x)?"
+    r"(?P<v>[0-9a-f]{64})(?![0-9a-z])"
+)
+
+
+def find_priv_hex_keys(text: str, lowered: str, found: Set[str] | None = None) -> Iterator[Candidate]:
+    for m in scan(_PRIV_HEX, lowered, ("priv",), found):
+        name = m.group("n")
+        if name.startswith(("privilege", "privacy")) or name.rstrip("_").endswith(("hash", "digest", "sha", "id")):
+            continue
+        if len(set(m.group("v"))) >= 10:
+            yield m.start("v"), m.end("v"), "crypto_private_key", PROVIDER
+
+
 # GitHub App installation token in its newer form: `ghs_`, the installation id,
 # `_`, then three dot-separated url-safe parts (secretlint's github rule).
 _GHS_JWT = re.compile(r"ghs_(?<![A-Za-z0-9]ghs_)[0-9]{1,20}+_[A-Za-z0-9_-]{1,1000}+\.[A-Za-z0-9_-]{1,10000}+"
@@ -250,8 +270,10 @@ FINDERS: dict[Finder, tuple[tuple[str, ...], ...] | None] = {
     find_aws_account_ids: (("account",),),
     find_azure_ids: (("tenant", "client"),),
     find_github_app_tokens: (("ghs_",),),
+    find_priv_hex_keys: (("priv",),),
     find_quoted_base64: None,
     **documented_formats.FINDERS,  # provider-documented prefixes (its docstring)
 }
 LOCATED = frozenset(("api.softlayer.com/soap/v3", "akc", *_AP_NEEDLES, *_SOFTLAYER_NEEDLES,
-                     *_CLOUDANT_NEEDLES, "account", "tenant", "client", "ghs_", *documented_formats.LOCATED))
+                     *_CLOUDANT_NEEDLES, "account", "tenant", "client", "ghs_", "priv",
+                     *documented_formats.LOCATED))
