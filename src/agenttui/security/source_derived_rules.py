@@ -138,15 +138,19 @@ def find_cloudant_keys(text: str, lowered: str, found: Set[str] | None = None) -
             yield m.start(1), m.end(1), "cloudant_key", PROVIDER
 
 
-_SSH2_BLOCK = re.compile(
-    r"---- begin ssh2 encrypted private key ----[^\n]{0,200}+\n"
-    r"([\s\S]{1,20000}?)---- end ssh2 encrypted private key ----"
-)
+_SSH2_BEGIN = "---- begin ssh2 encrypted private key ----"
+_SSH2_END = "---- end ssh2 encrypted private key ----"
 
 
 def find_ssh2_private_keys(text: str, lowered: str, found: Set[str] | None = None) -> Iterator[Candidate]:
-    for m in _SSH2_BLOCK.finditer(lowered):
-        yield m.start(), m.end(), "private_key", PROVIDER
+    """Each begin line to the next end line (`str.find`s that move on: linear)."""
+    pos = 0
+    while (begin := lowered.find(_SSH2_BEGIN, pos)) >= 0:
+        end = lowered.find(_SSH2_END, begin + len(_SSH2_BEGIN))
+        if end < 0:
+            return
+        pos = end + len(_SSH2_END)
+        yield begin, pos, "private_key", PROVIDER
 
 
 # A GitHub token given as the user of an `x-oauth-basic` URL.
@@ -209,8 +213,9 @@ def find_priv_hex_keys(text: str, lowered: str, found: Set[str] | None = None) -
 
 # GitHub App installation token in its newer form: `ghs_`, the installation id,
 # `_`, then three dot-separated url-safe parts (secretlint's github rule).
-_GHS_JWT = re.compile(r"ghs_(?<![A-Za-z0-9]ghs_)[0-9]{1,20}+_[A-Za-z0-9_-]{1,1000}+\.[A-Za-z0-9_-]{1,10000}+"
-                      r"\.[A-Za-z0-9_-]{1,1000}+")
+# Parts bounded at 300/3000/300 characters, so a failed attempt costs at most that.
+_GHS_JWT = re.compile(r"ghs_(?<![A-Za-z0-9]ghs_)[0-9]{1,20}+_[A-Za-z0-9_-]{1,300}+\.[A-Za-z0-9_-]{1,3000}+"
+                      r"\.[A-Za-z0-9_-]{1,300}+")
 
 
 def find_github_app_tokens(text: str, lowered: str, found: Set[str] | None = None) -> Iterator[Candidate]:
