@@ -6,7 +6,7 @@ those projects' tests or fixtures, and measured on examples generated here
 `bench/eval_source_derived.py`):
 - detect-secrets 1.5.0 (Yelp, Apache-2.0), `detect_secrets/plugins/`:
   telegram_token.py (digits, `:`, 35 token characters; no `AA` required),
-  twilio.py (account SIDs and API keys `AC`/`SK` + 32 letters or digits),
+  twilio.py (account SIDs `AC` + 32 letters or digits),
   artifactory.py (`AKC…` keys and `AP…` passwords, alone), softlayer.py (the SOAP API URL and
   `softlayer`/`sl` keys with 64 characters), cloudant.py (`cloudant`/`cl`/
   `clou` keys with 24 lower-case letters), private_key.py (`BEGIN SSH2
@@ -68,42 +68,34 @@ def find_telegram_tokens(text: str, lowered: str, found: Set[str] | None = None)
                 yield head.start(), m.end(), "asana_token", PROVIDER
 
 
-# Each scanned for in `text` (a literal `AC`/`SK`, case-sensitive): as needles,
-# `ac`/`sk` + a letter are everywhere in lower-cased code (`access`, `skip`).
-_TWILIO = (
-    (re.compile(r"AC(?<![A-Za-z0-9]AC)[a-z0-9]{32}(?![0-9A-Za-z])"), "twilio_account_sid"),
-    (re.compile(r"SK(?<![A-Za-z0-9]SK)[a-z0-9]{32}(?![0-9A-Za-z])"), "twilio_api_key"),
+# Twilio account SIDs (`AC` + 32 lower-case letters or digits; twilio.py's
+# alphabet, hex in practice) and Artifactory keys (artifactory.py: `AKC` + 10 or
+# more letters and digits, 73 in practice) and encrypted passwords (`AP`, a hex
+# digit, 8 or more), each alone (Artifactory's: at the start or after a space,
+# quote, `=` or `:`; the lookbehind is a negated class, so it holds at the
+# start too). One scan for the `A` they all start with: as needles, `ac`/`ap` +
+# a letter are everywhere in lower-cased text (`access`, `escape`), so none
+# would be located, and each scan costs ~2% of redacting code or prose. Twilio's
+# `SK` keys are hex (secret_patterns' rule).
+_A_FAMILY = re.compile(
+    r"A(?:(?P<sid>C(?<![A-Za-z0-9]AC)[a-z0-9]{32}(?![0-9A-Za-z]))"
+    r"|(?P<art>(?:KC|P[0-9A-F])(?<![^\s=:\"'`]A..)[A-Za-z0-9]{8,200}+(?![A-Za-z0-9_./+-])))"
 )
 
 
-def find_twilio_keys(text: str, lowered: str, found: Set[str] | None = None) -> Iterator[Candidate]:
-    for rx, kind in _TWILIO:
-        for m in rx.finditer(text):
-            body = m.group()[2:]
-            if len(set(body)) >= 6 and any(c.isdigit() for c in body) and shannon_entropy(body) >= 3.0:
-                yield m.start(), m.end(), kind, PROVIDER
-
-
-# Artifactory (artifactory.py): API keys `AKC` + 10 or more letters and digits
-# (73 in practice), encrypted passwords `AP` + a hex digit + 8 or more, each
-# alone: at the text's start or after a space, quote, `=` or `:` (the
-# lookbehind is a negated class, so it also holds at the start).
-_ARTIFACTORY = (
-    re.compile(r"AKC(?<![^\s=:\"'`]AKC)[A-Za-z0-9]{10,200}+(?![A-Za-z0-9_./+-])"),
-    re.compile(r"AP(?<![^\s=:\"'`]AP)[0-9A-F][A-Za-z0-9]{8,200}+(?![A-Za-z0-9_./+-])"),
-)
-_AP_NEEDLES = tuple(f"ap{c}" for c in "0123456789abcdef")
-
-
-def find_artifactory_keys(text: str, lowered: str, found: Set[str] | None = None) -> Iterator[Candidate]:
-    for m in (*scan(_ARTIFACTORY[0], text, ("akc",), found), *scan(_ARTIFACTORY[1], text, _AP_NEEDLES, found)):
+def find_twilio_and_artifactory(text: str, lowered: str, found: Set[str] | None = None) -> Iterator[Candidate]:
+    for m in _A_FAMILY.finditer(text):
         value = m.group()
+        if m.group("sid") is not None:
+            body = value[2:]
+            if len(set(body)) >= 6 and any(c.isdigit() for c in body) and shannon_entropy(body) >= 3.0:
+                yield m.start(), m.end(), "twilio_account_sid", PROVIDER
+            continue
         key = value.startswith("AKC")
         if len(value) < (13 if key else 14) or char_classes(value) < 3 or shannon_entropy(value) < 3.3:
             continue
-        if is_placeholder(value):
-            continue
-        yield m.start(), m.end(), "artifactory_key" if key else "artifactory_password", PROVIDER
+        if not is_placeholder(value):
+            yield m.start(), m.end(), "artifactory_key" if key else "artifactory_password", PROVIDER
 
 
 _SOFTLAYER_URL = re.compile(r"api\.softlayer\.com/soap/v3(?:\.1)?/([a-z0-9]{64})(?![a-z0-9])")
@@ -266,8 +258,7 @@ def find_quoted_base64(text: str, lowered: str, found: Set[str] | None = None) -
 # and the sparse pass locates those in `LOCATED`, where its regexes are tried.
 FINDERS: dict[Finder, tuple[tuple[str, ...], ...] | None] = {
     find_telegram_tokens: None,
-    find_twilio_keys: None,
-    find_artifactory_keys: (("akc", *_AP_NEEDLES),),
+    find_twilio_and_artifactory: None,
     find_softlayer_keys: (("api.softlayer.com/soap/v3", *_SOFTLAYER_NEEDLES),),
     find_cloudant_keys: (_CLOUDANT_NEEDLES,),
     find_ssh2_private_keys: (("begin ssh2 encrypted private key",),),
@@ -279,6 +270,6 @@ FINDERS: dict[Finder, tuple[tuple[str, ...], ...] | None] = {
     find_quoted_base64: None,
     **documented_formats.FINDERS,  # provider-documented prefixes (its docstring)
 }
-LOCATED = frozenset(("api.softlayer.com/soap/v3", "akc", *_AP_NEEDLES, *_SOFTLAYER_NEEDLES,
+LOCATED = frozenset(("api.softlayer.com/soap/v3", *_SOFTLAYER_NEEDLES,
                      *_CLOUDANT_NEEDLES, "account", "tenant", "client", "ghs_", "priv",
                      *documented_formats.LOCATED))
