@@ -89,7 +89,9 @@ def placeholder(value: str) -> bool:
     return True
 
 
-_WORDS_ONLY = re.compile(r"[a-z]+(?:[_.:/-][a-z]+)+|[A-Z][A-Z_]*|[a-z]+[A-Z][A-Za-z]*")
+# Used with fullmatch on short values; the look-behind keeps it linear under a search too
+# (a try from inside a run of letters would re-read the run: quadratic on a long one).
+_WORDS_ONLY = re.compile(r"(?<![A-Za-z])(?:[a-z]+(?:[_.:/-][a-z]+)+|[A-Z][A-Z_]*|[a-z]+[A-Z][A-Za-z]*)")
 
 
 def looks_chosen(value: str) -> bool:
