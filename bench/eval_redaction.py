@@ -70,7 +70,7 @@ def gitleaks_figures() -> None:
 IDENTIFIER = "identifier, not a secret"  # the generators' reason for such rules
 
 
-def _detect_secrets_finds():
+def detect_secrets_finds():
     """Whether detect-secrets (as its CLI scans a file: default plugins and filters) finds anything."""
     try:
         from detect_secrets import SecretsCollection
@@ -98,7 +98,7 @@ def source_figures(show: int) -> None:
     from agenttui.security import kingfisher_rules, noseyparker_rules
     from agenttui.security.redaction import byte_view
 
-    ds = _detect_secrets_finds()
+    ds = detect_secrets_finds()
     for name, mod in (("noseyparker", noseyparker_rules), ("kingfisher", kingfisher_rules)):
         data = json.loads((ROOT / f"tests/unit/security/data/{name}_examples.json").read_text())
         kept = {r["id"] for r in mod.RULES}

@@ -24,6 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
+from eval_redaction import detect_secrets_finds  # noqa: E402  (bench/ is on the path: a sibling script)
+
 from agenttui.security import find_secrets  # noqa: E402
 
 DATA = ROOT / "tests/unit/security/data/source_derived_examples.json"
@@ -45,35 +47,12 @@ def covered(text: str, secret: str) -> bool:
     return True
 
 
-def _detect_secrets():
-    try:
-        from detect_secrets import SecretsCollection
-        from detect_secrets.settings import default_settings
-    except ImportError:
-        return None
-    import os
-    import tempfile
-
-    def finds(text: str, suffix: str = ".txt") -> bool:
-        with tempfile.NamedTemporaryFile("w", suffix=suffix, delete=False) as f:
-            f.write(text)
-        try:
-            with default_settings():
-                found = SecretsCollection()
-                found.scan_file(f.name)
-                return any(found.data.values())
-        finally:
-            os.unlink(f.name)
-
-    return finds
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--show", type=int, default=40, help="misses to print")
     args = parser.parse_args()
     data = json.loads(DATA.read_text())
-    ds = _detect_secrets()
+    ds = detect_secrets_finds()
     per: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
     misses = []
     for ex in data["examples"]:
