@@ -8,8 +8,8 @@ passwords (`ATBB…`), Braintree access tokens
 (`AAAA…:APA91b…`), Plaid access tokens (`access-sandbox-<uuid>`), Zapier
 catch hooks (`hooks.zapier.com/hooks/catch/<id>/<key>/`), Render API keys
 (`rnd_…`), Mailgun keys (`key-` + 32 hex) and Mapbox secret tokens
-(`sk.eyJ….…`). Trufflehog has detectors for most of these families; none of
-its patterns (AGPL-3.0) were read or used. MIT, like the rest of agenttui.
+(`sk.eyJ….…`). Trufflehog is held out (its detector tests are how we are
+judged): nothing of it was read or used. MIT, like the rest of agenttui.
 
 Registered through `source_derived_rules.FINDERS` (same needle gating and
 location). Each regex starts with a literal and its bodies are bounded.
