@@ -73,7 +73,7 @@ import time as time_module
 from collections.abc import Callable, Collection, Iterable, Sequence
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from functools import lru_cache
 from itertools import islice
@@ -86,6 +86,7 @@ from agenttui.core.recall.dates import NAMED_TIMES, TimeFilter, read_time
 from agenttui.core.recall.dedup import NearDuplicates
 from agenttui.core.recall.index import Document, SideIndex, index_for
 from agenttui.core.recall.related import related_terms
+from agenttui.core.recall.snippet_cost import joined_tokens
 from agenttui.core.recall.text import (
     MAX_TERMS,
     STOP_WORDS,
@@ -301,18 +302,22 @@ def _one_line(text: str | None, limit: int) -> str:
     return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
 
 
+def _message_lines(snippet: Snippet) -> tuple[str, list[tuple[str, str]]]:
+    """A message snippet's head line, and each turn's line as (its "role: " start, its text)."""
+    first = _local_day(snippet.date)
+    head = f"[{first} · conversation “{_one_line(snippet.conversation_title or 'untitled', 60)}”]"
+    lines = []
+    for turn in snippet.turns:
+        day = _local_day(turn.created)
+        lines.append((f"{turn.role}: " if day == first else f"{turn.role} ({day}): ", turn.text))
+    return head, lines
+
+
 def render_snippet(snippet: Snippet) -> str:
     """Plain text lines quoting ``snippet``: dated, attributed, one line per turn."""
     if snippet.source == "message":
-        title = snippet.conversation_title or "untitled"
-        first = _local_day(snippet.date)
-        head = f"[{first} · conversation “{_one_line(title, 60)}”]"
-        lines = [head]
-        for turn in snippet.turns:
-            day = _local_day(turn.created)
-            prefix = turn.role if day == first else f"{turn.role} ({day})"
-            lines.append(f"{prefix}: {turn.text}")
-        return "\n".join(lines)
+        head, lines = _message_lines(snippet)
+        return "\n".join([head, *(start + text for start, text in lines)])
     if snippet.source == "project":
         day = _local_day(snippet.date) if snippet.date.year > 1 else "undated"
         return f"[{day} · project {snippet.where}] {snippet.text}"
@@ -321,7 +326,12 @@ def render_snippet(snippet: Snippet) -> str:
 
 
 def snippet_tokens(snippet: Snippet) -> int:
-    return estimate_tokens(render_snippet(snippet)) + 1
+    """``estimate_tokens(render_snippet(snippet)) + 1``, a message snippet's counted line by line
+    (:mod:`recall.snippet_cost`: the same figure without rendering it again)."""
+    if snippet.source != "message":
+        return estimate_tokens(render_snippet(snippet)) + 1
+    head, lines = _message_lines(snippet)
+    return joined_tokens((head, *(part for line in lines for part in line)), len(lines)) + 1
 
 
 # --------------------------------------------------------------------------
@@ -665,6 +675,12 @@ def _in_first_person(text: str) -> bool:
     return _FIRST_PERSON_WORD.search(text.casefold()) is not None
 
 
+@lru_cache(maxsize=8192)  # of the few hundred candidates of a turn, which the next turns meet again
+def _content_words(text: str) -> frozenset[str]:
+    """The content words near duplicates are told by (``NEAR_DUPLICATE``)."""
+    return frozenset(query_terms(text))
+
+
 def _message_snippets(history: HistoryStore, request: RecallRequest, today: date,
                       result: RecallResult) -> list[Snippet]:
     rows, lists = _message_lists(history, request, today, result)
@@ -686,7 +702,7 @@ def _message_snippets(history: HistoryStore, request: RecallRequest, today: date
         row = rows[mid]
         if contentless(row.content):
             continue  # "Thanks, John!": a question naming John matches it, and it says nothing
-        words = frozenset(query_terms(row.content))
+        words = _content_words(row.content)
         if not row.content.strip() or kept.seen(words):
             continue  # "Btw, is it better to pay off the car loan early?" once is enough
         kept.add(words)
@@ -745,7 +761,23 @@ def with_neighbour(history: HistoryStore, snippet: Snippet, request: RecallReque
         return snippet
     quoted = Turn(other.id, other.role, other.created, _quote(other.content or "", terms, NEIGHBOUR_CHARS))
     turns = (*snippet.turns, quoted) if other.id > snippet.message_id else (quoted, *snippet.turns)
-    return replace(snippet, turns=turns, date=turns[0].created)
+    return _with_turns(snippet, turns)
+
+
+def _with_turns(snippet: Snippet, turns: tuple[Turn, ...]) -> Snippet:
+    """``replace(snippet, turns=turns, date=turns[0].created)``, built as a copy of its fields.
+
+    Recall widens a hundred snippets a turn by one turn each, and ``dataclasses.replace``
+    of a frozen dataclass (its fields listed, ``__init__`` setting each through
+    ``object.__setattr__``) cost several times the copy; the result is the same: ``Snippet``
+    has no ``__post_init__`` and no slots.
+    """
+    wider = object.__new__(Snippet)
+    fields = wider.__dict__
+    fields.update(snippet.__dict__)
+    fields["turns"] = turns
+    fields["date"] = turns[0].created
+    return wider
 
 
 def merge(first: Snippet, second: Snippet) -> Snippet:
@@ -755,7 +787,7 @@ def merge(first: Snippet, second: Snippet) -> Snippet:
         if turn.message_id not in turns or turn.matched:
             turns[turn.message_id] = turn
     ordered = tuple(turns[k] for k in sorted(turns))
-    return replace(first, turns=ordered, date=ordered[0].created)
+    return _with_turns(first, ordered)
 
 
 # --------------------------------------------------------------------------
@@ -928,6 +960,10 @@ def _widen(history: HistoryStore, request: RecallRequest, terms: Sequence[str],
     quoted = {mid for snippet in chosen for mid in snippet.message_ids}
     known = dict(known)
     asked: set[tuple[int, bool]] = set(known)  # answered, or left undecided by first_neighbours
+    # (index, after) -> the snippet that could not grow by that side's turn, and ``used`` then:
+    # while it stands unchanged and ``used`` is no lower, it still cannot (the same turn at the
+    # same cost), so it is not priced again ring after ring
+    too_big: dict[tuple[int, bool], tuple[Snippet, int]] = {}
     for _ring in range(rings):
         if request.token_budget - used < WIDEN_MIN_TOKENS:
             break  # no turn fits what is left: spare the neighbour queries
@@ -948,6 +984,9 @@ def _widen(history: HistoryStore, request: RecallRequest, terms: Sequence[str],
             if snippet.source != "message" or not snippet.message_ids:
                 continue
             for after in (False, True):
+                failed = too_big.get((index, after))
+                if failed is not None and failed[0] is snippet and used >= failed[1]:
+                    continue
                 edge = snippet.message_ids[-1] if after else snippet.message_ids[0]
                 other = known.get((edge, after))
                 if other is None or other.id is None or other.id in quoted or other.id in request.exclude_message_ids:
@@ -956,9 +995,10 @@ def _widen(history: HistoryStore, request: RecallRequest, terms: Sequence[str],
                     continue
                 turn = Turn(other.id, other.role, other.created, _quote(other.content or "", terms, NEIGHBOUR_CHARS))
                 turns = (*snippet.turns, turn) if after else (turn, *snippet.turns)
-                wider = replace(snippet, turns=turns, date=turns[0].created)
+                wider = _with_turns(snippet, turns)
                 cost = snippet_tokens(wider)
                 if used + cost - costs[index] > request.token_budget:
+                    too_big[(index, after)] = (snippet, used)
                     continue
                 used += cost - costs[index]
                 chosen[index], costs[index], snippet = wider, cost, wider
