@@ -41,6 +41,7 @@ from bisect import bisect_left
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache
+from math import log2
 
 from .crypto_keys import alnum_view
 from .secret_patterns import CONTEXT, PROVIDER
@@ -399,6 +400,20 @@ def _one_char_filler(secret: str) -> bool:
     return bool(distinct) and max(map(secret.count, distinct)) > 0.6 * n
 
 
+# h(0.6), the binary entropy of a 60/40 split, in bits.
+_H60 = -(0.6 * log2(0.6) + 0.4 * log2(0.4))
+
+
+def filler_entropy_bound(n: int) -> float:
+    """The most bits per character a value of `n` >= 8 characters can have when
+    one character fills more than 60% of it (`_one_char_filler`), plus a margin
+    for rounding: one character at share p > 0.6 and the rest spread over at most
+    n(1-p) others give at most h(p) + (1-p)·log2(n(1-p)), which for n >= 8 is
+    largest at p = 0.6. A value with more entropy is no filler, so a rule that
+    has already measured it need not count its characters."""
+    return _H60 + 0.4 * log2(0.4 * n) + 1e-6
+
+
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 _HEX_FLOOR = 3.2
 
@@ -413,17 +428,32 @@ def _random_hex(secret: str, floor: float) -> bool:
             and not secret.isdigit() and shannon_entropy(secret) > _HEX_FLOOR)
 
 
+class _TextFacts:
+    """Whether the text holds a marker ("[REDACTED:") or a "://", each looked up
+    once on first use: where it holds neither, the per-match look-ups for them
+    are skipped, and a text with no match to judge pays no scan at all."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    @cached_property
+    def has_marker(self) -> bool:
+        return "[REDACTED:" in self.text
+
+    @cached_property
+    def has_scheme(self) -> bool:
+        return "://" in self.text
+
+
 def _accepted_spans(
     c: _Compiled, rule: _Rule, text: str, matches: Iterable[re.Match[str]],
-    accepted: dict[tuple[int, bool], int] | None, has_marker: bool, has_scheme: bool,
+    accepted: dict[tuple[int, bool], int] | None, facts: _TextFacts,
 ) -> Iterator[tuple[int, int]]:
     """The secret's span of each match that passes its rule's checks. `accepted`: the
     furthest end of the spans already taken from each start, by whether a
     gitleaks rule took them; a span inside one taken at this rule's priority or
     above is not judged again (None: merged, it would change neither the
-    extent nor the kind of what is redacted). `has_marker`: whether `text` holds
-    "[REDACTED:", `has_scheme` whether it holds "://" (else those look-ups are
-    skipped: they find nothing).
+    extent nor the kind of what is redacted).
 
     One loop per rule with the rule's facts in locals: on secret-dense text
     this runs ~14 k times per MB, where a call per match and per check, and
@@ -431,7 +461,7 @@ def _accepted_spans(
     groups, group = rule.regex.groups, rule.group
     other_set = not rule.gitleaks_globals
     after_colon = rule.kind in _VALUE_AFTER_COLON
-    url_password = other_set and not after_colon and has_scheme
+    url_password = other_set and not after_colon
     floor = rule.entropy
     allow = bool(rule.allow) or rule.gitleaks_globals
     gitleaks_set = rule.gitleaks_globals
@@ -440,6 +470,10 @@ def _accepted_spans(
             start, end = m.span()
         elif group:
             start, end = m.span(group)
+        elif groups == 1:  # most rules: the group if it is not empty
+            start, end = m.span(1)
+            if end <= start:
+                start, end = m.span()
         else:  # the first non-empty group, else the whole match
             start, end = m.span()
             for s, e in m.regs[1:]:
@@ -448,7 +482,7 @@ def _accepted_spans(
                     break
         if after_colon:
             start, end = _value_after_colon(text, start, end)
-        elif url_password and text.find("://", m.start(), m.end()) >= 0:
+        elif url_password and facts.has_scheme and text.find("://", m.start(), m.end()) >= 0:
             start, end = _url_password_only(text, m, start, end)
         if end <= start:
             continue
@@ -457,13 +491,17 @@ def _accepted_spans(
         ):
             continue
         secret = text[start:end]
-        if other_set and _one_char_filler(secret):
-            continue
-        if has_marker:
+        if facts.has_marker:
             marker = text.rfind("[REDACTED:", max(0, start - 64), end)
             if marker >= 0 and text.find("]", marker) >= start:
                 continue  # (part of) a marker: already redacted, and redaction is a fixed point
-        if floor and shannon_entropy(secret) <= floor and not _random_hex(secret, floor):
+        if floor:
+            bits = shannon_entropy(secret)
+            if bits <= floor and not _random_hex(secret, floor):
+                continue
+            if other_set and bits <= filler_entropy_bound(end - start) and _one_char_filler(secret):
+                continue
+        elif other_set and _one_char_filler(secret):
             continue
         if is_placeholder(secret) or (allow and _allowed(c, rule, text, m, secret)):
             continue
@@ -673,7 +711,7 @@ def find_rule_matches(
     # that a rule of the same or a higher priority accepted would add nothing
     # to the merged result, so its checks are skipped.
     accepted: dict[tuple[int, bool], int] | None = {} if skip_taken else None
-    has_marker, has_scheme = "[REDACTED:" in text, "://" in text
+    facts = _TextFacts(text)
     # Rules of two or three sets often share a pattern (and so their keywords):
     # the regex runs once per pattern and set of starts, each rule judges the
     # same matches. Only patterns that occur more than once are kept.
@@ -696,5 +734,5 @@ def find_rule_matches(
                 matches = _windowed(rule, text, ordered, lowered)
             if key is not None:
                 matches = shared[key] = list(matches)
-        for start, end in _accepted_spans(c, rule, text, matches, accepted, has_marker, has_scheme):
+        for start, end in _accepted_spans(c, rule, text, matches, accepted, facts):
             yield start, end, rule

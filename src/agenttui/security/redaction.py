@@ -330,14 +330,23 @@ def _merge(candidates: Iterable[Candidate]) -> list[list[Any]]:
     # keys (a tuple key built by a lambda per candidate costs twice as much).
     ordered = sorted(candidates, key=itemgetter(1), reverse=True)
     ordered.sort(key=itemgetter(0))
-    for start, end, kind, priority in ordered:
-        if merged and start < merged[-1][1]:
-            last = merged[-1]
-            last[1] = max(last[1], end)
-            if priority > last[3]:
-                last[2], last[3] = kind, priority
+    if not ordered:
+        return merged
+    # The open span in locals, appended when the next one starts at or after its
+    # end: on secret-dense text (~15 k candidates per MB) indexing `merged[-1]`
+    # for each was most of this loop's cost.
+    rest = iter(ordered)
+    s, e, k, p = next(rest)
+    for start, end, kind, priority in rest:
+        if start < e:
+            if end > e:
+                e = end
+            if priority > p:
+                k, p = kind, priority
         else:
-            merged.append([start, end, kind, priority])
+            merged.append([s, e, k, p])
+            s, e, k, p = start, end, kind, priority
+    merged.append([s, e, k, p])
     return merged
 
 

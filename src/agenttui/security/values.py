@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 _QUOTES = "\"'`"
+_QUOTES_AND_SEPARATORS = _QUOTES + ",;"
 
 # Whole-value placeholders (compared case-insensitively after stripping quotes).
 _PLACEHOLDER_WORDS = frozenset(
@@ -79,7 +80,7 @@ def strip_quotes(value: str) -> str:
     value = value.strip()
     while len(value) >= 2 and value[0] in _QUOTES and value[-1] == value[0]:
         value = value[1:-1].strip()
-    return value.strip(_QUOTES + ",;")
+    return value.strip(_QUOTES_AND_SEPARATORS)
 
 
 # Cached: on secret-dense text the same value is judged by several rules (a

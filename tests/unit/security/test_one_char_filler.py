@@ -5,7 +5,8 @@ import itertools
 import random
 from collections import Counter
 
-from agenttui.security.gitleaks_scan import _one_char_filler
+from agenttui.security.gitleaks_scan import _one_char_filler, filler_entropy_bound
+from agenttui.security.values import shannon_entropy
 
 _OTHERS = "abcdefghijklmnopqrstuvwxyz0123456789"
 
@@ -36,3 +37,21 @@ def test_alternating_filler_is_not_one_character() -> None:
     assert not _one_char_filler("xa" * 100 + "x")  # long, 50%: no character is doubled
     assert _one_char_filler("xax" * 100)  # long, 67%
     assert _one_char_filler("ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxx")
+
+
+def test_a_filler_never_has_more_entropy_than_its_bound() -> None:
+    """The judging loop skips the filler check above `filler_entropy_bound`: the
+    richest filler (just over 60% one character, every other one distinct) and
+    random fillers must stay at or below it."""
+    others = [chr(c) for c in range(0x100, 0x100 + 1000)]
+    for n in range(8, 1200):
+        k = int(0.6 * n) + 1  # the fewest copies that make a filler
+        value = "x" * k + "".join(others[: n - k])
+        assert _one_char_filler(value)
+        assert shannon_entropy(value) <= filler_entropy_bound(n), n
+    rng = random.Random(11)
+    for _ in range(3000):
+        n = rng.randint(8, 400)
+        value = "".join("x" if rng.random() < 0.7 else rng.choice(_OTHERS) for _ in range(n))
+        if _one_char_filler(value):
+            assert shannon_entropy(value) <= filler_entropy_bound(n), value
