@@ -324,7 +324,10 @@ def find_wallet_keys(
     `alnum`: `alnum_view` of it, if known."""
     if alnum is None:
         alnum = alnum_view(ascii_view(text) if view is None else view)
-    for start, end in _alnum_runs(alnum, _WIF_LENGTHS[0]):
+    # Runs of 51+ once: the extended keys' runs of 104+ are among them (a second
+    # scan for those cost as much as the first on text dense in tokens).
+    runs = list(_alnum_runs(alnum, _WIF_LENGTHS[0]))
+    for start, end in runs:
         token = text[start:end]
         if end - start > _WIF_LENGTHS[1] or token[0] not in _WIF_FIRST:
             continue
@@ -335,7 +338,9 @@ def find_wallet_keys(
         if payload and payload[0] in _WIF_VERSIONS and len(payload) in (33, 34):
             yield start, end, "wif_private_key", PROVIDER
     # Extended keys start an alphanumeric run of ≥104 characters ("xprv" + 100).
-    for start, _ in _alnum_runs(alnum, _XPRV_MIN):
+    for start, end in runs:
+        if end - start < _XPRV_MIN:
+            continue
         m = _XPRV.match(text, start)
         if m and base58check_decode(m.group()):
             yield *m.span(), "crypto_private_key", PROVIDER

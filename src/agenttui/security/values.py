@@ -127,6 +127,9 @@ _CODE_KEYWORDS = frozenset(
 )
 
 
+_IDENTIFIER = re.compile(r"[a-z_][a-z0-9_]*")  # compiled once: `re.fullmatch` looked it up per call
+
+
 def is_code_reference(value: str, key: str = "") -> bool:
     """True when an unquoted value is an expression, not a literal.
 
@@ -140,7 +143,7 @@ def is_code_reference(value: str, key: str = "") -> bool:
         return True
     lowered = v.lower()
     # Identifier that repeats the key (password=password, token=access_token).
-    if key and re.fullmatch(r"[a-z_][a-z0-9_]*", lowered):
+    if key and _IDENTIFIER.fullmatch(lowered):
         k = key.lower().strip(_QUOTES)
         if lowered == k or lowered.endswith(k) or k.endswith(lowered):
             return True
