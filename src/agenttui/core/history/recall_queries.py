@@ -69,6 +69,10 @@ class RecallRow(NamedTuple):
     highlight: str  # FTS5 snippet, matches in HIGHLIGHT_OPEN/CLOSE
 
 
+#: A row from its nine values at once (the named tuple's ``__new__`` takes them one by one)
+_make_row = RecallRow._make
+
+
 def _recall_row(row: Sequence[Any], score: float = 0.0, highlight: str = "") -> RecallRow:
     mid, cid, title, archived, role, content, created = row[:7]
     return RecallRow(mid, cid, title or "", bool(archived), role, content or "", from_ts(created),
@@ -143,17 +147,19 @@ def _ranked_on_index(db: sqlite3.Connection, match: str, before_id: int | None,
     while len(rows) < limit and start < len(ranked):
         chunk = ranked[start:start + min(limit - len(rows), _IDS_PER_QUERY)]
         start += len(chunk)
-        missing = [mid for mid, _ in chunk if mid not in cache]
+        kept = cache.rows  # looked up directly: ~1,000 ids a turn pass here
+        missing = [mid for mid, _ in chunk if mid not in kept]
         if missing:
             read = _rows_by_id(db, missing, cache)
             for mid in missing:
                 cache.put(mid, read.get(mid))  # None: tool traffic, never recalled
+            kept = cache.rows
         else:
             read = {}
         for mid, score in chunk:  # in rank order already: bm25, then the newer first
-            row = read.get(mid) or cache.get(mid)
+            row = read.get(mid) or kept.get(mid)
             if row is not None:
-                rows.append(RecallRow(*row[:7], float(score), ""))
+                rows.append(_make_row((*row[:7], float(score), "")))
     if len(rows) >= limit or len(ranked) < fetch:  # enough survived, or every match was seen
         return rows[:limit]
     return None
@@ -183,8 +189,8 @@ def _rows_by_id(db: sqlite3.Connection, ids: Sequence[int], cache: RecallRowCach
     for mid, cid, role, content, created in found:
         conversation = known.get(cid) or read.get(cid)
         if conversation is not None:
-            rows[mid] = RecallRow(mid, cid, conversation[0], conversation[1], role, content or "",
-                                  from_ts(created), 0.0, "")
+            rows[mid] = _make_row((mid, cid, conversation[0], conversation[1], role, content or "",
+                                   from_ts(created), 0.0, ""))
     return rows
 
 

@@ -22,6 +22,7 @@ archived flag are kept by the same rule, so rows not kept yet are read without t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -56,6 +57,11 @@ class RecallRowCache:
     def put_conversation(self, conversation_id: str, title: str, archived: bool) -> None:
         if title:  # an untitled conversation may get its title (module doc)
             self.conversations[conversation_id] = (title, archived)
+
+    @property
+    def rows(self) -> Mapping[int, RecallRow | None]:
+        """The rows kept, by message id (read only: :meth:`put` keeps them)."""
+        return self._rows
 
     def __contains__(self, message_id: int) -> bool:
         return message_id in self._rows
