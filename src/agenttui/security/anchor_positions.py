@@ -102,3 +102,51 @@ def scan(
     tried at their located starts when the sparse pass has them all."""
     starts = located_starts(needles, present)
     return regex.finditer(text) if starts is None else at_starts(regex, text, starts)
+
+
+def present_and_located(
+    view: bytes, needles: Iterable[str], anchors: Iterable[str], known: Set[str] = frozenset()
+) -> tuple[set[str], dict[str, list[int]]] | None:
+    """(the `needles` that occur in `view`, anchor -> every start for the `anchors` that
+    occur and are rare in it): what `gitleaks_scan.present_needles` and then
+    `sparse_positions` over the present anchors find, in one pass over the whole text
+    instead of two (each ~3.5 ms/MB on code). `known`: needles already known to occur
+    (the keyword pass found them); anchors that are neither `known` nor `needles`
+    are left out. None without the automaton package (then the two functions apply).
+
+    A sample (the first 64 KB) sorts the anchors: common ones keep their regex scan,
+    as in `sparse_positions`, and needles found there need not be looked for again.
+    Rare anchors are located even when fewer than three: their positions come with
+    the pass the needles need anyway. Either way the matches are the same."""
+    wanted = set(needles)
+    anchors = {a for a in anchors if a in wanted or a in known}
+    every = tuple(sorted({*wanted, *anchors}))
+    if not every:
+        return set(), {}
+    found: set[str] = set()
+    common: set[str] = set()
+    if len(view) > 2 * _SAMPLE:
+        sampled = _hits(view[:_SAMPLE], tuple(n.encode("latin-1") for n in every))
+        if sampled is None:
+            return None
+        counts = [0] * len(every)
+        for k, _ in sampled:
+            counts[k] += 1
+        found = {n for n, c in zip(every, counts, strict=True) if c and n in wanted}
+        common = {n for n, c in zip(every, counts, strict=True) if c > _SPARSE_IN_SAMPLE and n in anchors}
+    rest = tuple(n for n in every if (n in anchors and n not in common) or (n in wanted and n not in found))
+    if not rest:
+        return found, {}
+    hits = _hits(view, tuple(n.encode("latin-1") for n in rest))
+    if hits is None:
+        return None
+    positions: dict[str, list[int]] = {}
+    for k, start in hits:
+        name = rest[k]
+        starts = positions.get(name)
+        if starts is None:
+            positions[name] = [start]
+        else:
+            starts.append(start)
+    found.update(n for n in positions if n in wanted)
+    return found, {n: s for n, s in positions.items() if n in anchors and n not in common}

@@ -30,7 +30,7 @@ from operator import itemgetter
 from typing import Any
 
 from . import gitleaks_scan
-from .anchor_positions import Present, at_starts, located_starts, sparse_positions
+from .anchor_positions import Present, at_starts, located_starts, present_and_located, sparse_positions
 from .anchored import AnchoredPattern
 from .command_rules import _LOGIN as _LOGIN_COMMAND
 from .command_rules import (
@@ -396,8 +396,17 @@ def _spans(text: str, extra_patterns: Sequence[str]) -> list[list[Any]]:
     # The keyword pass (Aho-Corasick over the lowered bytes) serves gitleaks'
     # rules (where to try them) and gates agenttui's own (whether to run them).
     keywords = gitleaks_scan.compiled(_needles()[1])
-    hits, needles = gitleaks_scan.scan_keywords(lowered_bytes, keywords)
-    found = Present(needles, sparse_positions(lowered_bytes, _anchors() & needles))
+    hits = gitleaks_scan.keyword_hits(lowered_bytes, keywords)
+    needles = gitleaks_scan.present(keywords, hits)
+    # The other needles and where the rare anchors are: one more pass.
+    scanned = present_and_located(lowered_bytes, keywords.presence_only, _anchors(), needles)
+    if scanned is None:  # no automaton package: the same, with `find` scans
+        needles |= gitleaks_scan.present_needles(lowered_bytes, keywords.presence_only)
+        positions = sparse_positions(lowered_bytes, _anchors() & needles)
+    else:
+        needles |= scanned[0]
+        positions = scanned[1]
+    found = Present(needles, positions)
     alnum = alnum_view(view_bytes)  # wallet keys and gitleaks' seeks look for long alphanumeric runs
     candidates = [
         *_provider_candidates(view, found),
