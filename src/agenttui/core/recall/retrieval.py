@@ -279,21 +279,28 @@ class RecallResult:
 # --------------------------------------------------------------------------
 # Rendering (the prompt's quoting; the same text is what the budget counts)
 # --------------------------------------------------------------------------
-_days: dict[tuple[datetime, tuple[str, ...], int, int], str] = {}
+_days: dict[tuple[tuple[str, ...], int, int], dict[datetime, str]] = {}
 
 
-def _local_day(moment: datetime) -> str:
-    # kept per moment and local zone (what the last tzset read: the C library's localtime
-    # follows TZ only then): a turn renders ~100 snippets, most several times
-    key = (moment, time_module.tzname, time_module.timezone, time_module.altzone)
-    day = _days.get(key)
+def _zone_days() -> dict[datetime, str]:
+    """Local days kept per moment, for the local zone (what the last tzset read: the C
+    library's localtime follows TZ only then): a turn renders ~100 snippets, most several times."""
+    zone = (time_module.tzname, time_module.timezone, time_module.altzone)
+    days = _days.get(zone)
+    if days is None or len(days) >= 10_000:
+        days = _days[zone] = {}
+    return days
+
+
+def _local_day(moment: datetime, days: dict[datetime, str] | None = None) -> str:
+    """The local date of ``moment`` as YYYY-MM-DD (``days``: :func:`_zone_days`, asked once
+    by a caller dating many moments)."""
+    days = _zone_days() if days is None else days
+    day = days.get(moment)
     if day is None:
         local = moment.astimezone()
         # isoformat is strftime's text for four-digit years at a fraction of its cost
-        day = local.date().isoformat() if local.year >= 1000 else local.strftime("%Y-%m-%d")
-        if len(_days) >= 10_000:
-            _days.clear()
-        _days[key] = day
+        day = days[moment] = local.date().isoformat() if local.year >= 1000 else local.strftime("%Y-%m-%d")
     return day
 
 
@@ -304,11 +311,12 @@ def _one_line(text: str | None, limit: int) -> str:
 
 def _message_lines(snippet: Snippet) -> tuple[str, list[tuple[str, str]]]:
     """A message snippet's head line, and each turn's line as (its "role: " start, its text)."""
-    first = _local_day(snippet.date)
+    days = _zone_days()
+    first = _local_day(snippet.date, days)
     head = f"[{first} · conversation “{_one_line(snippet.conversation_title or 'untitled', 60)}”]"
     lines = []
     for turn in snippet.turns:
-        day = _local_day(turn.created)
+        day = _local_day(turn.created, days)
         lines.append((f"{turn.role}: " if day == first else f"{turn.role} ({day}): ", turn.text))
     return head, lines
 
@@ -967,8 +975,9 @@ def _widen(history: HistoryStore, request: RecallRequest, terms: Sequence[str],
     for _ring in range(rings):
         if request.token_budget - used < WIDEN_MIN_TOKENS:
             break  # no turn fits what is left: spare the neighbour queries
-        edges = [((s.message_ids[-1] if after else s.message_ids[0]), s.conversation_id, after)
-                 for s in chosen if s.source == "message" and s.conversation_id and s.message_ids
+        # a snippet's edges are its first and last turn (``message_ids`` builds the whole tuple)
+        edges = [((s.turns[-1] if after else s.turns[0]).message_id, s.conversation_id, after)
+                 for s in chosen if s.source == "message" and s.conversation_id and s.turns
                  for after in (False, True)]
         if not edges:
             break
@@ -981,13 +990,13 @@ def _widen(history: HistoryStore, request: RecallRequest, terms: Sequence[str],
             asked.update((mid, after) for mid, _, after in wanted)
         grew = False
         for index, snippet in enumerate(chosen):
-            if snippet.source != "message" or not snippet.message_ids:
+            if snippet.source != "message" or not snippet.turns:
                 continue
             for after in (False, True):
                 failed = too_big.get((index, after))
                 if failed is not None and failed[0] is snippet and used >= failed[1]:
                     continue
-                edge = snippet.message_ids[-1] if after else snippet.message_ids[0]
+                edge = (snippet.turns[-1] if after else snippet.turns[0]).message_id
                 other = known.get((edge, after))
                 if other is None or other.id is None or other.id in quoted or other.id in request.exclude_message_ids:
                     continue
