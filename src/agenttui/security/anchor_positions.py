@@ -10,7 +10,8 @@ occurrence of those anchors, and the pattern is tried there with `match`.
 Anchors that occur often (prose says 'password' every few hundred
 characters) keep their regex scan, since a Python call per occurrence costs
 more than it: a sample of the text tells them apart. Either way the matches
-are the same (`AnchoredPattern.finditer`); only the cost differs.
+are the same (`AnchoredPattern.finditer`); only the cost differs. The same
+pass finds which of the own rules' needles occur (`present_and_located`).
 """
 
 from __future__ import annotations

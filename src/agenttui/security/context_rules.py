@@ -22,7 +22,7 @@ from .anchor_positions import scan
 from .anchored import AnchoredPattern
 from .secret_patterns import CONTEXT, GENERIC
 from .values import (
-    ASCII_CLASS,
+    ascii_classes,
     is_code_reference,
     is_dial_in_code,
     is_placeholder,
@@ -184,8 +184,8 @@ def find_assignments(text: str, lowered: str, present: Set[str] | None = None) -
             # (A token value is ASCII: its classes in one C pass, not a generator per class.)
             if not _TOKEN_VALUE.fullmatch(value) or value[:2] in ("0x", "0X"):
                 continue  # (0x14ed93…: a number, e.g. a ZooKeeper session id)
-            classes = value.translate(ASCII_CLASS)
-            if "d" not in classes or ("l" not in classes and "u" not in classes):
+            classes = ascii_classes(value)
+            if b"d" not in classes or (b"l" not in classes and b"u" not in classes):
                 continue
             if looks_random(value):
                 yield vstart, vend, "high_entropy", GENERIC

@@ -15,8 +15,11 @@ How a text is scanned, as gitleaks does it, made fast and linear for Python:
   ~250 keywords; without the package the `find` loop is the fallback.)
   agenttui's own rules need only know *whether* their needles occur, and
   theirs are common words ('key', 'pass', 'token', '--'): tens of thousands
-  of hits per MB of prose, each a Python tuple. They are looked for apart
-  (`present_needles`), in growing chunks, each needle only until it is found.
+  of hits per MB of prose, each a Python tuple. They are looked for apart:
+  redaction does it in the pass that locates the rare anchors
+  (`anchor_positions.present_and_located`: a sample first, then the needles
+  not seen in it); `present_needles` reads growing chunks, each needle only
+  until it is found.
 - keywords common in ordinary text ('ey', 's.', 'password', 'secret') are
   replaced by per-rule *seek* regexes (literal-led, implied by the rule; see
   the generator), run over the lowered text;

@@ -25,7 +25,7 @@ from collections.abc import Iterator, Sequence
 from operator import ne
 
 from .secret_patterns import GENERIC
-from .values import ASCII_CLASS, looks_random
+from .values import ascii_classes, looks_random
 
 Candidate = tuple[int, int, str, int]
 
@@ -69,7 +69,6 @@ _NOT_SECRET = ("http", "/", ".", "xpub", "ypub", "zpub", "tpub", "upub", "vpub",
 _ADDRESS = re.compile(r"[13][1-9A-HJ-NP-Za-km-z]{25,34}|[5KLc9][1-9A-HJ-NP-Za-km-z]{50,51}")
 
 
-_CLASS_OF = ASCII_CLASS  # digit 'd', upper 'u', lower 'l', other 'o': as `_class` for ASCII
 
 
 def _class(c: str) -> int:
@@ -84,8 +83,8 @@ def _taken(value: str) -> bool:
     if _ADDRESS.fullmatch(value):
         return False
     if value.isascii():  # the same classes, in C (`_class` per character is slow on dense text)
-        classes: Sequence[object] = value.translate(_CLASS_OF)
-        if not {"d", "u", "l"} <= set(classes):
+        classes: Sequence[object] = ascii_classes(value)
+        if b"d" not in classes or b"u" not in classes or b"l" not in classes:
             return False
     else:
         classes = [_class(c) for c in value]
