@@ -99,3 +99,54 @@ def test_kept_counts_always_equal_a_fresh_count(tmp_path_factory, steps):
         assert store.term_counts(WORDS, cap=3) == fresh_counts(db_path, WORDS, 3)
     finally:
         store.close()
+
+
+class _OneTable:
+    """The cache as it was, one table swept on each append: the reference the split one must equal."""
+
+    def __init__(self) -> None:
+        self.epoch: object = None
+        self.newest = -1
+        self.counts: dict[str, tuple[int, int]] = {}
+
+    def sync(self, epoch: object, newest: int) -> None:
+        if epoch != self.epoch or newest < self.newest:
+            self.counts = {}
+        elif newest != self.newest:
+            self.counts = {term: hit for term, hit in self.counts.items() if hit[0] >= hit[1]}
+        self.epoch, self.newest = epoch, newest
+
+    def get(self, term: str, cap: int) -> int | None:
+        hit = self.counts.get(term)
+        if hit is None:
+            return None
+        return min(hit[0], cap) if hit[0] < hit[1] or cap <= hit[1] else None
+
+    def put(self, term: str, count: int, cap: int) -> None:
+        self.counts[term] = (count, cap)
+
+
+_OPS = st.lists(st.one_of(
+    st.tuples(st.just("sync"), st.integers(0, 1), st.integers(0, 4)),
+    st.tuples(st.just("get"), st.sampled_from(WORDS), st.integers(1, 6)),
+    st.tuples(st.just("put"), st.sampled_from(WORDS), st.integers(1, 6), st.integers(0, 6)),
+), max_size=40)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_OPS)
+def test_the_split_cache_answers_as_the_one_table_did(ops):
+    from agenttui.core.history.term_counts import TermCountCache
+
+    split, reference = TermCountCache(), _OneTable()
+    for op in ops:
+        if op[0] == "sync":
+            split.sync(op[1], op[2])
+            reference.sync(op[1], op[2])
+        elif op[0] == "get":
+            assert split.get(op[1], op[2]) == reference.get(op[1], op[2])
+        else:
+            _, term, cap, count = op
+            count = min(count, cap)  # what a count up to ``cap`` gives
+            split.put(term, count, cap)
+            reference.put(term, count, cap)

@@ -28,25 +28,35 @@ class TermCountCache:
     def __init__(self) -> None:
         self._epoch: object = None
         self._newest = -1
-        self._counts: dict[str, tuple[int, int]] = {}  # term -> (min(count, cap), cap)
+        # term -> (min(count, cap), cap), a term in one of the two: counts that reached their
+        # cap apart, so an append forgets the exact ones at once (a sweep of every kept term
+        # each turn grew with the session, up to ``MAX_TERMS``)
+        self._saturated: dict[str, tuple[int, int]] = {}
+        self._exact: dict[str, tuple[int, int]] = {}
 
     def sync(self, epoch: object, newest: int) -> None:
         """Forget what the store's new state may have changed (see the module doc)."""
-        if epoch != self._epoch or newest < self._newest or len(self._counts) > MAX_TERMS:
-            self._counts = {}
+        if (epoch != self._epoch or newest < self._newest
+                or len(self._saturated) + len(self._exact) > MAX_TERMS):
+            self._saturated, self._exact = {}, {}
         elif newest != self._newest:  # appends only: counts that reached their cap still hold
-            self._counts = {term: hit for term, hit in self._counts.items() if hit[0] >= hit[1]}
+            self._exact = {}
         self._epoch, self._newest = epoch, newest
 
     def get(self, term: str, cap: int) -> int | None:
         """The count up to ``cap`` if known, else None."""
-        hit = self._counts.get(term)
-        if hit is None:
-            return None
-        count, counted_to = hit
-        if count < counted_to or cap <= counted_to:  # exact, or saturated at a cap at least as high
-            return min(count, cap)
+        hit = self._exact.get(term)
+        if hit is not None:  # exact: true for any cap
+            return min(hit[0], cap)
+        hit = self._saturated.get(term)
+        if hit is not None and cap <= hit[1]:  # saturated at a cap at least as high
+            return min(hit[0], cap)
         return None
 
     def put(self, term: str, count: int, cap: int) -> None:
-        self._counts[term] = (count, cap)
+        if count < cap:
+            self._exact[term] = (count, cap)
+            self._saturated.pop(term, None)
+        else:
+            self._saturated[term] = (count, cap)
+            self._exact.pop(term, None)
