@@ -61,3 +61,17 @@ def test_common_anchors_stay_unlocated_and_late_ones_are_found() -> None:
     assert "pass" not in positions  # thousands of times in the sample: its regex scan stays
     assert {"sshpass", "--user"} <= found | known  # first seen far past the sample
     assert positions["sshpass"] == _every_start(view, "sshpass")
+
+
+def test_without_the_automaton_package_redaction_is_the_same(monkeypatch) -> None:
+    from agenttui.security import anchor_positions
+    from agenttui.security.redaction import redact_secrets
+
+    texts = (_UNIT * 3, _LATE, "sshpass -p s3cr3tpw ssh host; my password is Tr0ub4dor&3xyz")
+    want = [redact_secrets(t) for t in texts]
+    assert all("[REDACTED:" in w for w in want)
+    no_automaton = lambda needles: None  # noqa: E731
+    monkeypatch.setattr(anchor_positions, "_presence_automaton", no_automaton)
+    monkeypatch.setattr(gitleaks_scan, "_presence_automaton", no_automaton)
+    assert present_and_located(_views(_LATE)[3], ("pass",), ("pass",)) is None
+    assert [redact_secrets(t) for t in texts] == want
