@@ -55,12 +55,22 @@ def estimate_tokens(text: str | None) -> int:
     """Estimated tokens of ``text`` (0 for empty); see the module doc for the bound."""
     if not text:
         return 0
-    total = len(text)
+    return tokens_from_counts(*text_counts(text))
+
+
+def text_counts(text: str) -> tuple[int, int, int, int]:
+    """The four counts the estimate is a formula of: ASCII characters, other characters, words,
+    ASCII symbols. Each is additive over pieces joined by whitespace (recall sums its lines')."""
     ascii_only = text.encode("ascii", "ignore")
-    non_ascii = total - len(ascii_only)
     ascii_chars = len(ascii_only)
-    words = len(text.split())
     symbols = len(ascii_only.decode("ascii").translate(_KEEP_SYMBOLS)) if ascii_chars else 0
+    return ascii_chars, len(text) - ascii_chars, len(text.split()), symbols
+
+
+def tokens_from_counts(ascii_chars: int, non_ascii: int, words: int, symbols: int) -> int:
+    """The estimate from :func:`text_counts`' four counts (0 when there are no characters)."""
+    if ascii_chars + non_ascii == 0:
+        return 0
     estimate = (
         0.5 * (ascii_chars / 4)
         + 0.5 * (words * 4 / 3)

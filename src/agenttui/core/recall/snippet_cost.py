@@ -13,22 +13,16 @@ rendered text (tests/unit/recall/test_snippet_cost.py holds them equal).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from functools import lru_cache
 
-from agenttui.core.tokens import _KEEP_SYMBOLS, _NON_ASCII_WEIGHT, _SYMBOL_WEIGHT
+from agenttui.core import tokens
 
 Counts = tuple[int, int, int, int]  # ASCII characters, other characters, words, ASCII symbols
 
 
-@lru_cache(maxsize=16_384)
-def text_counts(text: str) -> Counts:
-    """The four counts ``estimate_tokens`` reads of ``text``."""
-    ascii_only = text.encode("ascii", "ignore")
-    ascii_chars = len(ascii_only)
-    symbols = len(ascii_only.decode("ascii").translate(_KEEP_SYMBOLS)) if ascii_chars else 0
-    return ascii_chars, len(text) - ascii_chars, len(text.split()), symbols
+# kept per text: a turn's quote is priced again as its snippet grows
+text_counts = lru_cache(maxsize=16_384)(tokens.text_counts)
 
 
 def joined_tokens(parts: Iterable[str], newlines: int) -> int:
@@ -41,13 +35,4 @@ def joined_tokens(parts: Iterable[str], newlines: int) -> int:
         non_ascii += n
         words += w
         symbols += s
-    if ascii_chars + non_ascii == 0:
-        return 0
-    # estimate_tokens' formula, term for term (the same operations on the same integers)
-    estimate = (
-        0.5 * (ascii_chars / 4)
-        + 0.5 * (words * 4 / 3)
-        + _SYMBOL_WEIGHT * symbols
-        + _NON_ASCII_WEIGHT * non_ascii
-    )
-    return max(1, math.ceil(estimate))
+    return tokens.tokens_from_counts(ascii_chars, non_ascii, words, symbols)
