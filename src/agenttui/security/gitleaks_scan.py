@@ -295,14 +295,6 @@ def present_needles(view: bytes, needles: tuple[str, ...]) -> set[str]:
     return found
 
 
-def scan_keywords(view: bytes, c: _Compiled) -> tuple[list[tuple[int, int]], set[str]]:
-    """(`keyword_hits` of the rule keywords, every keyword and extra needle present)."""
-    hits = keyword_hits(view, c)
-    found = present(c, hits)
-    found |= present_needles(view, c.presence_only)
-    return hits, found
-
-
 def find_loop_hits(view: bytes, keywords: tuple[bytes, ...]) -> list[tuple[int, int]]:
     """The same as the automaton, with one `bytes.find` scan per keyword."""
     hits = []

@@ -389,6 +389,21 @@ def _merge_sorted(spans: list[list[Any]]) -> list[list[Any]]:
     return merged
 
 
+def keyword_pass(
+    lowered_bytes: bytes, keywords: gitleaks_scan._Compiled
+) -> tuple[list[tuple[int, int]], Present]:
+    """(the rule keywords' hits, every needle present with the rare anchors' starts) of a
+    text's lowered bytes: what gates and locates agenttui's own finders."""
+    hits = gitleaks_scan.keyword_hits(lowered_bytes, keywords)
+    needles = gitleaks_scan.present(keywords, hits)
+    # The other needles and where the rare anchors are: one more pass.
+    scanned = present_and_located(lowered_bytes, keywords.presence_only, _anchors(), needles)
+    if scanned is None:  # no automaton package: the same, with `find` scans
+        needles |= gitleaks_scan.present_needles(lowered_bytes, keywords.presence_only)
+        return hits, Present(needles, sparse_positions(lowered_bytes, _anchors() & needles))
+    return hits, Present(needles | scanned[0], scanned[1])
+
+
 def _spans(text: str, extra_patterns: Sequence[str]) -> list[list[Any]]:
     if not text:
         return []
@@ -396,17 +411,7 @@ def _spans(text: str, extra_patterns: Sequence[str]) -> list[list[Any]]:
     # The keyword pass (Aho-Corasick over the lowered bytes) serves gitleaks'
     # rules (where to try them) and gates agenttui's own (whether to run them).
     keywords = gitleaks_scan.compiled(_needles()[1])
-    hits = gitleaks_scan.keyword_hits(lowered_bytes, keywords)
-    needles = gitleaks_scan.present(keywords, hits)
-    # The other needles and where the rare anchors are: one more pass.
-    scanned = present_and_located(lowered_bytes, keywords.presence_only, _anchors(), needles)
-    if scanned is None:  # no automaton package: the same, with `find` scans
-        needles |= gitleaks_scan.present_needles(lowered_bytes, keywords.presence_only)
-        positions = sparse_positions(lowered_bytes, _anchors() & needles)
-    else:
-        needles |= scanned[0]
-        positions = scanned[1]
-    found = Present(needles, positions)
+    hits, found = keyword_pass(lowered_bytes, keywords)
     alnum = alnum_view(view_bytes)  # wallet keys and gitleaks' seeks look for long alphanumeric runs
     candidates = [
         *_provider_candidates(view, found),

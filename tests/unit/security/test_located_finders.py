@@ -10,7 +10,6 @@ text for them; the candidates must be what the scans give.
 from __future__ import annotations
 
 from agenttui.security import gitleaks_scan
-from agenttui.security.anchor_positions import Present, sparse_positions
 from agenttui.security.command_rules import (
     find_kubernetes_secret_values,
     find_sshpass_passwords,
@@ -20,7 +19,7 @@ from agenttui.security.context_rules import find_flags, find_headers, find_priva
 from agenttui.security.credential_calls import find_credential_calls
 from agenttui.security.hash_rules import find_password_hashes
 from agenttui.security.pin_rules import find_pins
-from agenttui.security.redaction import _anchors, _needles, _views
+from agenttui.security.redaction import _needles, _views, keyword_pass
 
 _SECRETS = (
     "root:$6$rounds=5000$saltsalt$Zb0yKq3lJw7cH2mN9pQ4rS8tU1vW5xY6zA7bC3dE0fG1hI2jK3lM4nO5pQ6rS7t:19000:0\n"
@@ -45,9 +44,8 @@ _FILLER = "def f(self):\n    return self.value + 1\n" * 100  # rare enough past 
 def _both(text: str):
     view, _, lowered, lowered_bytes = _views(text)
     keywords = gitleaks_scan.compiled(_needles()[1])
-    _, needles = gitleaks_scan.scan_keywords(lowered_bytes, keywords)
-    located = Present(needles, sparse_positions(lowered_bytes, _anchors() & needles))
-    return text, lowered, located, set(needles)
+    _, located = keyword_pass(lowered_bytes, keywords)
+    return text, lowered, located, set(located)
 
 
 def test_located_needles_find_what_scans_find() -> None:

@@ -8,8 +8,7 @@ scanning the text; the candidates must be the same as with no keyword pass.
 from __future__ import annotations
 
 from agenttui.security import gitleaks_scan
-from agenttui.security.anchor_positions import Present, sparse_positions
-from agenttui.security.redaction import _anchors, _needles, _provider_candidates, _provider_prefixes, _views
+from agenttui.security.redaction import _needles, _provider_candidates, _provider_prefixes, _views, keyword_pass
 
 # Tokens whose rules take the located path, some back to back (a match may
 # swallow the next prefix), some cut short, among ordinary code.
@@ -29,8 +28,7 @@ def _candidates(text: str, with_positions: bool) -> list[tuple[int, int, str, in
     if not with_positions:
         return list(_provider_candidates(view, None))
     keywords = gitleaks_scan.compiled(_needles()[1])
-    _, needles = gitleaks_scan.scan_keywords(lowered_bytes, keywords)
-    found = Present(needles, sparse_positions(lowered_bytes, _anchors() & needles))
+    _, found = keyword_pass(lowered_bytes, keywords)
     assert "akia" in found.positions and "hf_" in found.positions, "the prefixes are located"
     return list(_provider_candidates(view, found))
 
