@@ -452,8 +452,9 @@ def find_private_key_blocks(text: str, lowered: str, present: Set[str] | None = 
         else:
             end = _pem_body_end(text, m.end())
         yield start, end, "private_key", CONTEXT + 5
-    # PuTTY keys keep the private part after "Private-Lines:".
-    i = text.find("Private-Lines:")
+    # PuTTY keys keep the private part after "Private-Lines:" (a needle of the
+    # keyword pass: where it knows the text has none, no scan).
+    i = text.find("Private-Lines:") if present is None or "private-lines:" in present else -1
     while i >= 0:
         end = _pem_body_end(text, i + 14)
         yield i, end, "private_key", CONTEXT + 5

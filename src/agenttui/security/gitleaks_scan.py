@@ -42,11 +42,13 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache
 from math import log2
 
 from .crypto_keys import alnum_view
+from .literals import literal_prefixes
 from .secret_patterns import CONTEXT, PROVIDER
 from .values import is_placeholder, shannon_entropy
 
@@ -618,21 +620,74 @@ def _alnum_runs(alnum: bytes, min_len: int) -> list[tuple[int, int]] | None:
     return runs
 
 
-def _seek_starts(c: _Compiled, lowered: str, alnum: bytes | None) -> Iterator[tuple[int, list[int]]]:
+def seek_runs(c: _Compiled, alnum: bytes) -> list[tuple[int, int]] | None:
+    """The runs the run-shaped seeks are tried in: `_alnum_runs` of `alnum` at the
+    shortest seek's length (None when there are many). Maximal runs, so those of
+    any greater length are among them (the wallet-key rules need 51)."""
+    shapes, shortest = _run_seeks(c)
+    return _alnum_runs(alnum, shortest) if shapes else None
+
+
+@cache
+def _seek_needles(c: _Compiled) -> dict[re.Pattern[str], str]:
+    """seek -> the longest needle of the keyword pass every match of it starts with
+    (case-sensitive seeks only, as they run on the lowered text)."""
+    universe = {k.decode("latin-1") for k in c.keywords} | set(c.presence_only)
+    out: dict[re.Pattern[str], str] = {}
+    for r in c.seeking:
+        for rx in c.rules[r].seeks:
+            prefixes = None if rx.flags & re.IGNORECASE else literal_prefixes(rx.pattern, rx.flags)
+            if not prefixes or len(prefixes) != 1:
+                continue
+            held = [n for n in universe if n and prefixes[0].startswith(n)]
+            if held:
+                out[rx] = max(held, key=len)
+    return out
+
+
+def _starts_at(rx: re.Pattern[str], lowered: str, starts: list[int]) -> list[int]:
+    """Starts of `rx.finditer(lowered)` when every match starts at one of `starts` (sorted)."""
+    out: list[int] = []
+    end = 0
+    for start in starts:
+        if start >= end and (m := rx.match(lowered, start)) is not None:
+            out.append(start)
+            end = m.end()
+    return out
+
+
+def _seek_starts(
+    c: _Compiled, lowered: str, alnum: bytes | None, present: AbstractSet[str] | None = None,
+    runs: list[tuple[int, int]] | None | bool = False,
+) -> Iterator[tuple[int, list[int]]]:
     """(rule, starts of its seek matches in `lowered`) for each seek: the same as
     `finditer` over the whole text (a match lies in a run, and cannot reach into
-    the next one). `alnum`: `alnum_view` of the text, if known."""
+    the next one). `alnum`: `alnum_view` of the text, if known; `runs`: its
+    `seek_runs`, if known (False: not known).
+
+    `present`: the keyword pass's needles found in `lowered` (with `positions`, as
+    `anchor_positions.Present` has them). A seek that is not run-shaped but starts
+    with one of the pass's needles ('password', 'kind:') is not scanned for where
+    the needle is absent, and tried only at its starts where the pass located it:
+    each such scan cost ~1 ms/MB on code and docs."""
     shapes, shortest = _run_seeks(c)
-    runs: list[tuple[int, int]] | None = None
-    if shapes:
-        runs = _alnum_runs(alnum_view(lowered.encode("latin-1", "replace")) if alnum is None else alnum, shortest)
+    if shapes and runs is False:
+        runs = seek_runs(c, alnum_view(lowered.encode("latin-1", "replace")) if alnum is None else alnum)
+    needles = _seek_needles(c) if present is not None else {}
+    positions: dict[str, list[int]] = getattr(present, "positions", None) or {}
     for r in c.seeking:
         for rx in c.rules[r].seeks:
             shape = shapes.get(rx)
-            if shape is None or runs is None:
-                yield r, [m.start() for m in rx.finditer(lowered)]
+            if shape is not None and isinstance(runs, list):
+                yield r, _starts_in_runs(rx, lowered, runs, *shape)
                 continue
-            yield r, _starts_in_runs(rx, lowered, runs, *shape)
+            needle = needles.get(rx)
+            if needle is not None and present is not None and needle not in present:
+                yield r, []
+            elif needle is not None and needle in positions:
+                yield r, _starts_at(rx, lowered, positions[needle])
+            else:
+                yield r, [m.start() for m in rx.finditer(lowered)]
 
 
 def _starts_in_runs(rx: re.Pattern[str], lowered: str, runs: list[tuple[int, int]], n: int, before: int) -> list[int]:
@@ -654,10 +709,12 @@ def present(c: _Compiled, hits: list[tuple[int, int]]) -> set[str]:
 
 def find_gitleaks(
     text: str, lowered: str, hits: list[tuple[int, int]] | None = None, c: _Compiled | None = None,
-    alnum: bytes | None = None,
+    alnum: bytes | None = None, present: AbstractSet[str] | None = None,
+    runs: list[tuple[int, int]] | None | bool = False,
 ) -> Iterator[Candidate]:
     """Candidates of every generated rule; `hits`: `keyword_hits` of `lowered`, if known."""
-    for start, end, rule in find_rule_matches(text, lowered, hits, c, skip_taken=True, alnum=alnum):
+    for start, end, rule in find_rule_matches(text, lowered, hits, c, skip_taken=True, alnum=alnum,
+                                                  present=present, runs=runs):
         yield start, end, rule.kind, GITLEAKS if rule.gitleaks_globals else OTHER_SETS
 
 
@@ -688,18 +745,20 @@ def starts_per_rule(rules_of: tuple[tuple[int, ...], ...], hits: list[tuple[int,
 
 def find_rule_matches(
     text: str, lowered: str, hits: list[tuple[int, int]] | None = None, c: _Compiled | None = None,
-    skip_taken: bool = False, alnum: bytes | None = None,
+    skip_taken: bool = False, alnum: bytes | None = None, present: AbstractSet[str] | None = None,
+    runs: list[tuple[int, int]] | None | bool = False,
 ) -> Iterator[tuple[int, int, _Rule]]:
     """(start, end, rule) of every accepted match of every generated rule.
 
     `skip_taken`: leave out a span that a rule of the same or a higher priority
     already yielded (redaction needs each span once; which rules found it, all).
-    `alnum`: `crypto_keys.alnum_view` of the text, if known."""
+    `alnum`: `crypto_keys.alnum_view` of the text, if known; `present`, `runs`: see
+    `_seek_starts`."""
     c = c or compiled()
     if hits is None:
         hits = keyword_hits(lowered.encode("latin-1", "replace"), c)
     per_rule = starts_per_rule(c.rules_of, hits)
-    for r, seek_starts in _seek_starts(c, lowered, alnum):
+    for r, seek_starts in _seek_starts(c, lowered, alnum, present, runs):
         per_rule.setdefault(r, set()).update(seek_starts)
     # Spans already accepted, by whether gitleaks' rules found them. On
     # secret-dense text a token is often matched by a rule of each set: a span

@@ -296,10 +296,11 @@ def _gated_finders() -> tuple[tuple[Finder, tuple[frozenset[str], ...] | None], 
 
 def _context_candidates(
     text: str, lowered: str, found: set[str] | None = None, view: str | None = None,
-    view_bytes: bytes | None = None, alnum: bytes | None = None,
+    view_bytes: bytes | None = None, alnum: bytes | None = None, alnum_runs: list[tuple[int, int]] | None = None,
 ) -> Iterator[Candidate]:
     """`view`: `byte_view(text)`, for the format rules at the end (default: `text`);
-    `view_bytes`: its bytes, if known; `alnum`: `alnum_view(view_bytes)`, if known."""
+    `view_bytes`: its bytes, if known; `alnum`: `alnum_view(view_bytes)`, if known;
+    `alnum_runs`: its maximal runs of 51 characters or fewer, if known."""
     for finder, gate in _gated_finders():
         if found is not None and gate is not None and not all(not found.isdisjoint(g) for g in gate):
             continue
@@ -310,7 +311,7 @@ def _context_candidates(
             yield start, end, kind, priority
     view = text if view is None else view
     yield from find_seed_phrases(view, lowered, view_bytes)
-    yield from find_wallet_keys(view, lowered, view_bytes, alnum)
+    yield from find_wallet_keys(view, lowered, view_bytes, alnum, alnum_runs)
 
 
 def _extra_candidates(text: str, patterns: Sequence[str]) -> Iterator[Candidate]:
@@ -413,10 +414,11 @@ def _spans(text: str, extra_patterns: Sequence[str]) -> list[list[Any]]:
     keywords = gitleaks_scan.compiled(_needles()[1])
     hits, found = keyword_pass(lowered_bytes, keywords)
     alnum = alnum_view(view_bytes)  # wallet keys and gitleaks' seeks look for long alphanumeric runs
+    runs = gitleaks_scan.seek_runs(keywords, alnum)  # found once for both
     candidates = [
         *_provider_candidates(view, found),
-        *gitleaks_scan.find_gitleaks(view, lowered, hits, keywords, alnum),
-        *_context_candidates(text, lowered, found, view, view_bytes, alnum),
+        *gitleaks_scan.find_gitleaks(view, lowered, hits, keywords, alnum, found, runs),
+        *_context_candidates(text, lowered, found, view, view_bytes, alnum, runs),
     ]
     if extra_patterns:
         candidates.extend(_extra_candidates(text, extra_patterns))
