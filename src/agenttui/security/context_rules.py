@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterator, Set
 from functools import lru_cache
 
-from .anchor_positions import scan
+from .anchor_positions import Present, scan
 from .anchored import AnchoredPattern
 from .secret_patterns import CONTEXT, GENERIC
 from .values import (
@@ -397,9 +397,12 @@ def find_headers(text: str, lowered: str, present: Set[str] | None = None) -> It
         if looks_random(text[vstart:vend]):
             yield vstart, vend, "bearer_token", CONTEXT
     cookies = scan(_COOKIE, lowered, ("cookie",), present) if has("cookie") else ()
-    # "--cookie" holds "cookie"; the flag's anchors are scanned for only where present.
+    # "--cookie" holds "cookie"; the flag's anchors are scanned for only where present,
+    # and tried at the starts the keyword pass located ("-b" is rare in code and docs).
     flags = _COOKIE_FLAG.finditer(
-        lowered, None if present is None else {a for a, n in (("--cookie", "cookie"), ("-b", "-b")) if n in present}
+        lowered, None if present is None else Present(
+            {a for a, n in (("--cookie", "cookie"), ("-b", "-b")) if n in present},
+            {a: s for a, s in getattr(present, "positions", {}).items() if a in ("--cookie", "-b")}),
     )
     for found in (cookies, flags):
         for m in found:

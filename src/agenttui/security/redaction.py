@@ -206,7 +206,7 @@ _TAKE_FOUND = frozenset((*_ANCHORED_FINDERS, find_credential_calls, find_headers
                          find_sshpass_passwords, find_kubernetes_secret_values, *_SOURCE_FORMAT_FINDERS,
                          *_KEYWORD_SHAPE_FINDERS))
 # Literals that finders' regexes start with, located for them (`anchor_positions.scan`).
-_LOCATED_NEEDLES = frozenset((*_CALL_NEEDLES, "authorization", "bearer", "cookie", "x-", *_HASH_NEEDLES,
+_LOCATED_NEEDLES = frozenset((*_CALL_NEEDLES, "authorization", "bearer", "cookie", "x-", "-b", *_HASH_NEEDLES,
                               *FLAG_NEEDLES, "-u", "--user", "://", "-----begin", "<add", "pin", "sshpass", "kind",
                               *_SOURCE_FORMAT_NEEDLES, *_KEYWORD_SHAPE_NEEDLES))
 

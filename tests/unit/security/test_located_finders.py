@@ -1,6 +1,6 @@
 """Finders whose regexes start with a needle find the same at located starts.
 
-Password hashes, credential calls, HTTP headers, command-line flags, URL
+Password hashes, credential calls, HTTP headers (and curl's `-b` cookie flag), command-line flags, URL
 passwords, private key blocks, XML key/values, PINs, sshpass and Kubernetes
 secrets are tried where the sparse
 pass located their needles (`anchor_positions.scan`) instead of scanning the
@@ -32,6 +32,7 @@ _SECRETS = (
     "X-Api-Key: 7Yt3Qw9Er5Ty1Ui8Op2As6Df4Gh\n"
     "deploy --password=Winter2024! --token tok_9f8e7d6c5b4a3f2e1d0c --api-key=K3y9Qw7Er5 --user bob:S3cr3tPw!\n"
     "curl -u admin:Adm1nPass! https://u:p4ss@db.example.com/x postgres://app:s3cr3t@db:5432/app\n"
+    "curl -b 'sid=9f8e7d6c5b4a3f2e1d0c' https://h/x; curl --cookie \"token=Zq8Wm3Xr7Kp2\" https://h/y\n"
     '<add key="DbPassword" value="Xy7Kq2Lm9Np3" /> <ADD key="ApiToken" value="tok_4f3e2d1c" />\n'
     "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAxY7Kq2Lm9Np3Rs6Tv8Wz1Ab5Cd0Ef9Gh8Ij7Kl6Mn4Op3Qr2St1Uv\n"
     "-----END RSA PRIVATE KEY-----\n"
@@ -52,7 +53,7 @@ def test_located_needles_find_what_scans_find() -> None:
     for text in ((_FILLER + _SECRETS) * 5, (_FILLER + _SECRETS) * 100):  # under and past the sample
         text, lowered, located, plain = _both(text)
         assert {"$6$", "$2b$", "pbkdf2_", "getenv(", "networkcredential", "authorization", "x-", "--pass",
-                "-u", "--user", "://", "-----begin", "<add", "pin", "sshpass", "kind"} <= set(located.positions)
+                "-u", "--user", "://", "-----begin", "<add", "pin", "sshpass", "kind", "-b"} <= set(located.positions)
         for finder in (find_password_hashes, find_credential_calls, find_headers, find_flags, find_url_passwords,
                        find_private_key_blocks, find_xml_key_values, find_pins, find_sshpass_passwords,
                        find_kubernetes_secret_values):
