@@ -58,6 +58,7 @@ from typing import TYPE_CHECKING, TypeVar
 from agenttui.core.recall.embedding_client import EMBED_BATCH, EmbeddingClient, EmbeddingError
 from agenttui.core.recall.embeddings import EmbeddingIndex
 from agenttui.core.recall.local_embedder import LOCAL_MODEL, Embedder, LocalEmbedder
+from agenttui.core.recall.query_without_names import without_names
 from agenttui.core.recall.retrieval import CANDIDATES, SemanticNotice
 from agenttui.core.recall.semantic_auto import (
     AutoRecord,
@@ -251,7 +252,8 @@ class EmbeddingRanker:
         with self._lock:
             vector = self._vectors.get(query)
         if vector is None:  # the round trip, outside the lock
-            vector = self.state.client().embed([query], timeout=self.timeout)[0]
+            # names are left to lexical recall (query_without_names)
+            vector = self.state.client().embed([without_names(query)], timeout=self.timeout)[0]
         with self._lock:
             _keep(self._vectors, query, vector)
         return vector
