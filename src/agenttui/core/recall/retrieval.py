@@ -155,6 +155,15 @@ WIDEN_MIN_TOKENS = 12  # ... while at least this much is left (a one-line turn's
 BEST_HITS = 3
 BEST_HIT_RINGS = 2
 RELATED_WEIGHT = 0.8  # words related in meaning (recall.related): a paraphrase's bridge, noisier
+# The embedding ranking's weight in the fusion, against 1.0 for the main lexical list. At 1.0 the
+# lexical lists (a turn found by several adds up) outvoted it; weighted 2.0 it was level while
+# the question was embedded with its names (REALTALK 0.714 either way), and better once they
+# were left out (query_without_names): REALTALK 0.741 -> 0.757 (inference 0.519 -> 0.548,
+# multi-fact 0.602 -> 0.621, temporal 0.933 -> 0.943), RealMem 0.476 -> 0.477, MemDaily
+# 0.976 -> 0.975 (conditional 0.974 -> 0.970, level with keyword recall; the rest within 0.002);
+# 1.5 gave REALTALK 0.746 and 3.0 0.753 (bench/bench_recall_public.py --limit 0 --semantic-url,
+# MiniLM for the English sets, multilingual-e5-small for MemDaily).
+SEMANTIC_WEIGHT = 2.0
 RECENCY_BONUS = 0.15  # the newest candidate gets +15 %: of two statements, the later is current
 CURRENT_BONUS = 0.5  # ... +50 % when the question asks how things are now ("these days")
 WHEN_TOLD_BONUS = 0.5  # "when did ...?": a turn telling its event as of its day ("this morning I ...")
@@ -606,7 +615,7 @@ def _message_lists(history: HistoryStore, request: RecallRequest, today: date,
         for row in history.rows_for_ids(missing, before_id=request.before_id,
                                         conversation_id=request.conversation_id):
             rows[row.message_id] = row
-        lists.append(([mid for mid in ranked if mid in rows], 1.0))
+        lists.append(([mid for mid in ranked if mid in rows], SEMANTIC_WEIGHT))
     return rows, lists
 
 
