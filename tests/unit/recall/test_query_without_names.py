@@ -31,6 +31,7 @@ def test_names_are_taken_out_of_a_short_english_question(question, embedded):
     "When did I sign the lease for the flat?",  # no capital but "I"
     "What MCU movie did NASA like?",  # acronyms carry meaning
     "What did we do on New Year's Day under the Moon?",  # capitalised English words
+    "Where did I travel to in January, and on which Monday?",  # months and weekdays
     "Kevin?",  # nothing would be left
     "Wann habe ich den Vertrag mit Anna unterschrieben?",  # German capitalises its nouns
     "Quand est-ce que Marie a signé le bail ?",

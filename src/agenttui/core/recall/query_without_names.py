@@ -11,8 +11,9 @@ did cook?" finds the cooking. Dense retrievers' weakness on entity names is a kn
 
 A name here is a capitalised word (a lower-case letter after the capital: "MCU" and
 "NASA" stay) that is neither an English word (``english_words``, lemminflect's lexicon)
-nor a stop word, wherever it stands: "Kevin went where?" loses "Kevin", "When did ..."
-keeps "When". Only a short question that reads as English is changed:
+nor a stop word nor a month or weekday (lemminflect knows neither "January" nor
+"Monday"), wherever it stands: "Kevin went where?" loses "Kevin", "When did ..." keeps
+"When", "in January" stays. Only a short question that reads as English is changed:
 
 * English: most of its other words (lower-case, not stop words) are English words.
   German capitalises every noun ("Wann habe ich den Vertrag unterschrieben?") and
@@ -32,9 +33,10 @@ meaning embed the same text, and only that text is sent to the endpoint.
 Measured on the public development sets with all-MiniLM-L6-v2 (int8 ONNX), every
 question, ``bench/bench_recall_public.py --semantic-url``: REALTALK semantic 0.714 ->
 0.741 (inference 0.488 -> 0.519, multi-fact 0.563 -> 0.602, temporal 0.917 -> 0.933;
-default 0.692, dense alone 0.690). RealMem 0.476 either way: its questions are the
-user's next message (median 35 words); without the length limit they lost 0.005 with
-their tool and product names taken out. No MemDaily question (Chinese) is changed.
+default 0.692, dense alone 0.690); with ``retrieval.SEMANTIC_WEIGHT`` and months and
+weekdays kept, 0.758. RealMem 0.476 either way: its questions are the user's next
+message (median 35 words); without the length limit they lost 0.005 with their tool
+and product names taken out. No MemDaily question (Chinese) is changed.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from __future__ import annotations
 import re
 
 from agenttui.core.recall import english_words
+from agenttui.core.recall.dates import NAMED_TIMES
 from agenttui.core.recall.text import STOP_WORDS
 
 # a capitalised word with a possessive or contraction ("Kevin's"), as retrieval's names
@@ -55,7 +58,7 @@ MAX_WORDS = 20  # a question, not a message that tells (module doc)
 
 def _is_name(token: str) -> bool:
     word = _APOSTROPHE.split(token)[0].casefold()
-    return word not in STOP_WORDS and not english_words.known(word)
+    return word not in STOP_WORDS and word not in NAMED_TIMES and not english_words.known(word)
 
 
 def _reads_as_english(question: str) -> bool:
