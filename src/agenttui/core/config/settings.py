@@ -105,7 +105,8 @@ class RecallSettings:
     # value such as "local" can join it without changing what true and false mean.
     semantic: Literal["auto", True, False, "local"] = setting(
         "auto", "rank recall also by embeddings, computed in the background: `\"auto\"` uses the "
-        "endpoint's `/v1/embeddings` when it serves them (your history is sent there for indexing; "
+        "endpoint's `/v1/embeddings` when it serves them (your history is sent there for indexing, "
+        "and each question to rank by -- a short English one without the names in it; "
         "said once per profile and endpoint), `true` always asks it, `false` sends nothing, "
         "`\"local\"` embeds on this machine (no endpoint)",
         labels=(("auto (if the endpoint serves embeddings)", "auto"), ("on", True), ("off", False),
