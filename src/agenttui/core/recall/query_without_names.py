@@ -45,10 +45,8 @@ import re
 
 from agenttui.core.recall import english_words
 from agenttui.core.recall.dates import NAMED_TIMES
-from agenttui.core.recall.text import STOP_WORDS
+from agenttui.core.recall.text import CAPITALISED_WORD, STOP_WORDS
 
-# a capitalised word with a possessive or contraction ("Kevin's"), as retrieval's names
-_CAPITALISED = re.compile(r"\b[A-Z][\w'’-]*[a-z][\w'’-]*\b")
 _LOWER_WORD = re.compile(r"\b[a-z][a-z'’-]*\b")
 _APOSTROPHE = re.compile(r"['’]")
 _WORD = re.compile(r"\w+")
@@ -72,9 +70,9 @@ def _reads_as_english(question: str) -> bool:
 def without_names(question: str) -> str:
     """``question`` as semantic ranking embeds it (module doc); unchanged when it has no name,
     does not read as English, or would be left without words."""
-    if (not _CAPITALISED.search(question) or len(_WORD.findall(question)) > MAX_WORDS
+    if (not CAPITALISED_WORD.search(question) or len(_WORD.findall(question)) > MAX_WORDS
             or not _reads_as_english(question)):
         return question
-    kept = _CAPITALISED.sub(lambda m: "" if _is_name(m.group(0)) else m.group(0), question)
+    kept = CAPITALISED_WORD.sub(lambda m: "" if _is_name(m.group(0)) else m.group(0), question)
     kept = " ".join(kept.split())
     return kept if any(ch.isalpha() for ch in kept) else question

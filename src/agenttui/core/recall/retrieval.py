@@ -88,6 +88,7 @@ from agenttui.core.recall.index import Document, SideIndex, index_for
 from agenttui.core.recall.related import related_terms
 from agenttui.core.recall.snippet_cost import joined_tokens
 from agenttui.core.recall.text import (
+    CAPITALISED_WORD,
     MAX_TERMS,
     STOP_WORDS,
     asks_current,
@@ -431,9 +432,6 @@ def expand_forms(terms: Sequence[str]) -> tuple[str, ...]:
     return tuple(forms)
 
 
-_NAME = re.compile(r"\b[A-Z][\w'’-]*[a-z][\w'’-]*\b")
-
-
 def names_in(text: str, known: Collection[str]) -> list[str]:
     """Capitalised words that look like names (no English lemma, not a stop word), in order.
 
@@ -441,7 +439,7 @@ def names_in(text: str, known: Collection[str]) -> list[str]:
     friend is Nur" makes "Nur" worth searching for on its own.
     """
     found: dict[str, None] = {}
-    for match in _NAME.finditer(text):
+    for match in CAPITALISED_WORD.finditer(text):
         word = re.split(r"['’]", match.group(0))[0].casefold()
         if len(word) < 3 or word in STOP_WORDS or word in known or word in found:
             continue

@@ -56,6 +56,8 @@ STOP_WORDS = frozenset((_ENGLISH + _INDONESIAN).replace("'", " ").split()) | fro
 )
 
 _WORD = re.compile(r"[^\W_]+")
+# a capitalised word, possessive or contraction included ("Kevin's"): what may be a name
+CAPITALISED_WORD = re.compile(r"\b[A-Z][\w'’-]*[a-z][\w'’-]*\b")
 # A compound starts only where a word starts: without the look-behind a search
 # retried from every letter of a long run (a pasted base64 blob), each retry
 # scanning to the run's end -- quadratic (40 kB: 21 s). A retry from inside a
