@@ -138,19 +138,57 @@ def _common_substring(strings: frozenset[str]) -> str | None:
     return None
 
 
-_LEADING_BOUNDARY = re.compile(r"\\b([A-Za-z0-9_]+)(?![*+?{])")
+# `\b`, maybe a capturing group's `(`, then a literal of word characters not
+# followed by a quantifier.
+_LEADING_BOUNDARY = re.compile(r"\\b(\((?!\?))?([A-Za-z0-9_]+)(?![*+?{])")
 
 
 def literal_led(pattern: str) -> str:
-    """`\\bcurl…` as `curl(?<!\\wcurl)…`: the same matches, but `re` finds a pattern that
-    starts with a literal by a fast scan for it, while one that starts with `\\b` costs
-    a match attempt at every position of a rule's window (`curl-auth-header` was a
-    tenth of the generated rules' time on secret-dense text)."""
+    """`\\bcurl…` as `curl(?<!\\wcurl)…`, `\\b(ey…` as `(ey(?<!\\wey)…`: the same
+    matches and groups, but `re` finds a pattern that starts with a literal (also
+    inside a leading group) by a fast scan for it, while one that starts with `\\b`
+    costs a match attempt at every position of a rule's window (`curl-auth-header`
+    was a tenth of the generated rules' time on secret-dense text; the JWT rules,
+    `\\b(ey…`, searched every position of their windows). The literal's first
+    character is a word character, so `\\b` before it says the character before
+    is none: the lookbehind. A group is rewritten only when no alternative of it
+    would lose the `\\b` and it is not repeated (each repetition would need one)."""
     m = _LEADING_BOUNDARY.match(pattern)
     if m is None:
         return pattern
-    literal = m.group(1)
-    return f"{literal}(?<!\\w{literal}){pattern[m.end():]}"
+    group, literal = m.group(1) or "", m.group(2)
+    if group and not _plain_group(pattern, 2):
+        return pattern
+    return f"{group}{literal}(?<!\\w{literal}){pattern[m.end():]}"
+
+
+def _plain_group(pattern: str, open_at: int) -> bool:
+    """Whether the group opened at `pattern[open_at]` has no `|` of its own and no
+    quantifier after its `)`."""
+    depth, i, n = 0, open_at, len(pattern)
+    while i < n:
+        ch = pattern[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "[":  # a class: `(`, `)` and `|` in it are characters
+            i += 1
+            if pattern[i : i + 1] == "^":
+                i += 1
+            if pattern[i : i + 1] == "]":  # a leading `]` is one of them too
+                i += 1
+            while i < n and pattern[i] != "]":
+                i += 2 if pattern[i] == "\\" else 1
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                return pattern[i + 1 : i + 2] not in ("*", "+", "?", "{")
+        elif ch == "|" and depth == 1:
+            return False
+        i += 1
+    return False
 
 
 # Identity equality: functions cached on it (`_run_seeks`, `_seek_needles`) would

@@ -31,6 +31,12 @@ def test_literal_led_rewrites_a_leading_boundary_only() -> None:
     assert literal_led(r"\bcurl\b(?:.*)") == r"curl(?<!\wcurl)\b(?:.*)"
     assert literal_led(r"(?i)\bcurl") == r"(?i)\bcurl"
     assert literal_led(r"curl") == r"curl"
+    # In a leading capturing group too, unless the group has alternatives or repeats.
+    assert literal_led(r"\b(ey[a-z]{12,})\b") == r"(ey(?<!\wey)[a-z]{12,})\b"
+    assert literal_led(r"\b(ey[|)]x(?:a|b))") == r"(ey(?<!\wey)[|)]x(?:a|b))"
+    assert literal_led(r"\b(ey[a-z]{3}|x)") == r"\b(ey[a-z]{3}|x)"
+    assert literal_led(r"\b(ey)+") == r"\b(ey)+"
+    assert literal_led(r"\b(?:ey)") == r"\b(?:ey)"
 
 
 def test_literal_led_finds_what_the_original_finds() -> None:
@@ -39,7 +45,7 @@ def test_literal_led_finds_what_the_original_finds() -> None:
     assert rewritten, "no generated rule starts with \\b and a literal any more: drop the rewrite"
     for rule in rewritten:
         original = re.compile(rule.pattern, re.ASCII)
-        literal = rule.pattern[2:].split("\\", 1)[0]
+        literal = re.match(r"\\b\(?([A-Za-z0-9_]+)", rule.pattern).group(1)  # type: ignore[union-attr]
         texts = [*examples.get(rule.id, []), *(f"{p}{t}" for t in examples.get(rule.id, []) for p in ("x", " ", "_"))]
         texts += [f"{literal} {literal}", f"x{literal}", f"{literal}x", literal.upper()]
         for text in texts:
