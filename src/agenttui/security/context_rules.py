@@ -15,7 +15,7 @@ Every finder yields `(start, end, kind, priority)`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Set
+from collections.abc import Iterator, Mapping, Set
 from functools import lru_cache
 
 from .anchor_positions import Present, scan
@@ -122,9 +122,20 @@ _NAME = re.compile(r"[A-Za-z_]{1,100}")  # an identifier without digits (`hunter
 _TOKEN_VALUE = re.compile(r"[A-Za-z0-9+/=_.~-]{1,500}")
 
 
-def find_assignments(text: str, lowered: str, present: Set[str] | None = None) -> Iterator[Candidate]:
-    """`present`: the anchors that occur in `lowered`, if known (`AnchoredPattern.finditer`)."""
+def find_assignments(
+    text: str, lowered: str, present: Set[str] | None = None, outranked: Mapping[int, int] | None = None,
+) -> Iterator[Candidate]:
+    """`present`: the anchors that occur in `lowered`, if known (`AnchoredPattern.finditer`);
+    `outranked`: `outranked.outranking_ends` of the candidates found so far above CONTEXT,
+    if known: a value there is not judged (it would change nothing redacted)."""
     for m in _ASSIGN.finditer(lowered, present):
+        if outranked:
+            # The span yielded below: the value less its quotes, if quoted.
+            vstart, vend = m.span("value")
+            if text[vstart] in "\"'":
+                vstart, vend = vstart + 1, vend - 1
+            if outranked.get(vstart, -1) >= vend:
+                continue
         # The filters below each `continue`: the cheapest and most selective run
         # first (on code, most matches are `max_tokens=…` or `key == "…"`).
         kstart = _key_start(lowered, m.start())

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache
@@ -750,11 +750,13 @@ def present(c: _Compiled, hits: list[tuple[int, int]]) -> set[str]:
 def find_gitleaks(
     text: str, lowered: str, hits: list[tuple[int, int]] | None = None, c: _Compiled | None = None,
     alnum: bytes | None = None, present: AbstractSet[str] | None = None,
-    runs: list[tuple[int, int]] | None | bool = False,
+    runs: list[tuple[int, int]] | None | bool = False, outranked: Mapping[int, int] | None = None,
 ) -> Iterator[Candidate]:
-    """Candidates of every generated rule; `hits`: `keyword_hits` of `lowered`, if known."""
+    """Candidates of every generated rule; `hits`: `keyword_hits` of `lowered`, if known;
+    `outranked`: `outranked.outranking_ends` of candidates above GITLEAKS found before
+    (agenttui's provider rules'): a match there is not judged (it would change nothing)."""
     for start, end, rule in find_rule_matches(text, lowered, hits, c, skip_taken=True, alnum=alnum,
-                                                  present=present, runs=runs):
+                                                  present=present, runs=runs, outranked=outranked):
         yield start, end, rule.kind, GITLEAKS if rule.gitleaks_globals else OTHER_SETS
 
 
@@ -786,12 +788,14 @@ def starts_per_rule(rules_of: tuple[tuple[int, ...], ...], hits: list[tuple[int,
 def find_rule_matches(
     text: str, lowered: str, hits: list[tuple[int, int]] | None = None, c: _Compiled | None = None,
     skip_taken: bool = False, alnum: bytes | None = None, present: AbstractSet[str] | None = None,
-    runs: list[tuple[int, int]] | None | bool = False,
+    runs: list[tuple[int, int]] | None | bool = False, outranked: Mapping[int, int] | None = None,
 ) -> Iterator[tuple[int, int, _Rule]]:
     """(start, end, rule) of every accepted match of every generated rule.
 
     `skip_taken`: leave out a span that a rule of the same or a higher priority
-    already yielded (redaction needs each span once; which rules found it, all).
+    already yielded (redaction needs each span once; which rules found it, all),
+    or that starts where one of `outranked` (start -> end of spans of a priority
+    above every generated rule's) does and ends no later.
     `alnum`: `crypto_keys.alnum_view` of the text, if known; `present`, `runs`: see
     `_seek_starts`."""
     c = c or compiled()
@@ -805,6 +809,9 @@ def find_rule_matches(
     # that a rule of the same or a higher priority accepted would add nothing
     # to the merged result, so its checks are skipped.
     accepted: dict[tuple[int, bool], int] | None = {} if skip_taken else None
+    if accepted is not None and outranked:
+        # As if a gitleaks rule had taken them: they outrank both sets' rules.
+        accepted.update(((start, True), end) for start, end in outranked.items())
     facts = _TextFacts(text)
     # Rules of two or three sets often share a pattern (and so their keywords):
     # the regex runs once per pattern and set of starts, each rule judges the

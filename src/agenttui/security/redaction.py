@@ -63,6 +63,7 @@ from .hash_rules import NEEDLES as _HASH_NEEDLES
 from .hash_rules import find_password_hashes
 from .literals import gate_needles, literal_prefixes
 from .match import SecretMatch
+from .outranked import outranking_ends
 from .pin_rules import _LOGIN as _LOGIN_LINE
 from .pin_rules import PIN_FINDERS, find_login_lines, find_pins
 from .prose_rules import (
@@ -75,7 +76,7 @@ from .prose_rules import (
     find_prose_passwords,
     find_wallet_hex_keys,
 )
-from .secret_patterns import CONTEXT, PROVIDER_RULES, hinted_matches
+from .secret_patterns import CONTEXT, GENERIC, PROVIDER_RULES, hinted_matches
 from .source_derived_keywords import FINDERS as _KEYWORD_SHAPE_FINDERS
 from .source_derived_keywords import LOCATED as _KEYWORD_SHAPE_NEEDLES
 from .source_derived_rules import FINDERS as _SOURCE_FORMAT_FINDERS
@@ -284,6 +285,12 @@ def _provider_candidates(text: str, found: set[str] | None = None) -> Iterator[C
             yield start, end, rule.kind, rule.priority
 
 
+# Finders that take `outranked` (`outranked.outranking_ends`), with the highest
+# priority they yield: the spans that outrank it are the ones they need not judge.
+# (Secret-dense text: each is matched at many spans a provider or generated rule took.)
+_OUTRANKABLE: dict[Finder, int] = {find_assignments: CONTEXT, find_token_lines: GENERIC}
+
+
 @cache
 def _gated_finders() -> tuple[tuple[Finder, tuple[frozenset[str], ...] | None], ...]:
     """(finder, its gate as sets) in the order they run."""
@@ -297,14 +304,26 @@ def _gated_finders() -> tuple[tuple[Finder, tuple[frozenset[str], ...] | None], 
 def _context_candidates(
     text: str, lowered: str, found: set[str] | None = None, view: str | None = None,
     view_bytes: bytes | None = None, alnum: bytes | None = None, alnum_runs: list[tuple[int, int]] | None = None,
+    earlier: Sequence[Candidate] = (),
 ) -> Iterator[Candidate]:
     """`view`: `byte_view(text)`, for the format rules at the end (default: `text`);
     `view_bytes`: its bytes, if known; `alnum`: `alnum_view(view_bytes)`, if known;
-    `alnum_runs`: its maximal runs of 51 characters or fewer, if known."""
+    `alnum_runs`: its maximal runs of 51 characters or fewer, if known; `earlier`: the
+    candidates found before (provider and generated rules), whose spans the finders
+    in `_OUTRANKABLE` need not judge again where they outrank them."""
+    ends_above: dict[int, dict[int, int]] = {}  # priority -> `outranking_ends` above it, made on first use
     for finder, gate in _gated_finders():
         if found is not None and gate is not None and not all(not found.isdisjoint(g) for g in gate):
             continue
-        found_by = finder(text, lowered, found) if finder in _TAKE_FOUND else finder(text, lowered)  # type: ignore[call-arg]
+        args = (text, lowered, found) if finder in _TAKE_FOUND else (text, lowered)
+        top = _OUTRANKABLE.get(finder)
+        if top is not None and earlier:
+            ends = ends_above.get(top)
+            if ends is None:
+                ends = ends_above[top] = outranking_ends(earlier, top)
+            found_by = finder(*args, outranked=ends)  # type: ignore[call-arg]
+        else:
+            found_by = finder(*args)
         for start, end, kind, priority in found_by:
             if kind == "private_key" and priority > CONTEXT:
                 priority = _BLOCK_PRIORITY
@@ -415,11 +434,10 @@ def _spans(text: str, extra_patterns: Sequence[str]) -> list[list[Any]]:
     hits, found = keyword_pass(lowered_bytes, keywords)
     alnum = alnum_view(view_bytes)  # wallet keys and gitleaks' seeks look for long alphanumeric runs
     runs = gitleaks_scan.seek_runs(keywords, alnum)  # found once for both
-    candidates = [
-        *_provider_candidates(view, found),
-        *gitleaks_scan.find_gitleaks(view, lowered, hits, keywords, alnum, found, runs),
-        *_context_candidates(text, lowered, found, view, view_bytes, alnum, runs),
-    ]
+    candidates = list(_provider_candidates(view, found))
+    candidates += gitleaks_scan.find_gitleaks(view, lowered, hits, keywords, alnum, found, runs,
+                                              outranking_ends(candidates, gitleaks_scan.GITLEAKS))
+    candidates += _context_candidates(text, lowered, found, view, view_bytes, alnum, runs, candidates)
     if extra_patterns:
         candidates.extend(_extra_candidates(text, extra_patterns))
     return _extend_long(text, _merge(candidates))

@@ -21,7 +21,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from operator import ne
 
 from .secret_patterns import GENERIC
@@ -122,11 +122,16 @@ def _encoded_words(value: str) -> bool:
     return not contains_secret(words)
 
 
-def find_token_lines(text: str, lowered: str) -> Iterator[Candidate]:
+def find_token_lines(text: str, lowered: str, outranked: Mapping[int, int] | None = None) -> Iterator[Candidate]:
+    """`outranked`: `outranked.outranking_ends` of the candidates found so far above GENERIC,
+    if known: a line there is not judged (it would change nothing redacted)."""
     first = _FIRST.match(text)
     matches = [first] if first else []
+    ends = outranked or {}
     for m in (*matches, *_LINE.finditer(text)):
         start, end = m.span(1)
+        if ends and ends.get(start, -1) >= end:
+            continue
         if _taken(text[start:end]) and not _in_block(text, text.rfind("\n", 0, start) + 1,
                                                      start + _line_length(text, start)):
             yield start, end, "token", GENERIC
