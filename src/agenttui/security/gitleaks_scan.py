@@ -104,6 +104,23 @@ class _Rule:
         return repeat_led(self.regex.pattern, re.ASCII)
 
     @cached_property
+    def lead_literals(self) -> tuple[str, ...] | None:
+        """Lower-cased literals one of which every match starts with, when `re` cannot
+        scan for them itself: a case-insensitive or `\\b`-led pattern costs a match
+        attempt at every position it searches (`kingfisher.documo.1`, `(?i)\\b(ey…`, was
+        searched over each 1.5 KB window). `_near_hits` then tries only where the
+        lowered text holds one. None when re scans for the literal, or there is none."""
+        from . import regex_tree
+
+        tree, flags = regex_tree.parse(self.regex.pattern, re.ASCII)
+        if not flags & re.IGNORECASE and _literal_first(tree):
+            return None
+        prefixes = literal_prefixes(self.regex.pattern, re.ASCII)
+        if not prefixes or len(prefixes) > _MAX_LEAD_LITERALS or not all(p and p.isascii() for p in prefixes):
+            return None
+        return tuple(sorted({p.lower() for p in prefixes}))
+
+    @cached_property
     def window_needles(self) -> tuple[str, ...] | None:
         """Lower-case literals one of which every match holds, other than the rule's
         keywords (its windows always hold those): a window without any has no match.
@@ -125,6 +142,20 @@ class _Rule:
 
 
 _MAX_WINDOW_NEEDLES = 8  # more `in` tests per window than a window search saves
+_MAX_LEAD_LITERALS = 8  # more `find` scans per hit than one search of its window costs
+
+
+def _literal_first(tree: list[tuple[str, object]]) -> bool:
+    """Whether a pattern's tree starts with a literal (in groups, maybe): what `re`
+    scans for before it tries a match."""
+    from . import regex_tree
+
+    while tree:
+        op, av = tree[0]
+        if op != regex_tree.SUBPATTERN:
+            return op == regex_tree.LITERAL
+        tree = av[3]  # type: ignore[index]
+    return False
 
 
 def _common_substring(strings: frozenset[str]) -> str | None:
@@ -568,7 +599,11 @@ def _windowed(rule: _Rule, text: str, starts: list[int], lowered: str) -> Iterat
             found: Iterable[re.Match[str]] = rule.regex.finditer(text, lo, hi)
         else:
             hits = starts[bisect_left(starts, lo, 0, i) : bisect_left(starts, hi, i)]
-            found = _near_hits(rule.regex, text, lo, hi, hits, reach, rule.repeat_led)
+            lead = rule.lead_literals
+            if lead is not None:
+                found = _at_lead_literals(rule.regex, text, lowered, lo, hi, hits, reach, lead)
+            else:
+                found = _near_hits(rule.regex, text, lo, hi, hits, reach, rule.repeat_led)
         for m in found:
             if m.end() >= hi and hi < n:  # maybe cut by the window: look further
                 longer = rule.regex.search(text, m.start(), min(n, m.start() + LONG))
@@ -612,6 +647,31 @@ def _near_hits(
             else:
                 yield m
                 pos = m.end()
+
+
+def _at_lead_literals(
+    regex: re.Pattern[str], text: str, lowered: str, lo: int, hi: int, hits: list[int], reach: int,
+    lead: tuple[str, ...],
+) -> Iterator[re.Match[str]]:
+    """`_near_hits` for a rule whose every match starts with one of `lead` (lower-cased,
+    `_Rule.lead_literals`): a match starts in [hit - reach, hit] of some hit, where
+    `lowered` holds one of them, so only those positions are tried, in order, each
+    attempt at or after the previous match's end, as `finditer` makes them."""
+    starts: set[int] = set()
+    for hit in hits:
+        first = max(lo, hit - reach)
+        for literal in lead:
+            last = hit + len(literal)  # an occurrence starting at the hit at the latest
+            at = lowered.find(literal, first, last)
+            while at >= 0:
+                starts.add(at)
+                at = lowered.find(literal, at + 1, last)
+    pos = lo
+    match = regex.match
+    for at in sorted(starts):
+        if at >= pos and (m := match(text, at, hi)) is not None:
+            yield m
+            pos = m.end()
 
 
 # Seeks that are a literal, maybe a dot, then a run of one alphanumeric class
