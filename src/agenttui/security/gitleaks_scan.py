@@ -515,13 +515,14 @@ class _TextFacts:
 
 def _accepted_spans(
     c: _Compiled, rule: _Rule, text: str, matches: Iterable[re.Match[str]],
-    accepted: dict[tuple[int, bool], int] | None, facts: _TextFacts,
+    accepted: tuple[dict[int, int], dict[int, int]] | None, facts: _TextFacts,
 ) -> Iterator[tuple[int, int]]:
     """The secret's span of each match that passes its rule's checks. `accepted`: the
-    furthest end of the spans already taken from each start, by whether a
-    gitleaks rule took them; a span inside one taken at this rule's priority or
-    above is not judged again (None: merged, it would change neither the
-    extent nor the kind of what is redacted).
+    furthest end of the spans already taken from each start, by gitleaks' rules
+    and by the other sets' (two maps keyed by the start alone: a tuple key cost
+    an allocation and a hash per look-up); a span inside one taken at this
+    rule's priority or above is not judged again (None: merged, it would change
+    neither the extent nor the kind of what is redacted).
 
     One loop per rule with the rule's facts in locals: on secret-dense text
     this runs ~14 k times per MB, where a call per match and per check, and
@@ -532,7 +533,7 @@ def _accepted_spans(
     url_password = other_set and not after_colon
     floor = rule.entropy
     allow = bool(rule.allow) or rule.gitleaks_globals
-    gitleaks_set = rule.gitleaks_globals
+    by_gitleaks, mine = ({}, {}) if accepted is None else (accepted[0], accepted[1 - rule.gitleaks_globals])
     for m in matches:
         if not groups:
             start, end = m.span()
@@ -550,13 +551,11 @@ def _accepted_spans(
                     break
         if after_colon:
             start, end = _value_after_colon(text, start, end)
-        elif url_password and facts.has_scheme and text.find("://", m.start(), m.end()) >= 0:
+        elif url_password and facts.has_scheme and text.find("://", *m.span()) >= 0:
             start, end = _url_password_only(text, m, start, end)
         if end <= start:
             continue
-        if accepted and (
-            accepted.get((start, True), -1) >= end or (other_set and accepted.get((start, False), -1) >= end)
-        ):
+        if by_gitleaks.get(start, -1) >= end or (other_set and mine.get(start, -1) >= end):
             continue
         secret = text[start:end]
         if facts.has_marker:
@@ -573,10 +572,8 @@ def _accepted_spans(
             continue
         if is_placeholder(secret) or (allow and _allowed(c, rule, text, m, secret)):
             continue
-        if accepted is not None:
-            taken = (start, gitleaks_set)
-            if accepted.get(taken, -1) < end:
-                accepted[taken] = end
+        if accepted is not None and mine.get(start, -1) < end:
+            mine[start] = end
         yield start, end
 
 
@@ -868,10 +865,10 @@ def find_rule_matches(
     # secret-dense text a token is often matched by a rule of each set: a span
     # that a rule of the same or a higher priority accepted would add nothing
     # to the merged result, so its checks are skipped.
-    accepted: dict[tuple[int, bool], int] | None = {} if skip_taken else None
+    # (by gitleaks' rules, by the other sets' rules): start -> furthest end.
+    accepted: tuple[dict[int, int], dict[int, int]] | None = ({}, {}) if skip_taken else None
     if accepted is not None and outranked:
-        # As if a gitleaks rule had taken them: they outrank both sets' rules.
-        accepted.update(((start, True), end) for start, end in outranked.items())
+        accepted[0].update(outranked)  # as if a gitleaks rule had taken them: they outrank both sets' rules
     facts = _TextFacts(text)
     # Rules of two or three sets often share a pattern (and so their keywords):
     # the regex runs once per pattern and set of starts, each rule judges the
