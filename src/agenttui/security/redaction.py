@@ -81,6 +81,7 @@ from .source_derived_keywords import FINDERS as _KEYWORD_SHAPE_FINDERS
 from .source_derived_keywords import LOCATED as _KEYWORD_SHAPE_NEEDLES
 from .source_derived_rules import FINDERS as _SOURCE_FORMAT_FINDERS
 from .source_derived_rules import LOCATED as _SOURCE_FORMAT_NEEDLES
+from .source_derived_rules import find_quoted_base64
 from .token_lines import find_token_lines
 from .values import is_placeholder
 
@@ -288,7 +289,7 @@ def _provider_candidates(text: str, found: set[str] | None = None) -> Iterator[C
 # Finders that take `outranked` (`outranked.outranking_ends`), with the highest
 # priority they yield: the spans that outrank it are the ones they need not judge.
 # (Secret-dense text: each is matched at many spans a provider or generated rule took.)
-_OUTRANKABLE: dict[Finder, int] = {find_assignments: CONTEXT, find_token_lines: GENERIC}
+_OUTRANKABLE: dict[Finder, int] = {find_assignments: CONTEXT, find_token_lines: GENERIC, find_quoted_base64: GENERIC}
 
 
 @cache

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import base64
 import re
-from collections.abc import Callable, Iterator, Set
+from collections.abc import Callable, Iterator, Mapping, Set
 
 from . import documented_formats
 from .anchor_positions import scan
@@ -242,8 +242,15 @@ def _decoded(value: str) -> bytes:
         return b""
 
 
-def find_quoted_base64(text: str, lowered: str, found: Set[str] | None = None) -> Iterator[Candidate]:
+def find_quoted_base64(
+    text: str, lowered: str, found: Set[str] | None = None, outranked: Mapping[int, int] | None = None,
+) -> Iterator[Candidate]:
+    """`outranked`: `outranked.outranking_ends` of the candidates found so far above GENERIC,
+    if known: a value there is not judged (it would change nothing redacted)."""
+    ends = outranked or {}
     for m in (*_QUOTED_B64[0].finditer(text), *_QUOTED_B64[1].finditer(text)):
+        if ends and ends.get(m.start(1), -1) >= m.end(1):
+            continue
         value = m.group(1)
         if shannon_entropy(value) < 4.5 or char_classes(value) < 3 or is_placeholder(value):
             continue

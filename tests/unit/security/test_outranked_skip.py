@@ -1,7 +1,7 @@
 """Leaving out candidates that an earlier, higher-priority span outranks changes nothing redacted.
 
 The generated rules skip matches at the start of a provider rule's span, and the
-assignment and token-line finders skip values at the start of a provider or
+assignment, token-line and quoted-base64 finders skip values at the start of a provider or
 generated rule's span (`outranked.outranking_ends`): merged with the candidates
 found before them, what they still yield must give the same spans and kinds as
 everything they would have yielded.
@@ -14,6 +14,7 @@ from agenttui.security.context_rules import find_assignments
 from agenttui.security.outranked import outranking_ends
 from agenttui.security.redaction import _merge, _provider_candidates, ascii_lower, byte_view
 from agenttui.security.secret_patterns import CONTEXT, GENERIC
+from agenttui.security.source_derived_rules import find_quoted_base64
 from agenttui.security.token_lines import find_token_lines
 from tests.unit.security.rule_windows import rule_set_examples
 
@@ -43,7 +44,7 @@ def test_skipped_candidates_change_no_merged_span() -> None:
         assert _merge(provider + generated) == _merge(provider + generated_all)
 
         earlier = provider + generated
-        for finder, top in ((find_assignments, CONTEXT), (find_token_lines, GENERIC)):
+        for finder, top in ((find_assignments, CONTEXT), (find_token_lines, GENERIC), (find_quoted_base64, GENERIC)):
             every = list(finder(text, lowered))
             kept = list(finder(text, lowered, outranked=outranking_ends(earlier, top)))
             assert len(kept) < len(every), finder.__name__
