@@ -47,3 +47,19 @@ def test_grouped_global_allow_is_the_same_test() -> None:
     verdicts = [any(rx.search(s) for rx in each) for s in samples]
     assert any(verdicts) and not all(verdicts)
     assert [any(rx.search(s) for rx in c.global_allow) for s in samples] == verdicts
+
+
+def test_global_allow_gates_decide_as_the_searches() -> None:
+    c = gitleaks_scan.compiled()
+    assert ("false", "null", "true") in c.global_allow_gates  # (?i)^true|false|null$ is gated
+    rule = next(r for r in c.rules if r.gitleaks_globals and not r.allow)
+    rng = random.Random(4)
+    alphabet = "aA$%{}@/._-*01 tfnrueulsTFNRUELS\n"
+    samples = ["true", "TRUE", "xTrue", "false", "xFALSEx", "null", "xnull", "xnull\n", "nullx", "NuLl", "abc"]
+    samples += ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 14))) for _ in range(5000)]
+    m = re.match("x", "x")
+    assert m is not None
+    got = [gitleaks_scan._allowed(c, rule, "", m, s) for s in samples]
+    want = [any(rx.search(s) for rx in c.global_allow) or any(w in s.lower() for w in c.global_stop) for s in samples]
+    assert any(got) and not all(got)
+    assert got == want
