@@ -9,7 +9,12 @@ notes written through the memory file), then times
 ``agenttui.core.context.assemble.assemble`` for a question in a *new* conversation:
 
 * ``recall`` -- default settings (retrieval over every conversation, notes
-  ranked by bm25, project memory);
+  ranked by bm25, project memory), as the app runs it: with the common words'
+  postings in memory (``HistoryStore.keep_ranking_index``, built at start-up;
+  the build's time is printed);
+* ``command`` -- the same as a one-shot command (``agenttui ask``) runs it,
+  SQLite scoring every match, in fresh services (neither pass finds rows the
+  other read);
 * ``baseline`` -- the same call with ``[recall] enabled = false`` (system
   prompt with memory selection, window) measured in the same run, so the
   difference is what recall costs.
@@ -240,12 +245,15 @@ def breakdown(services, cid: str, texts: list[str]) -> list[tuple[str, float]]:
     """Recall's CPU milliseconds per question by part (see the module doc), over ``texts``."""
     from agenttui.core.context import assemble as assemble_module
     from agenttui.core.history import recall_queries
+    from agenttui.core.history.bm25_postings import Bm25Postings
     from agenttui.core.history.store import HistoryStore
     from agenttui.core.recall.index import SideIndex
 
     probes = Probes()
     # part of "candidate queries": the FTS5 bm25 ranking and the rows read for it
     probes.wrap(recall_queries, "_ranked_on_index", "rank on the index + its rows")
+    probes.wrap(recall_queries, "_rows_by_id", "  of which rows read")
+    probes.wrap(Bm25Postings, "ranked", "  of which from postings (or not)")
     probes.wrap(HistoryStore, "recall_candidates", "candidate queries (all)")
     probes.wrap(HistoryStore, "term_counts", "term counts")
     probes.wrap(HistoryStore, "first_neighbours", "neighbours at once")
@@ -296,30 +304,46 @@ def main() -> int:
         print(f"{args.messages} messages, {args.notes} notes, {args.corpus} corpus ({how}) "
               f"in {time.perf_counter() - began:.1f} s "
               f"({'with' if analyzed else 'without'} planner statistics)")
-        cid = services.history.create_conversation().id
         texts = questions(corpus, args.queries, seed=3)
+        # as the app: the common words' postings built at start-up (in the background there)
+        began, began_cpu = time.perf_counter(), time.process_time()
+        services.history.keep_ranking_index()
+        build_s, build_cpu = time.perf_counter() - began, time.process_time() - began_cpu
+        cid = services.history.create_conversation().id
         time_assemble(services, cid, texts[:20])  # warm-up: page cache, note index, statement cache
         recall_cpu: list[float] = []
-        baseline_cpu: list[float] = []
         with_recall = time_assemble(services, cid, texts, cpu=recall_cpu)
-        services.settings.recall.enabled = False
-        baseline = time_assemble(services, cid, texts, cpu=baseline_cpu)
-        services.settings.recall.enabled = True
         built = assemble(services, cid, texts[0], mark_used=False, now=TODAY)
         parts = breakdown(services, cid, texts)
+        services.close()
+        # as a one-shot command (``agenttui ask``): SQLite ranks every match; fresh services, so
+        # neither pass finds rows the other read
+        services = build_services(paths=Paths.from_env(environ), cwd=Path(home), environ=environ)
+        cid = services.history.create_conversation().id
+        time_assemble(services, cid, texts[:20])
+        command_cpu: list[float] = []
+        command = time_assemble(services, cid, texts, cpu=command_cpu)
+        command_parts = dict(breakdown(services, cid, texts))
+        baseline_cpu: list[float] = []
+        services.settings.recall.enabled = False
+        baseline = time_assemble(services, cid, texts, cpu=baseline_cpu)
         services.close()
     rm, bm = statistics.median(with_recall) * 1000, statistics.median(baseline) * 1000
     rc, bc = statistics.median(recall_cpu) * 1000, statistics.median(baseline_cpu) * 1000
     print(f"recall:   median {rm:.1f} ms, p95 {pct(with_recall, 0.95):.1f} ms "
           f"(CPU: median {rc:.1f} ms, p95 {pct(recall_cpu, 0.95):.1f} ms)")
+    print(f"command:  median {statistics.median(command) * 1000:.1f} ms, p95 {pct(command, 0.95):.1f} ms "
+          f"(CPU: median {statistics.median(command_cpu) * 1000:.1f} ms; no postings: SQLite ranks, "
+          f"as `agenttui ask`; the app's postings took {build_cpu:.2f} s CPU, {build_s:.2f} s to build)")
     print(f"baseline: median {bm:.1f} ms, p95 {pct(baseline, 0.95):.1f} ms "
           f"(CPU: median {bc:.1f} ms; recall off, same run)")
     print(f"recall adds {rm - bm:.1f} ms (median); ratio {rm / max(bm, 1e-9):.2f} (CPU {rc / max(bc, 1e-9):.2f}); "
           f"example prompt: {built.tokens} tokens, {len(built.recalled)} snippets, {built.recall_tokens} recalled")
     print("where recall's CPU goes, ms per question (a probed pass after the timed ones; "
           "parts nest: candidate queries hold the ranking):")
+    print(f"  {'':38} {'app':>6} {'command':>8}")
     for label, ms in parts:
-        print(f"  {label:38} {ms:6.2f}")
+        print(f"  {label:38} {ms:6.2f} {command_parts.get(label, 0.0):8.2f}")
     print("load average: " + ", ".join(f"{x:.2f}" for x in os.getloadavg()))
     return 0
 

@@ -98,6 +98,9 @@ class Services:
     session_api_key: str | None = None  # typed in Settings, kept for this run only
     session: SessionState = field(default_factory=SessionState)
     incognito: bool = False  # a twin for incognito turns (incognito_twin): reads, never writes
+    # every history store opened keeps recall's postings in memory (HistoryStore.keep_ranking_index):
+    # the app, from its start-up preparation on; a one-shot command never
+    keeps_ranking_index: bool = False
     # where agenttui was started: the profile's binding and the repository's AGENTS.md are found from it
     workdir: Path = field(default_factory=Path.cwd)
     # The stores, built on first read of the properties below (None: not yet).
@@ -134,6 +137,8 @@ class Services:
 
                     self._history = HistoryStore(self.paths.history_db(self.profile.name),
                                                  redact_patterns=self.settings.redaction.extra_patterns)
+                    if self.keeps_ranking_index:  # a profile switched to: built in the background
+                        self._history.keep_ranking_index(wait=False)
                 store = self._history
         return store
 

@@ -22,9 +22,13 @@ and the panes are up, runs in order:
    before its request: redaction, correction rules, tool schemas, prompt
    assembly with recall for a throwaway draft (``context.prepare``: nothing
    is written, and the draft is ranked by words only: a made-up text is never
-   sent to ``/embeddings``); with semantic ranking on, the stored vectors'
-   in-memory tables (read from the history, nothing sent: 0.7-0.9 s of CPU
-   at 200,000 vectors that a first turn would otherwise spend).
+   sent to ``/embeddings``); the postings of the history's common words,
+   which recall then ranks from instead of SQLite scoring their every match
+   (``HistoryStore.keep_ranking_index``: 1-3 s of CPU at 200,000 messages,
+   mostly in SQLite, which leaves the GIL to the UI); with semantic ranking
+   on, the stored vectors' in-memory tables (read from the history, nothing
+   sent: 0.7-0.9 s of CPU at 200,000 vectors that a first turn would
+   otherwise spend).
 
 A message sent while 1 or 3 still run waits for them (the chat asks
 ``AgentTUI.first_turn_ready``) instead of doing the same work a second time
@@ -85,6 +89,8 @@ def prepare_prompt(services: Services) -> None:
         ToolRegistry(services).schemas()
         redact_secrets(WARM_TEXT, tuple(services.settings.redaction.extra_patterns))
         prepare(services, None, WARM_TEXT, semantic=False)  # never sends this made-up text anywhere
+        services.keeps_ranking_index = True  # and so does the store of a profile switched to
+        services.history.keep_ranking_index(wait=False)  # recall's postings (bm25_postings.py), built aside
         if services.settings.recall.semantic:
             from agenttui.core.recall.semantic import load_tables
 

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, NamedTuple
 
+from agenttui.core.history.bm25_postings import Bm25Postings
 from agenttui.core.history.recall_rows import RecallRowCache
 from agenttui.core.history.rows import MESSAGE_COLUMNS, from_ts, message_from_row
 from agenttui.core.models import Message
@@ -82,7 +83,7 @@ def _recall_row(row: Sequence[Any], score: float = 0.0, highlight: str = "") -> 
 def candidates(db: sqlite3.Connection, match: str, limit: int, *, since: str | None = None,
                until: str | None = None, conversation_id: str | None = None, before_id: int | None = None,
                highlight: bool = False, index: str = "words",
-               cache: RecallRowCache | None = None) -> list[RecallRow]:
+               cache: RecallRowCache | None = None, postings: Bm25Postings | None = None) -> list[RecallRow]:
     """User and assistant messages matching an FTS5 ``match`` (best bm25 first).
 
     ``match`` comes from :func:`agenttui.core.recall.text.fts_or_query`. Tool
@@ -90,7 +91,8 @@ def candidates(db: sqlite3.Connection, match: str, limit: int, *, since: str | N
     ``since``/``until`` are stored timestamps bounding ``created``. Ties go to
     the newer message. ``highlight`` adds the FTS5 snippet with matches
     marked (search boxes; the words index only). ``index`` names one of ``INDEXES``.
-    ``cache`` holds rows read before (kept exact by the store: recall_rows.py).
+    ``cache`` holds rows read before (kept exact by the store: recall_rows.py); ``postings``
+    ranks as SQLite would, from the common words' postings the app keeps (bm25_postings.py).
     Raises ``sqlite3.OperationalError`` on a bad match.
     """
     fts = INDEXES[index]
@@ -103,7 +105,7 @@ def candidates(db: sqlite3.Connection, match: str, limit: int, *, since: str | N
             params.append(value)
     found: list[RecallRow] | None = None
     if since is None and until is None and conversation_id is None:  # no filter needs the row
-        found = _ranked_on_index(db, match, before_id, int(limit), fts, cache)
+        found = _ranked_on_index(db, match, before_id, int(limit), fts, cache, postings)
     elif since is not None or until is not None:
         # the span's id range bounds the index scan: bm25 is then computed for the span's
         # matches, not every match (its statistics are the whole index's either way)
@@ -130,16 +132,21 @@ def candidates(db: sqlite3.Connection, match: str, limit: int, *, since: str | N
 
 
 def _ranked_on_index(db: sqlite3.Connection, match: str, before_id: int | None,
-                     limit: int, fts: str, cache: RecallRowCache | None = None) -> list[RecallRow] | None:
+                     limit: int, fts: str, cache: RecallRowCache | None = None,
+                     postings: Bm25Postings | None = None) -> list[RecallRow] | None:
     """The best ``limit`` candidate rows ranked on the FTS index alone, or None when unsure
-    (see the module doc). Rows in ``cache`` are not read again; rows read are put there."""
+    (see the module doc). Rows in ``cache`` are not read again; rows read are put there.
+    ``postings`` gives the ranking SQLite would (the same ids and doubles) without scoring
+    every match again; where it cannot, it says None and SQLite ranks."""
     cache = RecallRowCache() if cache is None else cache
     bound = "AND rowid < ? " if before_id is not None else ""
     fetch = limit * RECALL_OVERFETCH
-    ranked = db.execute(
-        f"SELECT rowid, bm25({fts}) AS score FROM {fts} WHERE {fts} MATCH ? {bound}"
-        "ORDER BY score, rowid DESC LIMIT ?",
-        (match, *(() if before_id is None else (int(before_id),)), fetch)).fetchall()
+    ranked = None if postings is None else postings.ranked(db, fts, match, before_id, fetch)
+    if ranked is None:
+        ranked = db.execute(
+            f"SELECT rowid, bm25({fts}) AS score FROM {fts} WHERE {fts} MATCH ? {bound}"
+            "ORDER BY score, rowid DESC LIMIT ?",
+            (match, *(() if before_id is None else (int(before_id),)), fetch)).fetchall()
     rows: list[RecallRow] = []
     start = 0
     # rows are read in rank order, only as many as are still missing: the over-fetched ids

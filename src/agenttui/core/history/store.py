@@ -59,6 +59,7 @@ from typing import Any
 from agenttui.core import files
 from agenttui.core.config.profile_claims import ProfileClaim
 from agenttui.core.history import recall_queries
+from agenttui.core.history.bm25_postings import Bm25Postings
 from agenttui.core.history.recall_queries import (
     HIGHLIGHT_CLOSE,
     HIGHLIGHT_OPEN,
@@ -71,6 +72,7 @@ from agenttui.core.history.rows import MESSAGE_COLUMNS, from_ts, message_from_ro
 from agenttui.core.history.schema import SchemaTooNewError, check_not_too_new, migrate
 from agenttui.core.history.term_counts import TermCountCache
 from agenttui.core.models import Conversation, Message, SearchHit, ToolCall, new_id, utcnow
+from agenttui.core.recall.text import fts_phrase
 from agenttui.core.usage import usage_rows
 from agenttui.core.usage.message_usage import MessageUsage
 from agenttui.security import redact_secrets
@@ -309,6 +311,7 @@ class HistoryStore:
         self._claim: ProfileClaim | None = None  # held while the connection is open
         self._term_counts = TermCountCache()
         self._recall_rows = RecallRowCache()
+        self._postings = Bm25Postings()
 
     # -- connection ----------------------------------------------------------
     def _db(self) -> sqlite3.Connection:
@@ -1037,10 +1040,15 @@ class HistoryStore:
             known = self._term_counts
             known.sync(self.epoch, self.message_total())
             try:
+                missing = [term for term in terms if known.get(term, cap) is None]
+                # the common words' counts are the lengths of the postings the app keeps
+                kept = dict(zip(missing, self._postings.hits(db, "messages_fts", [fts_phrase(t) for t in missing]),
+                                strict=True))
                 for term in terms:
                     count = known.get(term, cap)
                     if count is None:
-                        count = recall_queries.count_term(db, term, cap)
+                        found = kept.get(term)
+                        count = recall_queries.count_term(db, term, cap) if found is None else min(found, cap)
                         known.put(term, count, cap)
                     counts[term] = count
             except sqlite3.OperationalError:
@@ -1058,9 +1066,22 @@ class HistoryStore:
                 self._recall_rows.sync(self.epoch)
                 return recall_queries.candidates(db, match, limit, since=since, until=until,
                                                  conversation_id=conversation_id, before_id=before_id,
-                                                 highlight=highlight, index=index, cache=self._recall_rows)
+                                                 highlight=highlight, index=index, cache=self._recall_rows,
+                                                 postings=self._postings)
             except sqlite3.OperationalError:
                 return []
+
+    def keep_ranking_index(self, *, wait: bool = True) -> None:
+        """Keep the common words' postings in memory from now on, so recall ranks without
+        SQLite scoring their every match (:mod:`agenttui.core.history.bm25_postings`; the
+        same results). Built in the calling thread (``wait``) or a background one (~1-3 s of
+        CPU at 200,000 messages, most of it in SQLite), and again in the background whenever
+        they fall behind. For the app; a one-shot command would spend more building than it
+        saves. Meanwhile, and wherever they cannot answer, SQLite ranks."""
+        with self._read():
+            pass  # the file exists and is migrated before another connection reads it
+        if self.db_path.is_file():
+            self._postings.keep(self.db_path, wait=wait)
 
     def rows_for_ids(self, ids: Sequence[int], *, before_id: int | None = None,
                      conversation_id: str | None = None) -> list[RecallRow]:
