@@ -1071,6 +1071,11 @@ class HistoryStore:
             except sqlite3.OperationalError:
                 return []
 
+    @property
+    def ranking_index_ready(self) -> bool:
+        """Does recall rank from postings kept in memory now (``keep_ranking_index``)?"""
+        return self._postings.snapshot is not None
+
     def keep_ranking_index(self, *, wait: bool = True) -> None:
         """Keep the common words' postings in memory from now on, so recall ranks without
         SQLite scoring their every match (:mod:`agenttui.core.history.bm25_postings`; the
