@@ -71,7 +71,7 @@ _IDS_PER_QUERY = 500
 _PHRASE = re.compile(r'"((?:[^"]|"")*)"\*?')
 _WORD = re.compile(r"\w")
 _DECLARED = re.compile(r"fts5\s*\((.*)\)", re.IGNORECASE | re.DOTALL)
-_OPTION = re.compile(r"(\w+)\s*=\s*'([^']*)'")
+_OPTION = re.compile(r"(?<!\w)(\w+)\s*=\s*'([^']*)'")  # from a word's start: linear
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _TOKENIZE = re.compile(r"tokenize\s*=\s*'((?:[^']|'')*)'", re.IGNORECASE)
 
