@@ -59,7 +59,7 @@ def fill(store: HistoryStore, texts=TEXTS) -> None:
 
 def built(store: HistoryStore, db_path) -> Bm25Postings:
     postings = Bm25Postings()
-    postings.keep(db_path)
+    postings.keep(lambda: db_path)
     assert postings.snapshot is not None
     return postings
 
@@ -152,9 +152,24 @@ def test_postings_that_would_not_give_sqlites_doubles_are_not_kept(store, db_pat
     exact = bm25_postings._terms
     monkeypatch.setattr(bm25_postings, "_terms", lambda *args: exact(*args) * (1 + 1e-15))
     postings = Bm25Postings()
-    postings.keep(db_path)
+    postings.keep(lambda: db_path)
     assert postings.snapshot is None
     assert kept(postings, db_path, '"days"') is None
+
+
+def test_a_build_that_fails_says_nothing_and_leaves_ranking_to_sqlite(store, db_path, capsys):
+    fill(store)
+    postings = Bm25Postings()
+
+    def broken() -> None:
+        raise RuntimeError("the profile's folder went away")
+
+    postings.keep(broken, wait=False)
+    for thread in threading.enumerate():
+        if thread.name == "bm25-postings":
+            thread.join()
+    assert postings.snapshot is None and kept(postings, db_path, '"days"') is None
+    assert capsys.readouterr() == ("", "")  # no traceback on the app's screen
 
 
 def test_the_store_ranks_and_counts_from_postings_as_a_store_without_them(store, db_path, common_hits):

@@ -41,7 +41,7 @@ import sqlite3
 import threading
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -366,7 +366,7 @@ class Bm25Postings:
 
     def __init__(self) -> None:
         self._snapshot: Snapshot | None = None
-        self._path: Path | None = None  # set by ``keep``: snapshots are built and rebuilt
+        self._source: Callable[[], Path | None] | None = None  # set by ``keep``: snapshots are built and rebuilt
         self._words: dict[str, tuple[str, ...]] = {}  # phrase -> its words as the index holds them
         self._tokenizer: Tokenizer | None = None
         self._tokenize = ""  # what ``_tokenizer`` and ``_words`` were made with
@@ -381,41 +381,43 @@ class Bm25Postings:
     def snapshot(self) -> Snapshot | None:
         return self._snapshot
 
-    def keep(self, db_path: Path, *, wait: bool = True) -> None:
-        """Build a snapshot of this database's index now (in the caller's thread when
-        ``wait``, else in a background one), and a new one in the background whenever it
-        falls behind (a deletion, many appends)."""
-        self._path = db_path
+    def keep(self, source: Callable[[], Path | None], *, wait: bool = True) -> None:
+        """Build a snapshot of the database ``source`` names (it opens it first; None: nothing
+        to build) now, in the caller's thread when ``wait``, else in a background one; and a
+        new one in the background whenever it falls behind (a deletion, many appends)."""
+        self._source = source
         if wait:
             self._build()
         else:
             threading.Thread(target=self._build, name="bm25-postings", daemon=True).start()
 
     def _build(self) -> None:
-        if self._path is None or not self._building.acquire(blocking=False):
+        if self._source is None or not self._building.acquire(blocking=False):
             return
         try:
             self._built_at = time.monotonic()
             try:
-                snapshot = build(self._path)
-            except (sqlite3.Error, OSError, ValueError):  # no postings: SQLite ranks, as without them
-                snapshot = None
+                path = self._source()
+                snapshot = None if path is None else build(path)
+            except Exception:  # noqa: BLE001 -- in a thread of its own, where nothing may escape
+                snapshot = None  # (a traceback on stderr would land on the app's screen): SQLite ranks
             self._snapshot = snapshot
         finally:
             self._building.release()
 
-    def _rebuild(self) -> None:
-        """A new snapshot in the background (at most one each ``REBUILD_EVERY_S``); until it
-        is in, SQLite ranks."""
-        self._snapshot = None
-        if (self._path is not None and not self._building.locked()
+    def _rebuild(self, stale: Snapshot | None) -> None:
+        """A new snapshot in the background (at most one each ``REBUILD_EVERY_S``) in place of
+        ``stale``; until it is in, SQLite ranks."""
+        if self._snapshot is stale:  # not one a build put in meanwhile
+            self._snapshot = None
+        if (self._source is not None and not self._building.locked()
                 and time.monotonic() - self._built_at >= REBUILD_EVERY_S):
-            self.keep(self._path, wait=False)
+            self.keep(self._source, wait=False)
 
     def _usable(self, fts: str) -> Snapshot | None:
         snapshot = self._snapshot
         if snapshot is None:
-            self._rebuild()  # kept, and the last build failed or fell behind: try again, in time
+            self._rebuild(None)  # kept, and the last build failed or fell behind: try again, in time
         return snapshot if snapshot is not None and snapshot.fts == fts else None
 
     def _learn(self, snapshot: Snapshot, phrases: Sequence[str]) -> None:
@@ -539,7 +541,7 @@ class Bm25Postings:
             if now is None:  # a new snapshot, or an appended message deleted: all of them again
                 now = self._caught_up(db, snapshot, _Appended(snapshot.newest), totals)
         if now is None:
-            self._rebuild()
+            self._rebuild(snapshot)
         return now
 
     def _caught_up(self, db: sqlite3.Connection, snapshot: Snapshot, appended: _Appended,

@@ -1083,10 +1083,14 @@ class HistoryStore:
         CPU at 200,000 messages, most of it in SQLite), and again in the background whenever
         they fall behind. For the app; a one-shot command would spend more building than it
         saves. Meanwhile, and wherever they cannot answer, SQLite ranks."""
+        self._postings.keep(self._opened_file, wait=wait)
+
+    def _opened_file(self) -> Path | None:
+        """The database file, opened and migrated (so another connection may read it); None
+        for a store without one."""
         with self._read():
-            pass  # the file exists and is migrated before another connection reads it
-        if self.db_path.is_file():
-            self._postings.keep(self.db_path, wait=wait)
+            pass
+        return self.db_path if self.db_path.is_file() else None
 
     def rows_for_ids(self, ids: Sequence[int], *, before_id: int | None = None,
                      conversation_id: str | None = None) -> list[RecallRow]:
