@@ -40,9 +40,11 @@ import re
 import sqlite3
 import threading
 import time
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -200,6 +202,11 @@ class Snapshot:
     sizes: npt.NDArray[np.float64]  # by message id, up to ``newest``
     every_word: bool  # every word of the index then is in ``slices``: a word not there was in no message
 
+    @cached_property
+    def ordered(self) -> list[str]:
+        """The kept words in FTS5's order (UTF-8 bytes, which is code points'): a prefix's are a run."""
+        return sorted(self.slices)
+
     @property
     def pairs(self) -> int:
         return len(self.ids)
@@ -318,6 +325,10 @@ def _ranks_as_sqlite(db: sqlite3.Connection, snapshot: Snapshot, words: list[str
     return bool(checked)
 
 
+#: What a phrase is to the postings: (a word as the index holds it, whether it is a prefix)
+Key = tuple[str, bool]
+
+
 class _Appended:
     """The messages appended since a snapshot (few), as the index's tokenizer reads them."""
 
@@ -327,8 +338,16 @@ class _Appended:
         self.tokens = 0
         self.sizes: dict[int, int] = {}
         self.words: dict[str, dict[int, int]] = {}  # word -> message -> how often
+        self._ordered: list[str] | None = None
+
+    @property
+    def ordered(self) -> list[str]:
+        if self._ordered is None:
+            self._ordered = sorted(self.words)
+        return self._ordered
 
     def add(self, message_id: int, words: tuple[str, ...]) -> None:
+        self._ordered = None
         self.sizes[message_id] = len(words)
         self.tokens += len(words)
         self.newest = max(self.newest, message_id)
@@ -344,21 +363,66 @@ class _Now:
     avgdl: float
     appended: _Appended
 
-    def terms(self, snapshot: Snapshot, word: str) -> tuple[np.ndarray, np.ndarray]:
-        """A kept word's messages and their terms of the sum (the formula, as SQLite's)."""
+    def terms(self, snapshot: Snapshot, key: Key) -> tuple[np.ndarray, np.ndarray]:
+        """A kept word's (or prefix's) messages and their terms of the sum (the formula, as SQLite's)."""
+        ids, tf, sizes = self.posting(snapshot, key)
+        return ids, _terms(_idf(self.rows, len(ids)), tf, sizes, self.avgdl)
+
+    def count(self, snapshot: Snapshot, key: Key) -> int:
+        """How many messages hold a word, or any word a prefix starts."""
+        word, prefix = key
+        if prefix:
+            return len(self.posting(snapshot, key)[0])
+        start, end = snapshot.slices.get(word, (0, 0))
+        return end - start + len(self.appended.words.get(word, ()))
+
+    def posting(self, snapshot: Snapshot, key: Key) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The messages holding a word, or any word a prefix starts (FTS5's prefix phrase: its
+        count in a message is all of theirs), each once, with that count and its length."""
+        import numpy as np
+
+        word, prefix = key
+        if not prefix:
+            return self._word(snapshot, word)
+        parts = [self._word(snapshot, w) for w in _starting(snapshot.ordered, word)]
+        parts += [self._later(w) for w in _starting(self.appended.ordered, word) if w not in snapshot.slices]
+        if not parts:
+            return np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0)
+        ids = np.concatenate([part[0] for part in parts])
+        every, where = np.unique(ids, return_inverse=True)
+        tf = np.bincount(where, weights=np.concatenate([part[1] for part in parts]), minlength=len(every))
+        sizes = np.zeros(len(every), dtype=np.float64)
+        sizes[where] = np.concatenate([part[2] for part in parts])
+        return every, tf, sizes
+
+    def _word(self, snapshot: Snapshot, word: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         import numpy as np
 
         start, end = snapshot.slices.get(word, (0, 0))  # not there: in no message then
         ids = snapshot.ids[start:end].astype(np.int64)
         tf = snapshot.tf[start:end].astype(np.float64)
         sizes = snapshot.sizes[ids]
-        later = self.appended.words.get(word)
-        if later:
-            later_ids = np.fromiter(later, dtype=np.int64, count=len(later))
-            ids = np.concatenate([ids, later_ids])
-            tf = np.concatenate([tf, np.fromiter(later.values(), dtype=np.float64, count=len(later))])
-            sizes = np.concatenate([sizes, np.array([self.appended.sizes[mid] for mid in later], dtype=np.float64)])
-        return ids, _terms(_idf(self.rows, len(ids)), tf, sizes, self.avgdl)
+        if word not in self.appended.words:
+            return ids, tf, sizes
+        later_ids, later_tf, later_sizes = self._later(word)
+        return np.concatenate([ids, later_ids]), np.concatenate([tf, later_tf]), np.concatenate([sizes, later_sizes])
+
+    def _later(self, word: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        import numpy as np
+
+        later = self.appended.words.get(word, {})
+        return (np.fromiter(later, dtype=np.int64, count=len(later)),
+                np.fromiter(later.values(), dtype=np.float64, count=len(later)),
+                np.array([self.appended.sizes[mid] for mid in later], dtype=np.float64))
+
+
+def _starting(ordered: list[str], prefix: str) -> list[str]:
+    """The words of a sorted list that start with ``prefix``."""
+    at = bisect_left(ordered, prefix)
+    end = at
+    while end < len(ordered) and ordered[end].startswith(prefix):
+        end += 1
+    return ordered[at:end]
 
 
 class Bm25Postings:
@@ -421,18 +485,18 @@ class Bm25Postings:
         return snapshot if snapshot is not None and snapshot.fts == fts else None
 
     def _learn(self, snapshot: Snapshot, phrases: Sequence[str]) -> None:
-        """Read the words of the phrases not read before (``"..."``; a prefix's are not needed)
-        with the index's tokenizer, all in one batch."""
+        """Read the words of the phrases not read before (``"..."`` or ``"..."*``) with the
+        index's tokenizer, all in one batch."""
         if self._tokenizer is None or self._tokenize != snapshot.tokenize:
             if self._tokenizer is not None:
                 self._tokenizer.close()
             self._tokenizer, self._tokenize, self._words = Tokenizer(snapshot.tokenize), snapshot.tokenize, {}
-        new = list(dict.fromkeys(p for p in phrases if p not in self._words and not p.endswith("*")))
+        new = list(dict.fromkeys(p for p in phrases if p not in self._words))
         if not new:
             return
         if len(self._words) + len(new) > MAX_PHRASES:
             self._words = {}
-        read = self._tokenizer.words([phrase[1:-1].replace('""', '"') for phrase in new])
+        read = self._tokenizer.words([phrase.removesuffix("*")[1:-1].replace('""', '"') for phrase in new])
         self._words.update(zip(new, read, strict=True))
 
     def ranked(self, db: sqlite3.Connection, fts: str, match: str, before_id: int | None,
@@ -446,8 +510,8 @@ class Bm25Postings:
         if phrases is None:
             return None
         self._learn(snapshot, phrases)
-        words = [self._kept_word(snapshot, phrase) for phrase in phrases]
-        if all(word is None for word in words):
+        keys = [self._key(snapshot, phrase) for phrase in phrases]
+        if all(key is None for key in keys):
             return None  # nothing common: SQLite's one look-up is as quick
         now = self._now(db, snapshot)
         if now is None:
@@ -455,13 +519,13 @@ class Bm25Postings:
         import numpy as np
 
         parts: list[tuple[np.ndarray, np.ndarray]] = []  # each phrase's messages and terms
-        for phrase, word in zip(phrases, words, strict=True):
-            if word is None:  # a phrase alone scores each message -1.0 * (0.0 + its term): the term, exactly
+        for phrase, key in zip(phrases, keys, strict=True):
+            if key is None:  # a phrase alone scores each message -1.0 * (0.0 + its term): the term, exactly
                 found = db.execute(f"SELECT rowid, bm25({fts}) FROM {fts} WHERE {fts} MATCH ?", (phrase,)).fetchall()
                 parts.append((np.array([mid for mid, _ in found], dtype=np.int64),
                               -np.array([score for _, score in found], dtype=np.float64)))
             else:
-                parts.append(now.terms(snapshot, word))
+                parts.append(now.terms(snapshot, key))
         top = max(snapshot.newest, now.appended.newest, *(int(ids.max()) for ids, _ in parts if len(ids)))
         score, hit = self._scratch(top + 1)  # by message id: no sort to bring a message's terms together
         try:
@@ -501,20 +565,22 @@ class Bm25Postings:
         if snapshot is None:
             return [None] * len(phrases)
         self._learn(snapshot, phrases)
-        words = [self._kept_word(snapshot, phrase) for phrase in phrases]
-        now = None if all(word is None for word in words) else self._now(db, snapshot)
+        keys = [self._key(snapshot, phrase) for phrase in phrases]
+        now = None if all(key is None for key in keys) else self._now(db, snapshot)
         if now is None:
             return [None] * len(phrases)
-        spans = [(0, 0) if word is None else snapshot.slices.get(word, (0, 0)) for word in words]
-        return [None if word is None else end - start + len(now.appended.words.get(word, ()))
-                for word, (start, end) in zip(words, spans, strict=True)]
+        return [None if key is None else now.count(snapshot, key) for key in keys]
 
-    def _kept_word(self, snapshot: Snapshot, phrase: str) -> str | None:
-        """The word a phrase is, when the snapshot keeps its posting (a prefix or several words: None)."""
-        words = self._words.get(phrase)  # read by ``_learn``; a prefix's never are
+    def _key(self, snapshot: Snapshot, phrase: str) -> Key | None:
+        """What the postings answer a phrase with: one word kept, or a prefix when every word
+        was (its words are then all there); None for several words, or a word not kept."""
+        words = self._words.get(phrase)  # read by ``_learn``
         if words is None or len(words) != 1:
             return None
-        return words[0] if snapshot.every_word or words[0] in snapshot.slices else None
+        if phrase.endswith("*"):
+            # the prefix is read as a word is (porter stems it too); FTS5 matches every word it starts
+            return (words[0], True) if snapshot.every_word else None
+        return (words[0], False) if snapshot.every_word or words[0] in snapshot.slices else None
 
     def _now(self, db: sqlite3.Connection, snapshot: Snapshot) -> _Now | None:
         """The index now, when the snapshot still holds (module doc); else None, and a new
