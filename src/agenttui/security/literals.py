@@ -73,3 +73,53 @@ def gate_needles(pattern: str, flags: int = 0, min_len: int = 3) -> tuple[str, .
     if not pre or any(len(p) < min_len for p in pre):
         return None
     return tuple(sorted({p.lower() for p in pre}))
+
+
+def start_literals(pattern: str, flags: int = 0, max_class: int = 16) -> list[str] | None:
+    """Strings every match of a case-sensitive `pattern` starts with, reading further than
+    `literal_prefixes`: zero-width assertions are passed (they only restrict), a class of
+    at most `max_class` characters is expanded, and so is the first character of a
+    repeat of one. `SK(?<![A-Za-z0-9]SK)[0-9a-f]{32}` starts with one of 'SK0' … 'SKf'
+    (its `literal_prefixes` is 'SK', which lower-cased is a word part, not a needle).
+    None under IGNORECASE, or when the expansion would exceed 64 strings."""
+    parsed, all_flags = C.parse(pattern, flags)
+    if all_flags & re.IGNORECASE:
+        return None
+    outs = [""]
+    for op, av in parsed:
+        if op in (C.AT, C.ASSERT, C.ASSERT_NOT):
+            continue
+        if op == C.LITERAL:
+            outs = [o + chr(av) for o in outs]
+            continue
+        node = (op, av)
+        last = False
+        if op in C.REPEATS and av[0] >= 1 and len(av[2]) == 1:
+            node, last = av[2][0], True  # its first character, then the rest is unknown
+        chars = _class_chars(node, max_class)
+        if chars is None:
+            break
+        outs = [o + c for o in outs for c in chars]
+        if len(outs) > 64:
+            return None
+        if last:
+            break
+    return outs
+
+
+def _class_chars(node: C.Node, limit: int) -> list[str] | None:
+    """The characters a literal or a class of literals and ranges matches, if few."""
+    op, av = node
+    if op == C.LITERAL:
+        return [chr(av)]
+    if op != C.IN:
+        return None
+    chars: list[str] = []
+    for member, value in av:
+        if member == C.LITERAL:
+            chars.append(chr(value))
+        elif member == C.RANGE and value[1] - value[0] < limit:
+            chars.extend(map(chr, range(value[0], value[1] + 1)))
+        else:
+            return None  # a negation or a category
+    return sorted(set(chars)) if len(set(chars)) <= limit else None

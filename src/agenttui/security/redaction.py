@@ -61,7 +61,7 @@ from .credential_calls import find_credential_calls
 from .crypto_keys import alnum_view, ascii_view, find_seed_phrases, find_wallet_keys
 from .hash_rules import NEEDLES as _HASH_NEEDLES
 from .hash_rules import find_password_hashes
-from .literals import gate_needles, literal_prefixes
+from .literals import gate_needles, literal_prefixes, start_literals
 from .match import SecretMatch
 from .outranked import outranking_ends
 from .pin_rules import _LOGIN as _LOGIN_LINE
@@ -77,6 +77,7 @@ from .prose_rules import (
     find_wallet_hex_keys,
 )
 from .secret_patterns import CONTEXT, GENERIC, PROVIDER_RULES, hinted_matches
+from .secret_patterns import Rule as ProviderRule
 from .source_derived_keywords import FINDERS as _KEYWORD_SHAPE_FINDERS
 from .source_derived_keywords import LOCATED as _KEYWORD_SHAPE_NEEDLES
 from .source_derived_rules import FINDERS as _SOURCE_FORMAT_FINDERS
@@ -234,10 +235,13 @@ def _needles() -> tuple[tuple[tuple[str, ...] | None, ...], tuple[str, ...]]:
 @cache
 def _anchors() -> frozenset[str]:
     """What the sparse pass locates: the anchored finders' anchors, the provider
-    rules' literal prefixes (`_provider_prefixes`) and the literals other finders'
-    regexes start with (`anchor_positions.scan`)."""
+    rules' literal prefixes (`_provider_prefixes`), the literals other finders'
+    regexes start with (`anchor_positions.scan`) and the needles gitleaks' seeks
+    start with (`gitleaks_scan.seek_start_needles`)."""
+    seeks = gitleaks_scan.seek_start_needles(gitleaks_scan.compiled(_needles()[1]))
     return frozenset(a for p in _ANCHORED_FINDERS.values() for a in p.anchors) | {
-        p for prefixes in _provider_prefixes() if prefixes for p in prefixes} | _LOCATED_NEEDLES
+        p for prefixes in _provider_prefixes() if prefixes for p in prefixes} | _LOCATED_NEEDLES | {
+        n for needles in seeks.values() for n in needles}
 
 
 @cache
@@ -251,8 +255,24 @@ def _provider_prefixes() -> tuple[tuple[str, ...] | None, ...]:
         prefixes = literal_prefixes(rule.regex.pattern, rule.regex.flags)
         usable = bool(prefixes) and all(
             p and p.lower() in every and (rule.hint is None or rule.hint.match(p)) for p in prefixes or ())
-        out.append(tuple(sorted({p.lower() for p in prefixes or ()})) if usable else None)
+        out.append(tuple(sorted({p.lower() for p in prefixes or ()})) if usable else _needle_starts(rule, every))
     return tuple(out)
+
+
+def _needle_starts(rule: ProviderRule, every: frozenset[str]) -> tuple[str, ...] | None:
+    """The needles every match of `rule` starts with, read past its literal prefix
+    (`literals.start_literals`): Twilio's 'SK' and 'AC' lower-cased are parts of words,
+    but 'sk' or 'ac' then a hex digit (its needles) is rare outside tokens. Located,
+    they spare a scan of the text for the rule's family hint ('S', 'A' + …: capitals
+    are common in docs). Each start must begin with a needle and match the hint."""
+    starts = start_literals(rule.regex.pattern, rule.regex.flags)
+    needles: set[str] = set()
+    for s in starts or ():
+        held = [n for n in every if n and s.lower().startswith(n)]
+        if not held or (rule.hint is not None and not rule.hint.match(s)):
+            return None
+        needles.add(max(held, key=len))
+    return tuple(sorted(needles)) if needles else None
 
 
 def _provider_candidates(text: str, found: set[str] | None = None) -> Iterator[Candidate]:
