@@ -1,4 +1,5 @@
-"""bm25 from the postings the app keeps (bm25_postings.py) ranks as SQLite does, bit for bit, and stays exact."""
+"""bm25 from the postings the app keeps (bm25_postings.py, postings_snapshot.py) ranks as SQLite does,
+bit for bit, and stays exact."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ import threading
 
 import pytest
 
-from agenttui.core.history import bm25_postings
-from agenttui.core.history.bm25_postings import Bm25Postings, Tokenizer, phrases_of
+from agenttui.core.history import bm25_postings, postings_snapshot
+from agenttui.core.history.bm25_postings import Bm25Postings, phrases_of
+from agenttui.core.history.postings_snapshot import Tokenizer
 from agenttui.core.history.store import HistoryStore
 from agenttui.core.models import Message
 
@@ -31,7 +33,7 @@ MATCHES = ['"days"', '"ate" OR "mango" OR "days"', '"mother in law" OR "mother" 
 
 @pytest.fixture(autouse=True, params=[1, 3], ids=["every word kept", "rare words ranked by SQLite"])
 def common_hits(request, monkeypatch):
-    monkeypatch.setattr(bm25_postings, "COMMON_HITS", request.param)
+    monkeypatch.setattr(postings_snapshot, "COMMON_HITS", request.param)
     return request.param
 
 
@@ -160,8 +162,8 @@ def test_a_deletion_sends_ranking_back_to_sqlite_until_a_new_snapshot_is_in(stor
 
 def test_postings_that_would_not_give_sqlites_doubles_are_not_kept(store, db_path, monkeypatch):
     fill(store)
-    exact = bm25_postings._terms
-    monkeypatch.setattr(bm25_postings, "_terms", lambda *args: exact(*args) * (1 + 1e-15))
+    exact = postings_snapshot.terms_of
+    monkeypatch.setattr(postings_snapshot, "terms_of", lambda *args: exact(*args) * (1 + 1e-15))
     postings = Bm25Postings()
     postings.keep(lambda: db_path)
     assert postings.snapshot is None
