@@ -259,12 +259,19 @@ def _provider_prefixes() -> tuple[tuple[str, ...] | None, ...]:
     return tuple(out)
 
 
+# Lower-cased, Twilio's auth token starts 'ac' + a hex digit: 'acc' and 'ace' of
+# 'access', 'account', 'interface' (~1,800 a MB of this repository's docs and
+# code). Located, each would cost a hit and a match attempt, more than the scan of
+# the 'A' family hint it saves: the rule keeps its scan.
+_WORD_PART_STARTS = frozenset(f"ac{c}" for c in "0123456789abcdef")
+
+
 def _needle_starts(rule: ProviderRule, every: frozenset[str]) -> tuple[str, ...] | None:
     """The needles every match of `rule` starts with, read past its literal prefix
-    (`literals.start_literals`): Twilio's 'SK' and 'AC' lower-cased are parts of words,
-    but 'sk' or 'ac' then a hex digit (its needles) is rare outside tokens. Located,
-    they spare a scan of the text for the rule's family hint ('S', 'A' + …: capitals
-    are common in docs). Each start must begin with a needle and match the hint."""
+    (`literals.start_literals`): Twilio's 'SK' lower-cased is a part of words, but 'sk'
+    then a hex digit (its needles) is rare outside tokens. Located, they spare a scan
+    of the text for the rule's family hint ('S' + …: capitals are common in docs).
+    Each start must begin with a needle and match the hint."""
     starts = start_literals(rule.regex.pattern, rule.regex.flags)
     needles: set[str] = set()
     for s in starts or ():
@@ -272,7 +279,9 @@ def _needle_starts(rule: ProviderRule, every: frozenset[str]) -> tuple[str, ...]
         if not held or (rule.hint is not None and not rule.hint.match(s)):
             return None
         needles.add(max(held, key=len))
-    return tuple(sorted(needles)) if needles else None
+    if not needles or needles & _WORD_PART_STARTS:
+        return None
+    return tuple(sorted(needles))
 
 
 def _provider_candidates(text: str, found: set[str] | None = None) -> Iterator[Candidate]:

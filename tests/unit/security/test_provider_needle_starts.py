@@ -1,10 +1,11 @@
 """Provider rules located by the needles their matches start with, past the literal prefix.
 
-Twilio's 'SK'/'AC', GitHub's 'gh', Slack's 'xox' and DigitalOcean's 'do' are word
-parts once lower-cased, so they are no needles; one character further ('sk' + a hex
-digit, 'ghp_', …) they are (`literals.start_literals`). Those rules are then tried
-where the keyword pass located their needles, not after a scan of the text for
-their family hint; they must find what the scans find.
+Twilio's 'SK', GitHub's 'gh', Slack's 'xox' and DigitalOcean's 'do' are word parts
+once lower-cased, so they are no needles; one character further ('sk' + a hex digit,
+'ghp_', …) they are (`literals.start_literals`). Those rules are then tried where
+the keyword pass located their needles, not after a scan of the text for their
+family hint; they must find what the scans find. Twilio's 'AC' + a hex digit
+('acc', 'ace') stays a scan: those are common word parts.
 """
 
 from __future__ import annotations
@@ -54,7 +55,8 @@ def test_start_literals_read_past_lookbehinds_and_into_classes() -> None:
 
 def test_twilio_github_slack_and_digitalocean_rules_are_located() -> None:
     located = {r.kind for r, p in zip(PROVIDER_RULES, _provider_prefixes(), strict=True) if p is not None}
-    assert {"twilio_api_key", "twilio_auth_token", "github_token", "slack_token", "digitalocean_token"} <= located
+    assert {"twilio_api_key", "github_token", "slack_token", "digitalocean_token"} <= located
+    assert "twilio_auth_token" not in located  # its needles are word parts (acc, ace): it keeps its scan
     for rule, prefixes in zip(PROVIDER_RULES, _provider_prefixes(), strict=True):
         if rule.kind == "twilio_api_key":
             assert prefixes == tuple(f"sk{c}" for c in _HEX)
