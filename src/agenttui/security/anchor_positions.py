@@ -141,6 +141,7 @@ def present_and_located(
         return set(), {}
     found: set[str] = set()
     common: set[str] = set()
+    sampled: list[tuple[int, int]] | None = None
     if len(view) > 2 * _SAMPLE:
         sampled = _hits(view[:_SAMPLE], every_bytes)
         if sampled is None:
@@ -157,10 +158,24 @@ def present_and_located(
         rest, rest_bytes = every, every_bytes
     if not rest:
         return found, {}
-    hits = _hits(view, rest_bytes)
-    if hits is None:
-        return None
     positions: dict[str, list[int]] = {}
+    if sampled is None:
+        hits = _hits(view, rest_bytes)
+        if hits is None:
+            return None
+    else:
+        # The sample's hits are the located anchors' starts there; the pass reads on
+        # from where an occurrence could still end past the sample (a text of 256 KB
+        # was read 1.25 times). Hits that end inside the sample are left to it.
+        kept = frozenset(rest)
+        for k, start in sampled:
+            if every[k] in kept:
+                positions.setdefault(every[k], []).append(start)
+        lo = _SAMPLE - max(map(len, rest_bytes)) + 1
+        after = _hits(view[lo:], rest_bytes)
+        if after is None:
+            return None
+        hits = [(k, lo + start) for k, start in after if lo + start + len(rest_bytes[k]) > _SAMPLE]
     for k, start in hits:
         name = rest[k]
         starts = positions.get(name)
