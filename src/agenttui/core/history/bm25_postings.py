@@ -31,7 +31,6 @@ import re
 import sqlite3
 import threading
 import time
-from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -46,6 +45,7 @@ from agenttui.core.history.postings_snapshot import (
     index_totals,
     size_of,
     sizes_query,
+    starting,
     terms_of,
 )
 
@@ -131,7 +131,7 @@ class _Now:
         word, prefix = key
         if prefix:
             return len(self.posting(snapshot, key)[0])
-        start, end = snapshot.slices.get(word, (0, 0))
+        start, end = snapshot.span(word) or (0, 0)
         return end - start + len(self.appended.words.get(word, ()))
 
     def posting(self, snapshot: Snapshot, key: Key) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -142,8 +142,8 @@ class _Now:
         word, prefix = key
         if not prefix:
             return self._word(snapshot, word)
-        parts = [self._word(snapshot, w) for w in _starting(snapshot.ordered, word)]
-        parts += [self._later(w) for w in _starting(self.appended.ordered, word) if w not in snapshot.slices]
+        parts = [self._word(snapshot, w) for w in snapshot.starting(word)]
+        parts += [self._later(w) for w in starting(self.appended.ordered, word) if snapshot.span(w) is None]
         if not parts:
             return np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0)
         ids = np.concatenate([part[0] for part in parts])
@@ -156,7 +156,7 @@ class _Now:
     def _word(self, snapshot: Snapshot, word: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         import numpy as np
 
-        start, end = snapshot.slices.get(word, (0, 0))  # not there: in no message then
+        start, end = snapshot.span(word) or (0, 0)  # not there: in no message then
         ids = snapshot.ids[start:end].astype(np.int64)
         tf = snapshot.tf[start:end].astype(np.float64)
         sizes = snapshot.sizes[ids]
@@ -172,15 +172,6 @@ class _Now:
         return (np.fromiter(later, dtype=np.int64, count=len(later)),
                 np.fromiter(later.values(), dtype=np.float64, count=len(later)),
                 np.array([self.appended.sizes[mid] for mid in later], dtype=np.float64))
-
-
-def _starting(ordered: list[str], prefix: str) -> list[str]:
-    """The words of a sorted list that start with ``prefix``."""
-    at = bisect_left(ordered, prefix)
-    end = at
-    while end < len(ordered) and ordered[end].startswith(prefix):
-        end += 1
-    return ordered[at:end]
 
 
 class Bm25Postings:
@@ -338,7 +329,7 @@ class Bm25Postings:
         if phrase.endswith("*"):
             # the prefix is read as a word is (porter stems it too); FTS5 matches every word it starts
             return (words[0], True) if snapshot.every_word else None
-        return (words[0], False) if snapshot.every_word or words[0] in snapshot.slices else None
+        return (words[0], False) if snapshot.every_word or snapshot.span(words[0]) is not None else None
 
     def _now(self, db: sqlite3.Connection, snapshot: Snapshot) -> _Now | None:
         """The index now, when the snapshot still holds (module doc); else None, and a new

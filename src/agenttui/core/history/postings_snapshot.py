@@ -23,9 +23,10 @@ from __future__ import annotations
 import math
 import re
 import sqlite3
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -40,6 +41,9 @@ B = 0.75
 COMMON_HITS = 1
 #: (word, message) pairs kept at most (6 bytes each: 36 MB), the commonest words first.
 MAX_PAIRS = 6_000_000
+#: Words kept at most, the commonest first (~70 bytes each: 21 MB); past it, the rarest
+#: are left to SQLite, and so are prefixes.
+MAX_WORDS = 300_000
 #: The words whose postings are checked against SQLite's own ranking at each build.
 CHECKED_WORDS = 3
 _DECLARED = re.compile(r"fts5\s*\((.*)\)", re.IGNORECASE | re.DOTALL)
@@ -148,20 +152,38 @@ class Snapshot:
     newest: int  # the highest message id then
     rows: int  # the averages record then
     tokens: int
-    slices: dict[str, tuple[int, int]]  # word (as indexed) -> its part of ``ids``/``tf``
+    # the kept words (as indexed), in FTS5's order (UTF-8 bytes, which is code points', so
+    # Python's): a list and an array, not a dict of tuples (~70 bytes a word instead of ~200)
+    words: list[str]
+    starts: npt.NDArray[np.int64]  # word i's postings are ids[starts[i]:starts[i + 1]]
     ids: npt.NDArray[np.int32]
     tf: npt.NDArray[np.uint16]
     sizes: npt.NDArray[np.float64]  # by message id, up to ``newest``
-    every_word: bool  # every word of the index then is in ``slices``: a word not there was in no message
-
-    @cached_property
-    def ordered(self) -> list[str]:
-        """The kept words in FTS5's order (UTF-8 bytes, which is code points'): a prefix's are a run."""
-        return sorted(self.slices)
+    every_word: bool  # every word of the index then is kept: a word not there was in no message
 
     @property
     def pairs(self) -> int:
         return len(self.ids)
+
+    def span(self, word: str) -> tuple[int, int] | None:
+        """Where ``word``'s postings are in ``ids``/``tf``; None when it is not kept."""
+        at = bisect_left(self.words, word)
+        if at == len(self.words) or self.words[at] != word:
+            return None
+        return int(self.starts[at]), int(self.starts[at + 1])
+
+    def starting(self, prefix: str) -> list[str]:
+        """The kept words that start with ``prefix`` (a run of ``words``)."""
+        return starting(self.words, prefix)
+
+
+def starting(ordered: list[str], prefix: str) -> list[str]:
+    """The words of a sorted list that start with ``prefix``."""
+    at = bisect_left(ordered, prefix)
+    end = at
+    while end < len(ordered) and ordered[end].startswith(prefix):
+        end += 1
+    return ordered[at:end]
 
 
 def build(db_path: Path, fts: str = "messages_fts") -> Snapshot | None:
@@ -188,7 +210,7 @@ def build(db_path: Path, fts: str = "messages_fts") -> Snapshot | None:
         chosen: list[str] = []
         pairs = 0
         for term, hits in common:
-            if pairs + hits > MAX_PAIRS:
+            if pairs + hits > MAX_PAIRS or len(chosen) >= MAX_WORDS:
                 continue  # a smaller one may still fit
             chosen.append(term)
             pairs += hits
@@ -197,10 +219,10 @@ def build(db_path: Path, fts: str = "messages_fts") -> Snapshot | None:
         sizes = _all_sizes(db, fts)
         newest = len(sizes) - 1
         wanted = set(chosen)
-        slices: dict[str, tuple[int, int]] = {}
+        words: list[str] = []
+        starts = [0]
         id_parts: list[np.ndarray] = []
         tf_parts: list[np.ndarray] = []
-        at = 0
         # every instance's message id, a word's as text in one value, in one pass in the words'
         # order (fts5vocab's own): a row per instance costs ~3x, a look-up per word ~1.5x
         for term, listed in db.execute("SELECT term, group_concat(doc) FROM temp.postings_each GROUP BY term"):
@@ -209,14 +231,16 @@ def build(db_path: Path, fts: str = "messages_fts") -> Snapshot | None:
             ids, counts = np.unique(np.fromstring(listed, dtype=np.int64, sep=","), return_counts=True)
             if counts.max() > 0xFFFF:  # a word 65,536 times in one message (a pasted log): SQLite ranks it
                 continue
-            slices[term] = (at, at + len(ids))
-            at += len(ids)
+            words.append(term)
+            starts.append(starts[-1] + len(ids))
             id_parts.append(ids.astype(np.int32))
             tf_parts.append(counts.astype(np.uint16))
-        every_word = COMMON_HITS <= 1 and len(slices) == len(common)
+        if any(a >= b for a, b in pairwise(words)):  # not in Python's order: bisect would miss
+            return None
+        every_word = COMMON_HITS <= 1 and len(words) == len(common)
         snapshot = Snapshot(fts, tokenize.group(1).replace("''", "'") if tokenize else "unicode61", texts, newest,
-                            totals[0], totals[1], slices, np.concatenate(id_parts), np.concatenate(tf_parts),
-                            sizes, every_word)
+                            totals[0], totals[1], words, np.array(starts, dtype=np.int64),
+                            np.concatenate(id_parts), np.concatenate(tf_parts), sizes, every_word)
         # words of middling frequency: the check is of the arithmetic, and costs their matches
         exact = _ranks_as_sqlite(db, snapshot, chosen[len(chosen) // 2:][:CHECKED_WORDS * 4])
         db.execute("COMMIT")
@@ -259,12 +283,12 @@ def _ranks_as_sqlite(db: sqlite3.Connection, snapshot: Snapshot, words: list[str
     try:
         read = tokenizer.words(words)
         checked = [word for word, seen in zip(words, read, strict=True)
-                   if word in snapshot.slices and seen == (word,)][:CHECKED_WORDS]
+                   if snapshot.span(word) is not None and seen == (word,)][:CHECKED_WORDS]
     finally:
         tokenizer.close()
     avgdl = float(snapshot.tokens) / float(snapshot.rows)
     for word in checked:
-        start, end = snapshot.slices[word]
+        start, end = snapshot.span(word) or (0, 0)
         ids = snapshot.ids[start:end]
         found = dict(db.execute(f"SELECT rowid, bm25({snapshot.fts}) FROM {snapshot.fts} "
                                 f"WHERE {snapshot.fts} MATCH ?", ('"' + word + '"',)).fetchall())
