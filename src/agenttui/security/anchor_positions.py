@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator, Set
 from functools import lru_cache
 
 from .gitleaks_scan import _presence_automaton
+from .needle_starts import located_starts
 
 _SAMPLE = 65_536
 # At most this many occurrences in the sample (about one per KB): rarer than
@@ -79,21 +80,6 @@ def at_starts(regex: re.Pattern[str], text: str, starts: list[int]) -> Iterator[
         if start >= end and (m := regex.match(text, start)) is not None:
             end = m.end()
             yield m
-
-
-def located_starts(needles: Iterable[str] | None, present: Set[str] | None) -> list[int] | None:
-    """Every start of `needles` (keyword-pass needles, so one not `present` is absent)
-    in the text, when the sparse pass located each present one; else None."""
-    positions: dict[str, list[int]] | None = getattr(present, "positions", None)
-    if needles is None or not positions or present is None:
-        return None
-    starts: list[int] = []
-    for n in needles:
-        if n in positions:
-            starts += positions[n]
-        elif n in present:
-            return None  # present but common: its scan stays
-    return sorted(set(starts))
 
 
 def scan(

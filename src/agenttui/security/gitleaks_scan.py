@@ -49,6 +49,7 @@ from math import log2
 
 from .crypto_keys import alnum_view
 from .literals import literal_prefixes, start_literals
+from .needle_starts import located_starts
 from .secret_patterns import CONTEXT, PROVIDER
 from .values import is_placeholder, shannon_entropy
 
@@ -832,26 +833,10 @@ def _seek_starts(
                 yield r, []
             elif needle is not None and needle in positions:
                 yield r, _starts_at(rx, lowered, positions[needle])
-            elif (located := _located(start_needles.get(rx), present, positions)) is not None:
+            elif (located := located_starts(start_needles.get(rx), present)) is not None:
                 yield r, _starts_at(rx, lowered, located)
             else:
                 yield r, [m.start() for m in rx.finditer(lowered)]
-
-
-def _located(
-    needles: tuple[str, ...] | None, present: AbstractSet[str] | None, positions: Mapping[str, list[int]]
-) -> list[int] | None:
-    """Every start of `needles` (keyword-pass needles: one not `present` is absent) when
-    the pass located each present one, sorted; else None (as `anchor_positions.located_starts`)."""
-    if needles is None or present is None or not positions:
-        return None
-    starts: list[int] = []
-    for n in needles:
-        if n in positions:
-            starts += positions[n]
-        elif n in present:
-            return None  # present but common: the scan stays
-    return sorted(set(starts))
 
 
 def _starts_in_runs(rx: re.Pattern[str], lowered: str, runs: list[tuple[int, int]], n: int, before: int) -> list[int]:

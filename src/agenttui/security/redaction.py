@@ -30,7 +30,7 @@ from operator import itemgetter
 from typing import Any
 
 from . import gitleaks_scan
-from .anchor_positions import Present, at_starts, located_starts, present_and_located, sparse_positions
+from .anchor_positions import Present, at_starts, present_and_located, sparse_positions
 from .anchored import AnchoredPattern
 from .command_rules import _LOGIN as _LOGIN_COMMAND
 from .command_rules import (
@@ -63,6 +63,7 @@ from .hash_rules import NEEDLES as _HASH_NEEDLES
 from .hash_rules import find_password_hashes
 from .literals import gate_needles, literal_prefixes, start_literals
 from .match import SecretMatch
+from .needle_starts import located_starts
 from .outranked import outranking_ends
 from .pin_rules import _LOGIN as _LOGIN_LINE
 from .pin_rules import PIN_FINDERS, find_login_lines, find_pins

@@ -11,16 +11,9 @@ from __future__ import annotations
 from agenttui.security import anchor_positions, gitleaks_scan
 from agenttui.security.anchor_positions import present_and_located
 from agenttui.security.redaction import _anchors, _needles, redact_secrets
+from tests.unit.security.view_starts import every_start
 
 _SAMPLE = anchor_positions._SAMPLE
-
-
-def _every_start(view: bytes, needle: str) -> list[int]:
-    starts, pos = [], view.find(needle.encode("latin-1"))
-    while pos >= 0:
-        starts.append(pos)
-        pos = view.find(needle.encode("latin-1"), pos + 1)
-    return starts
 
 
 def _text_with(anchor: str, at: list[int], size: int) -> bytes:
@@ -43,7 +36,7 @@ def test_anchors_at_the_sample_edge_are_located_once_each() -> None:
             scanned = present_and_located(view, keywords.presence_only, anchors, known)
             assert scanned is not None
             found, positions = scanned
-            want = _every_start(view, anchor)
+            want = every_start(view, anchor)
             assert positions.get(anchor, []) == want, (anchor, at)
             assert (anchor in found | known) == bool(want)
 

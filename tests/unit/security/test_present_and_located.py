@@ -11,6 +11,7 @@ from __future__ import annotations
 from agenttui.security import gitleaks_scan
 from agenttui.security.anchor_positions import present_and_located, sparse_positions
 from agenttui.security.redaction import _anchors, _needles, _views
+from tests.unit.security.view_starts import every_start
 
 _UNIT = (
     "def f(self):\n    self.keyfile = keyfile\n    return None\n" + "x = 1\n" * 120
@@ -20,14 +21,6 @@ _UNIT = (
 _PROSE = "forgot my password again, the password manager helps with the api key. " * 3000
 # Past the 64 KB sample: needles and anchors that first occur late.
 _LATE = _PROSE + "curl -u admin:hunter2xyz https://x.example/ --user bob\nsshpass -p s3cr3tpw ssh host\n"
-
-
-def _every_start(view: bytes, needle: str) -> list[int]:
-    starts, pos = [], view.find(needle.encode("latin-1"))
-    while pos >= 0:
-        starts.append(pos)
-        pos = view.find(needle.encode("latin-1"), pos + 1)
-    return starts
 
 
 def _two_passes(view: bytes, keywords: gitleaks_scan._Compiled, known: set[str]) -> tuple[set[str], dict]:
@@ -48,7 +41,7 @@ def test_same_needles_and_every_start_of_each_located_anchor() -> None:
         assert set(before) <= set(positions), text[:40]  # at least what was located before
         for anchor, starts in positions.items():
             assert anchor in needles
-            assert starts == _every_start(view, anchor), anchor
+            assert starts == every_start(view, anchor), anchor
 
 
 def test_common_anchors_stay_unlocated_and_late_ones_are_found() -> None:
@@ -60,7 +53,7 @@ def test_common_anchors_stay_unlocated_and_late_ones_are_found() -> None:
     found, positions = scanned
     assert "pass" not in positions  # thousands of times in the sample: its regex scan stays
     assert {"sshpass", "--user"} <= found | known  # first seen far past the sample
-    assert positions["sshpass"] == _every_start(view, "sshpass")
+    assert positions["sshpass"] == every_start(view, "sshpass")
 
 
 def test_without_the_automaton_package_redaction_is_the_same(monkeypatch) -> None:
