@@ -50,7 +50,7 @@ from agenttui.core.history.postings_snapshot import (
 )
 
 if TYPE_CHECKING:
-    import numpy as np
+    from agenttui.core.history.postings_snapshot import Array
 
 #: Messages appended since the snapshot past which a new one is built.
 MAX_APPENDED = 5_000
@@ -121,7 +121,7 @@ class _Now:
     avgdl: float
     appended: _Appended
 
-    def terms(self, snapshot: Snapshot, key: Key) -> tuple[np.ndarray, np.ndarray]:
+    def terms(self, snapshot: Snapshot, key: Key) -> tuple[Array, Array]:
         """A kept word's (or prefix's) messages and their terms of the sum (the formula, as SQLite's)."""
         ids, tf, sizes = self.posting(snapshot, key)
         return ids, terms_of(idf_of(self.rows, len(ids)), tf, sizes, self.avgdl)
@@ -134,7 +134,7 @@ class _Now:
         start, end = snapshot.span(word) or (0, 0)
         return end - start + len(self.appended.words.get(word, ()))
 
-    def posting(self, snapshot: Snapshot, key: Key) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def posting(self, snapshot: Snapshot, key: Key) -> tuple[Array, Array, Array]:
         """The messages holding a word, or any word a prefix starts (FTS5's prefix phrase: its
         count in a message is all of theirs), each once, with that count and its length."""
         import numpy as np
@@ -153,7 +153,7 @@ class _Now:
         sizes[where] = np.concatenate([part[2] for part in parts])
         return every, tf, sizes
 
-    def _word(self, snapshot: Snapshot, word: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _word(self, snapshot: Snapshot, word: str) -> tuple[Array, Array, Array]:
         import numpy as np
 
         start, end = snapshot.span(word) or (0, 0)  # not there: in no message then
@@ -165,7 +165,7 @@ class _Now:
         later_ids, later_tf, later_sizes = self._later(word)
         return np.concatenate([ids, later_ids]), np.concatenate([tf, later_tf]), np.concatenate([sizes, later_sizes])
 
-    def _later(self, word: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _later(self, word: str) -> tuple[Array, Array, Array]:
         import numpy as np
 
         later = self.appended.words.get(word, {})
@@ -184,8 +184,8 @@ class Bm25Postings:
         self._tokenizer: Tokenizer | None = None
         self._tokenize = ""  # what ``_tokenizer`` and ``_words`` were made with
         self._appended: _Appended | None = None
-        self._score: np.ndarray | None = None  # ``_scratch``
-        self._hit: np.ndarray | None = None
+        self._score: Array | None = None  # ``_scratch``
+        self._hit: Array | None = None
         self._known: tuple[Snapshot, tuple[object, object], _Now] | None = None  # the last ``_now``
         self._building = threading.Lock()
         self._built_at = -REBUILD_EVERY_S
@@ -267,7 +267,7 @@ class Bm25Postings:
             return None
         import numpy as np
 
-        parts: list[tuple[np.ndarray, np.ndarray]] = []  # each phrase's messages and terms
+        parts: list[tuple[Array, Array]] = []  # each phrase's messages and terms
         for phrase, key in zip(phrases, keys, strict=True):
             if key is None:  # a phrase alone scores each message -1.0 * (0.0 + its term): the term, exactly
                 found = db.execute(f"SELECT rowid, bm25({fts}) FROM {fts} WHERE {fts} MATCH ?", (phrase,)).fetchall()
@@ -296,7 +296,7 @@ class Bm25Postings:
         order = np.lexsort((-found_ids, scores))[:max(0, limit)]
         return list(zip(found_ids[order].tolist(), scores[order].tolist(), strict=True))
 
-    def _scratch(self, size: int) -> tuple[np.ndarray, np.ndarray]:
+    def _scratch(self, size: int) -> tuple[Array, Array]:
         """Zeroed arrays of scores and hits by message id, kept between rankings (each ranking
         zeroes what it touched: clearing 200,000 entries cost more than the ranking's sums)."""
         import numpy as np

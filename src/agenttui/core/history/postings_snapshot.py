@@ -31,8 +31,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from typing import Any, TypeAlias
+
     import numpy as np
     import numpy.typing as npt
+
+    #: An array of any element type (NumPy 1.24's stubs want the type argument spelt out)
+    Array: TypeAlias = npt.NDArray[Any]
 
 #: FTS5's bm25 parameters (fts5_aux.c)
 K1 = 1.2
@@ -137,9 +142,10 @@ def idf_of(rows: int, hits: int) -> float:
     return 1e-6 if idf <= 0.0 else idf
 
 
-def terms_of(idf: float, tf: np.ndarray, size: np.ndarray, avgdl: float) -> np.ndarray:
+def terms_of(idf: float, tf: Array, size: Array, avgdl: float) -> Array:
     """Each message's term of the sum, as fts5Bm25Function computes it."""
-    return idf * ((tf * (K1 + 1.0)) / (tf + K1 * (1 - B + B * size / avgdl)))
+    terms: Array = idf * ((tf * (K1 + 1.0)) / (tf + K1 * (1 - B + B * size / avgdl)))
+    return terms
 
 
 @dataclass(frozen=True)
@@ -221,8 +227,8 @@ def build(db_path: Path, fts: str = "messages_fts") -> Snapshot | None:
         wanted = set(chosen)
         words: list[str] = []
         starts = [0]
-        id_parts: list[np.ndarray] = []
-        tf_parts: list[np.ndarray] = []
+        id_parts: list[Array] = []
+        tf_parts: list[Array] = []
         # every instance's message id, a word's as text in one value, in one pass in the words'
         # order (fts5vocab's own): a row per instance costs ~3x, a look-up per word ~1.5x
         for term, listed in db.execute("SELECT term, group_concat(doc) FROM temp.postings_each GROUP BY term"):
