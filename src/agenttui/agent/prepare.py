@@ -22,7 +22,7 @@ and the panes are up, runs in order:
    before its request: redaction, correction rules, tool schemas, prompt
    assembly with recall for a throwaway draft (``context.prepare``: nothing
    is written, and the draft is ranked by words only: a made-up text is never
-   sent to ``/embeddings``); the postings of the history's common words,
+   sent to ``/embeddings``); the postings of the history's words,
    which recall then ranks from instead of SQLite scoring their every match
    (``HistoryStore.keep_ranking_index``: 1-3 s of CPU at 200,000 messages,
    mostly in SQLite, which leaves the GIL to the UI); with semantic ranking

@@ -92,7 +92,7 @@ def candidates(db: sqlite3.Connection, match: str, limit: int, *, since: str | N
     the newer message. ``highlight`` adds the FTS5 snippet with matches
     marked (search boxes; the words index only). ``index`` names one of ``INDEXES``.
     ``cache`` holds rows read before (kept exact by the store: recall_rows.py); ``postings``
-    ranks as SQLite would, from the common words' postings the app keeps (bm25_postings.py).
+    ranks as SQLite would, from the word postings the app keeps (bm25_postings.py).
     Raises ``sqlite3.OperationalError`` on a bad match.
     """
     fts = INDEXES[index]

@@ -1041,7 +1041,7 @@ class HistoryStore:
             known.sync(self.epoch, self.message_total())
             try:
                 missing = [term for term in terms if known.get(term, cap) is None]
-                # the common words' counts are the lengths of the postings the app keeps
+                # the kept words' counts are the lengths of the postings the app keeps
                 kept = dict(zip(missing, self._postings.hits(db, "messages_fts", [fts_phrase(t) for t in missing]),
                                 strict=True))
                 for term in terms:
@@ -1077,7 +1077,7 @@ class HistoryStore:
         return self._postings.snapshot is not None
 
     def keep_ranking_index(self, *, wait: bool = True) -> None:
-        """Keep the common words' postings in memory from now on, so recall ranks without
+        """Keep the history's word postings in memory from now on, so recall ranks without
         SQLite scoring their every match (:mod:`agenttui.core.history.bm25_postings`; the
         same results). Built in the calling thread (``wait``) or a background one (~1-3 s of
         CPU at 200,000 messages, most of it in SQLite), and again in the background whenever
