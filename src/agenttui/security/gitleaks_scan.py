@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache
@@ -87,6 +87,14 @@ class _Rule:
     @cached_property
     def regex(self) -> re.Pattern[str]:
         return re.compile(literal_led(self.pattern), re.ASCII)
+
+    @cached_property
+    def search(self) -> Callable[[str, int, int], re.Match[str] | None]:
+        """`regex.search(text, pos, endpos)`, or a faster function with its results
+        (`tail_first_search`: gitleaks' curl rules, which read lines past `curl`)."""
+        from .tail_first_search import tail_first_search
+
+        return tail_first_search(self.regex) or self.regex.search
 
     @cached_property
     def reach(self) -> int | None:
@@ -465,7 +473,10 @@ def _url_password_only(text: str, m: re.Match[str], start: int, end: int) -> tup
     """A rule matching a URI with credentials (`postgres://app:pw@db/x`), whether its group
     is the whole URI or the user name: the password is the secret."""
     scheme_end = text.find("://", m.start(), m.end())
-    if scheme_end < 0:
+    if scheme_end < 0 or text.find("@", scheme_end + 3, m.end()) < 0:
+        # A match of `_URL_USERINFO` holds "://" (at or after this first one) and then
+        # an "@" before its end, which is no later than the rule's: with no "@" after
+        # the first "://", there is none (most such rules match webhook and API URLs).
         return start, end
     # A match holds "://" at or after the first one, after a scheme of at most 21
     # characters: the search starts there, not at every letter of the match.
@@ -628,7 +639,7 @@ def _windowed(rule: _Rule, text: str, starts: list[int], lowered: str) -> Iterat
             if lead is not None:
                 found = _at_lead_literals(rule.regex, text, lowered, lo, hi, hits, reach, lead)
             else:
-                found = _near_hits(rule.regex, text, lo, hi, hits, reach, rule.repeat_led)
+                found = _near_hits(rule.regex, text, lo, hi, hits, reach, rule.repeat_led, rule.search)
         for m in found:
             if m.end() >= hi and hi < n:  # maybe cut by the window: look further
                 longer = rule.regex.search(text, m.start(), min(n, m.start() + LONG))
@@ -643,7 +654,8 @@ _MATCH_REACH = 48
 
 
 def _near_hits(
-    regex: re.Pattern[str], text: str, lo: int, hi: int, hits: list[int], reach: int, repeat_led: bool
+    regex: re.Pattern[str], text: str, lo: int, hi: int, hits: list[int], reach: int, repeat_led: bool,
+    search: Callable[[str, int, int], re.Match[str] | None] | None = None,
 ) -> Iterator[re.Match[str]]:
     """What `finditer(text, lo, hi)` yields when every match holds a keyword hit at most
     `reach` after its start; `hits`: the window's hits, sorted. A match starts in
@@ -651,12 +663,14 @@ def _near_hits(
     not tried. Matches are never empty (each holds a keyword), so each attempt goes on
     at the previous match's end, as `finditer` does. A match or search at a position
     past `lo` is the attempt `finditer` makes there: `re` reads the text before it for
-    lookbehinds and `\\b` either way, and `^` is the text's start."""
+    lookbehinds and `\\b` either way, and `^` is the text's start. `search`: a function
+    with the results of `regex.search`, if faster."""
     pos = lo
     if not repeat_led or reach > _MATCH_REACH:
+        search = search or regex.search
         pos = max(pos, hits[0] - reach)
         while pos <= hits[-1]:
-            m = regex.search(text, pos, hi)
+            m = search(text, pos, hi)
             if m is None:
                 return
             yield m
