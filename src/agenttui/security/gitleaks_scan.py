@@ -50,6 +50,7 @@ from math import log2
 from .crypto_keys import alnum_view
 from .literals import literal_prefixes, start_literals
 from .needle_starts import located_starts
+from .run_tail import bounded_run_tail
 from .secret_patterns import CONTEXT, PROVIDER
 from .values import is_placeholder, shannon_entropy
 
@@ -86,7 +87,7 @@ class _Rule:
 
     @cached_property
     def regex(self) -> re.Pattern[str]:
-        return re.compile(literal_led(self.pattern), re.ASCII)
+        return re.compile(bounded_run_tail(literal_led(self.pattern), re.ASCII), re.ASCII)
 
     @cached_property
     def search(self) -> Callable[[str, int, int], re.Match[str] | None]:
