@@ -92,14 +92,20 @@ class _TailFirst:
         self.most = most  # line breaks the middle part may take
 
     def _tail_at(self, text: str, start: int, endpos: int) -> int:
-        """The first position at or after `start` where TAIL matches after a separator, or -1."""
-        leads, tail = self.leads, self.tail
-        nexts = [text.find(lead, start, endpos) for lead in leads]
-        while True:
-            at = min((x for x in nexts if x >= 0), default=-1)
-            if at < 0 or (text[at - 1] in _SEPARATORS and tail.match(text, at, endpos) is not None):
-                return at
-            nexts = [text.find(lead, at + 1, endpos) if x == at else x for lead, x in zip(leads, nexts, strict=True)]
+        """The first position at or after `start` where TAIL matches after a separator, or -1:
+        the first such start of each lead, the earliest of them."""
+        tail = self.tail
+        first = -1
+        for lead in self.leads:
+            # An earlier start of this lead, if any, begins before `first`.
+            until = endpos if first < 0 else min(endpos, first + len(lead) - 1)
+            at = text.find(lead, start, until)
+            while at >= 0:
+                if text[at - 1] in _SEPARATORS and tail.match(text, at, endpos) is not None:
+                    first = at
+                    break
+                at = text.find(lead, at + 1, until)
+        return first
 
     def _in_reach(self, text: str, start: int, separator: int) -> bool:
         """Whether the lines part can take `text[start:separator]` whole. `.` takes all but
