@@ -82,6 +82,19 @@ class MemoryItem:
     def is_expired(self, now: datetime | None = None) -> bool:
         return self.expires is not None and self.expires <= (now or utcnow())
 
+    def detached(self) -> MemoryItem:
+        """A copy sharing nothing mutable with this item (the other fields are immutable values).
+
+        Built from ``__dict__`` rather than ``dataclasses.replace``, which re-runs ``__init__``
+        field by field: the memory store hands out copies of 2,000 items on every turn.
+        """
+        copy = object.__new__(MemoryItem)
+        copy.__dict__.update(self.__dict__)
+        origin = object.__new__(Origin)
+        origin.__dict__.update(self.origin.__dict__)
+        copy.origin = origin
+        return copy
+
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "id": self.id,

@@ -44,7 +44,6 @@ Failures reading memory, history search or project files, or recording
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import re
 from collections.abc import Sequence
@@ -230,7 +229,7 @@ def assemble(
         system_prompt=parts.text,
         window=window,
         recalled=recalled,
-        memory_items=[dataclasses.replace(i, origin=dataclasses.replace(i.origin)) for i in parts.items],
+        memory_items=[i.detached() for i in parts.items],
         tokens=wire_tokens(messages),
         budget=total,
         recall_tokens=recall_tokens,

@@ -60,6 +60,7 @@ from agenttui.core import files
 from agenttui.core.config.profile_claims import ProfileClaim
 from agenttui.core.history import recall_queries
 from agenttui.core.history.bm25_postings import Bm25Postings
+from agenttui.core.history.neighbour_cache import NeighbourCache
 from agenttui.core.history.recall_queries import (
     HIGHLIGHT_CLOSE,
     HIGHLIGHT_OPEN,
@@ -311,6 +312,7 @@ class HistoryStore:
         self._claim: ProfileClaim | None = None  # held while the connection is open
         self._term_counts = TermCountCache()
         self._recall_rows = RecallRowCache()
+        self._neighbours = NeighbourCache()
         self._postings = Bm25Postings()
 
     # -- connection ----------------------------------------------------------
@@ -649,8 +651,14 @@ class HistoryStore:
             )
             if cursor.rowcount == 0:
                 raise UnknownConversationError(cid)
-            _insert_messages(db, cid, stored)
+            self._insert(db, cid, stored)
         return result
+
+    def _insert(self, db: sqlite3.Connection, cid: str, stored: Sequence[Message],
+                parents: Sequence[int | None] | None = None, active: int | None = None) -> None:
+        """:func:`_insert_messages`, and the kept neighbours their parents no longer have."""
+        _insert_messages(db, cid, stored, parents, active)
+        self._neighbours.forget_children_of(m.parent_id for m in stored)
 
     def import_conversation(self, conversation: Conversation, messages: Iterable[Message],
                             parents: Sequence[int | None] | None = None,
@@ -691,7 +699,7 @@ class HistoryStore:
             )
             if cursor.rowcount == 0:
                 return False
-            _insert_messages(db, cid, stored, parents,
+            self._insert(db, cid, stored, parents,
                              active if active is not None and 0 <= active < len(stored) else None)
         return True
 
@@ -889,7 +897,7 @@ class HistoryStore:
                     "ORDER BY id", chunk)]
             for message in copies:
                 message.conversation_id, message.parent_id = fork.id, None  # one branch, in order
-            _insert_messages(db, fork.id, copies)  # its active leaf: the last copy
+            self._insert(db, fork.id, copies)  # its active leaf: the last copy
             fork.active_leaf_id = copies[-1].id if copies else None
         return fork
 
@@ -1116,9 +1124,19 @@ class HistoryStore:
 
     def first_neighbours(self, wanted: Sequence[tuple[int, str, bool]]) -> dict[tuple[int, bool], Message | None]:
         """:func:`agenttui.core.history.recall_queries.first_neighbours`: :meth:`neighbour` of many
-        messages in one statement each way, where one step decides it (the rest are left out)."""
-        with self._read() as db:
-            return recall_queries.first_neighbours(db, wanted)
+        messages in one statement each way, where one step decides it (the rest are left out).
+        Answers are kept while they hold (:mod:`agenttui.core.history.neighbour_cache`): the
+        messages are shared, not to be changed."""
+        with self._lock:
+            self._neighbours.sync(self.epoch)
+            known = self._neighbours.known(wanted)
+            missing = [ask for ask in wanted if (ask[0], ask[2]) not in known]
+            if missing:
+                with self._read() as db:
+                    read = recall_queries.first_neighbours(db, missing)
+                self._neighbours.put(missing, read)
+                known.update(read)
+            return known
 
     def message_total(self) -> int:
         with self._read() as db:

@@ -137,11 +137,11 @@ class MemoryStore:
         out: list[MemoryItem] = []
         for s in self._scopes(scope):
             live = (i for i in self._data(s).items if include_expired or not i.is_expired(now))
-            out.extend(map(_copy, live) if copies else live)
+            out.extend(map(MemoryItem.detached, live) if copies else live)
         return out
 
     def archived(self, scope: ScopeArg = "all") -> list[MemoryItem]:
-        return [_copy(i) for s in self._scopes(scope) for i in self._data(s).archive]
+        return [i.detached() for s in self._scopes(scope) for i in self._data(s).archive]
 
     def find(self, substring: str, scope: ScopeArg = "all") -> list[MemoryItem]:
         needle = substring.casefold().strip()
@@ -153,7 +153,7 @@ class MemoryStore:
         return next((i for i in self.items() if i.id == item_id), None)
 
     def pending(self) -> list[MemoryItem]:
-        return [_copy(i) for i in self._pending.values()]
+        return [i.detached() for i in self._pending.values()]
 
     # -- the write cycle ---------------------------------------------------
     def _mutate(self, scope: Scope, change: Callable[[ScopeData], tuple[T, bool]], *,
@@ -283,7 +283,7 @@ class MemoryStore:
             return WriteResult("refreshed", item=twin, reason="already remembered; nothing to review")
         item.text = decision.text
         self.review_queue.hold(item)
-        return WriteResult("pending", item=_copy(item), pending=True,
+        return WriteResult("pending", item=item.detached(), pending=True,
                            reason="held for the user's review in agenttui's Memory pane")
 
     def reviews(self) -> list[MemoryItem]:
@@ -451,7 +451,7 @@ class MemoryStore:
                 current = []
             hashes = sorted({*(h for h in current if isinstance(h, str)), content_hash(item)})
             files.atomic_write_text(path, json.dumps(hashes, indent=0) + "\n")
-        return _copy(item)
+        return item.detached()
 
     def mark_used(self, ids: Iterable[str]) -> None:
         wanted = set(ids)
@@ -575,27 +575,13 @@ class MemoryStore:
         return kept
 
 
-def _copy(item: MemoryItem) -> MemoryItem:
-    """A detached copy (shallow: the other fields are immutable values).
-
-    Built from ``__dict__`` rather than ``dataclasses.replace``, which re-runs
-    ``__init__`` field by field: ``items()`` copies every item on every turn.
-    """
-    copy = object.__new__(MemoryItem)
-    copy.__dict__.update(item.__dict__)
-    origin = object.__new__(Origin)
-    origin.__dict__.update(item.origin.__dict__)
-    copy.origin = origin
-    return copy
-
-
 def _detach(result: T) -> T:
     """Callers get copies: mutating a returned item must not corrupt the cache."""
     if isinstance(result, MemoryItem):
-        return _copy(result)  # type: ignore[return-value]
+        return result.detached()  # type: ignore[return-value]
     if isinstance(result, WriteResult):
-        return replace(result, item=result.item and _copy(result.item),
-                       archived=[_copy(a) for a in result.archived])
+        return replace(result, item=result.item and result.item.detached(),
+                       archived=[a.detached() for a in result.archived])
     return result
 
 
