@@ -54,6 +54,10 @@ _ASSIGN = AnchoredPattern(
     re.VERBOSE,
 )
 _KEY_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789_.-"
+# Every anchor's regex has REST's groups at the same numbers (no anchor has groups of its own).
+_ASSIGN_SEP, _ASSIGN_VALUE = 1, 2
+assert all(rx.groupindex["sep"] == _ASSIGN_SEP and rx.groupindex["value"] == _ASSIGN_VALUE
+           for _, rx in _ASSIGN._by_anchor)
 
 _STRONG = (
     "pass", "pwd", "sandi", "secret", "token", "apikey", "api_key", "api-key",
@@ -128,18 +132,22 @@ def find_assignments(
     """`present`: the anchors that occur in `lowered`, if known (`AnchoredPattern.finditer`);
     `outranked`: `outranked.outranking_ends` of the candidates found so far above CONTEXT,
     if known: a value there is not judged (it would change nothing redacted)."""
+    # Group numbers, not names (a look-up each, ~10 per match on secret-dense text).
+    sep_group, value_group = _ASSIGN_SEP, _ASSIGN_VALUE
     for m in _ASSIGN.finditer(lowered, present):
         if outranked:
             # The span yielded below: the value less its quotes, if quoted.
-            vstart, vend = m.span("value")
+            vstart, vend = m.span(value_group)
             if text[vstart] in "\"'":
                 vstart, vend = vstart + 1, vend - 1
             if outranked.get(vstart, -1) >= vend:
                 continue
         # The filters below each `continue`: the cheapest and most selective run
         # first (on code, most matches are `max_tokens=…` or `key == "…"`).
-        kstart = _key_start(lowered, m.start())
-        key_end = m.start("sep")
+        anchor = m.start()
+        before = lowered[max(0, anchor - 60) : anchor]  # `_key_start`, inline
+        kstart = anchor - (len(before) - len(before.rstrip(_KEY_CHARS)))
+        key_end = m.start(sep_group)
         raw_key = text[kstart:key_end].strip(" \t\"'[]")
         key = raw_key.lower()
         if not key:
@@ -148,15 +156,15 @@ def find_assignments(
         if verdict is None:
             continue
         kind, strong = verdict
-        sep = m.group("sep")
+        sep = m.group(sep_group)
         comparison = sep in ("==", "===", "!=", "!==")
         if comparison and not (strong and kind in ("password", "secret")):
             continue  # only a strong password or secret compared to a literal counts (below)
-        if lowered[max(0, kstart - 3) : kstart] == "://":
-            continue  # `https://oauth2:TOKEN@host/…`: URL credentials, found below
-        if lowered[max(0, kstart - 10) : kstart] == "[redacted:":
-            continue  # a marker's kind (`[REDACTED:password_hash]:19000:…`), not a key
-        vstart, vend = m.span("value")
+        # `https://oauth2:TOKEN@host/…`: URL credentials, found below; `[REDACTED:password_hash]:19000:…`:
+        # a marker's kind, not a key.
+        if lowered.endswith(("://", "[redacted:"), 0, kstart):
+            continue
+        vstart, vend = m.span(value_group)
         raw = text[vstart:vend]
         quoted = raw[:1] in "\"'"
         value = strip_quotes(raw)

@@ -643,9 +643,13 @@ def _windowed(rule: _Rule, text: str, starts: list[int], lowered: str) -> Iterat
         lo, hi = max(0, p - BEFORE), min(n, p + AFTER)
         covered = p + STRIDE
         if needles is not None:
-            window = lowered[lo:hi]
-            if not any(x in window for x in needles):
-                continue  # every match lies in [lo, hi) and holds one of them
+            # Every match lies in [lo, hi) and holds one of them. `find` in place: no
+            # copy of the window and no generator per window (~10 k on secret-dense text).
+            for x in needles:
+                if lowered.find(x, lo, hi) >= 0:
+                    break
+            else:
+                continue
         if reach is None:
             found: Iterable[re.Match[str]] = rule.regex.finditer(text, lo, hi)
         else:
