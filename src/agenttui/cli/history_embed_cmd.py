@@ -14,10 +14,28 @@ from __future__ import annotations
 import argparse
 import sqlite3
 import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from agenttui.cli.common import fail, open_services, warn
 
+if TYPE_CHECKING:
+    from agenttui.core.recall.semantic import BackfillResult
+
 PROGRESS_EVERY = 50  # batches between progress lines when stderr is not a terminal
+
+
+def progress_on_stderr(live: bool) -> Callable[[BackfillResult], None]:
+    """A backfill's progress line on stderr: rewritten in place on a terminal, else every
+    ``PROGRESS_EVERY`` batches."""
+
+    def progress(result: BackfillResult) -> None:
+        if live or len(result.batches) % PROGRESS_EVERY == 0:
+            rate = result.embedded / result.seconds if result.seconds else 0.0
+            line = f"embedded {result.embedded} messages ({rate:.0f}/s)"
+            print(f"\r{line}" if live else line, end="" if live else "\n", file=sys.stderr, flush=True)
+
+    return progress
 
 
 def register_embed(sub: argparse._SubParsersAction) -> None:
@@ -43,15 +61,8 @@ def run_embed(args: argparse.Namespace) -> int:
     if not state.enabled:
         return fail(state.take_notice() or str(state.off_reason))
     live = sys.stderr.isatty()
-
-    def progress(result) -> None:
-        if live or len(result.batches) % PROGRESS_EVERY == 0:
-            rate = result.embedded / result.seconds if result.seconds else 0.0
-            line = f"embedded {result.embedded} messages ({rate:.0f}/s)"
-            print(f"\r{line}" if live else line, end="" if live else "\n", file=sys.stderr, flush=True)
-
     try:
-        result = backfill(services, limit=args.limit, progress=progress, state=state)
+        result = backfill(services, limit=args.limit, progress=progress_on_stderr(live), state=state)
     except (HistoryError, sqlite3.Error) as error:
         return fail(f"history database: {error}")
     except KeyboardInterrupt:

@@ -9,8 +9,10 @@ several files) on stdout.
 
 Each file stands alone: an unreadable or invalid file, or a conversation in
 it that cannot be read, is reported on stderr (no traceback) and the rest is
-still imported; the exit code is then 1. Only the standard library is
-imported at the top (see :mod:`agenttui.cli`).
+still imported; the exit code is then 1. The imported messages are then
+indexed for semantic recall where it is on (:mod:`agenttui.cli.history_import_embed`;
+``--no-embed`` skips it). Only the standard library is imported at the top
+(see :mod:`agenttui.cli`).
 """
 
 from __future__ import annotations
@@ -30,6 +32,9 @@ def register_import(sub: argparse._SubParsersAction) -> None:
                         help="agenttui history export --format json output, or ChatGPT's conversations.json")
     parser.add_argument("--format", choices=FORMAT_CHOICES, default="auto",
                         help="the files' format (default: detected per file)")
+    parser.add_argument("--no-embed", action="store_true",
+                        help="do not index the imported messages for semantic recall now "
+                             "(the app or `agenttui history embed` does it later)")
     parser.set_defaults(handler=run_import)
 
 
@@ -54,6 +59,7 @@ def run_import(args: argparse.Namespace) -> int:
         return 1
     total = ImportCounts()
     failed = 0
+    interrupted = False
     try:
         for path in args.files:
             name = inert(str(path))
@@ -73,9 +79,13 @@ def run_import(args: argparse.Namespace) -> int:
                 fail(f"{name}: {exc}")
                 continue
             total.add(counts)
-            print(f"{name} ({parsed.format}): {_summary(counts)}")
+            print(f"{name} ({parsed.format}): {_summary(counts)}", flush=True)
+        if len(args.files) > 1:
+            print(f"total: {_summary(total)}", flush=True)
+        if total.messages and not args.no_embed:
+            from agenttui.cli.history_import_embed import embed_imported
+
+            interrupted = embed_imported(services) == 130
     finally:
         services.close()
-    if len(args.files) > 1:
-        print(f"total: {_summary(total)}")
-    return 1 if failed else 0
+    return 130 if interrupted else 1 if failed else 0
