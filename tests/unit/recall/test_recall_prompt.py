@@ -50,7 +50,8 @@ def test_a_new_conversation_recalls_from_every_other_one_archived_included(servi
 
     text = recalled_text(built)
     day = (NOW - timedelta(days=200)).astimezone().strftime("%Y-%m-%d")
-    assert f"[{day} · conversation" in text  # dated
+    assert f"[{day}]\nuser: I signed the lease" in text  # dated, under its conversation's heading
+    assert text.count("[conversation “I signed the lease") == 1
     assert "user: I signed the lease for a flat on Jalan Riau" in text  # "sign" found "signed"
     # a statement stands alone in the ranked fill; its reply only comes with budget left over
     snippet = next(s for s in built.recalled if any("Jalan Riau" in t.text for t in s.turns))

@@ -58,3 +58,33 @@ def test_a_snippet_widened_by_copy_is_the_one_replace_gives() -> None:
     assert snippet.turns == turns[1:]  # the original stands
     # the copy skips __init__: it stays the same only while Snippet checks nothing there
     assert not hasattr(Snippet, "__post_init__") and not hasattr(Snippet, "__slots__")
+
+
+@settings(max_examples=200, deadline=None)
+@given(title=_TEXT, texts=st.lists(_TEXT, min_size=1, max_size=4), conversations=st.lists(
+    st.sampled_from(["a", "b", "c"]), min_size=1, max_size=4), note=st.booleans())
+def test_the_grouped_block_costs_what_the_fill_counts(title: str, texts: list[str], conversations: list[str],
+                                                      note: bool) -> None:
+    # the fill pays each conversation's heading once and each excerpt with its date for a head (the
+    # last line's break is the closing tag's)
+    from agenttui.core.context.assemble import render_recalled
+    from agenttui.core.recall.retrieval import heading_tokens
+
+    start = datetime(2026, 3, 1, 12, tzinfo=UTC)
+    snippets = []
+    for k, (text, cid) in enumerate(zip(texts, conversations, strict=False)):
+        turn = Turn(k + 1, "user", start + timedelta(days=k), " ".join(text.split()) or "x")
+        snippets.append(Snippet(source="message", score=1.0, date=turn.created, text=turn.text,
+                                conversation_title=title + cid, conversation_id=cid, message_id=k + 1, turns=(turn,)))
+    if note:
+        snippets.append(Snippet(source="note", score=1.0, date=start + timedelta(days=1, hours=1),
+                                text="the cat is Kopi", scope="user"))
+    block = render_recalled(snippets)
+    body = block.split("<recalled>\n", 1)[1].rsplit("\n</recalled>", 1)[0]
+    first_of = {s.conversation_id: s for s in reversed(snippets) if s.source == "message"}
+    counted = (sum(snippet_tokens(s, grouped=s.source == "message") for s in snippets)
+               + sum(heading_tokens(s) for s in first_of.values()))
+    # each part is rounded up on its own and counts its line break as a token: never less than the
+    # block, at most two more a part
+    parts = len(snippets) + len(first_of)
+    assert 0 <= counted - (estimate_tokens(body) + 1) <= 2 * parts

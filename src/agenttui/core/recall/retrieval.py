@@ -272,6 +272,7 @@ class RecallRequest:
     now: datetime | None = None
     semantic: SemanticRanker | None = None
     prefix_last: bool = False  # a search box: the last word may be unfinished
+    grouped: bool = False  # priced as the prompt quotes them: under one heading per conversation
 
 
 @dataclass
@@ -319,11 +320,12 @@ def _one_line(text: str | None, limit: int) -> str:
     return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
 
 
-def _message_lines(snippet: Snippet) -> tuple[str, list[tuple[str, str]]]:
-    """A message snippet's head line, and each turn's line as (its "role: " start, its text)."""
+def _message_lines(snippet: Snippet, grouped: bool = False) -> tuple[str, list[tuple[str, str]]]:
+    """A message snippet's head line, and each turn's line as (its "role: " start, its text).
+    ``grouped``: under its conversation's heading (:func:`conversation_heading`), the head is the date."""
     days = _zone_days()
     first = _local_day(snippet.date, days)
-    head = f"[{first} · conversation “{_one_line(snippet.conversation_title or 'untitled', 60)}”]"
+    head = f"[{first}]" if grouped else f"[{first} · {_conversation(snippet)}]"
     lines = []
     for turn in snippet.turns:
         day = _local_day(turn.created, days)
@@ -331,10 +333,25 @@ def _message_lines(snippet: Snippet) -> tuple[str, list[tuple[str, str]]]:
     return head, lines
 
 
-def render_snippet(snippet: Snippet) -> str:
-    """Plain text lines quoting ``snippet``: dated, attributed, one line per turn."""
+def _conversation(snippet: Snippet) -> str:
+    return f"conversation “{_one_line(snippet.conversation_title or 'untitled', 60)}”"
+
+
+def conversation_heading(snippet: Snippet) -> str:
+    """The line the prompt quotes a conversation's excerpts under (``RecallRequest.grouped``)."""
+    return f"[{_conversation(snippet)}]"
+
+
+def heading_tokens(snippet: Snippet) -> int:
+    """What :func:`conversation_heading` costs in the prompt, its line break included."""
+    return estimate_tokens(conversation_heading(snippet)) + 1
+
+
+def render_snippet(snippet: Snippet, grouped: bool = False) -> str:
+    """Plain text lines quoting ``snippet``: dated, attributed, one line per turn. ``grouped``:
+    a message snippet under its conversation's heading, which it then leaves out."""
     if snippet.source == "message":
-        head, lines = _message_lines(snippet)
+        head, lines = _message_lines(snippet, grouped)
         return "\n".join([head, *(start + text for start, text in lines)])
     if snippet.source == "project":
         day = _local_day(snippet.date) if snippet.date.year > 1 else "undated"
@@ -343,12 +360,12 @@ def render_snippet(snippet: Snippet) -> str:
     return f"[{_local_day(snippet.date)} · {snippet.source}, {snippet.scope} scope{state}] {snippet.text}"
 
 
-def snippet_tokens(snippet: Snippet) -> int:
-    """``estimate_tokens(render_snippet(snippet)) + 1``, a message snippet's counted line by line
-    (:mod:`recall.snippet_cost`: the same figure without rendering it again)."""
+def snippet_tokens(snippet: Snippet, grouped: bool = False) -> int:
+    """``estimate_tokens(render_snippet(snippet, grouped)) + 1``, a message snippet's counted line
+    by line (:mod:`recall.snippet_cost`: the same figure without rendering it again)."""
     if snippet.source != "message":
         return estimate_tokens(render_snippet(snippet)) + 1
-    head, lines = _message_lines(snippet)
+    head, lines = _message_lines(snippet, grouped)
     return joined_tokens((head, *(part for line in lines for part in line)), len(lines)) + 1
 
 
@@ -916,6 +933,8 @@ def recall(request: RecallRequest, *, history: HistoryStore | None = None, memor
     chosen: list[Snippet] = []
     costs: list[int] = []  # snippet_tokens of each chosen snippet, not rendered again
     holder: dict[int, int] = {}  # message id -> the first chosen snippet quoting it
+    headed: set[str | None] = set()  # grouped: conversations whose heading is paid for
+    grouped = request.grouped
     used = 0
     known = _prefetch_neighbours(history, ranked) if request.neighbours and history is not None else {}
     for snippet in ranked:
@@ -927,7 +946,7 @@ def recall(request: RecallRequest, *, history: HistoryStore | None = None, memor
         near = min((holder[mid] for mid in snippet.message_ids if mid in holder), default=None)
         if near is not None:  # adjacent turns of one conversation: one snippet
             joined = merge(chosen[near], snippet)
-            joined_cost = snippet_tokens(joined)
+            joined_cost = snippet_tokens(joined, grouped)
             cost = joined_cost - costs[near]
             if request.token_budget <= 0 or used + cost <= request.token_budget:
                 chosen[near], costs[near] = joined, joined_cost
@@ -935,14 +954,18 @@ def recall(request: RecallRequest, *, history: HistoryStore | None = None, memor
                 for mid in joined.message_ids:
                     holder[mid] = min(holder.get(mid, near), near)
             continue
-        cost = snippet_tokens(snippet)
-        if request.token_budget > 0 and used + cost > request.token_budget:
+        cost = snippet_tokens(snippet, grouped)
+        heading = (heading_tokens(snippet) if grouped and snippet.source == "message"
+                   and snippet.conversation_id not in headed else 0)
+        if request.token_budget > 0 and used + cost + heading > request.token_budget:
             continue  # a later, smaller one may still fit
         for mid in snippet.message_ids:
             holder.setdefault(mid, len(chosen))
+        if heading:
+            headed.add(snippet.conversation_id)
         chosen.append(snippet)
-        costs.append(cost)
-        used += cost
+        costs.append(cost)  # the snippet's own: its conversation's heading is in ``used`` once
+        used += cost + heading
         if len(chosen) == BEST_HITS and request.neighbours and history is not None and 0 < used < request.token_budget:
             # the turns around the best hits before the rest of the fill (``BEST_HITS``)
             used = _widen(history, request, result.terms, chosen, costs, used, known, rings=BEST_HIT_RINGS)
@@ -1012,7 +1035,7 @@ def _widen(history: HistoryStore, request: RecallRequest, terms: Sequence[str],
                 turn = Turn(other.id, other.role, other.created, _quote(other.content or "", terms, NEIGHBOUR_CHARS))
                 turns = (*snippet.turns, turn) if after else (turn, *snippet.turns)
                 wider = _with_turns(snippet, turns)
-                cost = snippet_tokens(wider)
+                cost = snippet_tokens(wider, request.grouped)
                 if used + cost - costs[index] > request.token_budget:
                     too_big[(index, after)] = (snippet, used)
                     continue
