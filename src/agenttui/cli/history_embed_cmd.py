@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING
 from agenttui.cli.common import fail, open_services, warn
 
 if TYPE_CHECKING:
-    from agenttui.core.recall.semantic import BackfillResult
+    from agenttui.core.recall.semantic import BackfillResult, SemanticState
+    from agenttui.core.services_view import CoreServices
 
 PROGRESS_EVERY = 50  # batches between progress lines when stderr is not a terminal
 
@@ -38,6 +39,23 @@ def progress_on_stderr(live: bool) -> Callable[[BackfillResult], None]:
     return progress
 
 
+def backfill_with_progress(services: CoreServices, state: SemanticState, *, limit: int | None = None,
+                           resume: str) -> BackfillResult | None:
+    """``semantic.backfill`` with its progress on stderr; None when interrupted (Ctrl-C: the
+    finished batches are kept, and ``resume`` says how to go on). Database errors propagate."""
+    from agenttui.core.recall.semantic import backfill
+
+    live = sys.stderr.isatty()
+    try:
+        return backfill(services, limit=limit, progress=progress_on_stderr(live), state=state)
+    except KeyboardInterrupt:
+        print(f"\ninterrupted: finished batches are kept; {resume}", file=sys.stderr)
+        return None
+    finally:
+        if live:
+            print(file=sys.stderr)
+
+
 def register_embed(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("embed", help="compute embeddings for semantic recall (resumable)")
     parser.add_argument("--limit", type=int, default=None, metavar="N",
@@ -52,7 +70,7 @@ def run_embed(args: argparse.Namespace) -> int:
     if services is None:
         return 1
     from agenttui.core.history.store import HistoryError
-    from agenttui.core.recall.semantic import backfill, semantic_state
+    from agenttui.core.recall.semantic import semantic_state
 
     try:
         state = semantic_state(services)
@@ -60,17 +78,12 @@ def run_embed(args: argparse.Namespace) -> int:
         return fail(str(error))
     if not state.enabled:
         return fail(state.take_notice() or str(state.off_reason))
-    live = sys.stderr.isatty()
     try:
-        result = backfill(services, limit=args.limit, progress=progress_on_stderr(live), state=state)
+        result = backfill_with_progress(services, state, limit=args.limit, resume="run it again to resume")
     except (HistoryError, sqlite3.Error) as error:
         return fail(f"history database: {error}")
-    except KeyboardInterrupt:
-        print("\ninterrupted: finished batches are kept; run it again to resume", file=sys.stderr)
+    if result is None:
         return 130
-    finally:
-        if live:
-            print(file=sys.stderr)
     if result.error is not None:
         done = f"embedded {result.embedded} messages before it stopped; " if result.embedded else ""
         return fail(f"{done}{result.notice or result.error}")

@@ -24,7 +24,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from agenttui.cli.common import warn
-from agenttui.cli.history_embed_cmd import progress_on_stderr
+from agenttui.cli.history_embed_cmd import backfill_with_progress
 
 if TYPE_CHECKING:
     from agenttui.core.services_view import CoreServices
@@ -38,7 +38,7 @@ def embed_imported(services: CoreServices) -> int:
     if not services.settings.recall.semantic:
         return 0
     from agenttui.core.history.store import HistoryError
-    from agenttui.core.recall.semantic import backfill, semantic_state
+    from agenttui.core.recall.semantic import semantic_state
 
     try:
         state = semantic_state(services)
@@ -47,18 +47,13 @@ def embed_imported(services: CoreServices) -> int:
         return 0
     if not state.enabled:  # no key, or an endpoint that refused before: said when it refused
         return 0
-    live = sys.stderr.isatty()
     try:
-        result = backfill(services, progress=progress_on_stderr(live), state=state)
+        result = backfill_with_progress(services, state, resume="`agenttui history embed` resumes")
     except (HistoryError, sqlite3.Error) as error:
         warn(f"semantic recall: history database: {error}; {LATER}")
         return 0
-    except KeyboardInterrupt:
-        print("\ninterrupted: finished batches are kept; `agenttui history embed` resumes", file=sys.stderr)
+    if result is None:
         return 130
-    finally:
-        if live:
-            print(file=sys.stderr)
     notice = state.take_notice() or (state.told_notice() if result.batches else None)
     if notice:
         print(notice, file=sys.stderr)

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
 from agenttui.core.models import Message
+from tests.unit.cli.embedding_rows import embedded
 
 
 def _seed(paths, count: int) -> None:
@@ -18,13 +17,6 @@ def _seed(paths, count: int) -> None:
     store.close()
 
 
-def _embedded(paths) -> int:
-    conn = sqlite3.connect(str(paths.history_db("default")))
-    try:
-        return conn.execute("SELECT COUNT(*) FROM embeddings").fetchone()[0]
-    finally:
-        conn.close()
-
 
 @pytest.mark.slow
 def test_embed_with_limit_then_resume(cli, paths, fake_openai):
@@ -35,12 +27,12 @@ def test_embed_with_limit_then_resume(cli, paths, fake_openai):
     assert first.code == 0, first.err
     assert "embedded 2 messages" in first.out and "more remain" in first.out
     assert "[recall] semantic is off" in first.err  # a hint: recall will not use them yet
-    assert _embedded(paths) == 2
+    assert embedded(paths) == 2
 
     rest = cli("history", "embed")
     assert rest.code == 0, rest.err
     assert "embedded 3 messages" in rest.out and "every message has an embedding" in rest.out
-    assert _embedded(paths) == 5
+    assert embedded(paths) == 5
     assert sum(len(body["input"]) for body in fake_openai.embedding_requests) == 5
 
 
@@ -51,4 +43,4 @@ def test_embed_without_embeddings_endpoint_fails_with_one_line(cli, paths, fake_
     result = cli("history", "embed")
     assert result.code == 1
     assert "/v1/embeddings" in result.err and "Traceback" not in result.err
-    assert _embedded(paths) == 0
+    assert embedded(paths) == 0
