@@ -24,7 +24,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -34,6 +34,7 @@ from textual.widgets import OptionList, Static
 
 from agenttui.core.models import WriteResult
 from agenttui.core.recall.usage import RecallUsage, used_line
+from agenttui.ui.escape_then_key import Handover
 from agenttui.ui.host import app_parts
 from agenttui.ui.inert import inert, inert_line
 from agenttui.ui.widgets.memory_item_editor import MemoryItemEditor, apply_edit
@@ -126,6 +127,7 @@ class PromptInspectorScreen(ModalScreen[InspectorResult | None]):
         self.usage = usage if usage is not None and not usage.empty else None
         self.services = services
         self.memory_changed = False
+        self._handover = Handover()
 
     def compose(self) -> ComposeResult:
         with Vertical(id="inspector") as box:
@@ -151,6 +153,10 @@ class PromptInspectorScreen(ModalScreen[InspectorResult | None]):
     def on_mount(self) -> None:
         if self.usage is not None:
             self.query_one(UsedList).focus()
+
+    def on_key(self, event: events.Key) -> None:
+        # Esc and the next key typed at once reach us as one alt+key (escape_then_key.py)
+        self._handover.on_key(self.app, event, self.action_close)
 
     # -- actions ----------------------------------------------------------------
     def action_close(self) -> None:

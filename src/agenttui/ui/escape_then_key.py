@@ -1,0 +1,68 @@
+"""Esc pressed and a key typed at once, which the terminal delivered as one alt+key.
+
+A terminal sends Esc as the byte ESC, and alt+h as ESC h: Textual's parser reads
+an ESC followed by a character within ``ESCDELAY`` (100 ms), or already waiting
+when a loaded machine first reads the input, as alt+<character> -- and an ESC
+followed by a longer burst as a "^" key, then the burst. So a user who
+closes a dialog with Esc and at once types their next message loses the Esc: the
+dialog stays open and the message lands on its keys -- the prompt inspector's
+one-letter commands ("e" edits a note, "d" forgets one, Enter opens or saves).
+
+A dialog whose keys are letters therefore reads an alt+<character> it does not
+bind as what was typed: its Esc (close), then the character, posted to the app
+again as a key, so it reaches whatever has the focus once the dialog is closed
+(the chat's prompt) with that widget's bindings (Enter sends); so are the keys
+typed after it that were already on their way to the dialog (:class:`Handover`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual import events
+from textual.app import App
+
+
+def merged_character(event: events.Key) -> str | None:
+    """What ``event`` is when it is an Esc merged with what was typed after it: the character
+    of an alt+<character>, or "" for the Esc of a longer burst (the parser gave up on it as the
+    start of an escape sequence and reissued it as "^", the text following); else None."""
+    if event.key == "circumflex_accent":
+        return ""
+    if not event.key.startswith("alt+") or event.character is None or len(event.character) != 1:
+        return None
+    return event.character if event.character.isprintable() else None
+
+
+class Handover:
+    """A dialog's keys after Esc: the merged alt+<character> closes it and is typed again, to
+    the app; the keys read before it closed, still on their way to it, follow, in order.
+
+    (Textual forwards each key to the focused widget's queue as it reads it, so a burst of
+    typing is queued to the dialog before the first key of it is handled.)
+    """
+
+    def __init__(self) -> None:
+        self._closed = False
+
+    def on_key(self, app: App[object], event: events.Key, close: Callable[[], object]) -> bool:
+        """Handle ``event`` (True) or leave it to the dialog (False); ``close`` is its Esc."""
+        if self._closed:  # typed before it closed, meant for below
+            self._hand(app, event.key, event.character, event)
+            return True
+        character = merged_character(event)
+        if character is None:
+            return False
+        close()  # pops the dialog at once: keys read from now on go to the screen below
+        self._closed = True
+        event.stop()
+        event.prevent_default()
+        if character:
+            app.post_message(events.Key(character, character))
+        return True
+
+    def _hand(self, app: App[object], key: str, character: str | None, event: events.Key) -> None:
+        event.stop()
+        event.prevent_default()
+        # to the app, as the terminal's keys come: its bindings (Enter sends) apply below too
+        app.post_message(events.Key(key, character))
