@@ -15,7 +15,7 @@ import pytest
 
 from tests.fakes.memory_keyring import memory_keyring_installed
 from tests.mcp.conftest import HOSTILE, alive
-from tests.ui.helpers import chat, replies, send, wait_until
+from tests.ui.helpers import approve, chat, replies, send, wait_until
 from tests.ui.incognito.test_incognito import tree
 
 
@@ -67,7 +67,7 @@ async def test_incognito_with_an_mcp_server_leaves_the_data_dir_byte_identical(
             # a tool of the running server, through the model and the approval, as usual
             await send(pilot, "shout something")
             await wait_until(pilot, lambda: isinstance(app.screen, ApprovalScreen) and app.focused is not None)
-            await pilot.click("#approve")
+            await approve(pilot, app)
             await wait_until(pilot, lambda: not chat(app).streaming and replies(app) == ["Shouted."])
             tool_message = [m for m in fake_openai.chat_requests[-1]["messages"] if m["role"] == "tool"][-1]
             assert "shouted" in tool_message["content"]

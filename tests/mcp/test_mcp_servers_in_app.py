@@ -11,7 +11,7 @@ import pytest
 
 from tests.fakes.memory_keyring import memory_keyring_installed
 from tests.mcp.conftest import HOSTILE, alive
-from tests.ui.helpers import send, wait_until
+from tests.ui.helpers import approve, send, wait_until
 
 
 @pytest.fixture(autouse=True)
@@ -48,7 +48,7 @@ async def test_tool_call_in_the_tui_and_no_server_after_quit(mcp_services, fake_
         await send(pilot, "what is your pid?")
         await wait_until(pilot, lambda: isinstance(app.screen, ApprovalScreen) and app.focused is not None)
         assert "MCP server 'bad' tool 'pid'" in str(app.screen.query_one("#approval-command").render())
-        await pilot.click("#approve")
+        await approve(pilot, app)
         await wait_until(pilot, lambda: len(fake_openai.chat_requests) >= 2)
         tool_message = [m for m in fake_openai.chat_requests[1]["messages"] if m["role"] == "tool"][-1]
         pid = int(tool_message["content"].split("\n")[1])
@@ -142,7 +142,7 @@ async def test_tui_runs_a_real_pypi_server_tool(fake_openai, paths, tmp_path):
                              and attached(services).connections["time"].state == "ready")
             await send(pilot, "09:30 in Paris is what time in Tokyo?")
             await wait_until(pilot, lambda: isinstance(app.screen, ApprovalScreen) and app.focused is not None)
-            await pilot.click("#approve")
+            await approve(pilot, app)
             await wait_until(pilot, lambda: len(fake_openai.chat_requests) >= 2)
             assert "mcp__time__convert_time" in {t["function"]["name"] for t in fake_openai.chat_requests[0]["tools"]}
             tool_message = [m for m in fake_openai.chat_requests[1]["messages"] if m["role"] == "tool"][-1]

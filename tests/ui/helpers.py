@@ -85,3 +85,23 @@ async def send_and_wait(pilot, text: str) -> list[str]:
     await wait_until(pilot, lambda: not pane.streaming and len(replies(app)) == before + 1,
                      explain=lambda: f"streaming={pane.streaming}, {len(replies(app))} replies, {before} before")
     return replies(app)
+
+
+async def approve(pilot, app) -> None:
+    """Click Approve once the approval dialog lets it answer (ApprovalScreen.APPROVE_AFTER_S)."""
+    await wait_until(pilot, lambda: not app.screen.query_one("#approve").disabled)
+    await pilot.click("#approve")
+
+
+def queue_shell_call(fake_openai, marker, reply: str) -> None:
+    """The model's next answer asks to run a command that writes ``marker``, then says ``reply``."""
+    fake_openai.tool_call("run_shell", {"command": f"echo done > {marker}", "timeout_seconds": 5})
+    fake_openai.reply(reply)
+
+
+async def ask_for_approval(pilot, app, text: str = "run it") -> None:
+    """Send ``text`` and wait for the approval dialog its tool call opens."""
+    from agenttui.ui.screens.approval import ApprovalScreen
+
+    await send(pilot, text)
+    await wait_until(pilot, lambda: isinstance(app.screen, ApprovalScreen) and app.focused is not None)

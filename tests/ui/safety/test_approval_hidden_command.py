@@ -18,7 +18,7 @@ from agenttui.core.visible_text import exact, exact_parts, reveal
 from agenttui.ui.app import make_app
 from agenttui.ui.screens.approval import ApprovalScreen, command_content
 from agenttui.ui.widgets.tool_call_view import ToolCallView
-from tests.ui.helpers import chat, send, wait_until
+from tests.ui.helpers import approve, chat, send, wait_until
 
 SIZE = (120, 36)
 
@@ -75,7 +75,7 @@ async def test_what_the_dialog_showed_is_what_ran(chat_services, fake_openai, tm
         assert marked == ["\\u202e", "\\u2066", "\\u2069"]
         assert f"printf 'ab\\tc' > {marker}" in shown  # an ordinary backslash stays as typed
         ran_as_shown = reveal(shown)
-        await pilot.click("#approve")
+        await approve(pilot, app)
         await wait_until(pilot, lambda: not chat(app).streaming)
         assert app.screen.query_one(ToolCallView).status == "ok"
     assert ran_as_shown == command

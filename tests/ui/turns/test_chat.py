@@ -8,7 +8,7 @@ from agenttui.ui.app import make_app
 from agenttui.ui.screens.approval import ApprovalScreen
 from agenttui.ui.widgets.message_view import AssistantMessage, Notice, UserMessage
 from agenttui.ui.widgets.tool_call_view import ToolCallView
-from tests.ui.helpers import chat, replies, send, wait_until
+from tests.ui.helpers import approve, ask_for_approval, chat, queue_shell_call, replies, send, wait_until
 
 SIZE = (120, 36)
 
@@ -96,14 +96,13 @@ async def test_high_risk_command_asks_with_deny_focused_and_deny_blocks_it(chat_
 @pytest.mark.slow
 async def test_approving_runs_the_command_once(chat_services, fake_openai, tmp_path):
     marker = tmp_path / "ran.txt"
-    fake_openai.tool_call("run_shell", {"command": f"echo done > {marker}", "timeout_seconds": 5})
-    fake_openai.reply("it ran")
+    queue_shell_call(fake_openai, marker, "it ran")
     app = make_app(chat_services)
     async with app.run_test(size=SIZE) as pilot:
-        await send(pilot, "run it")
-        await wait_until(pilot, lambda: isinstance(app.screen, ApprovalScreen) and app.focused is not None)
-        assert app.focused.id == "approve"  # not high risk: approve is the default
-        await pilot.click("#approve")
+        await ask_for_approval(pilot, app)
+        await wait_until(pilot, lambda: app.focused is not None and app.focused.id == "approve")
+        # not high risk: approve is the default, once it can answer
+        await approve(pilot, app)
         await wait_until(pilot, lambda: not chat(app).streaming)
         assert app.screen.query_one(ToolCallView).status == "ok"
         assert "it ran" in replies(app)

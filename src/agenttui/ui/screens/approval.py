@@ -8,7 +8,9 @@ note under the command says so; the risk line counts the lines and, when the
 command does not fit, how many rows are below the fold (so a payload after
 blank lines or a run of spaces is not missed). Literal Content, never markup.
 High risk is drawn in the error colour and focus starts on Deny, so a stray
-Enter never runs a destructive command. Dismisses with True only on Approve;
+Enter never runs a destructive command; Approve (button and "y") answers only
+``APPROVE_AFTER_S`` after the dialog opens, so keys the user was typing when it
+appeared (a "y", a space on the focused button) never approve anything. Dismisses with True only on Approve;
 the chat pane resolves the loop's future with the answer.
 """
 
@@ -29,6 +31,11 @@ from agenttui.core.visible_text import exact_line, exact_parts
 def command_content(parts: list[tuple[str, bool]]) -> Content:
     """The command as literal Content; escapes in reverse video so they stand out."""
     return Content.assemble(*((piece, "reverse bold") if is_escape else piece for piece, is_escape in parts))
+
+
+#: Seconds after the dialog opens before Approve answers (a browser waits 1 s before its install
+#: button does, for the same reason: keys already being typed must not answer it).
+APPROVE_AFTER_S = 0.6
 
 
 class ApprovalScreen(ModalScreen[bool]):
@@ -86,10 +93,20 @@ class ApprovalScreen(ModalScreen[bool]):
         return f"Risk: {self.request.risk}{extent}"
 
     def on_mount(self) -> None:
-        # High risk: Deny first. Otherwise Approve is one Enter away, as the user expects.
-        self.query_one("#deny" if self.request.risk == "high" else "#approve", Button).focus()
+        # Keys typed before the dialog could be read are not an answer: the user may be typing
+        # their next message while a reply streams ("yes, and …" would approve with its "y", a
+        # space press the focused Approve). So Approve is off for APPROVE_AFTER_S; Deny is not.
+        self.query_one("#approve", Button).disabled = True
+        self.query_one("#deny", Button).focus()
+        self.set_timer(APPROVE_AFTER_S, self._allow_approval)
         box = self.query_one("#approval-command-box", VerticalScroll)
         self.watch(box, "virtual_size", self._note_overflow)  # known once the command is laid out
+
+    def _allow_approval(self) -> None:
+        approve = self.query_one("#approve", Button)
+        approve.disabled = False
+        if self.request.risk != "high" and self.focused is self.query_one("#deny", Button):
+            approve.focus()  # High risk: Deny first. Otherwise Approve is one Enter away, as expected.
 
     def _note_overflow(self) -> None:
         """Say so when the command does not fit: a payload after many blank lines or
@@ -100,6 +117,8 @@ class ApprovalScreen(ModalScreen[bool]):
 
     @on(Button.Pressed, "#approve")
     def action_approve(self) -> None:
+        if self.query_one("#approve", Button).disabled:
+            return  # "y" typed before the dialog could be read (on_mount)
         self.dismiss(True)
 
     @on(Button.Pressed, "#deny")
