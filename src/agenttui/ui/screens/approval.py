@@ -26,6 +26,7 @@ from textual.widgets import Button, Static
 
 from agenttui.agent.events import ApprovalRequested
 from agenttui.core.visible_text import exact_line, exact_parts
+from agenttui.ui.one_shot import set_timer
 
 
 def command_content(parts: list[tuple[str, bool]]) -> Content:
@@ -98,7 +99,7 @@ class ApprovalScreen(ModalScreen[bool]):
         # space press the focused Approve). So Approve is off for APPROVE_AFTER_S; Deny is not.
         self.query_one("#approve", Button).disabled = True
         self.query_one("#deny", Button).focus()
-        self.set_timer(APPROVE_AFTER_S, self._allow_approval)
+        set_timer(self, APPROVE_AFTER_S, self._allow_approval)  # one_shot: it fires under load too
         box = self.query_one("#approval-command-box", VerticalScroll)
         self.watch(box, "virtual_size", self._note_overflow)  # known once the command is laid out
 
