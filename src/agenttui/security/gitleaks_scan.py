@@ -526,6 +526,7 @@ def _one_char_filler(secret: str) -> bool:
 _H60 = -(0.6 * log2(0.6) + 0.4 * log2(0.4))
 
 
+@lru_cache(maxsize=1024)  # (a look-up costs a quarter of the logarithm and the call)
 def filler_entropy_bound(n: int) -> float:
     """The most bits per character a value of `n` >= 8 characters can have when
     one character fills more than 60% of it (`_one_char_filler`), plus a margin

@@ -53,7 +53,7 @@ _PLACEHOLDER_MARKERS = (
 # One search instead of a Python loop of `in` tests: this runs on every
 # candidate value, thousands of times per MB of code.
 _MARKER_RX = re.compile("|".join(map(re.escape, _PLACEHOLDER_MARKERS)))
-_SYMBOLS = frozenset("-_. :/")
+_SYMBOLS = "-_. :/"
 _FORMAT_FIELD = re.compile(r"[0-9]{0,2}|[A-Za-z_.]{1,60}")
 
 # References to a value held elsewhere (env vars, config lookups, templating).
@@ -114,10 +114,21 @@ def _placeholder(value: str, words: bool) -> bool:
     if _REFERENCE.match(v):
         return True
     # "xxxx", "****", "0000-0000", "XXXX-XXXX": one repeated symbol.
-    if len(set(low) - _SYMBOLS) <= 1:
+    if _one_character_but_separators(low):
         return True
     # AWS documentation keys (AKIAIOSFODNN7EXAMPLE) end with EXAMPLE.
     return v.endswith(("EXAMPLE", "EXAMPLEKEY"))
+
+
+def _one_character_but_separators(value: str) -> bool:
+    """Whether `value` holds at most one character other than `_SYMBOLS`: the same as
+    `len(set(value) - set(_SYMBOLS)) <= 1`, in three C passes (strip, replace, strip)
+    instead of a set of every character (~1.4 µs for a 40-character token, on every
+    value the generated rules judge). Stripped of separators at both ends, the value
+    starts with its first other character; with every copy of it gone, separators
+    alone strip to nothing."""
+    rest = value.strip(_SYMBOLS)
+    return not rest or not rest.replace(rest[0], "").strip(_SYMBOLS)
 
 
 # Expression starters: `token = await get()`, `key = new Key()`.
