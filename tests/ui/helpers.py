@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from textual._xterm_parser import XTermParser
+
 from agenttui.ui.app_background import INDEXER_GROUP
 
 
@@ -105,3 +107,16 @@ async def ask_for_approval(pilot, app, text: str = "run it") -> None:
 
     await send(pilot, text)
     await wait_until(pilot, lambda: isinstance(app.screen, ApprovalScreen) and app.focused is not None)
+
+
+def terminal_keys(raw: str) -> list:
+    """The events Textual's own parser makes of the bytes ``raw`` typed in a terminal."""
+    parser = XTermParser()
+    return [*parser.feed(raw), *parser.feed("")]
+
+
+def type_at_once(app, raw: str) -> None:
+    """``raw`` typed in one burst: every event posted before the app handles the first
+    (as a terminal delivers fast typing; Pilot.press waits between keys)."""
+    for event in terminal_keys(raw):
+        app.post_message(event)

@@ -3,16 +3,23 @@
 A terminal sends Esc as the byte ESC, and alt+h as ESC h: Textual's parser reads
 an ESC followed by a character within ``ESCDELAY`` (100 ms), or already waiting
 when a loaded machine first reads the input, as alt+<character> -- and an ESC
-followed by a longer burst as a "^" key, then the burst. So a user who
-closes a dialog with Esc and at once types their next message loses the Esc: the
-dialog stays open and the message lands on its keys -- the prompt inspector's
-one-letter commands ("e" edits a note, "d" forgets one, Enter opens or saves).
+followed by "[" and text that makes no escape sequence as a "^" key, then the
+text. So a user who closes a dialog with Esc and at once types their next message
+loses the Esc: the dialog stays open and the message lands on its keys -- the
+prompt inspector's one-letter commands ("e" edits a note, "d" forgets one, Enter
+opens or saves), the audit's ("d" deletes a note), the MCP and profile lists'.
 
 A dialog whose keys are letters therefore reads an alt+<character> it does not
 bind as what was typed: its Esc (close), then the character, posted to the app
 again as a key, so it reaches whatever has the focus once the dialog is closed
 (the chat's prompt) with that widget's bindings (Enter sends); so are the keys
 typed after it that were already on their way to the dialog (:class:`Handover`).
+
+The chat's prompt reads an alt+<character> that nothing binds the same way: Esc's
+binding runs (it cancels a streaming reply), then the character is typed, ahead of
+the keys typed after it (``PromptInput``); before, the cancel and the message's
+first letter were lost. A bound alt+<character> (alt+i: incognito) stays the
+binding, and a "^" stays a "^": in the prompt it is as likely typed text.
 """
 
 from __future__ import annotations
@@ -25,8 +32,8 @@ from textual.app import App
 
 def merged_character(event: events.Key) -> str | None:
     """What ``event`` is when it is an Esc merged with what was typed after it: the character
-    of an alt+<character>, or "" for the Esc of a longer burst (the parser gave up on it as the
-    start of an escape sequence and reissued it as "^", the text following); else None."""
+    of an alt+<character>, or "" for an Esc the parser gave up on as the start of an escape
+    sequence and reissued as "^" (the text following); else None."""
     if event.key == "circumflex_accent":
         return ""
     if not event.key.startswith("alt+") or event.character is None or len(event.character) != 1:

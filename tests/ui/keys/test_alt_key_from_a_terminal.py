@@ -9,17 +9,11 @@ incognito. The event here is the one Textual's own parser makes from the bytes.
 from __future__ import annotations
 
 import pytest
-from textual._xterm_parser import XTermParser
 
 from agenttui.ui.app import make_app
-from tests.ui.helpers import chat, wait_until
+from tests.ui.helpers import chat, terminal_keys, wait_until
 
 SIZE = (100, 30)
-
-
-def terminal_keys(raw: str) -> list:
-    parser = XTermParser()
-    return [*parser.feed(raw), *parser.feed("")]
 
 
 @pytest.mark.slow

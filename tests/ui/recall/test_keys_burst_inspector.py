@@ -9,20 +9,13 @@ own parser makes from the bytes, posted at once as a terminal delivers fast typi
 from __future__ import annotations
 
 import pytest
-from textual._xterm_parser import XTermParser
 
 from agenttui.ui.app import make_app
 from agenttui.ui.screens.prompt_inspector import PromptInspectorScreen
-from tests.ui.helpers import wait_until
+from tests.ui.helpers import type_at_once, wait_until
 from tests.ui.recall.test_recall_used import NOTE, _seed, _turn
 
 MESSAGE = "hello there, edit nothing and delete nothing"
-
-
-def _typed(app, raw: str) -> None:
-    parser = XTermParser()
-    for event in [*parser.feed(raw), *parser.feed("")]:
-        app.post_message(event)
 
 
 def _sent(fake_openai, text: str) -> bool:
@@ -31,8 +24,8 @@ def _sent(fake_openai, text: str) -> bool:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("message", [
-    MESSAGE,  # a long burst: the parser reissues the Esc as "^", then the text
-    "edit it now",  # a short one: the Esc and the "e" are one alt+e
+    MESSAGE,  # the Esc and the "h" are one alt+h, the inspector does not bind
+    "edit it now",  # the Esc and the "e" are one alt+e, and "e" is its key (edit a note)
 ], ids=["long burst", "short burst"])
 async def test_esc_and_a_message_typed_at_once_close_it_and_send_the_message(chat_services, fake_openai,
                                                                            message):
@@ -44,7 +37,7 @@ async def test_esc_and_a_message_typed_at_once_close_it_and_send_the_message(cha
         await pilot.press("f4")
         await wait_until(pilot, lambda: isinstance(app.screen, PromptInspectorScreen))
         fake_openai.reply("Noted.")
-        _typed(app, "\x1b" + message + "\r")
+        type_at_once(app, "\x1b" + message + "\r")
         await wait_until(pilot, lambda: _sent(fake_openai, message))
         assert not isinstance(app.screen, PromptInspectorScreen)
         assert [i.text for i in chat_services.memory.items()] == [NOTE]  # no edit, nothing forgotten

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -54,6 +54,7 @@ from textual.widgets.option_list import Option
 
 from agenttui.core.models import AUDIT_FLAGS
 from agenttui.ui import messages
+from agenttui.ui.escape_then_key import Handover
 from agenttui.ui.inert import inert_line
 from agenttui.ui.widgets.audit_table import COLUMNS, FLAG_TAGS, AuditRow, AuditTable, rows_from
 from agenttui.ui.widgets.memory_item_editor import MemoryItemEditor, apply_edit
@@ -108,6 +109,7 @@ class AuditScreen(Screen[bool]):
 
     def __init__(self, services: Services, now: datetime | None = None, deep: bool = False) -> None:
         super().__init__()
+        self._handover = Handover()
         self.deep = deep
         self.proposals: list = []  # deep review proposals still waiting for the user
         self.services = services
@@ -413,6 +415,10 @@ class AuditScreen(Screen[bool]):
         self.changed = True
         self.app.post_message(self.MemoryChanged())
         self.refresh_audit()
+
+    def on_key(self, event: events.Key) -> None:
+        # Esc and the next key typed at once reach us as one alt+key (escape_then_key.py)
+        self._handover.on_key(self.app, event, self.action_close)
 
     def action_close(self) -> None:
         self.dismiss(self.changed)

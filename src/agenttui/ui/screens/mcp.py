@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -25,6 +25,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from agenttui.ui.escape_then_key import Handover
 from agenttui.ui.inert import inert, inert_line
 from agenttui.ui.screens.mcp_arguments import ArgumentField, McpArgumentsScreen
 
@@ -54,6 +55,7 @@ class McpScreen(ModalScreen[str | None]):
 
     def __init__(self, services: Services) -> None:
         super().__init__()
+        self._handover = Handover()
         self.services = services
         # (kind, server, uri / uri template / prompt name, its arguments, what it says of itself)
         self._items: list[tuple[str, str, str, list[ArgumentField], str]] = []
@@ -130,6 +132,10 @@ class McpScreen(ModalScreen[str | None]):
         tail = c.stderr_tail(4000).strip()
         lines += ["", "stderr:", tail or "(nothing)"]
         info.update(Content(inert("\n".join(lines))))
+
+    def on_key(self, event: events.Key) -> None:
+        # Esc and the next key typed at once reach us as one alt+key (escape_then_key.py)
+        self._handover.on_key(self.app, event, self.action_close)
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -27,6 +27,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from agenttui.ui.escape_then_key import Handover
 from agenttui.ui.inert import inert_line
 
 if TYPE_CHECKING:
@@ -50,6 +51,7 @@ class ProfilesScreen(ModalScreen[str | None]):
 
     def __init__(self, services: Services, cwd: Path | None = None) -> None:
         super().__init__()
+        self._handover = Handover()
         self.services = services
         from agenttui.ui.folder_profile import project_folder
 
@@ -140,6 +142,10 @@ class ProfilesScreen(ModalScreen[str | None]):
 
     def _switch(self, name: str | None) -> None:
         self.dismiss(None if not name or name == self.active else name)
+
+    def on_key(self, event: events.Key) -> None:
+        # Esc and the next key typed at once reach us as one alt+key (escape_then_key.py)
+        self._handover.on_key(self.app, event, self.action_close)
 
     @on(Button.Pressed, "#profile-close")
     def action_close(self) -> None:

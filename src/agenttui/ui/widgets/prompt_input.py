@@ -41,6 +41,7 @@ from textual.message import Message
 from textual.widgets import TextArea
 
 from agenttui.ui.bindings import PROMPT_ACTIONS, to_bindings
+from agenttui.ui.escape_then_key import merged_character
 from agenttui.ui.host import app_parts
 from agenttui.ui.survivable_errors import dispatch_guarded
 
@@ -109,6 +110,16 @@ class PromptInput(TextArea):
             self.insert_typed()
             await self.run_action(binding.action)
             return
+        character = merged_character(event)
+        if character and event.key not in self.screen.active_bindings:
+            # Esc and the next key typed at once (escape_then_key.py): Esc's binding runs now,
+            # before the keys typed after it, and the character is typed, not lost
+            event.stop()
+            event.prevent_default()
+            self.insert_typed()
+            await self._press_escape()
+            self._type(character)
+            return
         if event.key.startswith(_MODIFIED_KEYS):
             # alt+i from a terminal comes with the character "i": it is a binding's key, not
             # text (TextArea would insert the "i"); it goes on to the app's bindings
@@ -118,11 +129,22 @@ class PromptInput(TextArea):
         if event.is_printable and event.character and not self.read_only:
             event.stop()
             event.prevent_default()
-            if not self._typed:
-                self.call_later(self.insert_typed)  # behind the keys already queued
-            self._typed.append(event.character)
+            self._type(event.character)
             return
         self.insert_typed()  # TextArea's own keys (enter when not bound, tab) see what came before
+
+    def _type(self, character: str) -> None:
+        if self.read_only:
+            return
+        if not self._typed:
+            self.call_later(self.insert_typed)  # behind the keys already queued
+        self._typed.append(character)
+
+    async def _press_escape(self) -> None:
+        """Run what Esc is bound to here (cancel the streaming turn, leave an edit), if anything."""
+        active = self.screen.active_bindings.get("escape")
+        if active is not None and active.enabled:
+            await self.app.run_action(active.binding.action, active.node)
 
     def insert_typed(self) -> None:
         """Insert the characters typed so far as one edit, over the selection as a key would."""
