@@ -28,6 +28,14 @@ _PLACEHOLDER_WORDS = frozenset(
     foo bar baz foobar test xxx xxxx tbd hidden masked omitted removed
     your_password yourpassword mypassword my_password secret123 password123
     """.split()
+    # the dummy keys local servers' docs tell clients to send (Ollama "ollama", LM Studio
+    # "lm-studio", llama.cpp "sk-no-key-required", vLLM "EMPTY" or any word)
+    + "ollama vllm lm-studio lmstudio sk-no-key-required no-key not-needed".split()
+    # English function words: "--api-key you gave vllm", "token: the one ..." are prose
+    + """
+    you your yours the a an it its this that these those here there is are was be to of
+    in on at by for from with and or as if then than when where which who what
+    """.split()
 )
 
 # Substrings that mark documentation / templated values.
@@ -67,9 +75,20 @@ _REFERENCE = re.compile(
     | secrets\.[A-Za-z_]
     | vault:
     | !vault
+    | @keyring\b                                # agenttui's own: read from the OS keyring
     """,
     re.VERBOSE,
 )
+
+# "<your key>", "<api token>" cut at its space, as a rule's value stops there: a slot to fill.
+_OPEN_SLOT = re.compile(r"<[A-Za-z_-]{1,40}")
+# A file named in prose or docs ("secrets: `security/transformed.py`"): a path with a source
+# or config extension, not a credential (a key's slashes come without a dotted extension).
+_FILE_PATH = re.compile(
+    r"(?:[\w.-]{1,60}/){1,12}[\w-]{1,60}\."
+    r"(?:py|pyi|js|mjs|ts|tsx|jsx|go|rs|rb|php|java|kt|c|h|cc|cpp|hpp|cs|swift|sh|md|rst|txt"
+    r"|json|ya?ml|toml|ini|cfg|conf|xml|html|css|csv|log|sql|lock)")
+_TWO_ALNUM = re.compile(r"[^\W_][\W_]*[^\W_]")  # two letters or digits, whatever between
 
 # Code that names a value rather than spelling it: self.password,
 # config.api_key, get_token(), args["password"].
@@ -107,7 +126,11 @@ def _placeholder(value: str, words: bool) -> bool:
         return True
     if _MARKER_RX.search(low):
         return True
-    if v[0] == "<" and v[-1] == ">":  # <token>, <your key here>
+    if v[0] == "<" and (v[-1] == ">" or _OPEN_SLOT.fullmatch(v)):  # <token>, <your key here>
+        return True
+    if not _TWO_ALNUM.search(v):  # "-p P`)": one letter or digit is no credential
+        return True
+    if _FILE_PATH.fullmatch(v):
         return True
     if v[0] == "{" and v[-1] == "}" and _FORMAT_FIELD.fullmatch(v[1:-1]):
         return True  # "{}", "{0}", "{ENCODED_PASSWORD}": a format field, not "{ZqL5kVrX1n8}"
