@@ -63,7 +63,7 @@ from agenttui.ui.widgets.chat_welcome import ChatWelcome
 from agenttui.ui.widgets.context_meter import ContextMeter
 from agenttui.ui.widgets.conversation_model import ConversationModel
 from agenttui.ui.widgets.draft_recall import DraftRecall
-from agenttui.ui.widgets.incognito_mode import IncognitoMode
+from agenttui.ui.widgets.incognito_mode import ENTER_QUEUED, IncognitoMode
 from agenttui.ui.widgets.latest_conversation import LatestConversation
 from agenttui.ui.widgets.message_cursor import MessageAction
 from agenttui.ui.widgets.message_view import UserMessage
@@ -225,18 +225,23 @@ class ChatPane(Vertical):
             return
         if self.streaming or self.turns.queued:  # after the reply (and what was queued before it)
             self.turns.queued.append(event.text)
-            self._show_queued()
+            self.show_queued()
             return
         await self.send(event.text)
 
-    def _show_queued(self) -> None:
+    def show_queued(self) -> None:
         self.query_one(QueuedLine).show(self.turns.queued)
 
     async def _send_queued(self) -> None:
         text = None if self.streaming else self.turns.take_queued()
-        if text is not None:
-            self._show_queued()
-            await self.send(text)
+        if text is None:
+            return
+        self.show_queued()
+        if text == ENTER_QUEUED:  # /incognito asked while the reply streamed
+            await self.incognito_mode.enter_from_queue()
+            await self._send_queued()
+            return
+        await self.send(text)
 
     def _unqueue_to_prompt(self) -> None:
         """Another conversation opens: queued text goes back to the prompt, not to that one."""
@@ -244,7 +249,7 @@ class ChatPane(Vertical):
             return
         texts, self.turns.queued = self.turns.queued, []
         back_to_prompt(texts, self.prompt)
-        self._show_queued()
+        self.show_queued()
 
     # -- turns ---------------------------------------------------------------
     async def send(self, text: str, *, show: bool = True, retry_of: int | None = None,

@@ -16,6 +16,12 @@ conversation when it has any message: "Save" copies it into history (one transac
 profile switch cannot save into the profile it came from, so it drops the
 conversation and says so. ctrl+n while incognito starts another unsaved
 conversation (the previous one is dropped, as a private window's tab).
+
+Asked while a reply streams (the user types on: /incognito, then their message), it
+takes its place in the queue of messages sent when the reply ends (``ENTER_QUEUED``):
+the chat becomes incognito there, and what was queued after it is sent in the
+incognito chat. Before, it was refused with a notice while the message typed after
+it was queued for the saved chat and stored in history. Asked twice, it is taken back.
 """
 
 from __future__ import annotations
@@ -27,10 +33,12 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 from agenttui.ui import messages as app_messages
 from agenttui.ui.host import app_parts
 from agenttui.ui.widgets.chat_part import ChatPart
+from agenttui.ui.widgets.queued_line import back_to_prompt
 
 if TYPE_CHECKING:
 
     from agenttui.agent.chat_session import ChatSession
+    from agenttui.agent.turn import TurnController
     from agenttui.bootstrap import Services
     from agenttui.core.incognito import IncognitoHistory
     from agenttui.ui.widgets.prompt_input import PromptInput
@@ -38,6 +46,7 @@ if TYPE_CHECKING:
 INCOGNITO_TITLE = "Chat · incognito · not saved"
 ENTER_NOTICE = ("Incognito: memory and project context are read, nothing is written — no history, "
                 "no memory changes or use counts, no files. Leaving offers to save this conversation.")
+ENTER_QUEUED = "/incognito"  # in the queue: incognito starts there (module doc)
 
 
 class IncognitoChat(ChatPart, Protocol):
@@ -47,9 +56,12 @@ class IncognitoChat(ChatPart, Protocol):
     conversation_id: str | None
     border_title: Any
     session: ChatSession  # says whether the chat is incognito
+    turns: TurnController  # its queue: what is sent when the reply ends
 
     @property
     def prompt(self) -> PromptInput: ...
+
+    def show_queued(self) -> None: ...
 
     def post_message(self, message: Any) -> bool: ...
     def set_class(self, add: bool, *class_names: str, update: bool = True) -> Any: ...
@@ -73,8 +85,33 @@ class IncognitoMode:
     async def toggle(self) -> None:
         if self.active:
             await self.leave()
+        elif self._chat.streaming or self._chat.turns.queued:
+            self._queue_entering()
         else:
             await self.enter()
+
+    def _queue_entering(self) -> None:
+        queued = self._chat.turns.queued
+        if queued and queued[-1] == ENTER_QUEUED:  # asked twice while it waits: not after all
+            queued.pop()
+            note = "Incognito will not start after this reply."
+        else:
+            queued.append(ENTER_QUEUED)
+            note = "Incognito starts when this reply ends: what you send after this is not saved."
+        self._chat.show_queued()
+        self._chat.notify(note)
+
+    async def enter_from_queue(self) -> None:
+        """The queue reached ``ENTER_QUEUED``: enter; what was queued after it follows, incognito."""
+        chat = self._chat
+        after, chat.turns.queued = chat.turns.queued, []  # entering opens a new chat: it would hand them back
+        if not self.active:
+            await self.enter()
+        if self.active:
+            chat.turns.queued = after
+        else:  # entering failed (and said why): nothing typed for incognito goes to the saved chat
+            back_to_prompt(after, chat.prompt)
+        chat.show_queued()
 
     async def enter(self) -> None:
         pane = self._chat
