@@ -120,3 +120,18 @@ def type_at_once(app, raw: str) -> None:
     (as a terminal delivers fast typing; Pilot.press waits between keys)."""
     for event in terminal_keys(raw):
         app.post_message(event)
+
+
+async def while_streaming(pilot, app, question: str = "tell me a long story") -> None:
+    """Send ``question`` (queue a reply of "word0 word1 …" for it) and wait until that reply
+    streams: "word3" shown."""
+    await send(pilot, question)
+    await wait_until(pilot, lambda: replies(app) and "word3" in replies(app)[0])
+
+
+async def focused_prompt(pilot, app):
+    """The chat's prompt, once the panes are up and it has the focus."""
+    await wait_until(pilot, lambda: app.main.panes_ready and chat(app).prompt is not None)
+    prompt = chat(app).prompt
+    await wait_until(pilot, lambda: prompt.has_focus)
+    return prompt

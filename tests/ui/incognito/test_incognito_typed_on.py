@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from agenttui.ui.app import make_app
-from tests.ui.helpers import chat, replies, send, type_at_once, wait_until
+from tests.ui.helpers import chat, replies, type_at_once, wait_until, while_streaming
 
 SIZE = (120, 36)
 SECRET = "my plan for the surprise party"
@@ -32,8 +32,7 @@ async def test_a_message_typed_after_incognito_during_a_reply_is_sent_incognito_
     fake_openai.reply("A party it is.")
     app = make_app(chat_services)
     async with app.run_test(size=SIZE) as pilot:
-        await send(pilot, "tell me a long story")
-        await wait_until(pilot, lambda: replies(app) and "word3" in replies(app)[0])
+        await while_streaming(pilot, app)
         type_at_once(app, "/incognito\r" + SECRET + "\r")
         await wait_until(pilot, lambda: "A party it is." in replies(app),
                          explain=lambda: (chat(app).incognito, chat(app).turns.queued, replies(app)[-1:]))
@@ -50,8 +49,7 @@ async def test_incognito_asked_twice_while_a_reply_streams_is_taken_back(chat_se
     fake_openai.reply("Saved as usual.")
     app = make_app(chat_services)
     async with app.run_test(size=SIZE) as pilot:
-        await send(pilot, "tell me a long story")
-        await wait_until(pilot, lambda: replies(app) and "word3" in replies(app)[0])
+        await while_streaming(pilot, app)
         type_at_once(app, "/incognito\r/incognito\rnothing secret here\r")
         await wait_until(pilot, lambda: "Saved as usual." in replies(app))
         assert not chat(app).incognito

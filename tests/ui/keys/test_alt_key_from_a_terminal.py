@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from agenttui.ui.app import make_app
-from tests.ui.helpers import chat, terminal_keys, wait_until
+from tests.ui.helpers import chat, focused_prompt, terminal_keys, wait_until
 
 SIZE = (100, 30)
 
@@ -20,9 +20,7 @@ SIZE = (100, 30)
 async def test_alt_i_typed_in_the_prompt_toggles_incognito_and_types_nothing(chat_services):
     app = make_app(chat_services, check_api_key=False)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.main.panes_ready and chat(app).prompt is not None)
-        prompt = chat(app).prompt
-        await wait_until(pilot, lambda: prompt.has_focus)
+        prompt = await focused_prompt(pilot, app)
         (event,) = terminal_keys("\x1bi")
         assert (event.key, event.character) == ("alt+i", "i")  # what the terminal's bytes become
         app.post_message(event)

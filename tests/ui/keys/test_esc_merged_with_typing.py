@@ -13,7 +13,15 @@ import pytest
 
 from agenttui.ui.app import make_app
 from agenttui.ui.widgets.message_view import AssistantMessage
-from tests.ui.helpers import chat, replies, send, terminal_keys, type_at_once, wait_until
+from tests.ui.helpers import (
+    chat,
+    focused_prompt,
+    replies,
+    terminal_keys,
+    type_at_once,
+    wait_until,
+    while_streaming,
+)
 
 SIZE = (120, 36)
 
@@ -29,8 +37,7 @@ async def test_esc_and_a_message_at_once_cancel_the_reply_and_send_the_whole_mes
     fake_openai.reply("Here again.")
     app = make_app(chat_services)
     async with app.run_test(size=SIZE) as pilot:
-        await send(pilot, "tell me a long story")
-        await wait_until(pilot, lambda: replies(app) and "word3" in replies(app)[0])
+        await while_streaming(pilot, app)
         assert [e.key for e in terminal_keys("\x1bhello")][0] == "alt+h"  # what the bytes become
         type_at_once(app, "\x1bhello again\r")
         await wait_until(pilot, lambda: "Here again." in replies(app),
@@ -45,9 +52,7 @@ async def test_esc_and_a_message_at_once_cancel_the_reply_and_send_the_whole_mes
 async def test_merged_esc_types_its_character_and_a_bound_alt_key_or_a_caret_stays_itself(chat_services):
     app = make_app(chat_services, check_api_key=False)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.main.panes_ready and chat(app).prompt is not None)
-        prompt = chat(app).prompt
-        await wait_until(pilot, lambda: prompt.has_focus)
+        prompt = await focused_prompt(pilot, app)
         type_at_once(app, "\x1bhi, 2^3 ")  # alt+h, ..., a "^" typed
         await wait_until(pilot, lambda: prompt.text == "hi, 2^3 ", explain=lambda: repr(prompt.text))
         for burst, shown in (("\x1b京都 ", "京都 "), ("\x1bX", "X")):  # alt+京, alt+shift+x

@@ -8,7 +8,16 @@ from agenttui.ui.app import make_app
 from agenttui.ui.screens.approval import ApprovalScreen
 from agenttui.ui.widgets.message_view import AssistantMessage, Notice, UserMessage
 from agenttui.ui.widgets.tool_call_view import ToolCallView
-from tests.ui.helpers import approve, ask_for_approval, chat, queue_shell_call, replies, send, wait_until
+from tests.ui.helpers import (
+    approve,
+    ask_for_approval,
+    chat,
+    queue_shell_call,
+    replies,
+    send,
+    wait_until,
+    while_streaming,
+)
 
 SIZE = (120, 36)
 
@@ -36,8 +45,7 @@ async def test_escape_cancels_a_streaming_reply(chat_services, fake_openai):
     fake_openai.reply(" ".join(f"word{i}" for i in range(400)), words_per_second=40)
     app = make_app(chat_services)
     async with app.run_test(size=SIZE) as pilot:
-        await send(pilot, "tell me a long story")
-        await wait_until(pilot, lambda: replies(app) and "word3" in replies(app)[0])
+        await while_streaming(pilot, app)
         await pilot.press("escape")
         await wait_until(pilot, lambda: not chat(app).streaming)
         shown = replies(app)[0]
