@@ -198,6 +198,19 @@ NEW_ROOT = 0
 _NO_LIMIT = 1 << 62
 
 
+def _turn_leaf(db: sqlite3.Connection, cid: str, turn_id: str, leaf: int | None) -> int | None:
+    """The message the next one of turn ``turn_id`` follows: that turn's latest message, else ``leaf``.
+
+    The conversation's active leaf is where *any* process last wrote: with the same conversation
+    open in two windows, a reply followed the other window's question or reply, not the question
+    it answers (its own turn's). A turn's messages are written one append at a time, so each
+    finds its predecessor by the turn's id (the newest rows of the conversation's index).
+    """
+    row = db.execute("SELECT id FROM messages WHERE conversation_id = ? AND turn_id = ? ORDER BY id DESC LIMIT 1",
+                     (cid, turn_id)).fetchone()
+    return row[0] if row else leaf
+
+
 def _insert_messages(db: sqlite3.Connection, cid: str, stored: Sequence[Message],
                      parents: Sequence[int | None] | None = None, active: int | None = None) -> None:
     """INSERT prepared (redacted) messages in order; assigns their ids and parents and moves
@@ -206,7 +219,8 @@ def _insert_messages(db: sqlite3.Connection, cid: str, stored: Sequence[Message]
     ``parents`` (imports of trees): for each message the index in ``stored`` of its parent,
     None for a root; parents come before their children. Without it, each message follows
     its ``parent_id`` (see :attr:`Message.parent_id`): None continues the branch -- the
-    message before it, the first one the active leaf.
+    message before it, the first one its turn's latest message (:func:`_turn_leaf`) or else
+    the active leaf.
     """
     row = db.execute("SELECT active_leaf_id FROM conversations WHERE id = ?", (cid,)).fetchone()
     previous: int | None = row[0] if row else None
@@ -221,7 +235,7 @@ def _insert_messages(db: sqlite3.Connection, cid: str, stored: Sequence[Message]
             up = parents[index]
             parent = stored[up].id if up is not None else None
         elif message.parent_id is None:
-            parent = previous
+            parent = previous if index or message.turn_id is None else _turn_leaf(db, cid, message.turn_id, previous)
         elif message.parent_id == NEW_ROOT:
             parent = None
         else:
