@@ -756,10 +756,14 @@ async def run_turn(
 def _went_on_elsewhere(services: Services, cid: str, seen: int) -> bool:
     """A user message follows ``seen`` on the conversation's active branch: someone else asked
     after what this sender has on screen. Only a user message counts: the replies and tool
-    steps of the sender's own turns are stored after what it shows, a question never is."""
+    steps of the sender's own turns are stored after what it shows, a question never is.
+    ``seen`` off the active branch: another window's turn made its own branch the active one
+    (two windows that asked at once each have theirs): this sender's question follows what
+    it shows, not the other window's latest message."""
     path = services.history.branch_ids(cid)
     if seen not in path:
-        return False  # not on the active branch: nothing to compare with, nothing guessed
+        shown = services.history.get_message(seen)
+        return shown is not None and shown.conversation_id == cid
     for later in path[path.index(seen) + 1:]:
         found = services.history.get_message(later)
         if found is not None and found.role == "user":

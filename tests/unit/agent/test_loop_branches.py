@@ -99,6 +99,28 @@ async def test_a_question_after_another_window_went_on_branches_from_what_this_o
     assert services.history.sibling_ids(conversation.id, b_question.id) == [b_question.id, branch[2].id]
 
 
+async def test_a_window_whose_branch_another_window_left_behind_goes_on_from_what_it_shows(
+        services, conversation, fake_openai):
+    """A and B asked at once and each got a branch; B asked again, so B's branch is the active
+    one. A's next question follows A's reply, not B's latest message (it did, as a question
+    after B's question)."""
+    services.settings.recall.semantic = False
+    for text in ("root reply", "answer for A", "answer for B", "B again", "A again"):
+        fake_openai.reply(text)
+    await collect(run_turn(services, conversation.id, "root question"))
+    root_reply = services.history.messages(conversation.id)[1]
+    await collect(run_turn(services, conversation.id, "question of A", seen=root_reply.id))
+    a_reply = services.history.messages(conversation.id)[-1]
+    await collect(run_turn(services, conversation.id, "question of B", seen=root_reply.id))
+    b_reply = services.history.messages(conversation.id)[-1]
+    await collect(run_turn(services, conversation.id, "B asks again", seen=b_reply.id))
+    assert a_reply.id not in services.history.branch_ids(conversation.id)  # B's branch is active
+
+    await collect(run_turn(services, conversation.id, "A asks again", seen=a_reply.id))
+    assert [m.content for m in services.history.messages(conversation.id)] == [
+        "root question", "root reply", "question of A", "answer for A", "A asks again", "A again"]
+
+
 async def test_a_sender_that_shows_the_whole_conversation_goes_on_from_its_end(
         services, conversation, fake_openai):
     fake_openai.reply("one")
