@@ -15,19 +15,24 @@ again as a key, so it reaches whatever has the focus once the dialog is closed
 (the chat's prompt) with that widget's bindings (Enter sends); so are the keys
 typed after it that were already on their way to the dialog (:class:`Handover`).
 
-The chat's prompt reads an alt+<character> that nothing binds the same way: Esc's
-binding runs (it cancels a streaming reply), then the character is typed, ahead of
-the keys typed after it (``PromptInput``); before, the cancel and the message's
-first letter were lost. A bound alt+<character> (alt+i: incognito) stays the
-binding, and a "^" stays a "^": in the prompt it is as likely typed text.
+The boxes that type text read them so too (:func:`typed_after_escape`): the chat's
+prompt runs Esc's binding (it cancels a streaming reply) and types the character
+ahead of the keys typed after it (``PromptInput``); before, the cancel and the
+message's first letter were lost, or the cancel was lost and a "^" typed. The
+Memory pane's add box and the History search run their Esc (back to the chat) and
+hand the message on (``EscapeAwareInput``). A bound alt+<character> (alt+i:
+incognito) stays the binding. A "^" counts as Esc only at the start of an empty
+box while Esc has something to do there: the parser's "^" comes after 31 keys
+typed without a pause, so it starts the burst; a "^" typed after text is text.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from textual import events
 from textual.app import App
+from textual.binding import ActiveBinding
 
 
 def merged_character(event: events.Key) -> str | None:
@@ -39,6 +44,33 @@ def merged_character(event: events.Key) -> str | None:
     if not event.key.startswith("alt+") or event.character is None or len(event.character) != 1:
         return None
     return event.character if event.character.isprintable() else None
+
+
+def typed_after_escape(event: events.Key, bindings: Mapping[str, ActiveBinding], empty: bool) -> str | None:
+    """For a box that types text: when ``event`` is Esc merged with the typing after it, what
+    to type once Esc's binding ran ("" for nothing); else None.
+
+    An alt+<character> that ``bindings`` (the screen's active ones) do not hold: its character.
+    A "^": only in an ``empty`` box, and only while Esc has something to do there -- after
+    text, or with Esc idle, a "^" is what the user typed ("2^3"), and it is typed.
+    """
+    character = merged_character(event)
+    if character is None or event.key in bindings:
+        return None
+    if character == "" and not (empty and _enabled(bindings.get("escape"))):
+        return None
+    return character
+
+
+async def press_escape(app: App[object], bindings: Mapping[str, ActiveBinding]) -> None:
+    """Run what Esc is bound to among ``bindings`` (the screen's active ones), if anything."""
+    active = bindings.get("escape")
+    if active is not None and _enabled(active):
+        await app.run_action(active.binding.action, active.node)
+
+
+def _enabled(active: ActiveBinding | None) -> bool:
+    return active is not None and active.enabled
 
 
 class Handover:

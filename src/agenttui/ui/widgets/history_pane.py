@@ -53,6 +53,7 @@ from agenttui.ui import messages
 from agenttui.ui.one_shot import OneShot, set_timer
 from agenttui.ui.survivable_errors import dispatch_guarded
 from agenttui.ui.widgets.conversation_list import ConversationList, SearchResults
+from agenttui.ui.widgets.escape_aware_input import EscapeAwareInput
 
 if TYPE_CHECKING:
     from agenttui.bootstrap import Services
@@ -68,7 +69,7 @@ SEARCH_BOX_MAX = 500  # characters pastes fill the box to; the search uses the f
 SEARCH_PASTE_MAX = 200  # characters one paste adds (a terminal may deliver a long paste in several)
 
 
-class SearchBox(Input):
+class SearchBox(EscapeAwareInput):
     """The search Input, with ↓ to the list below shown in the footer (Input's own ↓ scrolls).
 
     A paste adds at most the first ``SEARCH_PASTE_MAX`` characters of its first
@@ -78,6 +79,7 @@ class SearchBox(Input):
     """
 
     BINDINGS = [Binding("down", "to_list", "List", id="history.to_list")]
+    ONLY_WHEN_EMPTY = True  # with text, Esc clears it and goes to the list, whose keys are commands
 
     def _on_paste(self, event: events.Paste) -> None:
         # Runs before Input's own _on_paste, which would insert the whole first line.

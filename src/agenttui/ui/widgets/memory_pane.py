@@ -52,6 +52,7 @@ from agenttui.core.models import MemoryItem, WriteResult
 from agenttui.ui import messages
 from agenttui.ui.inert import inert_line
 from agenttui.ui.survivable_errors import dispatch_guarded
+from agenttui.ui.widgets.escape_aware_input import EscapeAwareInput
 from agenttui.ui.widgets.memory_item_editor import MemoryItemEditor, apply_edit, parse_entry
 from agenttui.ui.widgets.memory_offer import MemoryOffer
 
@@ -212,7 +213,7 @@ class MemoryPane(Vertical):
         yield listing
         yield MemoryItemEditor(id="memory-editor")
         yield MemoryOffer(id="memory-offer")
-        yield Input(id="memory-add")
+        yield EscapeAwareInput(id="memory-add")
         # Hidden: notices memory and history changed on disk (another shell, a restore) and
         # tells the main screen, which reloads this pane and History.
         from agenttui.ui.widgets.data_watcher import DataWatcher

@@ -41,7 +41,7 @@ from textual.message import Message
 from textual.widgets import TextArea
 
 from agenttui.ui.bindings import PROMPT_ACTIONS, to_bindings
-from agenttui.ui.escape_then_key import merged_character
+from agenttui.ui.escape_then_key import merged_character, press_escape, typed_after_escape
 from agenttui.ui.host import app_parts
 from agenttui.ui.survivable_errors import dispatch_guarded
 
@@ -110,15 +110,7 @@ class PromptInput(TextArea):
             self.insert_typed()
             await self.run_action(binding.action)
             return
-        character = merged_character(event)
-        if character and event.key not in self.screen.active_bindings:
-            # Esc and the next key typed at once (escape_then_key.py): Esc's binding runs now,
-            # before the keys typed after it, and the character is typed, not lost
-            event.stop()
-            event.prevent_default()
-            self.insert_typed()
-            await self._press_escape()
-            self._type(character)
+        if merged_character(event) is not None and await self._escape_merged(event):
             return
         if event.key.startswith(_MODIFIED_KEYS):
             # alt+i from a terminal comes with the character "i": it is a binding's key, not
@@ -140,11 +132,21 @@ class PromptInput(TextArea):
             self.call_later(self.insert_typed)  # behind the keys already queued
         self._typed.append(character)
 
-    async def _press_escape(self) -> None:
-        """Run what Esc is bound to here (cancel the streaming turn, leave an edit), if anything."""
-        active = self.screen.active_bindings.get("escape")
-        if active is not None and active.enabled:
-            await self.app.run_action(active.binding.action, active.node)
+    async def _escape_merged(self, event: events.Key) -> bool:
+        """Esc and the next key typed at once (escape_then_key.py): Esc's binding runs now
+        (cancel the streaming reply, leave an edit), before the keys typed after it, and the
+        character is typed, not lost. True when ``event`` was that."""
+        bindings = self.screen.active_bindings
+        after = typed_after_escape(event, bindings, empty=not self.text and not self._typed)
+        if after is None:
+            return False
+        event.stop()
+        event.prevent_default()
+        self.insert_typed()
+        await press_escape(self.app, bindings)
+        if after:
+            self._type(after)
+        return True
 
     def insert_typed(self) -> None:
         """Insert the characters typed so far as one edit, over the selection as a key would."""
