@@ -247,6 +247,10 @@ class _Compiled:
     seeking: tuple[int, ...]  # rules with seek regexes
     presence_only: tuple[str, ...] = ()  # extra needles that are no rule keyword
     shared_pattern: frozenset[int] = frozenset()  # rules whose pattern another rule has too
+    # Rules whose every candidate an earlier rule of theirs yields or rejects (`_subsumed`),
+    # and the rules that share a pattern once those are left out.
+    subsumed: frozenset[int] = frozenset()
+    shared_unsubsumed: frozenset[int] = frozenset()
     # Per `global_allow` regex, lower-cased literals one of which each match holds, or None.
     global_allow_gates: tuple[tuple[str, ...] | None, ...] = ()
 
@@ -302,6 +306,8 @@ def compiled(extra_needles: tuple[str, ...] = ()) -> _Compiled:
         tuple(i for i, r in enumerate(rules) if r.seeks),
         presence_only,
         _shared_patterns(rules),
+        subsumed := _subsumed(rules),
+        _shared_patterns(rules, subsumed),
         tuple(map(_allow_gate, global_allow)),
     )
 
@@ -342,11 +348,32 @@ def _grouped_allow(patterns: Iterable[str]) -> tuple[re.Pattern[str], ...]:
     return tuple(grouped)
 
 
-def _shared_patterns(rules: list[_Rule]) -> frozenset[int]:
+def _shared_patterns(rules: list[_Rule], left_out: frozenset[int] = frozenset()) -> frozenset[int]:
     count: dict[str, int] = {}
-    for r in rules:
-        count[r.pattern] = count.get(r.pattern, 0) + 1
-    return frozenset(i for i, r in enumerate(rules) if count[r.pattern] > 1)
+    for i, r in enumerate(rules):
+        if i not in left_out:
+            count[r.pattern] = count.get(r.pattern, 0) + 1
+    return frozenset(i for i, r in enumerate(rules) if i not in left_out and count[r.pattern] > 1)
+
+
+def _subsumed(rules: list[_Rule]) -> frozenset[int]:
+    """Rules that add nothing where taken spans are skipped: an earlier rule of the same
+    set has the same pattern, secret group, keywords and seeks (so it is tried at the
+    same starts, before it, and finds the same matches and spans), the same allowlists
+    and at most the same entropy floor (so it accepts every span this one accepts: a
+    higher floor only rejects more, `_random_hex` included). Each span of this rule is
+    then taken already, at its priority, or rejected by its checks. Nosey Parker and
+    Kingfisher share ~60 rules so, Kingfisher's with an entropy floor."""
+    first: dict[tuple[object, ...], _Rule] = {}
+    out: set[int] = set()
+    for i, r in enumerate(rules):
+        seeks = tuple((x.pattern, x.flags) for x in r.seeks)
+        key = (r.pattern, r.group, r.anchored, r.keywords, seeks, r.gitleaks_globals, r.kind in _VALUE_AFTER_COLON,
+               r.allow)
+        earlier = first.setdefault(key, r)
+        if earlier is not r and r.entropy >= earlier.entropy:
+            out.add(i)
+    return frozenset(out)
 
 
 def keyword_hits(view: bytes, c: _Compiled | None = None) -> list[tuple[int, int]]:
@@ -979,18 +1006,22 @@ def _judged_per_rule(
     facts = _TextFacts(text)
     # Rules of two or three sets often share a pattern (and so their keywords):
     # the regex runs once per pattern and set of starts, each rule judges the
-    # same matches. Only patterns that occur more than once are kept.
+    # same matches. Only patterns that occur more than once are kept. (Where taken
+    # spans are skipped, the later rule of each such pair is subsumed and not run.)
     shared: dict[tuple[str, bool, tuple[int, ...]], list[re.Match[str]]] = {}
     rule_starts: Iterable[tuple[int, set[int]]] = per_rule.items()
+    shared_pattern = c.shared_pattern if accepted is None else c.shared_unsubsumed
     if accepted is not None:
         # gitleaks' rules first: a span one of them took is then not judged again by
         # the other sets' rules (often the same pattern). Each set keeps its order, and
         # each set has one priority, so the merged spans and their kinds are the same.
-        rule_starts = sorted(rule_starts, key=lambda rs: not c.rules[rs[0]].gitleaks_globals)
+        # A subsumed rule would find nothing not taken already (`_subsumed`): not run.
+        unsubsumed = (rs for rs in rule_starts if rs[0] not in c.subsumed)
+        rule_starts = sorted(unsubsumed, key=lambda rs: not c.rules[rs[0]].gitleaks_globals)
     for r, starts in rule_starts:
         rule = c.rules[r]
         ordered = sorted(starts)
-        key = (rule.pattern, rule.anchored, tuple(ordered)) if r in c.shared_pattern else None
+        key = (rule.pattern, rule.anchored, tuple(ordered)) if r in shared_pattern else None
         matches: Iterable[re.Match[str]] | None = None if key is None else shared.get(key)
         if matches is None:
             if rule.anchored:
