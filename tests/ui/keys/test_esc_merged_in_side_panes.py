@@ -64,3 +64,18 @@ async def test_a_search_holding_text_types_the_burst_and_runs_no_list_key(chat_s
         type_at_once(app, "\x1bdelete")  # alt+d, then "elete"
         await wait_until(pilot, lambda: field.value == "kyotodelete", explain=lambda: repr(field.value))
         assert field.has_focus
+
+
+@pytest.mark.slow
+async def test_a_bound_alt_key_in_the_add_box_runs_its_binding_and_types_nothing(chat_services):
+    """alt+i from a terminal is ESC i, the key alt+i with the character "i": Input typed the "i"
+    and incognito never started."""
+    app = make_app(chat_services, check_api_key=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.main.panes_ready and chat(app).prompt is not None)
+        field = app.screen.query_one("#memory-add")
+        field.focus()
+        await wait_until(pilot, lambda: field.has_focus)
+        type_at_once(app, "\x1bi")
+        await wait_until(pilot, lambda: chat(app).incognito, explain=lambda: repr(field.value))
+        assert field.value == ""

@@ -59,6 +59,11 @@ class EscapeAwareInput(Input):
                     event.stop()
                     event.prevent_default()
                 return
+        if event.key.startswith("alt+") and event.key in self.screen.active_bindings:
+            # alt+i from a terminal comes with the character "i": it is the binding's key (incognito),
+            # not text, which Input would type and keep from the binding
+            event.prevent_default()
+            return
         await super()._on_key(event)
 
     def _on_focus(self, event: events.Focus) -> None:
