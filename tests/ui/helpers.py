@@ -135,3 +135,12 @@ async def focused_prompt(pilot, app):
     prompt = chat(app).prompt
     await wait_until(pilot, lambda: prompt.has_focus)
     return prompt
+
+
+async def focused_field(pilot, app, selector: str):
+    """The main screen's widget ``selector``, focused once the panes are up."""
+    await wait_until(pilot, lambda: app.main.panes_ready and chat(app).prompt is not None)
+    field = app.screen.query_one(selector)
+    field.focus()
+    await wait_until(pilot, lambda: field.has_focus)
+    return field

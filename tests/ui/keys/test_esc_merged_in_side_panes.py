@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from agenttui.ui.app import make_app
-from tests.ui.helpers import chat, type_at_once, wait_until
+from tests.ui.helpers import chat, focused_field, type_at_once, wait_until
 
 SIZE = (120, 36)
 MESSAGE = "hello there, this is for the chat"
@@ -25,10 +25,7 @@ async def test_esc_and_a_message_at_once_leave_the_box_and_send_the_message(chat
     fake_openai.reply("Noted.")
     app = make_app(chat_services)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.main.panes_ready and chat(app).prompt is not None)
-        field = app.screen.query_one(box)
-        field.focus()
-        await wait_until(pilot, lambda: field.has_focus)
+        field = await focused_field(pilot, app, box)
         type_at_once(app, "\x1b" + MESSAGE + "\r")
         await wait_until(pilot, lambda: bool(fake_openai.chat_requests),
                          explain=lambda: (repr(field.value), repr(chat(app).prompt.text), app.focused))
@@ -41,10 +38,7 @@ async def test_esc_and_a_message_at_once_leave_the_box_and_send_the_message(chat
 async def test_the_add_box_still_types_and_adds_a_note(chat_services):
     app = make_app(chat_services, check_api_key=False)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.main.panes_ready)
-        field = app.screen.query_one("#memory-add")
-        field.focus()
-        await wait_until(pilot, lambda: field.has_focus)
+        await focused_field(pilot, app, "#memory-add")
         type_at_once(app, "likes green tea\r")
         await wait_until(pilot, lambda: any("green tea" in i.text for i in chat_services.memory.items()))
 
@@ -55,10 +49,7 @@ async def test_a_search_holding_text_types_the_burst_and_runs_no_list_key(chat_s
     commands ("d" deletes): a merged Esc there is typed into the box, as a plain Input does."""
     app = make_app(chat_services, check_api_key=False)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.main.panes_ready)
-        field = app.screen.query_one("#history-search")
-        field.focus()
-        await wait_until(pilot, lambda: field.has_focus)
+        field = await focused_field(pilot, app, "#history-search")
         type_at_once(app, "kyoto")
         await wait_until(pilot, lambda: field.value == "kyoto")
         type_at_once(app, "\x1bdelete")  # alt+d, then "elete"
@@ -72,10 +63,7 @@ async def test_a_bound_alt_key_in_the_add_box_runs_its_binding_and_types_nothing
     and incognito never started."""
     app = make_app(chat_services, check_api_key=False)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.main.panes_ready and chat(app).prompt is not None)
-        field = app.screen.query_one("#memory-add")
-        field.focus()
-        await wait_until(pilot, lambda: field.has_focus)
+        field = await focused_field(pilot, app, "#memory-add")
         type_at_once(app, "\x1bi")
         await wait_until(pilot, lambda: chat(app).incognito, explain=lambda: repr(field.value))
         assert field.value == ""
