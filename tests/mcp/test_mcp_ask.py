@@ -79,5 +79,21 @@ def test_ask_incognito_uses_mcp_tools_and_writes_nothing(cli, fake_openai, isola
     assert '"timezone": "UTC"' in tool_results[-1]["content"]
     after = {p: p.read_bytes() for p in isolated_home.rglob("*") if p.is_file()}
     changed = sorted(str(p.relative_to(isolated_home)) for p in before.keys() | after.keys()
-                     if before.get(p) != after.get(p))
-    assert changed == [], result.err  # which files the incognito run wrote (it failed once in CI)
+                     if before.get(p) != after.get(p) and not _housekeeping(p, before, after))
+    assert changed == [], result.err  # which files the incognito run wrote
+
+
+WAL_HEADER = 32  # bytes: a -wal file holding no frame, i.e. no page written
+
+
+def _housekeeping(path, before: dict, after: dict) -> bool:
+    """SQLite's own sidecars, created or removed with no data in them: the -shm index, and a
+    -wal that holds no frame. Whether they are there after a run depends on which connection
+    of which process closed last (twice under load in CI they were). A -wal with a frame is
+    a page written: that still fails."""
+    name = path.name
+    if name.endswith("-shm"):
+        return True
+    if name.endswith("-wal"):
+        return all(len(side.get(path, b"")) <= WAL_HEADER for side in (before, after))
+    return False
