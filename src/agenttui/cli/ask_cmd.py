@@ -138,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
         import asyncio
 
         if args.incognito:
-            from agenttui.core.incognito import incognito_services
+            from agenttui.core.incognito import end_incognito, incognito_services
 
             twin = incognito_services(services)
             try:
@@ -146,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
                     warn(notice)
                 return asyncio.run(_ask(twin, args, text, key.value))
             finally:
-                twin.history.discard()
+                end_incognito(twin, services)
                 print(f"{PROG}: incognito: nothing was saved", file=sys.stderr)
         return asyncio.run(_ask(services, args, text, key.value))
     finally:

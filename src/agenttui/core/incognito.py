@@ -252,6 +252,21 @@ def incognito_services(services: S) -> S:
     return services.incognito_twin()
 
 
+def end_incognito(twin: Any, real: Any) -> None:
+    """Drop the twin made by :func:`incognito_services`: its scratch history is discarded and
+    its read-only connection closed, and so is its own semantic-recall connection if it made
+    one (left open, it kept the real database's -wal and -shm files after the real stores
+    closed). The app's ``/incognito`` and ``agenttui ask --incognito`` both end here."""
+    import sys
+
+    history = twin.history
+    if isinstance(history, IncognitoHistory):
+        history.discard()
+    semantic = sys.modules.get("agenttui.core.recall.semantic")  # only if recall ran
+    if semantic is not None:
+        semantic.end_twin(twin, real)
+
+
 def save_conversation(twin: Any, cid: str, store: HistoryStore,
                       title: Callable[[Conversation], str] | None = None) -> Conversation | None:
     """Copy the incognito conversation ``cid`` into ``store`` (the real one); None if it is empty.

@@ -7,8 +7,11 @@ by byte, before and after.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
+from agenttui.cli import main
 from agenttui.core.history.store import HistoryStore
 from agenttui.core.models import Message
 from tests.data_dir import tree
@@ -103,3 +106,37 @@ def test_incognito_with_semantic_recall_writes_nothing(cli, seeded, isolated_hom
     asked = [r["input"] for r in fake_openai.embedding_requests[embedded:]]
     assert any(QUESTION in str(text) for text in asked)  # the question was embedded: ranking ran
     assert tree(isolated_home) == before
+
+
+def _open_under(root) -> list[str]:
+    """Files under ``root`` this process holds open (Linux's /proc/self/fd)."""
+    held = []
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            target = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:  # the directory's own descriptor, closed while listing
+            continue
+        if target.startswith(str(root)):
+            held.append(target)
+    return held
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="reads open files from Linux's /proc")
+def test_incognito_ask_closes_the_twins_own_semantic_connection(cli, seeded, isolated_home, fake_openai,
+                                                               paths, capsys):
+    """In process, so what the command leaves open is seen: the twin builds its own semantic
+    state (the real services had none) and it must close with the twin, as the app's does."""
+    paths.config_file.parent.mkdir(parents=True, exist_ok=True)
+    paths.config_file.write_text("[recall]\nsemantic = true\n")
+    assert cli("history", "embed").code == 0
+    fake_openai.reply("make ship-kraken.")
+    embedded = len(fake_openai.embedding_requests)
+    assert _open_under(isolated_home) == []
+
+    assert main(["ask", "--incognito", QUESTION]) == 0
+
+    assert "make ship-kraken." in capsys.readouterr().out
+    asked = [r["input"] for r in fake_openai.embedding_requests[embedded:]]
+    assert any(QUESTION in str(text) for text in asked)  # ranking ran, so the state was made
+    assert _open_under(isolated_home) == []

@@ -180,8 +180,9 @@ class IncognitoMode:
             from agenttui.core.incognito import save_conversation
 
             saved = await asyncio.to_thread(save_conversation, twin, cid, real.history)
-        self._twin_history().discard()
-        _close_twin_recall(twin, real)
+        from agenttui.core.incognito import end_incognito
+
+        end_incognito(twin, real)
         self._real_services = None
         pane.session.set_incognito(False)
         self._use(real)
@@ -203,8 +204,9 @@ class IncognitoMode:
         if real is None:
             return
         pane.cancel_turn()
-        self._twin_history().discard()
-        _close_twin_recall(pane.services, real)
+        from agenttui.core.incognito import end_incognito
+
+        end_incognito(pane.services, real)
         self._real_services = None
         pane.session.set_incognito(False)
         pane.services = real
@@ -229,13 +231,3 @@ class IncognitoMode:
         parts = app_parts(pane.app)
         parts.incognito = on
         parts.refresh_header()
-
-
-def _close_twin_recall(twin: Services, real: Services) -> None:
-    """The twin's own semantic-recall connection (if it made one) closes with it: left open it
-    kept the real database's -wal and -shm files after the app closed its stores."""
-    import sys
-
-    semantic = sys.modules.get("agenttui.core.recall.semantic")  # only if recall ran
-    if semantic is not None:
-        semantic.end_twin(twin, real)
