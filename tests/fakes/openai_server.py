@@ -58,6 +58,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any, Literal
 
 Kind = Literal["text", "tool_calls", "status", "drop", "stall", "malformed", "raw"]
@@ -527,6 +528,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Run the fake OpenAI-compatible server.")
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--reply", default=None, help="the reply to every request")
+    parser.add_argument("--reply-file", type=Path, default=None,
+                        help="the reply to every request, read from a file (too long for an argument)")
     parser.add_argument("--words", type=int, default=0, help="reply with a long text of N words")
     parser.add_argument("--markdown", type=int, default=0,
                         help="reply with N words of Markdown: headings, lists, tables, code (markdown_reply)")
@@ -535,6 +538,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--embedding-dim", type=int, default=64, help="dimensions of /v1/embeddings vectors")
     args = parser.parse_args(argv)
     text = args.reply if args.reply is not None else (long_text(args.words) if args.words else "ok")
+    if args.reply_file is not None:
+        text = args.reply_file.read_text(encoding="utf-8")
     if args.markdown:
         from tests.fakes.markdown_reply import markdown_reply
 

@@ -38,6 +38,7 @@ import time
 
 from textual import events
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import TextArea
 
 from agenttui.ui.bindings import PROMPT_ACTIONS, to_bindings
@@ -169,8 +170,7 @@ class PromptInput(TextArea):
     def action_to_messages(self) -> None:
         """Shift+tab: to the chat's messages with the newest selected, not to the widget before
         the prompt (the newest reply's "used" line, where the message keys do nothing)."""
-        logs = self.screen.query("ChatLog")
-        log = logs.first() if logs else None
+        log = self._chat_log()
         cursor = getattr(log, "cursor", None)  # ChatLog's MessageCursor (not imported: an import circle)
         newest = cursor.message_widgets() if cursor is not None else []
         if log is None or cursor is None or not newest:
@@ -203,6 +203,29 @@ class PromptInput(TextArea):
 
     def action_complete(self) -> None:
         self.post_message(self.CompletionRequested())
+
+    # -- paging the chat ------------------------------------------------------
+    # PageUp/PageDown in the prompt page the conversation, as in an IRC client's input line or a
+    # messaging app: the prompt is a line or two and has nothing to page through. A draft taller
+    # than the prompt's view (a long paste) keeps TextArea's own paging, as Up at the first line
+    # recalls sent messages and moves the cursor otherwise.
+    def action_cursor_page_up(self) -> None:
+        log = self._chat_log()
+        if log is None or self.max_scroll_y > 0:
+            super().action_cursor_page_up()
+        else:
+            log.scroll_page_up(animate=False)
+
+    def action_cursor_page_down(self) -> None:
+        log = self._chat_log()
+        if log is None or self.max_scroll_y > 0:
+            super().action_cursor_page_down()
+        else:
+            log.scroll_page_down(animate=False)
+
+    def _chat_log(self) -> Widget | None:
+        logs = self.screen.query("ChatLog")  # by name: importing ChatLog here makes a circle
+        return logs.first() if logs else None
 
     # -- history -------------------------------------------------------------
     def action_cursor_up(self, select: bool = False) -> None:
