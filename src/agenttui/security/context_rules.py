@@ -167,11 +167,15 @@ def find_assignments(
         vstart, vend = m.span(value_group)
         raw = text[vstart:vend]
         quoted = raw[:1] in "\"'"
-        value = strip_quotes(raw)
         if quoted:
+            value = strip_quotes(raw)
             vstart, vend = vstart + 1, vend - 1
         elif "`" in raw:  # `hashed_password=hashed_password`: inline code in prose
-            value = value.split("`", 1)[0]
+            value = strip_quotes(raw).split("`", 1)[0]
+        else:
+            # An unquoted value holds no space, quote, ',' or ';' (the regex's class: on
+            # `lowered` every space of `text` is one too): `strip_quotes` would return it.
+            value = raw
         if comparison:
             # `if password == "logmein"`: a hard-coded credential, if it is a quoted
             # literal of one word (not `token == "EOF"`, `secret != ""`, a message).
@@ -185,9 +189,10 @@ def find_assignments(
         slot = sep == "=" and text[vend : vend + 1] == ";" and lowered[max(0, kstart - 1) : kstart] == ";"
         if is_template(value) if slot else is_placeholder(value):
             continue
-        if not quoted and not slot and not _ini_line(text, kstart, key_end, vstart, vend) and (
-                is_code_reference(value, raw_key.split(".")[-1]) or text[vend : vend + 1] in ("[", "(", ".")):
-            continue  # an expression: user_dict["password"], get(…), obj.attr
+        if not quoted and not slot and (
+                text[vend : vend + 1] in ("[", "(", ".") or is_code_reference(value, raw_key[raw_key.rfind(".") + 1 :])
+        ) and not _ini_line(text, kstart, key_end, vstart, vend):
+            continue  # an expression: user_dict["password"], get(…), obj.attr (tested first: most values are none)
         if not quoted and not slot and sep in ("=", ":=") and _NAME.fullmatch(value) and (
                 value.isupper() or (text[key_end - 1 : key_end].isspace() and text[vstart - 1 : vstart].isspace()
                                     and not _unindented_line(text, kstart, vend))):

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache
@@ -376,11 +376,25 @@ def _subsumed(rules: list[_Rule]) -> frozenset[int]:
     return frozenset(out)
 
 
+# A keyword hit: (keyword index, start), or the automaton's (keyword index, start, end).
+Hit = tuple[int, ...]
+
+
 def keyword_hits(view: bytes, c: _Compiled | None = None) -> list[tuple[int, int]]:
     """(keyword index, start) of every keyword occurrence in `view`."""
     c = c or compiled()
     if c.automaton is not None:
         return [(k, s) for k, s, _ in c.automaton.find_matches_as_indexes(view, overlapping=True)]  # type: ignore[attr-defined]
+    return find_loop_hits(view, c.keywords)
+
+
+def keyword_hits_as_found(view: bytes, c: _Compiled) -> Sequence[Hit]:
+    """`keyword_hits`, each hit as the automaton gives it ((keyword index, start, end)):
+    what `present` and `find_gitleaks` read. Secret-dense text has ~14 k hits per MB,
+    and a list of pairs made of them cost ~2 ms/MB and as many tuples for the
+    garbage collector to count."""
+    if c.automaton is not None:
+        return c.automaton.find_matches_as_indexes(view, overlapping=True)  # type: ignore[attr-defined,no-any-return]
     return find_loop_hits(view, c.keywords)
 
 
@@ -446,23 +460,11 @@ def _line(text: str, start: int, end: int) -> str:
 
 
 def _allowed(c: _Compiled, rule: _Rule, text: str, m: re.Match[str], secret: str) -> bool:
-    if not rule.allow and not rule.gitleaks_globals:
-        return False  # most Nosey Parker and Kingfisher rules: nothing to lower-case or search
+    if rule.gitleaks_globals and _globally_allowed(c, secret):
+        return True
+    if not rule.allow:
+        return False  # most rules: nothing to lower-case or search
     low = secret.lower()
-    # Plain loops: a generator per `any` cost more than the searches of a short secret.
-    if rule.gitleaks_globals:
-        for rx, gate in zip(c.global_allow, c.global_allow_gates, strict=True):
-            if gate is not None:
-                for needle in gate:
-                    if needle in low:
-                        break
-                else:
-                    continue  # none of the literals each of its matches holds
-            if rx.search(secret):
-                return True
-        for w in c.global_stop:
-            if w in low:
-                return True
     for a in rule.allow:
         target = secret if a.target == "secret" else m.group() if a.target == "match" else _line(text, *m.span())
         for rx in a.regexes:
@@ -472,6 +474,26 @@ def _allowed(c: _Compiled, rule: _Rule, text: str, m: re.Match[str], secret: str
             if w in low:
                 return True
     return False
+
+
+# Cached as `values.is_placeholder` is: gitleaks' rules judge ~2.5 k secrets per MB of
+# secret-dense text, each against the same global allowlist (~2 µs), and a token is
+# often matched by more than one of them.
+@lru_cache(maxsize=4096)
+def _globally_allowed(c: _Compiled, secret: str) -> bool:
+    """Whether gitleaks' global allowlist (its regexes and stopwords) lets `secret` pass."""
+    low = secret.lower()
+    # Plain loops: a generator per `any` cost more than the searches of a short secret.
+    for rx, gate in zip(c.global_allow, c.global_allow_gates, strict=True):
+        if gate is not None:
+            for needle in gate:
+                if needle in low:
+                    break
+            else:
+                continue  # none of the literals each of its matches holds
+        if rx.search(secret):
+            return True
+    return any(w in low for w in c.global_stop)
 
 
 # Rules whose secret group is `name:value`: only the value is redacted (a
@@ -600,7 +622,7 @@ class _TextFacts:
 def _accepted_spans(
     c: _Compiled, rule: _Rule, text: str, matches: Iterable[re.Match[str]],
     accepted: tuple[dict[int, int], dict[int, int]] | None, facts: _TextFacts,
-) -> Iterator[Candidate]:
+) -> list[Candidate]:
     """The secret's span of each match that passes its rule's checks, as a candidate
     (the rule's kind; GITLEAKS for gitleaks' rules, OTHER_SETS for the others). `accepted`: the
     furthest end of the spans already taken from each start, by gitleaks' rules
@@ -618,8 +640,13 @@ def _accepted_spans(
     url_password = other_set and not after_colon
     floor = rule.entropy
     allow = bool(rule.allow) or rule.gitleaks_globals
+    track = accepted is not None
     by_gitleaks, mine = ({}, {}) if accepted is None else (accepted[0], accepted[1 - rule.gitleaks_globals])
     kind, priority = rule.kind, GITLEAKS if rule.gitleaks_globals else OTHER_SETS
+    # A list, not a generator: ~13 k accepted per MB of secret-dense text, each a
+    # resumption less. (Built when called: the rules are still judged one by one.)
+    out: list[Candidate] = []
+    append = out.append
     for m in matches:
         if not groups:
             start, end = m.span()
@@ -658,9 +685,10 @@ def _accepted_spans(
             continue
         if is_placeholder(secret) or (allow and _allowed(c, rule, text, m, secret)):
             continue
-        if accepted is not None and mine.get(start, -1) < end:
+        if track:  # (`mine` holds no end >= this one from here: the test above)
             mine[start] = end
-        yield start, end, kind, priority
+        append((start, end, kind, priority))
+    return out
 
 
 def _windowed(rule: _Rule, text: str, starts: list[int], lowered: str) -> Iterator[re.Match[str]]:
@@ -916,14 +944,14 @@ def _starts_in_runs(rx: re.Pattern[str], lowered: str, runs: list[tuple[int, int
     return starts
 
 
-def present(c: _Compiled, hits: list[tuple[int, int]]) -> set[str]:
+def present(c: _Compiled, hits: Iterable[Hit]) -> set[str]:
     """The keywords (as str) that occur, from `keyword_hits` (their indexes gathered in C:
     secret-dense text has ~14 k hits per MB)."""
     return {c.keywords[k].decode("latin-1") for k in set(map(itemgetter(0), hits))}
 
 
 def find_gitleaks(
-    text: str, lowered: str, hits: list[tuple[int, int]] | None = None, c: _Compiled | None = None,
+    text: str, lowered: str, hits: Sequence[Hit] | None = None, c: _Compiled | None = None,
     alnum: bytes | None = None, present: AbstractSet[str] | None = None,
     runs: list[tuple[int, int]] | None | bool = False, outranked: Mapping[int, int] | None = None,
 ) -> Iterator[Candidate]:
@@ -938,7 +966,7 @@ def find_gitleaks(
     return chain.from_iterable(candidates for _, candidates in per_rule)
 
 
-def starts_per_rule(rules_of: tuple[tuple[int, ...], ...], hits: list[tuple[int, int]]) -> dict[int, set[int]]:
+def starts_per_rule(rules_of: tuple[tuple[int, ...], ...], hits: Iterable[Hit]) -> dict[int, set[int]]:
     """rule -> the starts of its keywords' hits, the rules in the order of their first hit.
 
     Hits are grouped by keyword first (one append per hit), then handed to the
@@ -946,12 +974,12 @@ def starts_per_rule(rules_of: tuple[tuple[int, ...], ...], hits: list[tuple[int,
     rules do too, as they would hit by hit (`find_rule_matches` judges them in
     this order), at a fraction of the Python steps (a keyword has ~3 rules)."""
     by_keyword: dict[int, list[int]] = {}
-    for k, start in hits:
-        starts = by_keyword.get(k)
+    for hit in hits:  # (a pair or a triple: indexed, not unpacked)
+        starts = by_keyword.get(hit[0])
         if starts is None:
-            by_keyword[k] = [start]
+            by_keyword[hit[0]] = [hit[1]]
         else:
-            starts.append(start)
+            starts.append(hit[1])
     per_rule: dict[int, set[int]] = {}
     for k, starts in by_keyword.items():
         for r in rules_of[k]:
@@ -964,7 +992,7 @@ def starts_per_rule(rules_of: tuple[tuple[int, ...], ...], hits: list[tuple[int,
 
 
 def find_rule_matches(
-    text: str, lowered: str, hits: list[tuple[int, int]] | None = None, c: _Compiled | None = None,
+    text: str, lowered: str, hits: Sequence[Hit] | None = None, c: _Compiled | None = None,
     skip_taken: bool = False, alnum: bytes | None = None, present: AbstractSet[str] | None = None,
     runs: list[tuple[int, int]] | None | bool = False, outranked: Mapping[int, int] | None = None,
 ) -> Iterator[tuple[int, int, _Rule]]:
@@ -982,10 +1010,10 @@ def find_rule_matches(
 
 
 def _judged_per_rule(
-    text: str, lowered: str, hits: list[tuple[int, int]] | None, c: _Compiled | None, skip_taken: bool,
+    text: str, lowered: str, hits: Sequence[Hit] | None, c: _Compiled | None, skip_taken: bool,
     alnum: bytes | None, present: AbstractSet[str] | None, runs: list[tuple[int, int]] | None | bool,
     outranked: Mapping[int, int] | None,
-) -> Iterator[tuple[_Rule, Iterator[Candidate]]]:
+) -> Iterator[tuple[_Rule, list[Candidate]]]:
     """(rule, its candidates) per generated rule with starts, in the order judged: each
     rule's candidates are to be read whole before the next rule (the spans it accepts
     are skipped by the rules after it). See `find_rule_matches`."""

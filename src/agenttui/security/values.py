@@ -173,14 +173,15 @@ def is_code_reference(value: str, key: str = "") -> bool:
     v = value.strip()
     if v in _CODE_KEYWORDS or "(" in v or "[" in v:
         return True
-    if _CODE_REF.fullmatch(v):
+    if "." in v and _CODE_REF.fullmatch(v):  # (every match holds a dot: a token is tried for none)
         return True
-    lowered = v.lower()
     # Identifier that repeats the key (password=password, token=access_token).
-    if key and _IDENTIFIER.fullmatch(lowered):
-        k = key.lower().strip(_QUOTES)
-        if lowered == k or lowered.endswith(k) or k.endswith(lowered):
-            return True
+    if key:
+        lowered = v.lower()
+        if _IDENTIFIER.fullmatch(lowered):
+            k = key.lower().strip(_QUOTES)
+            if lowered == k or lowered.endswith(k) or k.endswith(lowered):
+                return True
     return False
 
 
