@@ -30,6 +30,8 @@ Indirect, agent-style attacks (documents, e-mails, tool responses): spikee,
 InjecAgent and Agent Security Bench, per language and framing, each split by a
 hash into a ``/tune`` half (rules may be written while reading it) and a
 ``/held`` half (never read when writing rules); see bench/injection_indirect_sets.py.
+WASP's web-agent attacks (GitLab issues, Reddit posts), split the same way:
+see bench/injection_web_mail_sets.py.
 
 Ordinary text (precision = share left alone):
 
@@ -47,6 +49,9 @@ Ordinary text (precision = share left alone):
 * ``spikee-fp-<lang>``: spikee's benign false-positive inputs (see
   bench/injection_indirect_sets.py).
 * ``deepset-benign``: deepset label 0 (English and German).
+* ``llmail-emails``: the benign e-mails of LLMail-Inject; ``notinject-en`` /
+  ``notinject-multi``: NotInject's questions built around injection words
+  (see bench/injection_web_mail_sets.py).
 * ``python-docs``: paragraphs of the docstrings of this interpreter's standard
   library (PSF licence): technical English that says "ignore", "instructions",
   "system", "previous".
@@ -75,6 +80,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "src")]
 
 from bench.injection_indirect_sets import indirect_sets, spikee_false_positive_checks  # noqa: E402
+from bench.injection_web_mail_sets import llmail_emails, notinject, wasp  # noqa: E402
 
 
 def _without(argv: list[str]) -> list[str]:
@@ -239,10 +245,20 @@ def _spikee_fp(mirror: Path) -> Iterator[Row]:
         yield Row(f"spikee-fp-{lang}", lang, False, texts)
 
 
+def _web_mail(mirror: Path) -> Iterator[Row]:
+    for s in wasp(mirror):
+        yield Row(f"{s.name}/{s.part}", s.lang, True, s.texts)
+    emails = llmail_emails(mirror)
+    if emails:
+        yield Row("llmail-emails", "en", False, emails)
+    for lang, texts in notinject(mirror).items():
+        yield Row(f"notinject-{lang}", lang, False, texts)
+
+
 def rows(mirror: Path) -> list[Row]:
     out: list[Row] = []
-    sources = (_deepset(mirror), _parapet(mirror), _indirect(mirror), _written(), _ud(mirror), _spikee_fp(mirror),
-               _python_docs())
+    sources = (_deepset(mirror), _parapet(mirror), _indirect(mirror), _web_mail(mirror), _written(), _ud(mirror),
+               _spikee_fp(mirror), _python_docs())
     for source in sources:
         out.extend(source)
     return out
