@@ -45,7 +45,13 @@ Ordinary text (precision = share left alone):
   LassySmall (nl; CC BY-SA 4.0,
   7880e0bc4c8138607c8e9724db2294dc89d4e2b5), LFG (pl; GPL-3.0, 7e859fe7edce4ac30afe8ca757bfa6c9c4c36c62).
   All splits. (No Zulu or Swahili treebank is in UD; zu precision is
-  spikee-fp-zu only, sw is not measured.)
+  spikee-fp-zu only, sw is not measured.) For the languages of
+  injection_core_languages: PUD (ko cs sv fi; CC BY-SA 3.0/4.0), Greek GDT
+  (CC BY-NC-SA 3.0), Danish DDT, Norwegian Bokmaal, Romanian RRT, Persian
+  Seraji, Bengali BRU (CC BY-SA 4.0), Hungarian Szeged (CC BY-NC-SA 3.0),
+  Bulgarian BTB (CC BY-NC-SA 3.0), Hebrew HTB (CC BY-NC-SA 4.0); read for
+  evaluation only. (Japanese PUD's file is over the 4 MiB the snapshots keep:
+  ja is not measured.)
 * ``spikee-fp-<lang>``: spikee's benign false-positive inputs (see
   bench/injection_indirect_sets.py).
 * ``deepset-benign``: deepset label 0 (English and German).
@@ -113,6 +119,10 @@ UD = {
     "tl": ["UD_Tagalog-TRG", "UD_Tagalog-Ugnayan"],
     "ga": ["UD_Irish-IDT"], "gd": ["UD_Scottish_Gaelic-ARCOSG"], "sq": ["UD_Albanian-TSA", "UD_Albanian-STAF"],
     "nl": ["UD_Dutch-LassySmall"], "pl": ["UD_Polish-LFG"],
+    "ja": ["UD_Japanese-PUD"], "ko": ["UD_Korean-PUD"], "cs": ["UD_Czech-PUD"], "sv": ["UD_Swedish-PUD"],
+    "fi": ["UD_Finnish-PUD"], "el": ["UD_Greek-GDT"], "da": ["UD_Danish-DDT"], "no": ["UD_Norwegian-Bokmaal"],
+    "hu": ["UD_Hungarian-Szeged"], "ro": ["UD_Romanian-RRT"], "bg": ["UD_Bulgarian-BTB"], "he": ["UD_Hebrew-HTB"],
+    "fa": ["UD_Persian-Seraji"], "bn": ["UD_Bengali-BRU"],
 }
 PARAPET = "Parapet-Tech/parapet"
 

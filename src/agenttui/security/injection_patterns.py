@@ -153,6 +153,7 @@ from .injection_above import WORD_RULES as _ABOVE_WORD  # noqa: E402
 from .injection_agentic import PLAIN_RULES as _AGENTIC_PLAIN  # noqa: E402
 from .injection_agentic import TWO_STEP_RULES as _AGENTIC_TWO_STEP  # noqa: E402
 from .injection_agentic import WORD_RULES as _AGENTIC_WORD  # noqa: E402
+from .injection_core_languages import PLAIN_RULES as _CORE_LANG_PLAIN  # noqa: E402
 from .injection_families import PLAIN_RULES as _FAMILY_PLAIN  # noqa: E402
 from .injection_families import TWO_STEP_RULES as _FAMILY_TWO_STEP  # noqa: E402
 from .injection_families import WORD_RULES as _FAMILY_WORD  # noqa: E402
@@ -175,7 +176,7 @@ WORD_RULES += _FAMILY_WORD + _AGENTIC_WORD + _GENERAL_WORD + _INDIRECT_WORD + _I
 PLAIN_RULES += _FAMILY_PLAIN + _AGENTIC_PLAIN + _GENERAL_PLAIN + _INDIRECT_PLAIN + _INDIRECT_LANG_PLAIN + _ABOVE_PLAIN + _LANG_PLAIN
 PLAIN_RULES += _INDIRECT_WIDE_PLAIN
 WORD_RULES += _TASK_GATE_WORD
-PLAIN_RULES += _TASK_GATE_PLAIN
+PLAIN_RULES += _TASK_GATE_PLAIN + _CORE_LANG_PLAIN
 TWO_STEP_RULES += _FAMILY_TWO_STEP + _AGENTIC_TWO_STEP + _GENERAL_TWO_STEP + _INDIRECT_TWO_STEP + _INDIRECT_LANG_TWO_STEP
 
 # Phrases to look for in squashed spaced-out runs ("i g n o r e a l l …").
