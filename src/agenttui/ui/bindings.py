@@ -30,6 +30,10 @@ from dataclasses import dataclass, replace
 
 from textual.binding import Binding, BindingsMap, BindingType
 
+#: Keys that carry a character but are never typed text: a terminal sends alt+e as ESC e, and
+#: Textual's event for it has the character "e". A text field leaves them to the bindings.
+COMMAND_KEY_PREFIXES = ("alt+", "ctrl+", "meta+", "super+", "hyper+")
+
 
 @dataclass(frozen=True)
 class ActionSpec:
@@ -66,6 +70,8 @@ APP_ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("chat.retry", "ctrl+r", "retry_turn", "Retry", target="chat", method="retry"),
     ActionSpec("chat.copy_last", "ctrl+o", "copy_last_reply", "Copy reply", show=False, target="chat",
                method="copy_last_reply"),
+    ActionSpec("chat.edit_draft", "alt+e", "edit_draft", "Edit in $EDITOR", show=False, target="chat",
+               method="edit_draft"),
     ActionSpec("app.next_theme", "ctrl+t", "next_theme", "Next theme", show=False),
     # ctrl+z: not in the prompt, where it is undo (the prompt's binding wins); ctrl+\\ everywhere
     ActionSpec("app.suspend", "ctrl+z,ctrl+backslash", "suspend_process", "Suspend", show=False),

@@ -89,6 +89,8 @@ from textual.content import Content
 from textual.message import Message
 from textual.widget import Widget
 
+from agenttui.ui.bindings import COMMAND_KEY_PREFIXES
+
 if TYPE_CHECKING:
     from agenttui.ui.widgets.prompt_input import PromptInput
 
@@ -166,6 +168,8 @@ class EarlyPrompt(Widget, can_focus=True):
     async def _on_key(self, event: events.Key) -> None:
         # Handled here, in turn with the characters (TextArea's Backspace is a binding, run
         # only once the key has bubbled up to the App: "nexy<BS>t" would become "nexy").
+        if event.key.startswith(COMMAND_KEY_PREFIXES):
+            return  # alt+e, alt+i: a command (run once the panes are up), never its letter
         if event.is_printable and event.character:
             self._edit(self.text + event.character)
         elif event.key in _EARLY_EDIT_KEYS:

@@ -201,3 +201,18 @@ async def test_keys_queued_to_the_first_frame_prompt_as_it_goes_are_kept(chat_se
         screen.first_frame_shown()
         await wait_until(pilot, lambda: screen.panes_ready)
         await wait_until(pilot, lambda: chat(app).prompt.text == "abxyz")
+
+
+async def test_a_command_key_on_the_first_frame_types_nothing(services):
+    """alt+e and alt+i come with their letter (a terminal sends ESC e): on the first frame their
+    actions wait for the panes, and the letter must not land in the message."""
+    app = GatedApp(services, check_api_key=False)
+    async with app.run_test(size=SIZE) as pilot:
+        typed(app, "hi")
+        app.post_message(events.Key("alt+e", "e"))
+        app.post_message(events.Key("alt+i", "i"))
+        typed(app, "!")
+        await app_caught_up(app)
+        await pilot.pause()
+        assert app.screen.query_one(EarlyPrompt).text == "hi!"
+        app.screen.gate.set()

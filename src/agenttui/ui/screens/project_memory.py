@@ -12,9 +12,6 @@ logs are replaced whole, since the user is editing the whole file here.
 
 from __future__ import annotations
 
-import os
-import shlex
-import subprocess
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -106,10 +103,6 @@ class ProjectMemoryScreen(Screen[bool]):
     def write(self, name: str, text: str) -> None:
         self.project.rewrite(name, text)
 
-    def editor_command(self, path) -> list[str]:
-        editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
-        return [*shlex.split(editor), str(path)]
-
     def action_open_editor(self) -> None:
         name = self.current_name()
         area = self.current_area()
@@ -118,13 +111,12 @@ class ProjectMemoryScreen(Screen[bool]):
         path = self.path(name)
         if not path.exists():
             self.write(name, "")
-        command = self.editor_command(path)
-        try:
-            with self.app.suspend():
-                subprocess.run(command, check=False)
-        except Exception as exc:  # SuspendNotSupported in tests / web, editor not found
-            self.notify(f"Could not run {command[0]!r}: {exc}", title="$EDITOR", severity="error")
-        self._load(name)
+        from agenttui.ui.external_editor import run_editor
+
+        problem = run_editor(self.app, path)
+        if problem is not None:
+            self.notify(problem, title="$EDITOR", severity="error")
+        self._load(name)  # what the editor saved, whatever its exit status
 
     def action_close(self) -> None:
         dirty = [n for n, _ in FILES if self.query_one(f"#edit-{n}", TextArea).text != self.saved[n]]

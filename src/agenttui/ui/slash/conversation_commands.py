@@ -93,5 +93,9 @@ async def incognito(ctx: SlashContext, argument: str) -> None:
     await ctx.toggle_incognito()
 
 
+async def edit(ctx: SlashContext, argument: str) -> None:
+    ctx.edit_draft(argument)
+
+
 async def compact(ctx: SlashContext, argument: str) -> None:
     await ctx.meter.compact()

@@ -92,6 +92,8 @@ COMMANDS: tuple[SlashCommand, ...] = (
                  "sent instead of them, the originals stay in History", conv.compact),
     SlashCommand("incognito", "", "chat without saving anything (memory is read); again to leave, "
                  "offering to save", conv.incognito),
+    SlashCommand("edit", "[TEXT]", "write the message in your $EDITOR (alt+e: the prompt's draft); it comes "
+                 "back to the prompt unsent", conv.edit),
     SlashCommand("mcp", "", "MCP servers: state, tools, stderr, enable/disable; insert a resource or prompt",
                  _app_action("open_mcp")),
     SlashCommand("sync", "[status]", "sync memory and history with your other machines now (agenttui sync); "

@@ -435,6 +435,21 @@ class ChatPane(Vertical):
     def copy_last_reply(self) -> None:
         self.turn_view.copy_last_reply()
 
+    def edit_draft(self, text: str | None = None) -> None:
+        """alt+e: the prompt's draft, or ``/edit TEXT``: TEXT, composed in the user's editor
+        (:mod:`agenttui.ui.external_editor`) and put back in the prompt, not sent: Enter sends it.
+        An editor that fails or quits with an error leaves the prompt as it was."""
+        from agenttui.ui.external_editor import edit_draft
+
+        prompt = self.prompt
+        edited, problem = edit_draft(self.app, prompt.text if text is None else text)
+        if edited is None:
+            self.notify(problem or "", title="$EDITOR", severity="error")
+            return
+        prompt.load_text(edited)
+        prompt.move_cursor(prompt.document.end)
+        prompt.focus()
+
     async def toggle_incognito(self) -> None:
         await self.incognito_mode.toggle()
 

@@ -41,13 +41,11 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import TextArea
 
-from agenttui.ui.bindings import PROMPT_ACTIONS, to_bindings
+from agenttui.ui.bindings import COMMAND_KEY_PREFIXES, PROMPT_ACTIONS, to_bindings
 from agenttui.ui.escape_then_key import merged_character, press_escape, typed_after_escape
 from agenttui.ui.host import app_parts
 from agenttui.ui.survivable_errors import dispatch_guarded
 
-#: Keys that carry a character but are never typed text (the terminal sends alt+x as ESC x).
-_MODIFIED_KEYS = ("alt+", "ctrl+", "meta+", "super+", "hyper+")
 PASTE_INLINE_MAX = 5_000  # characters: a longer paste is kept aside, shown as one line
 _PASTE_TOKEN = re.compile(r"\[pasted text #(\d{1,6}): [\d,]{1,16} characters\]")
 
@@ -113,7 +111,7 @@ class PromptInput(TextArea):
             return
         if merged_character(event) is not None and await self._escape_merged(event):
             return
-        if event.key.startswith(_MODIFIED_KEYS):
+        if event.key.startswith(COMMAND_KEY_PREFIXES):
             # alt+i from a terminal comes with the character "i": it is a binding's key, not
             # text (TextArea would insert the "i"); it goes on to the app's bindings
             self.insert_typed()
