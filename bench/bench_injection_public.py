@@ -14,7 +14,8 @@ Injections (recall):
 * ``deepset-en`` / ``deepset-de``: deepset/prompt-injections (Apache-2.0), the
   parquet files in sinanw/llm-security-prompt-injection ``data/raw`` (commit
   c8af0b015a9a4f3380f9e20214828c2dbeadc72c), label 1, split by language with a
-  German function-word count. Needs pyarrow.
+  German function-word count. Needs pyarrow. ``deepset-de/tune`` and
+  ``/held``: the German row split by a hash of the text (see below).
 * ``gandalf``: Lakera/gandalf_ignore_instructions (MIT), as vendored in
   Parapet-Tech/parapet (Apache-2.0, commit
   17394b7ef07d93cd480f8a2b1609ba251f8c4629)
@@ -85,7 +86,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "src")]
 
-from bench.injection_indirect_sets import indirect_sets, spikee_false_positive_checks  # noqa: E402
+from bench.injection_indirect_sets import indirect_sets, part_of, spikee_false_positive_checks  # noqa: E402
 from bench.injection_web_mail_sets import llmail_emails, notinject, wasp  # noqa: E402
 
 
@@ -182,6 +183,10 @@ def _deepset(mirror: Path) -> Iterator[Row]:
     german = [t for t in attacks if len(_GERMAN.findall(t)) >= 3]
     yield Row("deepset-en", "en", True, [t for t in attacks if t not in german])
     yield Row("deepset-de", "de", True, german)
+    # the same German attacks in two halves by a hash of the text: rules for German may be
+    # written from the tuning half's misses; the held half's are not read
+    for part in ("tune", "held"):
+        yield Row(f"deepset-de/{part}", "de", True, [t for t in german if part_of(t) == part])
     yield Row("deepset-benign", "en+de", False, [r["text"] for r in rows if r["label"] == 0])
 
 

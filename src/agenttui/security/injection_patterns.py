@@ -171,12 +171,13 @@ from .injection_more_languages import PLAIN_RULES as _LANG_PLAIN  # noqa: E402
 from .injection_more_languages import WORD_RULES as _LANG_WORD  # noqa: E402
 from .injection_task_gate import PLAIN_RULES as _TASK_GATE_PLAIN  # noqa: E402
 from .injection_task_gate import WORD_RULES as _TASK_GATE_WORD  # noqa: E402
+from .injection_task_switch import PLAIN_RULES as _TASK_SWITCH_PLAIN  # noqa: E402
 
 WORD_RULES += _FAMILY_WORD + _AGENTIC_WORD + _GENERAL_WORD + _INDIRECT_WORD + _INDIRECT_LANG_WORD + _ABOVE_WORD + _LANG_WORD
 PLAIN_RULES += _FAMILY_PLAIN + _AGENTIC_PLAIN + _GENERAL_PLAIN + _INDIRECT_PLAIN + _INDIRECT_LANG_PLAIN + _ABOVE_PLAIN + _LANG_PLAIN
 PLAIN_RULES += _INDIRECT_WIDE_PLAIN
 WORD_RULES += _TASK_GATE_WORD
-PLAIN_RULES += _TASK_GATE_PLAIN + _CORE_LANG_PLAIN
+PLAIN_RULES += _TASK_GATE_PLAIN + _CORE_LANG_PLAIN + _TASK_SWITCH_PLAIN
 TWO_STEP_RULES += _FAMILY_TWO_STEP + _AGENTIC_TWO_STEP + _GENERAL_TWO_STEP + _INDIRECT_TWO_STEP + _INDIRECT_LANG_TWO_STEP
 
 # Phrases to look for in squashed spaced-out runs ("i g n o r e a l l …").
