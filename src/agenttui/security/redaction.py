@@ -22,7 +22,6 @@ docstrings of `secret_patterns`, `context_rules` and `anchored`).
 
 from __future__ import annotations
 
-import gc
 import logging
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -60,6 +59,7 @@ from .context_rules import (
 from .credential_calls import NEEDLES as _CALL_NEEDLES
 from .credential_calls import find_credential_calls
 from .crypto_keys import alnum_view, ascii_view, find_seed_phrases, find_wallet_keys
+from .gc_pause import collector_paused
 from .hash_rules import NEEDLES as _HASH_NEEDLES
 from .hash_rules import find_password_hashes
 from .literals import gate_needles, literal_prefixes, start_literals
@@ -463,15 +463,9 @@ def _spans(text: str, extra_patterns: Sequence[str]) -> list[list[Any]]:
         return []
     # Secret-dense text makes ~100 k small objects per MB (matches, candidate tuples)
     # and no reference cycles: the cyclic collector's passes over them were ~4 % of
-    # redacting it, for nothing. Paused meanwhile (restored as it was: a caller that
-    # turned it off keeps it off), as the audit does (core/audit/findings.py).
-    was = gc.isenabled()
-    gc.disable()
-    try:
+    # redacting it, for nothing (security/gc_pause.py: counted, so threads cannot leave it off).
+    with collector_paused():
         return _collected_spans(text, extra_patterns)
-    finally:
-        if was:
-            gc.enable()
 
 
 def _collected_spans(text: str, extra_patterns: Sequence[str]) -> list[list[Any]]:

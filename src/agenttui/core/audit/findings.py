@@ -51,7 +51,6 @@ Duplicate search never compares all pairs (see :mod:`audit.duplicates`).
 
 from __future__ import annotations
 
-import gc
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -61,6 +60,7 @@ from functools import lru_cache
 from agenttui.core.audit.duplicates import Embed, lexical_pairs, vector_pairs
 from agenttui.core.models import AuditFinding, MemoryItem, utcnow
 from agenttui.security import find_secrets, injection_reasons
+from agenttui.security.gc_pause import collector_paused, collector_resumed
 
 MAX_TWINS = 20
 DEFAULT_THRESHOLD = 0.85  # kept for callers; the audit's duplicate rule is audit.duplicates'
@@ -98,29 +98,21 @@ def audit(
     no longer uses it (one word apart in a long note passes any Jaccard bound).
     """
     # The audit allocates a million small containers (signatures, postings, cached
-    # results) and leaves no reference cycles: the cyclic collector's passes over
-    # them and the big caches cost 10-15% of its time, for nothing. Paused while it
-    # computes (restored as it was: a caller that turned it off keeps it off).
-    was = gc.isenabled()
-    fetch = _collecting(embed) if embed is not None and was else embed
-    gc.disable()
-    try:
+    # results) and leaves no reference cycles: the cyclic collector's passes over them
+    # and the big caches cost 10-15% of its time, for nothing. Paused while it computes
+    # (agenttui.security.gc_pause), on again while it waits on the embeddings endpoint.
+    fetch = _collecting(embed) if embed is not None else None
+    with collector_paused():
         return _audit(items, now or utcnow(), stale_days, max_chars, tuple(redact_patterns), fetch,
                       sync_conflicts or {})
-    finally:
-        if was:
-            gc.enable()
 
 
 def _collecting(embed: Embed) -> Embed:
     """``embed`` with the collector on: a request to the endpoint may take seconds."""
 
     def fetch(texts: Sequence[str]) -> Sequence[Sequence[float]]:
-        gc.enable()
-        try:
+        with collector_resumed():
             return embed(texts)
-        finally:
-            gc.disable()
 
     return fetch
 
