@@ -17,15 +17,20 @@ from tests.ui.helpers import chat, focused_prompt, wait_until
 SIZE = (100, 30)
 
 
+async def _chat_of(pilot, turns: int):
+    """The prompt and the chat log once ``turns`` long replies are shown."""
+    prompt = await focused_prompt(pilot, pilot.app)
+    for turn in range(turns):
+        await _turn(pilot, f"question {turn}")
+    return prompt, chat(pilot.app).chat_log
+
+
 @pytest.mark.slow
 async def test_page_keys_in_the_prompt_page_the_chat_and_keep_the_focus(chat_services, fake_openai):
     fake_openai.default.text = markdown_reply(300)
     app = make_app(chat_services)
     async with app.run_test(size=SIZE) as pilot:
-        prompt = await focused_prompt(pilot, app)
-        for turn in range(2):
-            await _turn(pilot, f"question {turn}")
-        log = chat(app).chat_log
+        prompt, log = await _chat_of(pilot, 2)
         await wait_until(pilot, lambda: log.max_scroll_y > 2 * log.size.height and log.scroll_y == log.max_scroll_y)
         bottom = log.scroll_y
 
@@ -45,9 +50,7 @@ async def test_a_draft_taller_than_the_prompt_keeps_its_own_paging(chat_services
     fake_openai.default.text = markdown_reply(300)
     app = make_app(chat_services)
     async with app.run_test(size=SIZE) as pilot:
-        prompt = await focused_prompt(pilot, app)
-        await _turn(pilot, "question 0")
-        log = chat(app).chat_log
+        prompt, log = await _chat_of(pilot, 1)
         await wait_until(pilot, lambda: log.max_scroll_y > 0 and log.scroll_y == log.max_scroll_y)
         prompt.insert("\n".join(f"line {n}" for n in range(40)))  # a long paste, cursor at its end
         # the prompt grows to its tallest, the chat above it shrinks and stays at its bottom

@@ -208,18 +208,20 @@ class PromptInput(TextArea):
     # than the prompt's view (a long paste) keeps TextArea's own paging, as Up at the first line
     # recalls sent messages and moves the cursor otherwise.
     def action_cursor_page_up(self) -> None:
-        log = self._chat_log()
-        if log is None or self.max_scroll_y > 0:
+        if not self._page_chat(up=True):
             super().action_cursor_page_up()
-        else:
-            log.scroll_page_up(animate=False)
 
     def action_cursor_page_down(self) -> None:
+        if not self._page_chat(up=False):
+            super().action_cursor_page_down()
+
+    def _page_chat(self, up: bool) -> bool:
+        """Page the chat above, unless the draft has pages of its own; True when it did."""
         log = self._chat_log()
         if log is None or self.max_scroll_y > 0:
-            super().action_cursor_page_down()
-        else:
-            log.scroll_page_down(animate=False)
+            return False
+        (log.scroll_page_up if up else log.scroll_page_down)(animate=False)
+        return True
 
     def _chat_log(self) -> Widget | None:
         logs = self.screen.query("ChatLog")  # by name: importing ChatLog here makes a circle
