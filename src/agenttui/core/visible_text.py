@@ -59,7 +59,7 @@ PRINTABLE_IGNORABLE_RANGES = (
     (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFFA0, 0xFFA0), (0xE0100, 0xE0FFF),
 )
 # Format characters prose needs: soft hyphen, ALM, ZWNJ, ZWJ, LRM, RLM.
-_PROSE_KEEPS = frozenset("\u00ad\u061c\u200c\u200d\u200e\u200f")
+PROSE_FORMAT_CHARACTERS = frozenset("\u00ad\u061c\u200c\u200d\u200e\u200f")
 _HANGUL_FILLERS = "\u115f\u1160\u3164\uffa0"
 
 
@@ -83,7 +83,7 @@ def _char_class(ranges: tuple[tuple[int, int], ...], skip: frozenset[str] = froz
 # surrogates, U+2028/2029, Hangul fillers.
 _PROSE_ESCAPE = re.compile(
     "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff"
-    + re.escape(_HANGUL_FILLERS) + _char_class(CF_RANGES, _PROSE_KEEPS) + "]|\r"
+    + re.escape(_HANGUL_FILLERS) + _char_class(CF_RANGES, PROSE_FORMAT_CHARACTERS) + "]|\r"
 )  # CRLF is made LF first, in one pass: a CR left over is lone, even before a LF ("\r\r\n")
 _IGNORABLE = re.compile("[" + _char_class(PRINTABLE_IGNORABLE_RANGES) + "]")
 # Exact mode looks at every character outside printable ASCII, and at backslashes.

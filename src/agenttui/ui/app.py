@@ -52,6 +52,7 @@ from agenttui.ui.startup import (
     warm_markdown,
 )
 from agenttui.ui.themes import load_themes, register_start_theme
+from agenttui.ui.typed_text import as_paste
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -205,6 +206,7 @@ class AgentTUI(App[int]):
         to a widget being removed was handled by no one (the text of a fast
         typist, a paste or ``tmux send-keys`` vanished, or its Enter did).
         """
+        event = as_paste(event)  # a full-width space, a joiner: typed, not dropped (typed_text)
         if (isinstance(event, (events.Key, events.Paste)) and self.type_ahead.active
                 and self.type_ahead.hold(event, self.focused, self._app_keys)):
             return
