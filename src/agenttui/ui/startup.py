@@ -90,6 +90,7 @@ from textual.message import Message
 from textual.widget import Widget
 
 from agenttui.ui.bindings import COMMAND_KEY_PREFIXES
+from agenttui.ui.typed_text import paste_newlines
 
 if TYPE_CHECKING:
     from agenttui.ui.widgets.prompt_input import PromptInput
@@ -181,7 +182,7 @@ class EarlyPrompt(Widget, can_focus=True):
 
     def _on_paste(self, event: events.Paste) -> None:
         event.stop()
-        self._edit(self.text + event.text)
+        self._edit(self.text + paste_newlines(event.text))
 
 
 class HeaderSlot(Widget):

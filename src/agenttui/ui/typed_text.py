@@ -15,15 +15,30 @@ which every text box inserts at the cursor (the prompt after the characters
 typed before it). The format characters are the ones the chat shows as text
 (:data:`agenttui.core.visible_text.PROSE_FORMAT_CHARACTERS`); the bidi
 overrides and other invisible characters it shows as escapes stay untyped.
+
+A paste's line breaks: xterm, VTE terminals (GNOME Terminal) and ``tmux
+paste-buffer`` send each as a carriage return, Windows' clipboard as CR LF.
+``TextArea`` makes them its own newline, but a long paste the prompt keeps
+aside (and a paste into the first frame's prompt) held them as they came: the
+message went to the model and to history as one line of lone carriage
+returns, shown as ``\x0d`` (:func:`paste_newlines`).
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from textual import events
 
 from agenttui.core.visible_text import PROSE_FORMAT_CHARACTERS
+
+_PASTE_NEWLINE = re.compile(r"\r\n?")
+
+
+def paste_newlines(text: str) -> str:
+    """``text`` with each CR LF and lone CR a newline, as ``TextArea`` inserts a paste."""
+    return _PASTE_NEWLINE.sub("\n", text) if "\r" in text else text
 
 
 def textual_would_drop(character: str | None) -> bool:

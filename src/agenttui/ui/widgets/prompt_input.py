@@ -45,6 +45,7 @@ from agenttui.ui.bindings import COMMAND_KEY_PREFIXES, PROMPT_ACTIONS, to_bindin
 from agenttui.ui.escape_then_key import merged_character, press_escape, typed_after_escape
 from agenttui.ui.host import app_parts
 from agenttui.ui.survivable_errors import dispatch_guarded
+from agenttui.ui.typed_text import paste_newlines
 
 PASTE_INLINE_MAX = 5_000  # characters: a longer paste is kept aside, shown as one line
 _PASTE_TOKEN = re.compile(r"\[pasted text #(\d{1,6}): [\d,]{1,16} characters\]")
@@ -85,8 +86,9 @@ class PromptInput(TextArea):
         event.prevent_default()  # TextArea's handler would insert the whole text
         event.stop()
         number = len(self.pastes) + 1
-        self.pastes[number] = event.text
-        self.insert(f"[pasted text #{number}: {len(event.text):,} characters]")
+        text = paste_newlines(event.text)  # a terminal's CR line breaks, as TextArea makes them
+        self.pastes[number] = text
+        self.insert(f"[pasted text #{number}: {len(text):,} characters]")
         self.focus()
 
     def message_text(self, text: str | None = None) -> str:
