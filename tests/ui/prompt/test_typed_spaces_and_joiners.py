@@ -15,6 +15,7 @@ import pytest
 from agenttui.ui.app import make_app
 from agenttui.ui.widgets.message_view import UserMessage
 from tests.ui.helpers import chat, focused_field, focused_prompt, type_at_once, wait_until
+from tests.ui.prompt.test_typed_burst import _count_edits
 
 SIZE = (120, 36)
 # full-width space, no-break space, ZWNJ inside a Persian word, ZWJ inside a family emoji
@@ -56,3 +57,17 @@ async def test_a_bidi_override_typed_is_still_not_text(chat_services):
         prompt = await focused_prompt(pilot, app)
         type_at_once(app, "a\u202eb\u3000c")
         await wait_until(pilot, lambda: prompt.text == "ab\u3000c", explain=lambda: repr(prompt.text))
+
+
+@pytest.mark.slow
+async def test_a_burst_with_full_width_spaces_is_still_one_edit(chat_services):
+    """Each such key handed over as its own paste made an edit of its own, and each edit re-wraps
+    the line: a 30,000-character paste arriving as keys took 65 s of CPU instead of 10."""
+    burst = "東京\u3000大阪\u3000" * 500
+    app = make_app(chat_services, check_api_key=False)
+    async with app.run_test(size=SIZE) as pilot:
+        prompt = await focused_prompt(pilot, app)
+        edits = _count_edits(prompt)
+        type_at_once(app, burst)
+        await wait_until(pilot, lambda: prompt.text == burst, explain=lambda: len(prompt.text))
+        assert len(edits) < 20, len(edits)  # one per burst the queue held, not one per space

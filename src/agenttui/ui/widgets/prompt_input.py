@@ -80,6 +80,13 @@ class PromptInput(TextArea):
 
     async def _on_paste(self, event: events.Paste) -> None:
         # Runs before TextArea's own _on_paste; a short paste goes on to it unchanged.
+        if len(event.text) == 1 and not self.read_only:
+            # a key the app hands over as a paste (a full-width space, a joiner: typed_text) is
+            # typed with the burst around it, not an edit of its own: each edit re-wraps the line
+            event.stop()
+            event.prevent_default()
+            self._type(event.text)
+            return
         self.insert_typed()
         if len(event.text) <= PASTE_INLINE_MAX or self.read_only:
             return
