@@ -114,6 +114,7 @@ class SemanticState:
         self._notice: str | None = None
         self._lock = threading.Lock()
         self.ranker = EmbeddingRanker(self)
+        self.file_replaced = False  # closed because its database file was swapped (history_replaced)
 
     @property
     def enabled(self) -> bool:
@@ -365,6 +366,21 @@ def end_session(services: CoreServices) -> None:
         old.index.close()
 
 
+def history_replaced(services: CoreServices) -> None:
+    """The history database file was swapped while the session ran (``agenttui restore``, a
+    profile moved to the trash): the index's connection stays on the old file, in the trash,
+    where new messages' vectors would go and rankings would be read (ids of the old file quoted
+    from the new one). Its state is dropped; the next use opens the file now at the path, and
+    the background worker starts over on it (:func:`run_background`)."""
+    with _STATE_LOCK:
+        old = services.session.semantic
+        services.session.semantic = None
+        if old is not None:
+            old.file_replaced = True
+    if old is not None:
+        old.index.close()
+
+
 def ranker_for(services: CoreServices) -> EmbeddingRanker | None:
     """The ranker for context assembly; None when semantic recall is off or cannot start."""
     if not services.settings.recall.semantic:
@@ -570,7 +586,7 @@ def run_background(services: CoreServices, *, stop: threading.Event, notify: Cal
     user expects nothing written) it writes nothing and a batch under way stops.
     """
     after: int | None = None
-    key = None
+    current: SemanticState | None = None
     def wait(seconds: float) -> None:
         """``stop.wait`` in slices: the app may end without setting ``stop`` (a worker started
         by a timer as it shut down is never cancelled), and ``alive()`` says so."""
@@ -582,10 +598,11 @@ def run_background(services: CoreServices, *, stop: threading.Event, notify: Cal
         if paused():
             wait(PAUSED_POLL_S)
             continue
+        state = current
         try:
             state = semantic_state(services)
-            if state.key != key:
-                key, after = state.key, None
+            if state is not current:  # another profile, endpoint or model; the file replaced
+                current, after = state, None
             result = backfill(services, should_stop=lambda: stop.is_set() or paused(), after_id=after,
                               state=state)
         except sqlite3.OperationalError as error:  # locked past the busy timeout: later
@@ -593,6 +610,8 @@ def run_background(services: CoreServices, *, stop: threading.Event, notify: Cal
             wait(retry)
             continue
         except Exception as error:  # a bug or an unreadable database: log it, stop quietly
+            if state is not None and state.file_replaced:
+                continue  # its connection closed under the batch: start over on the file now there
             log.warning("semantic recall backfill failed: %s", error, exc_info=True)
             return
         notice = state.take_notice() or (state.told_notice() if result.batches else None)

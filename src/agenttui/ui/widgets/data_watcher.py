@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from textual import on, work
@@ -46,6 +47,13 @@ def _stat_key(path) -> tuple[int, int, int] | None:
 
 def _data_version(history) -> int | None:
     return int(history.epoch[1])
+
+
+def _semantic_index_replaced(services) -> None:
+    """Semantic recall's own connection follows the history's to the file now at the path."""
+    semantic = sys.modules.get("agenttui.core.recall.semantic")  # only if recall has started
+    if semantic is not None and not services.incognito:  # a twin shares the real session's state
+        semantic.history_replaced(services)
 
 
 @runtime_checkable
@@ -116,6 +124,7 @@ class DataWatcher(Widget):
                 if not folder.is_dir():  # looked at before the reopen below makes it again
                     gone = folder.name
                 history.close()  # the next use opens the file now at the path
+                _semantic_index_replaced(self.services)
                 with contextlib.suppress(Exception):  # a restore brings its config.toml too
                     self.services.reload_settings()
                 if open_id is not None and history.get_conversation(open_id) is None:
