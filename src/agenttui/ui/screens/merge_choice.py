@@ -19,6 +19,7 @@ from textual.widgets.option_list import Option
 
 from agenttui.core.models import MemoryItem
 from agenttui.ui.inert import inert_line
+from agenttui.ui.screens.answer_once import dismiss_once
 
 TEXT_CHARS = 160
 
@@ -56,7 +57,7 @@ class MergeChoiceScreen(ModalScreen[str | None]):
 
     @on(OptionList.OptionSelected)
     def _chosen(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(event.option.id)
+        dismiss_once(self, event.option.id)
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        dismiss_once(self, None)

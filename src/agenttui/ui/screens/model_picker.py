@@ -22,6 +22,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from agenttui.ui.inert import inert_line
+from agenttui.ui.screens.answer_once import dismiss_once
 
 NAME_CHARS = 120
 
@@ -112,7 +113,7 @@ class ModelPickerScreen(ModalScreen[str | None]):
     @on(OptionList.OptionSelected)
     def _chosen(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        self.dismiss(self.models[event.option_index])
+        dismiss_once(self, self.models[event.option_index])
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        dismiss_once(self, None)

@@ -29,6 +29,7 @@ from textual.widgets.option_list import Option
 
 from agenttui.ui.escape_then_key import Handover
 from agenttui.ui.inert import inert_line
+from agenttui.ui.screens.answer_once import dismiss_once
 
 if TYPE_CHECKING:
     from agenttui.bootstrap import Services
@@ -141,7 +142,7 @@ class ProfilesScreen(ModalScreen[str | None]):
         self._switch(self._highlighted_name())
 
     def _switch(self, name: str | None) -> None:
-        self.dismiss(None if not name or name == self.active else name)
+        dismiss_once(self, None if not name or name == self.active else name)
 
     def on_key(self, event: events.Key) -> None:
         # Esc and the next key typed at once reach us as one alt+key (escape_then_key.py)
@@ -149,7 +150,7 @@ class ProfilesScreen(ModalScreen[str | None]):
 
     @on(Button.Pressed, "#profile-close")
     def action_close(self) -> None:
-        self.dismiss(None)
+        dismiss_once(self, None)
 
     # -- create -----------------------------------------------------------------
     def action_focus_create(self) -> None:
