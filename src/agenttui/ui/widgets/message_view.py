@@ -263,6 +263,15 @@ class AssistantMessage(Vertical):
     def markdown(self) -> Markdown:
         return self.query_one(Markdown)
 
+    def _drawn(self) -> Markdown | None:
+        """The view's Markdown; None once the view is going. Textual removes a widget's children
+        before the widget: a reply being removed (its conversation left mid-reply) is attached a
+        moment longer with no Markdown, and a batch of words flushed then met ``NoMatches``."""
+        if not self.is_attached:
+            return None
+        found = self.query(Markdown)
+        return found.first() if found else None
+
     @on(Markdown.TableOfContentsUpdated)
     def _markdown_rendered(self) -> None:  # posted by Markdown.update once its blocks are in
         self.rendered.set()
@@ -307,10 +316,10 @@ class AssistantMessage(Vertical):
             await self._append(self._inert.feed(chunk))
 
     async def _append(self, text: str) -> None:
-        if not text or not self.is_attached:  # the conversation may have been left mid-reply
+        markdown = self._drawn()
+        if not text or markdown is None:  # the conversation may have been left mid-reply
             return
         self._shown += text
-        markdown = self.markdown
         if self._whole:
             await markdown.update(self._shown)
             return
@@ -338,7 +347,7 @@ class AssistantMessage(Vertical):
         async with self._writing:  # after a flush the timer started, never beside it
             await self._append_pending()
             await self._append(self._inert.flush())  # a CR held back at the last chunk's end
-            if not self.is_attached or self._whole or not self._shown:
+            if self._drawn() is None or self._whole or not self._shown:
                 self._whole = True
                 return
             self._whole = True  # nothing appends after the end (show_saved renders whole)
@@ -353,7 +362,9 @@ class AssistantMessage(Vertical):
             return
         self.text = saved
         async with self._writing:
-            await self.markdown.update(inert(saved))
+            markdown = self._drawn()
+            if markdown is not None:
+                await markdown.update(inert(saved))
 
     async def show_used(self, usage: RecallUsage | None) -> None:
         """Add the "used: …" line under the reply (none when nothing was used)."""
@@ -369,9 +380,11 @@ class AssistantMessage(Vertical):
 
     def mark_incomplete(self, reason: str) -> None:
         self.add_class("-incomplete")
-        self.query_one(".status", Static).update(Content(f"⚠ incomplete: {inert(reason)}"))
+        for status in self.query(".status").results(Static):  # none once the view is going (_drawn)
+            status.update(Content(f"⚠ incomplete: {inert(reason)}"))
 
     def mark_complete(self) -> None:
         """History kept the reply whole (Esc came after its last word): no marker says otherwise."""
         self.remove_class("-incomplete")
-        self.query_one(".status", Static).update("")
+        for status in self.query(".status").results(Static):
+            status.update("")
