@@ -30,6 +30,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, RadioButton, RadioSet, Static
 
+from agenttui.ui.screens.answer_once import dismiss_once
+
 
 class ConfirmScreen(ModalScreen[bool]):
     """Ask before destroying something. Dismisses with ``True`` only on Confirm."""
@@ -101,7 +103,7 @@ class ConfirmScreen(ModalScreen[bool]):
     @on(Input.Submitted, "#confirm-word")
     def _word_submitted(self, event: Input.Submitted) -> None:
         if event.value.strip() == self.require_word:
-            self.dismiss(True)
+            dismiss_once(self, True)
             return
         typed = f"{event.value.strip()!r} is not {self.require_word!r}" if event.value.strip() else "Nothing typed"
         hint = self.query_one("#confirm-hint", Static)
@@ -110,8 +112,8 @@ class ConfirmScreen(ModalScreen[bool]):
 
     @on(Button.Pressed, "#confirm")
     def _confirmed(self) -> None:
-        self.dismiss(True)
+        dismiss_once(self, True)
 
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:
-        self.dismiss(False)
+        dismiss_once(self, False)

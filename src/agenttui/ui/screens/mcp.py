@@ -27,6 +27,7 @@ from textual.widgets.option_list import Option
 
 from agenttui.ui.escape_then_key import Handover
 from agenttui.ui.inert import inert, inert_line
+from agenttui.ui.screens.answer_once import dismiss_once
 from agenttui.ui.screens.mcp_arguments import ArgumentField, McpArgumentsScreen
 
 if TYPE_CHECKING:
@@ -233,7 +234,7 @@ class McpScreen(ModalScreen[str | None]):
         from agenttui.security import redact_secrets
 
         text = bound("\n".join(p for p in parts if p), int(self.services.settings.agent.max_tool_output))
-        self.dismiss(redact_secrets(text))
+        dismiss_once(self, redact_secrets(text))
 
 
 def _entries(result: object, kind: str) -> list:

@@ -37,6 +37,7 @@ from agenttui.core.recall.usage import RecallUsage, used_line
 from agenttui.ui.escape_then_key import Handover
 from agenttui.ui.host import app_parts
 from agenttui.ui.inert import inert, inert_line
+from agenttui.ui.screens.answer_once import dismiss_once
 from agenttui.ui.widgets.memory_item_editor import MemoryItemEditor, apply_edit
 from agenttui.ui.widgets.used_list import UsedList, UsedRow
 
@@ -186,7 +187,7 @@ class PromptInspectorScreen(ModalScreen[InspectorResult | None]):
         if found is None:
             self.notify("That conversation was deleted.", title="Not found", severity="warning")
             return
-        self.dismiss(InspectorResult(self.memory_changed, (row.conversation_id, row.message_id)))
+        dismiss_once(self, InspectorResult(self.memory_changed, (row.conversation_id, row.message_id)))
 
     @property
     def _services(self) -> Services:

@@ -50,6 +50,8 @@ from textual.screen import ModalScreen
 from textual.validation import ValidationResult, Validator
 from textual.widgets import Button, Input, Label, Select, Static, Switch, TextArea
 
+from agenttui.ui.screens.answer_once import dismiss_once
+
 if TYPE_CHECKING:
     from agenttui.bootstrap import Services
 
@@ -336,6 +338,8 @@ class SettingsScreen(ModalScreen[bool]):
     @on(Button.Pressed, "#settings-save")
     @on(Input.Submitted)  # Enter in a field saves, as in most forms (ctrl+s too)
     def action_save(self) -> None:
+        if self.query_one("#settings-save", Button).disabled:
+            return  # a save under way (Enter pressed twice, Enter then ctrl+s): it answers
         settings, problems = self.collect()
         if problems:  # nothing is written while a field is out of range
             self.notify("\n".join(message for _, message in problems), title="Settings not saved",
@@ -406,7 +410,7 @@ class SettingsScreen(ModalScreen[bool]):
         if theme in self.app.available_themes:
             self.app.theme = theme
         self.notify(f"Saved to {self.services.paths.config_file}", title="Settings")
-        self.dismiss(True)
+        dismiss_once(self, True)
 
     @on(Button.Pressed, "#settings-cancel")
     def action_cancel(self) -> None:
