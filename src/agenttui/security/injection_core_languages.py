@@ -171,11 +171,6 @@ _TOLD: dict[str, tuple[str, str, str]] = {
         "vše|všechno|na vše|na všechno",
         r"co (?:ti|vám) (?:bylo|kdo|kdy)?\W*(?:\w+\W+){0,2}?(?:řečeno|řekl|sděleno|přikázáno)",
     ),
-    "ro": (
-        "ignoră|uită|ignorați|uitați",
-        "tot",
-        r"ce (?:ți|vi|ti) (?:s a|sa|a fost|s-a)\W*(?:\w+\W+){0,1}?(?:spus|zis|cerut|comunicat)",
-    ),
     "el": (
         "αγνόησε|ξέχασε|αγνοήστε|ξεχάστε",
         "ό,τι|οτιδήποτε|όλα όσα|όλα",
@@ -186,7 +181,7 @@ _TOLD: dict[str, tuple[str, str, str]] = {
 # (do not follow / pay no attention, previous, instructions): negated obeying; word boundaries apply
 _NOT_FOLLOW: dict[str, tuple[str, str, str]] = {
     "es": (
-        "no sigas|no obedezcas|deja de seguir|no cumplas|no hagas caso (?:a|de)",
+        r"(?<=\bno )(?:sigas|obedezcas|cumplas|hagas caso (?:a|de))|deja de seguir",
         "del sistema|anteriores|previas|originales|iniciales",
         "instrucciones|reglas|indicaciones|directrices|normas",
     ),
@@ -201,12 +196,12 @@ _NOT_FOLLOW: dict[str, tuple[str, str, str]] = {
         "anweisungen|regeln|vorgaben|befehle|instruktionen",
     ),
     "it": (
-        "non seguire|non rispettare|non obbedire a|non dare retta a",
+        r"(?<=\bnon )(?:seguire|rispettare|obbedire a|dare retta a)",
         "precedenti|di sistema|originali|iniziali",
         "istruzioni|regole|indicazioni|direttive",
     ),
     "pt": (
-        "não siga|nao siga|não obedeça|nao obedeca|deixe de seguir|não cumpra|nao cumpra",
+        r"(?<=\bnão )(?:siga|obedeça|cumpra)|(?<=\bnao )(?:siga|obedeca|cumpra)|deixe de seguir",
         "anteriores|do sistema|originais|iniciais|prévias|previas",
         "instruções|instrucoes|regras|diretrizes|orientações",
     ),
@@ -245,7 +240,7 @@ _REVEAL: dict[str, tuple[str, str]] = {
         "rendszerprompt|rendszerüzenet|rendszerutasítás|eredeti utasítás",
     ),
     "ro": (
-        "arată|arata|afișează|afiseaza|dezvăluie|dezvaluie|spune mi|scrie",
+        "arată|arata|afișează|afiseaza|dezvăluie|dezvaluie|spune[- ]mi|scrie",
         "promptul de sistem|promptul sistemului|mesajul de sistem|instrucțiunile de sistem|instructiunile de sistem|instrucțiunile inițiale",
     ),
     "bg": (

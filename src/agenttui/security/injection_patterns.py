@@ -150,6 +150,8 @@ TWO_STEP_RULES: list[tuple[str, str, str, int]] = [
 # Agent-hijack families from maintained public rule sets (skill-scanner, ATR).
 from .injection_above import PLAIN_RULES as _ABOVE_PLAIN  # noqa: E402
 from .injection_above import WORD_RULES as _ABOVE_WORD  # noqa: E402
+from .injection_addressed_agent import PLAIN_RULES as _ADDRESSED_PLAIN  # noqa: E402
+from .injection_addressed_agent import TWO_STEP_RULES as _ADDRESSED_TWO_STEP  # noqa: E402
 from .injection_agentic import PLAIN_RULES as _AGENTIC_PLAIN  # noqa: E402
 from .injection_agentic import TWO_STEP_RULES as _AGENTIC_TWO_STEP  # noqa: E402
 from .injection_agentic import WORD_RULES as _AGENTIC_WORD  # noqa: E402
@@ -170,6 +172,7 @@ from .injection_indirect_wide import PLAIN_RULES as _INDIRECT_WIDE_PLAIN  # noqa
 from .injection_more_languages import PLAIN_RULES as _LANG_PLAIN  # noqa: E402
 from .injection_more_languages import WORD_RULES as _LANG_WORD  # noqa: E402
 from .injection_task_gate import PLAIN_RULES as _TASK_GATE_PLAIN  # noqa: E402
+from .injection_task_gate import TWO_STEP_RULES as _TASK_GATE_TWO_STEP  # noqa: E402
 from .injection_task_gate import WORD_RULES as _TASK_GATE_WORD  # noqa: E402
 from .injection_task_switch import PLAIN_RULES as _TASK_SWITCH_PLAIN  # noqa: E402
 
@@ -177,8 +180,9 @@ WORD_RULES += _FAMILY_WORD + _AGENTIC_WORD + _GENERAL_WORD + _INDIRECT_WORD + _I
 PLAIN_RULES += _FAMILY_PLAIN + _AGENTIC_PLAIN + _GENERAL_PLAIN + _INDIRECT_PLAIN + _INDIRECT_LANG_PLAIN + _ABOVE_PLAIN + _LANG_PLAIN
 PLAIN_RULES += _INDIRECT_WIDE_PLAIN
 WORD_RULES += _TASK_GATE_WORD
-PLAIN_RULES += _TASK_GATE_PLAIN + _CORE_LANG_PLAIN + _TASK_SWITCH_PLAIN
+PLAIN_RULES += _TASK_GATE_PLAIN + _CORE_LANG_PLAIN + _TASK_SWITCH_PLAIN + _ADDRESSED_PLAIN
 TWO_STEP_RULES += _FAMILY_TWO_STEP + _AGENTIC_TWO_STEP + _GENERAL_TWO_STEP + _INDIRECT_TWO_STEP + _INDIRECT_LANG_TWO_STEP
+TWO_STEP_RULES += _ADDRESSED_TWO_STEP + _TASK_GATE_TWO_STEP
 
 # Phrases to look for in squashed spaced-out runs ("i g n o r e a l l …").
 SQUASHED_PHRASES = (

@@ -36,11 +36,6 @@ from __future__ import annotations
 
 # (to complete your task, you must, a link)
 _GATE: dict[str, tuple[str, str, str]] = {
-    "en": (
-        r"(?:in order to|to|before you can|before you) (?:\w+ )?(?:complete|finish|accomplish|perform|continue|solve|carry out|fulfil|fulfill) (?:your|the user s|the current) (?:task|objective|goal|assignment|mission)",
-        r"you (?:must|need to|have to|are required to|should)",
-        r"(?:https?|www|link|url|webpage|website)",
-    ),
     "es": (
         r"(?:para|antes de) (?:completar|terminar|realizar|cumplir|llevar a cabo|continuar con|resolver) tu (?:tarea|objetivo|misión|mision|encargo)",
         r"(?:debes|tienes que|necesitas|deberás|deberas|es necesario que|es obligatorio que)",
@@ -108,10 +103,6 @@ _GATE_PLAIN = {
 
 # (critical/required, before anything else | to complete your task)
 _CRITICAL: dict[str, tuple[str, str]] = {
-    "en": (
-        r"(?:it is|it s|this is) (?:absolutely |extremely |very )?(?:critical|crucial|mandatory|required|imperative|vital|essential) (?:that you|for you to|you|to)",
-        r"before (?:doing|you do|you continue with|you proceed with) anything else|(?:in order )?to (?:complete|finish|accomplish) your (?:task|objective|goal|assignment)",
-    ),
     "es": (
         r"es (?:absolutamente |muy )?(?:crítico|critico|crucial|obligatorio|imprescindible|vital|esencial) que",
         r"antes de (?:hacer|cualquier) (?:cualquier )?(?:otra cosa|cosa)|para (?:completar|terminar|cumplir) tu (?:tarea|objetivo|misión|mision)",
@@ -208,4 +199,22 @@ def _word_rules() -> list[tuple[str, str]]:
 
 
 WORD_RULES: list[tuple[str, str]] = _word_rules()
+
+# English as two-step rules (plain view): its gate words ("in order to", "before doing")
+# are common, so the prefilter is given both halves to look for and ordinary notes keep
+# the screen's fast path; the tail is looked for in the anchor's sentence.
+TWO_STEP_RULES: list[tuple[str, str, str, int]] = [
+    (
+        "task hijack (en)",
+        r"\b(?:complete|finish|accomplish|perform|continue|solve|carry out|fulfil|fulfill) (?:your|the user's|the user’s|the current) (?:task|objective|goal|assignment|mission)\b",
+        r"\byou (?:must|need to|have to|are required to|should)\b[^.!?\n]{0,60}?(?:https?://|www\.|\b(?:link|url|webpage|website)\b)",
+        120,
+    ),
+    (
+        "task hijack (en)",
+        r"\b(?:it is|it's|it’s|this is) (?:absolutely |extremely |very )?(?:critical|crucial|mandatory|required|imperative|vital|essential)\b",
+        r"\bbefore (?:doing|you do|you continue with|you proceed with) anything else\b|\bto (?:complete|finish|accomplish) your (?:task|objective|goal|assignment)\b",
+        120,
+    ),
+]
 PLAIN_RULES: list[tuple[str, str]] = [(f"task hijack ({lang})", phrase) for lang, phrase in _GATE_PLAIN.items()]

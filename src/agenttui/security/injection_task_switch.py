@@ -22,7 +22,7 @@ from __future__ import annotations
 # (closing praise, now, new/another/following, task/challenge)
 _SWITCH: dict[str, tuple[str, str, str, str]] = {
     "en": (
-        r"well done|good job|great job|nice work|that s enough|that will do|that was (?:ok|okay|fine|good|great)|excellent|perfect|awesome|brilliant",
+        r"well done|good job|great job|nice work|that s enough|that's enough|that’s enough|thats enough|that will do|that was (?:ok|okay|fine|good|great)|excellent|perfect|awesome|brilliant",
         r"now|next",
         r"new|another|next|following|different|further",
         r"task|challenge|assignment|job|request",
@@ -40,7 +40,7 @@ _SWITCH: dict[str, tuple[str, str, str, str]] = {
         r"tarea|misión|mision|desafío|desafio|reto",
     ),
     "fr": (
-        r"bien joué|bien joue|bon travail|excellent|parfait|génial|genial|ça suffit|ca suffit|c était (?:bien|parfait|ok)",
+        r"bien joué|bien joue|bon travail|excellent|parfait|génial|genial|ça suffit|ca suffit|c était|c'était|c’était (?:bien|parfait|ok)",
         r"maintenant",
         r"nouvelle|autre|suivante|prochaine",
         r"tâche|tache|mission|défi|defi",
@@ -88,8 +88,8 @@ _YOU: dict[str, str] = {
     "en": r"for you|you|your help|help me",
     "de": r"für dich|fuer dich|dich|dir|du|deine hilfe|hilf mir",
     "es": r"para ti|te|tú|tu ayuda|ayúdame|ayudame",
-    "fr": r"pour toi|pour vous|te|tu|vous|ton aide|aide moi",
-    "pt": r"para você|para voce|para ti|você|voce|te|sua ajuda|ajude me|me ajude",
+    "fr": r"pour toi|pour vous|te|tu|vous|ton aide|aide moi|aide-moi",
+    "pt": r"para você|para voce|para ti|você|voce|te|sua ajuda|ajude me|ajude-me|me ajude",
     "it": r"per te|ti|tu|il tuo aiuto|aiutami",
     "nl": r"voor jou|voor je|je|jij|u|help me|jouw hulp",
     "pl": r"dla ciebie|ci|ty|twojej pomocy|pomóż mi|pomoz mi",
