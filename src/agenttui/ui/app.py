@@ -14,12 +14,14 @@ table gives a pane as target run that pane's method (:mod:`action_targets`).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import events, on, work
 from textual.app import App, SystemCommand
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding
 
 from agenttui.ui import error_policy
@@ -195,6 +197,16 @@ class AgentTUI(App[int]):
         for screen in self.screen_stack:
             if isinstance(screen, MainScreen):
                 screen.first_frame_shown()
+
+    def pop_screen(self) -> AwaitComplete:
+        """Textual's, except that the last screen is never popped. A list or a text box answers a
+        dialog once per Enter: two Enters typed at once reached its handler twice, and the second
+        dismiss, its dialog gone, found only the main screen to pop -- Textual's ScreenStackError
+        ended the app. The app's dialogs answer once (screens/answer_once); this covers Textual's
+        own command palette, and any dialog that does not."""
+        if len(self.screen_stack) <= 1:
+            return AwaitComplete(asyncio.sleep(0))
+        return super().pop_screen()
 
     # -- type-ahead: keys from the first frame on reach the prompt, in order --
     async def on_event(self, event: events.Event) -> None:
