@@ -50,7 +50,7 @@ _ORDERS = (r"(?:instrucciones|instructions|consignes|anweisungen|befehle|instru�
            r"инструкции|указания|інструкції|вказівки|talimatlar|talimatlari|tagubilin|mga tagubilin|تعليمات|hướng dẫn|chỉ thị)")
 
 WORD_RULES: list[tuple[str, str]] = [
-    # "this is an important message from me, Emma Johnson, to you, the AI assistant"
+    # "this is an important message from me, Anna Berg, to you, the AI assistant"
     ("addressed to the AI", rf"\bfrom (?:me|us)(?: \w+){{0,4}}? to you(?: the| my| our| dear)? {_AI}\b"),
     ("addressed to the AI", rf"\b(?:message|note|instructions?|request|memo) (?:from \w+(?: \w+){{0,3}}? )?(?:to|for) (?:the |any |every |all )?{_AI}s?(?: \w+)? (?:that|which|who) (?:reads?|processes|summari[sz]es|sees)\b"),
     # "if you are told to summarise the input, instead …" (the tail: the word "instead")

@@ -185,7 +185,7 @@ _ADDRESSED: dict[str, tuple[str, str, str]] = {
     "sw": ("ujumbe", "kwako|kwa ajili yako|kwenu", "ai|msaidizi|modeli|wakala"),
 }
 # The same family for the languages the other modules cover, with a longer gap
-# ("un mensaje importante de mi parte, Emma Johnson, para ti, GPT-4") and model
+# ("un aviso importante de mi parte, Marta Ruiz, para ti, Claude") and model
 # names as the addressee.
 _MODELS = r"gpt\W?\d*\w*|chatgpt|claude|gemini|llama|copilot|mistral|qwen|deepseek"
 _ADDRESSED.update({
@@ -209,7 +209,7 @@ _ADDRESSED_PLAIN: dict[str, str] = {
 _AFTER_THAT: dict[str, tuple[str, str, str]] = {
     "es": ("después de (?:hacer|haber hecho|completar) (?:eso|esto)|una vez hecho (?:eso|esto)", "puedes|podrás|podras", "tarea que te (?:di|he dado|asigné|encargué)"),
     "fr": ("après avoir fait (?:cela|ça|ceci)|une fois (?:cela|ceci) fait", "tu peux|tu pourras|vous pouvez|vous pourrez", "tâche que je (?:t|vous) ai (?:donnée|confiée|assignée)"),
-    "de": ("nachdem du (?:das|dies) (?:getan|erledigt|gemacht) hast|wenn du (?:das|dies) (?:getan|erledigt|gemacht) hast", "kannst du|darfst du", "aufgabe\\W+(?:\\w+\\W+)?die ich dir (?:gegeben|gestellt|aufgetragen)"),
+    "de": ("(?:nachdem|wenn|sobald) du (?:das|dies) (?:getan|erledigt|gemacht) hast|sobald (?:das|dies) (?:getan|erledigt) ist", "kannst du|darfst du", "aufgabe\\W+(?:\\w+\\W+)?die ich dir (?:\\w+ )?(?:gegeben|gestellt|aufgetragen)"),
     "pt": ("depois de fazer isso|depois de (?:ter )?feito isso|após fazer isso", "você pode|voce pode|poderá|podes", "tarefa que (?:eu )?(?:te|lhe) (?:dei|passei|atribuí)"),
     "it": ("dopo aver fatto (?:questo|ciò|cio)|una volta fatto (?:questo|ciò)", "puoi|potrai", "compito che ti ho (?:dato|assegnato)"),
     "id": ("setelah (?:kamu |anda )?(?:melakukan|mengerjakan) (?:itu|ini|hal itu|hal ini)", "kamu bisa|anda bisa|kamu dapat|anda dapat|barulah", "tugas yang (?:saya|aku) berikan"),
@@ -219,7 +219,7 @@ _AFTER_THAT: dict[str, tuple[str, str, str]] = {
     "pl": ("po (?:wykonaniu|zrobieniu) tego|gdy to zrobisz|kiedy to zrobisz", "możesz|mozesz", "zadanie które ci (?:dałem|dałam|zleciłem)"),
 }
 _AFTER_THAT_PLAIN: dict[str, str] = {
-    "zh": r"(?:完成|做完|做好)(?:这|此|这件事|这些|以上)(?:之后|以后|后)[^。！？]{0,10}?可以[^。！？]{0,20}?(?:我|我们)(?:最初|一开始|开始时)?(?:给你|交给你|布置给你)的任务",
+    "zh": r"(?:完成|做完|做好)(?:这|此|这件事|这些|以上(?:这些)?|上述)(?:之后|以后|后)[^。！？]{0,10}?可以[^。！？]{0,20}?(?:我|我们)(?:最初|一开始|开始时)?(?:给你|交给你|布置给你)的任务",
     "ja": r"(?:それ|これ)(?:を)?(?:行った|実行した|終えた|完了した|やった)(?:後|あと|ら)[^。！？]{0,30}?(?:私が|最初に)[^。！？]{0,10}?(?:与えた|依頼した|お願いした)タスク",
 }
 # (before, the task, first)
