@@ -34,7 +34,7 @@ from __future__ import annotations
 
 _AI = r"(?:ai|a i|assistant|ai assistant|llm|language model|chatbot|bot|agent|ai agent|ai model|model|gpt|chatgpt|claude|gemini|copilot|ai system)"
 _RESPONSE = r"(?:response|responses|reply|replies|answer|answers|output|summary|message|completion)"
-_TASK_VERB = r"(?:solve|solving|complete|completing|do|doing|start|starting|begin|beginning|perform|performing|continue|continuing|proceed with|proceeding with|finish|finishing|answer|answering|execute|executing|carry out|carrying out|handle|handling|work on|working on)"
+_TASK_VERB = r"(?:solve|solving|complete|completing|do|doing|start|starting|begin|beginning|perform|performing|continue|continuing|proceed with|proceeding with|finish|finishing|answer|answering|execute|executing|carry out|carrying out|carry on with|carrying on with|get on with|getting on with|move on to|go on with|handle|handling|work on|working on|deal with|dealing with|tackle|tackling|respond to|reply to)"
 _STEALTH = (
     r"(?:without (?:being (?:detected|noticed|seen|caught|traced|flagged)|detection|alerting|notifying|informing|"
     r"leaving (?:a |any )?(?:trace|traces|evidence|footprints?)|raising (?:any )?(?:suspicion|alarms?|alerts?)|"
@@ -54,7 +54,7 @@ WORD_RULES: list[tuple[str, str]] = [
     ("addressed to the AI", rf"\bfrom (?:me|us)(?: \w+){{0,4}}? to you(?: the| my| our| dear)? {_AI}\b"),
     ("addressed to the AI", rf"\b(?:message|note|instructions?|request|memo) (?:from \w+(?: \w+){{0,3}}? )?(?:to|for) (?:the |any |every |all )?{_AI}s?(?: \w+)? (?:that|which|who) (?:reads?|processes|summari[sz]es|sees)\b"),
     # "if you are told to summarise the input, instead …" (the tail: the word "instead")
-    # "before you can solve the task that I gave you, please do the following first"
+    # "before you get on with the job I asked for, please do the following first"
     ("task hijack", rf"\bbefore (?:you )?(?:can |could |may |are able to )?{_TASK_VERB}(?: with| on)? (?:the|this|your|my|that) (?:original |current |actual |assigned |main |first |initial |user s |requested )?(?:task|tasks|request|assignment|job|question|query|instructions?)(?: \w+){{0,6}}? (?:first|do the following|you (?:must|need to|have to|should) (?:first|also))\b"),
     ("task hijack", r"\bafter (?:you )?(?:do|did|have done|ve done|finish|finished|complete|completed|are done with) (?:that|this|it|these|those|the above)(?: steps?| actions?| tasks?)?,? you (?:can|may|should|will|could|are free to)(?: then| now)? (?:solve|complete|do|continue|proceed|return|go back|finish|start|resume|answer|perform)\b"),
     ("task hijack", r"\bregardless of (?:any|all|the|your) (?:previous|prior|earlier|preceding|original|other|initial|system) (?:input|inputs|instructions?|context|prompts?|requests?|tasks?|messages?)\b"),
