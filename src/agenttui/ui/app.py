@@ -198,6 +198,13 @@ class AgentTUI(App[int]):
             if isinstance(screen, MainScreen):
                 screen.first_frame_shown()
 
+    def action_command_palette(self) -> None:
+        """Textual's, with the palette whose list keys are safe as it opens (command_palette)."""
+        from agenttui.ui.command_palette import SafeCommandPalette
+
+        if self.use_command_palette and not isinstance(self.screen, SafeCommandPalette):
+            self.push_screen(SafeCommandPalette(id="--command-palette"))
+
     def pop_screen(self) -> AwaitComplete:
         """Textual's, except that the last screen is never popped. A list or a text box answers a
         dialog once per Enter: two Enters typed at once reached its handler twice, and the second
