@@ -118,8 +118,17 @@ class AgentTUI(App[int]):
         spec = TARGETED.get(action_name) if namespace is self else None
         if spec is not None:  # a pane's work, the table says (ui/action_targets.py)
             return await error_policy.dispatch_action(self, lambda: run_targeted(spec, self._action_target, params))
-        return await error_policy.dispatch_action(
-            self, lambda: super(AgentTUI, self)._dispatch_action(namespace, action_name, params))
+        return await error_policy.dispatch_action(self, lambda: self._textual_dispatch(namespace, action_name, params))
+
+    async def _textual_dispatch(self, namespace: Any, action_name: str, params: Any) -> bool:
+        try:
+            return await super()._dispatch_action(namespace, action_name, params)
+        except KeyError as error:
+            from agenttui.ui.list_paging import paging_unlaid_list
+
+            if paging_unlaid_list(namespace, action_name, error):
+                return True  # nothing laid out to page through
+            raise
 
     def _action_target(self, name: str) -> object:
         """The pane a binding's ``target`` names (``bindings.ActionSpec``)."""
