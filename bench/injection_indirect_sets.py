@@ -79,7 +79,8 @@ def part_of(key: str) -> str:
     return "tune" if hashlib.sha256(key.encode()).digest()[0] % 2 == 0 else "held"
 
 
-def _show(mirror: Path, repo: str, rev: str, path: str) -> str | None:
+def show_file(mirror: Path, repo: str, rev: str, path: str) -> str | None:
+    """``path`` at ``rev`` of ``repo``'s snapshot under ``mirror``; None when absent."""
     git_dir = mirror / repo.replace("/", "+") / "repo"
     if not git_dir.is_dir():
         return None
@@ -116,15 +117,15 @@ def spikee(mirror: Path, seeds: tuple[str, ...] = SPIKEE_SEEDS, prefix: str = "s
     instructions: dict[str, dict[str, object]] = {}
     documents: list[str] = []
     for seed in seeds:
-        raw = _show(mirror, SPIKEE, SPIKEE_COMMIT, f"{base}/{seed}/jailbreaks.jsonl")
+        raw = show_file(mirror, SPIKEE, SPIKEE_COMMIT, f"{base}/{seed}/jailbreaks.jsonl")
         if raw is None:
             print(f"  (skipped spikee: no snapshot of {SPIKEE})")
             return
         for j in _jsonl(raw):
             jailbreaks.setdefault(str(j["text"]), j)
-        for i in _jsonl(_show(mirror, SPIKEE, SPIKEE_COMMIT, f"{base}/{seed}/instructions.jsonl")):
+        for i in _jsonl(show_file(mirror, SPIKEE, SPIKEE_COMMIT, f"{base}/{seed}/instructions.jsonl")):
             instructions.setdefault(str(i["instruction"]), i)
-        for d in _jsonl(_show(mirror, SPIKEE, SPIKEE_COMMIT, f"{base}/{seed}/base_user_inputs.jsonl")):
+        for d in _jsonl(show_file(mirror, SPIKEE, SPIKEE_COMMIT, f"{base}/{seed}/base_user_inputs.jsonl")):
             doc = str(d.get("document", ""))
             if doc and "PLACEHOLDER" not in doc and doc not in documents:
                 documents.append(doc)
@@ -154,7 +155,7 @@ def spikee_false_positive_checks(mirror: Path) -> dict[str, list[str]]:
     """spikee's benign inputs for false-positive checks, per language (ordinary questions)."""
     out: dict[str, list[str]] = {}
     path = "spikee/data/workspace/datasets/seeds-investment-advice-fp/standalone_user_inputs.jsonl"
-    raw = _show(mirror, SPIKEE, SPIKEE_COMMIT, path)
+    raw = show_file(mirror, SPIKEE, SPIKEE_COMMIT, path)
     for row in _jsonl(raw):
         out.setdefault(str(row.get("lang", "en")), []).append(str(row["text"]))
     return out
@@ -167,7 +168,7 @@ def _review(instruction: str) -> str:
 
 
 def injecagent(mirror: Path) -> Iterator[Set]:
-    rows = _jsonl(_show(mirror, ASB, INJECAGENT_COMMIT, "data/injecAgent.jsonl"))
+    rows = _jsonl(show_file(mirror, ASB, INJECAGENT_COMMIT, "data/injecAgent.jsonl"))
     if not rows:
         print(f"  (skipped injecagent: no snapshot of {ASB} at {INJECAGENT_COMMIT[:7]})")
         return
@@ -181,7 +182,7 @@ def _observation(tool: str, text: str) -> str:
 
 
 def asb(mirror: Path) -> Iterator[Set]:
-    rows = _jsonl(_show(mirror, ASB, ASB_COMMIT, "data/all_attack_tools.jsonl"))
+    rows = _jsonl(show_file(mirror, ASB, ASB_COMMIT, "data/all_attack_tools.jsonl"))
     if not rows:
         print(f"  (skipped asb: no snapshot of {ASB})")
         return

@@ -28,13 +28,12 @@ downloaded: a missing snapshot is skipped.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
-import subprocess
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
+
+from bench.injection_indirect_sets import Set, part_of, show_file
 
 WASP = "facebookresearch/wasp"
 WASP_COMMIT = "ffee6f41fde76acd14bd792db442479c506260c2"
@@ -53,34 +52,14 @@ PAGES = {
 }
 
 
-@dataclass
-class Set:
-    name: str
-    lang: str
-    part: str  # "tune" or "held"
-    texts: list[str]
-
-
-def _part(key: str) -> str:
-    return "tune" if hashlib.sha256(key.encode()).digest()[0] % 2 == 0 else "held"
-
-
-def _show(mirror: Path, repo: str, rev: str, path: str) -> str | None:
-    git_dir = mirror / repo.replace("/", "+") / "repo"
-    if not git_dir.is_dir():
-        return None
-    out = subprocess.run(["git", f"--git-dir={git_dir}", "show", f"{rev}:{path}"], capture_output=True, check=False)
-    return out.stdout.decode("utf-8") if out.returncode == 0 else None
-
-
 def _wasp_messages(constants: str) -> dict[str, str]:
     """The four injection messages of WASP's constants.py, by format name."""
     return dict(re.findall(r"^\s+([A-Z_]+): \"(ATTENTION:.*?)\",?$", constants, re.M))
 
 
 def wasp(mirror: Path) -> Iterator[Set]:
-    config = _show(mirror, WASP, WASP_COMMIT, "webarena_prompt_injections/configs/experiment_config.raw.json")
-    constants = _show(mirror, WASP, WASP_COMMIT, "webarena_prompt_injections/constants.py")
+    config = show_file(mirror, WASP, WASP_COMMIT, "webarena_prompt_injections/configs/experiment_config.raw.json")
+    constants = show_file(mirror, WASP, WASP_COMMIT, "webarena_prompt_injections/constants.py")
     if config is None or constants is None:
         print(f"  (skipped wasp: no snapshot of {WASP})")
         return
@@ -103,7 +82,7 @@ def wasp(mirror: Path) -> Iterator[Set]:
                 keyed[kind].append((case["free_form_name"], page))
     for kind, rows in keyed.items():
         for part in ("tune", "held"):
-            texts = [t for key, t in rows if _part(key) == part]
+            texts = [t for key, t in rows if part_of(key) == part]
             if texts:
                 yield Set(f"wasp-{kind}", "en", part, texts)
 
@@ -111,7 +90,7 @@ def wasp(mirror: Path) -> Iterator[Set]:
 def llmail_emails(mirror: Path) -> list[str]:
     out: list[str] = []
     for name in ("level1", "level2", "level3", "level4", "fp_tests"):
-        raw = _show(mirror, LLMAIL, LLMAIL_COMMIT, f"defense_eval/emails_data/{name}.json")
+        raw = show_file(mirror, LLMAIL, LLMAIL_COMMIT, f"defense_eval/emails_data/{name}.json")
         if raw is None:
             print(f"  (skipped llmail-emails: no snapshot of {LLMAIL})")
             return []
@@ -123,7 +102,7 @@ def notinject(mirror: Path) -> dict[str, list[str]]:
     """NotInject's benign sentences: ``en`` for its three English topics, ``multi`` for its multilingual one."""
     out: dict[str, list[str]] = {}
     for name in ("one", "two", "three"):
-        raw = _show(mirror, INJECGUARD, INJECGUARD_COMMIT, f"datasets/NotInject_{name}.json")
+        raw = show_file(mirror, INJECGUARD, INJECGUARD_COMMIT, f"datasets/NotInject_{name}.json")
         if raw is None:
             print(f"  (skipped notinject: no snapshot of {INJECGUARD})")
             return {}
