@@ -513,7 +513,23 @@ class AgentTUI(App[int]):
         self.push_screen(McpScreen(self.services), insert)
 
     async def action_quit(self) -> None:
-        """Quit; an incognito chat offers to be saved first (ui/widgets/incognito_mode.py)."""
+        """Quit; messages queued during a reply are asked about first (ui/screens/quit_confirm.py),
+        an incognito chat offers to be saved (ui/widgets/incognito_mode.py)."""
+        chat = self.main.chat if self.panes_ready else None
+        if chat is not None and chat.turns.queued:
+            from agenttui.ui.screens.quit_confirm import QuitConfirm
+
+            question = None if isinstance(self.screen, QuitConfirm) else QuitConfirm.for_queue(chat.turns.queued)
+            if question is not None:  # (asked already: ctrl+q again quits)
+                self.push_screen(question, self._quit_if_confirmed)
+                return
+        await self._quit_now()
+
+    async def _quit_if_confirmed(self, confirmed: bool | None) -> None:
+        if confirmed:
+            await self._quit_now()
+
+    async def _quit_now(self) -> None:
         chat = self.main.chat if self.panes_ready else None
         if chat is not None and chat.incognito:
             await chat.incognito_mode.leave(then=self.exit)
