@@ -17,11 +17,15 @@ SIZE = (120, 36)
 QUEUED = "and then book the train for Friday"
 
 
-@pytest.mark.slow
-async def test_ctrl_q_with_a_queued_message_asks_and_esc_keeps_it(chat_services, fake_openai):
+def _app_with_a_long_reply(chat_services, fake_openai):
     chat_services.settings.recall.semantic = False
     fake_openai.reply(" ".join(f"word{i}" for i in range(400)), words_per_second=40)
-    app = make_app(chat_services)
+    return make_app(chat_services)
+
+
+@pytest.mark.slow
+async def test_ctrl_q_with_a_queued_message_asks_and_esc_keeps_it(chat_services, fake_openai):
+    app = _app_with_a_long_reply(chat_services, fake_openai)
     async with app.run_test(size=SIZE) as pilot:
         await while_streaming(pilot, app)
         type_at_once(app, QUEUED + "\r")
@@ -42,9 +46,7 @@ async def test_ctrl_q_with_a_queued_message_asks_and_esc_keeps_it(chat_services,
 
 @pytest.mark.slow
 async def test_ctrl_q_with_nothing_queued_quits_at_once(chat_services, fake_openai):
-    chat_services.settings.recall.semantic = False
-    fake_openai.reply(" ".join(f"word{i}" for i in range(400)), words_per_second=40)
-    app = make_app(chat_services)
+    app = _app_with_a_long_reply(chat_services, fake_openai)
     async with app.run_test(size=SIZE) as pilot:
         await while_streaming(pilot, app)
         await pilot.press("ctrl+q")
