@@ -47,8 +47,7 @@ class AnchoredPattern:
         self._one = f"(?:{'|'.join(f'{re.escape(a)}(?:{c})' for a, c in anchors.items())}){rest}"
         self._flags = flags
         self._regexes = tuple(
-            re.compile(f"{re.escape(a)}(?=(?:{cont}){rest}(?P<_end>))", flags)
-            for a, cont in anchors.items()
+            re.compile(f"{re.escape(a)}(?=(?:{cont}){rest}(?P<_end>))", flags) for a, cont in anchors.items()
         )
         self._by_anchor = tuple(zip(lits, self._regexes, strict=True))
 
@@ -68,8 +67,7 @@ class AnchoredPattern:
         # regex is tried at each start, not scanned for: the same matches, since an
         # anchor does not overlap itself and so `finditer` tries each occurrence.
         # (A case-insensitive pattern may match where the lowered view differs.)
-        located: dict[str, list[int]] = (
-            {} if self._flags & re.IGNORECASE else getattr(present, "positions", None) or {})
+        located: dict[str, list[int]] = {} if self._flags & re.IGNORECASE else getattr(present, "positions", None) or {}
         per_anchor: list[Iterator[re.Match[str]]] = []
         for a, rx in self._by_anchor:
             if present is not None and a not in present:

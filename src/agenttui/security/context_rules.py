@@ -40,9 +40,7 @@ Candidate = tuple[int, int, str, int]
 # scan). One literal-led regex per anchor (see `anchored`): an alternation
 # here would cost a match attempt at every p/s/t/k/a/c/m of the text.
 _ASSIGN = AnchoredPattern(
-    dict.fromkeys(
-        "pass pwd sandi secret token key auth session cookie sig seed mnemonic cred".split(), ""
-    ),
+    dict.fromkeys("pass pwd sandi secret token key auth session cookie sig seed mnemonic cred".split(), ""),
     r"""
     [a-z0-9_.-]{0,40}+            # rest of the key
     ["']?\]?                      # closing quote of a JSON/dict key
@@ -56,22 +54,66 @@ _ASSIGN = AnchoredPattern(
 _KEY_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789_.-"
 # Every anchor's regex has REST's groups at the same numbers (no anchor has groups of its own).
 _ASSIGN_SEP, _ASSIGN_VALUE = 1, 2
-assert all(rx.groupindex["sep"] == _ASSIGN_SEP and rx.groupindex["value"] == _ASSIGN_VALUE
-           for _, rx in _ASSIGN._by_anchor)
+assert all(
+    rx.groupindex["sep"] == _ASSIGN_SEP and rx.groupindex["value"] == _ASSIGN_VALUE for _, rx in _ASSIGN._by_anchor
+)
 
 _STRONG = (
-    "pass", "pwd", "sandi", "secret", "token", "apikey", "api_key", "api-key",
-    "accesskey", "access_key", "access-key", "privatekey", "private_key",
-    "private-key", "privkey", "priv_key", "credential", "signing_key",
-    "encryption_key", "master_key", "auth_key", "authkey", "mnemonic",
-    "seed_phrase", "seedphrase", "client_secret", "sessionkey", "session_key",
+    "pass",
+    "pwd",
+    "sandi",
+    "secret",
+    "token",
+    "apikey",
+    "api_key",
+    "api-key",
+    "accesskey",
+    "access_key",
+    "access-key",
+    "privatekey",
+    "private_key",
+    "private-key",
+    "privkey",
+    "priv_key",
+    "credential",
+    "signing_key",
+    "encryption_key",
+    "master_key",
+    "auth_key",
+    "authkey",
+    "mnemonic",
+    "seed_phrase",
+    "seedphrase",
+    "client_secret",
+    "sessionkey",
+    "session_key",
 )
 # Words that contain an anchor but are not secrets.
 _NOT_SECRET_WORDS = (
-    "bypass", "compass", "passenger", "passage", "passive", "passthrough",
-    "passport", "author", "keyboard", "keyword", "monkey", "turkey", "hockey",
-    "donkey", "jockey", "keynote", "tokenizer", "signal", "signature_algorithm",
-    "design", "assign", "sigma", "sight", "session_timeout",
+    "bypass",
+    "compass",
+    "passenger",
+    "passage",
+    "passive",
+    "passthrough",
+    "passport",
+    "author",
+    "keyboard",
+    "keyword",
+    "monkey",
+    "turkey",
+    "hockey",
+    "donkey",
+    "jockey",
+    "keynote",
+    "tokenizer",
+    "signal",
+    "signature_algorithm",
+    "design",
+    "assign",
+    "sigma",
+    "sight",
+    "session_timeout",
 )
 # Last key component that makes the value metadata, not the secret itself.
 _METADATA_SUFFIXES = frozenset(
@@ -127,7 +169,10 @@ _TOKEN_VALUE = re.compile(r"[A-Za-z0-9+/=_.~-]{1,500}")
 
 
 def find_assignments(
-    text: str, lowered: str, present: Set[str] | None = None, outranked: Mapping[int, int] | None = None,
+    text: str,
+    lowered: str,
+    present: Set[str] | None = None,
+    outranked: Mapping[int, int] | None = None,
 ) -> Iterator[Candidate]:
     """`present`: the anchors that occur in `lowered`, if known (`AnchoredPattern.finditer`);
     `outranked`: `outranked.outranking_ends` of the candidates found so far above CONTEXT,
@@ -179,8 +224,14 @@ def find_assignments(
         if comparison:
             # `if password == "logmein"`: a hard-coded credential, if it is a quoted
             # literal of one word (not `token == "EOF"`, `secret != ""`, a message).
-            if (quoted and strong and kind in ("password", "secret") and len(value) >= 4 and not is_placeholder(value)
-                    and not any(c.isspace() for c in value)):
+            if (
+                quoted
+                and strong
+                and kind in ("password", "secret")
+                and len(value) >= 4
+                and not is_placeholder(value)
+                and not any(c.isspace() for c in value)
+            ):
                 yield vstart, vend, kind, CONTEXT
             continue
         if kind == "token" and value.isdigit():
@@ -189,13 +240,29 @@ def find_assignments(
         slot = sep == "=" and text[vend : vend + 1] == ";" and lowered[max(0, kstart - 1) : kstart] == ";"
         if is_template(value) if slot else is_placeholder(value):
             continue
-        if not quoted and not slot and (
+        if (
+            not quoted
+            and not slot
+            and (
                 text[vend : vend + 1] in ("[", "(", ".") or is_code_reference(value, raw_key[raw_key.rfind(".") + 1 :])
-        ) and not _ini_line(text, kstart, key_end, vstart, vend):
+            )
+            and not _ini_line(text, kstart, key_end, vstart, vend)
+        ):
             continue  # an expression: user_dict["password"], get(…), obj.attr (tested first: most values are none)
-        if not quoted and not slot and sep in ("=", ":=") and _NAME.fullmatch(value) and (
-                value.isupper() or (text[key_end - 1 : key_end].isspace() and text[vstart - 1 : vstart].isspace()
-                                    and not _unindented_line(text, kstart, vend))):
+        if (
+            not quoted
+            and not slot
+            and sep in ("=", ":=")
+            and _NAME.fullmatch(value)
+            and (
+                value.isupper()
+                or (
+                    text[key_end - 1 : key_end].isspace()
+                    and text[vstart - 1 : vstart].isspace()
+                    and not _unindented_line(text, kstart, vend)
+                )
+            )
+        ):
             continue  # code: `self.token = nextchar` (a name), `token=EOF` (a constant)
         if key.endswith("passcode") and is_dial_in_code(text, kstart, value):
             continue  # a conference call's access code, given to every caller with the number
@@ -216,8 +283,12 @@ def find_assignments(
             continue
         # "Reset password: click the link" — prose, unless it looks chosen;
         # "activity token: android.os.BinderProxy@2bd79ce" — a dotted name.
-        if (sep == ":" and not quoted and not _value_ends_line(text, kstart, vend)
-                and (not looks_like_password(value) or _DOTTED_NAME.fullmatch(value))):
+        if (
+            sep == ":"
+            and not quoted
+            and not _value_ends_line(text, kstart, vend)
+            and (not looks_like_password(value) or _DOTTED_NAME.fullmatch(value))
+        ):
             continue
         if len(value) < 3:
             continue
@@ -227,8 +298,12 @@ def find_assignments(
 def _ini_line(text: str, key_start: int, key_end: int, vstart: int, vend: int) -> bool:
     """`Password=thisismypassword` alone on its line (INI, .env): a value, not code
     (code spaces its `=`, and a name there is a variable: `token = current_token`)."""
-    return (key_end == vstart - 1 and text[key_end] == "=" and text[key_end - 1 : key_end].isalnum()
-            and _value_ends_line(text, key_start, vend))
+    return (
+        key_end == vstart - 1
+        and text[key_end] == "="
+        and text[key_end - 1 : key_end].isalnum()
+        and _value_ends_line(text, key_start, vend)
+    )
 
 
 def _unindented_line(text: str, key_start: int, vend: int) -> bool:
@@ -283,7 +358,8 @@ _PROSE = AnchoredPattern(
 
 # "password <word> is X" where <word> makes the subject something else than the password.
 _NOT_THE_PASSWORD = frozenset(
-    "manager managers policy policies length strength requirements rules generator app field hint".split())
+    "manager managers policy policies length strength requirements rules generator app field hint".split()
+)
 
 
 def find_prose(text: str, lowered: str, present: Set[str] | None = None) -> Iterator[Candidate]:
@@ -301,7 +377,7 @@ def find_prose(text: str, lowered: str, present: Set[str] | None = None) -> Iter
         if is_code_reference(value) or _DOTTED_NAME.fullmatch(value):
             continue  # token: android.os.BinderProxy@2bd79ce
         if kw in ("password", "passwd", "passcode", "passphrase", "sandi"):
-            after = lowered[m.start("kw_end"):vstart].split()
+            after = lowered[m.start("kw_end") : vstart].split()
             if after and after[0] in _NOT_THE_PASSWORD:
                 continue  # "password manager is 1Password": the subject is another thing
             if kw == "passcode" and is_dial_in_code(text, m.start(), value):
@@ -326,8 +402,16 @@ _FLAG = re.compile(
     re.VERBOSE,
 )
 # What every match of `_FLAG` starts with (it is tried at their located starts).
-FLAG_NEEDLES = ("--pass", "--token", "--api", "--secret", "--client-secret", "--auth-token", "--access-token",
-                "--private-key")
+FLAG_NEEDLES = (
+    "--pass",
+    "--token",
+    "--api",
+    "--secret",
+    "--client-secret",
+    "--auth-token",
+    "--access-token",
+    "--private-key",
+)
 # Anchored on "-u"/"--user" rather than led by "-": logs are full of hyphens.
 _CURL_USER = AnchoredPattern(
     {"-u": "", "--user": ""},
@@ -360,9 +444,7 @@ def find_flags(text: str, lowered: str, present: Set[str] | None = None) -> Iter
 
 # The password may contain '?' or '#' (people paste unencoded URLs); it ends
 # at the first '@', and never spans a '/', so host:port/path is not a match.
-_URL_CREDS = re.compile(
-    r"://(?P<user>[^\s:/@?#\[\]\"'<>]{0,256}+):(?P<pw>[^\s/@\"'<>]{1,256}+)@"
-)
+_URL_CREDS = re.compile(r"://(?P<user>[^\s:/@?#\[\]\"'<>]{0,256}+):(?P<pw>[^\s/@\"'<>]{1,256}+)@")
 
 
 def find_url_passwords(text: str, lowered: str, present: Set[str] | None = None) -> Iterator[Candidate]:
@@ -389,9 +471,7 @@ _VARIABLE = re.compile(r"(?<![a-z0-9_])[a-z]++(?:_[a-z0-9]++)+")
 _BEARER = re.compile(r"bearer[ \t]{1,4}+(?P<value>[a-z0-9._~+/=-]{16,4000}+)")
 # "cookie" also covers "set-cookie" (same value), and keeps a literal lead.
 _COOKIE = re.compile(r"cookie[ \t]{0,4}+:[ \t]{0,4}+(?P<value>[^\r\n\"']{1,8000}+)")
-_COOKIE_FLAG = AnchoredPattern(
-    {"--cookie": "", "-b": ""}, r"[ \t]{1,4}+[\"'](?P<value>[^\"'\r\n]{1,8000}+)"
-)
+_COOKIE_FLAG = AnchoredPattern({"--cookie": "", "-b": ""}, r"[ \t]{1,4}+[\"'](?P<value>[^\"'\r\n]{1,8000}+)")
 _API_KEY_HEADER = re.compile(
     r"x-(?:api-key|auth-token|access-token|apikey|goog-api-key)[ \t]{0,4}+:[ \t]{0,4}+(?P<value>[^\s\"',;]{8,4000}+)"
 )
@@ -405,6 +485,7 @@ def find_headers(text: str, lowered: str, present: Set[str] | None = None) -> It
     """`present`: the `HEADER_NEEDLES` that occur in `lowered`, if known: one of them
     opens the gate ("x-" is in most code), and each regex whose literal is absent is
     not scanned for (~1 ms/MB a scan)."""
+
     def has(needle: str) -> bool:
         return present is None or needle in present
 
@@ -427,9 +508,13 @@ def find_headers(text: str, lowered: str, present: Set[str] | None = None) -> It
     # "--cookie" holds "cookie"; the flag's anchors are scanned for only where present,
     # and tried at the starts the keyword pass located ("-b" is rare in code and docs).
     flags = _COOKIE_FLAG.finditer(
-        lowered, None if present is None else Present(
+        lowered,
+        None
+        if present is None
+        else Present(
             {a for a, n in (("--cookie", "cookie"), ("-b", "-b")) if n in present},
-            {a: s for a, s in getattr(present, "positions", {}).items() if a in ("--cookie", "-b")}),
+            {a: s for a, s in getattr(present, "positions", {}).items() if a in ("--cookie", "-b")},
+        ),
     )
     for found in (cookies, flags):
         for m in found:

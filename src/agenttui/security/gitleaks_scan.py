@@ -209,7 +209,7 @@ def literal_led(pattern: str) -> str:
     group, literal = m.group(1) or "", m.group(2)
     if group and not _plain_group(pattern, 2):
         return pattern
-    return f"{group}{literal}(?<!\\w{literal}){pattern[m.end():]}"
+    return f"{group}{literal}(?<!\\w{literal}){pattern[m.end() :]}"
 
 
 def _plain_group(pattern: str, open_at: int) -> bool:
@@ -281,7 +281,13 @@ def compiled(extra_needles: tuple[str, ...] = ()) -> _Compiled:
         )
         rules.append(
             _Rule(
-                r["id"], r.get("kind", r["id"]), r["regex"], r["group"], r["entropy"], r["anchored"], allow,
+                r["id"],
+                r.get("kind", r["id"]),
+                r["regex"],
+                r["group"],
+                r["entropy"],
+                r["anchored"],
+                allow,
                 tuple(re.compile(x, re.ASCII) for x in r["seeks"].values()),
                 "kind" not in r,
                 tuple(r["keywords"]),
@@ -375,8 +381,16 @@ def _subsumed(rules: list[_Rule]) -> frozenset[int]:
     out: set[int] = set()
     for i, r in enumerate(rules):
         seeks = tuple((x.pattern, x.flags) for x in r.seeks)
-        key = (r.pattern, r.group, r.anchored, r.keywords, seeks, r.gitleaks_globals, r.kind in _VALUE_AFTER_COLON,
-               r.allow)
+        key = (
+            r.pattern,
+            r.group,
+            r.anchored,
+            r.keywords,
+            seeks,
+            r.gitleaks_globals,
+            r.kind in _VALUE_AFTER_COLON,
+            r.allow,
+        )
         earlier = first.setdefault(key, r)
         if earlier is not r and r.entropy >= earlier.entropy:
             out.add(i)
@@ -605,8 +619,13 @@ def _random_hex(secret: str, floor: float) -> bool:
     Hex has 16 symbols, so its entropy tops out at 4 bits and a random 32-digit
     value averages about 3.66: a floor of 3.5, set with wider alphabets in mind,
     rejects about one real hex key in twenty. Digits alone (`1234…`) are no key."""
-    return (floor > _HEX_FLOOR and len(secret) >= 32 and _HEX_DIGITS.issuperset(secret)
-            and not secret.isdigit() and shannon_entropy(secret) > _HEX_FLOOR)
+    return (
+        floor > _HEX_FLOOR
+        and len(secret) >= 32
+        and _HEX_DIGITS.issuperset(secret)
+        and not secret.isdigit()
+        and shannon_entropy(secret) > _HEX_FLOOR
+    )
 
 
 class _TextFacts:
@@ -627,8 +646,12 @@ class _TextFacts:
 
 
 def _accepted_spans(
-    c: _Compiled, rule: _Rule, text: str, matches: Iterable[re.Match[str]],
-    accepted: tuple[dict[int, int], dict[int, int]] | None, facts: _TextFacts,
+    c: _Compiled,
+    rule: _Rule,
+    text: str,
+    matches: Iterable[re.Match[str]],
+    accepted: tuple[dict[int, int], dict[int, int]] | None,
+    facts: _TextFacts,
 ) -> list[Candidate]:
     """The secret's span of each match that passes its rule's checks, as a candidate
     (the rule's kind; GITLEAKS for gitleaks' rules, OTHER_SETS for the others). `accepted`: the
@@ -745,7 +768,13 @@ _MATCH_REACH = 48
 
 
 def _near_hits(
-    regex: re.Pattern[str], text: str, lo: int, hi: int, hits: list[int], reach: int, repeat_led: bool,
+    regex: re.Pattern[str],
+    text: str,
+    lo: int,
+    hi: int,
+    hits: list[int],
+    reach: int,
+    repeat_led: bool,
     search: Callable[[str, int, int], re.Match[str] | None] | None = None,
 ) -> Iterator[re.Match[str]]:
     """What `finditer(text, lo, hi)` yields when every match holds a keyword hit at most
@@ -780,7 +809,13 @@ def _near_hits(
 
 
 def _at_lead_literals(
-    regex: re.Pattern[str], text: str, lowered: str, lo: int, hi: int, hits: list[int], reach: int,
+    regex: re.Pattern[str],
+    text: str,
+    lowered: str,
+    lo: int,
+    hi: int,
+    hits: list[int],
+    reach: int,
     lead: tuple[str, ...],
 ) -> Iterator[re.Match[str]]:
     """`_near_hits` for a rule whose every match starts with one of `lead` (lower-cased,
@@ -908,7 +943,10 @@ def _starts_at(rx: re.Pattern[str], lowered: str, starts: list[int]) -> list[int
 
 
 def _seek_starts(
-    c: _Compiled, lowered: str, alnum: bytes | None, present: AbstractSet[str] | None = None,
+    c: _Compiled,
+    lowered: str,
+    alnum: bytes | None,
+    present: AbstractSet[str] | None = None,
     runs: list[tuple[int, int]] | None | bool = False,
 ) -> Iterator[tuple[int, list[int]]]:
     """(rule, starts of its seek matches in `lowered`) for each seek: the same as
@@ -963,9 +1001,14 @@ def present(c: _Compiled, hits: Iterable[Hit]) -> set[str]:
 
 
 def find_gitleaks(
-    text: str, lowered: str, hits: Sequence[Hit] | None = None, c: _Compiled | None = None,
-    alnum: bytes | None = None, present: AbstractSet[str] | None = None,
-    runs: list[tuple[int, int]] | None | bool = False, outranked: Mapping[int, int] | None = None,
+    text: str,
+    lowered: str,
+    hits: Sequence[Hit] | None = None,
+    c: _Compiled | None = None,
+    alnum: bytes | None = None,
+    present: AbstractSet[str] | None = None,
+    runs: list[tuple[int, int]] | None | bool = False,
+    outranked: Mapping[int, int] | None = None,
 ) -> Iterator[Candidate]:
     """Candidates of every generated rule; `hits`: `keyword_hits` of `lowered`, if known;
     `outranked`: `outranked.outranking_ends` of candidates above GITLEAKS found before
@@ -1004,9 +1047,15 @@ def starts_per_rule(rules_of: tuple[tuple[int, ...], ...], hits: Iterable[Hit]) 
 
 
 def find_rule_matches(
-    text: str, lowered: str, hits: Sequence[Hit] | None = None, c: _Compiled | None = None,
-    skip_taken: bool = False, alnum: bytes | None = None, present: AbstractSet[str] | None = None,
-    runs: list[tuple[int, int]] | None | bool = False, outranked: Mapping[int, int] | None = None,
+    text: str,
+    lowered: str,
+    hits: Sequence[Hit] | None = None,
+    c: _Compiled | None = None,
+    skip_taken: bool = False,
+    alnum: bytes | None = None,
+    present: AbstractSet[str] | None = None,
+    runs: list[tuple[int, int]] | None | bool = False,
+    outranked: Mapping[int, int] | None = None,
 ) -> Iterator[tuple[int, int, _Rule]]:
     """(start, end, rule) of every accepted match of every generated rule.
 
@@ -1022,8 +1071,14 @@ def find_rule_matches(
 
 
 def _judged_per_rule(
-    text: str, lowered: str, hits: Sequence[Hit] | None, c: _Compiled | None, skip_taken: bool,
-    alnum: bytes | None, present: AbstractSet[str] | None, runs: list[tuple[int, int]] | None | bool,
+    text: str,
+    lowered: str,
+    hits: Sequence[Hit] | None,
+    c: _Compiled | None,
+    skip_taken: bool,
+    alnum: bytes | None,
+    present: AbstractSet[str] | None,
+    runs: list[tuple[int, int]] | None | bool,
     outranked: Mapping[int, int] | None,
 ) -> Iterator[tuple[_Rule, list[Candidate]]]:
     """(rule, its candidates) per generated rule with starts, in the order judged: each

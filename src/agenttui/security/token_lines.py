@@ -69,8 +69,6 @@ _NOT_SECRET = ("http", "/", ".", "xpub", "ypub", "zpub", "tpub", "upub", "vpub",
 _ADDRESS = re.compile(r"[13][1-9A-HJ-NP-Za-km-z]{25,34}|[5KLc9][1-9A-HJ-NP-Za-km-z]{50,51}")
 
 
-
-
 def _class(c: str) -> int:
     return 0 if c.isdigit() else 1 if c.isupper() else 2 if c.islower() else 3
 
@@ -132,6 +130,7 @@ def find_token_lines(text: str, lowered: str, outranked: Mapping[int, int] | Non
         start, end = m.span(1)
         if ends and ends.get(start, -1) >= end:
             continue
-        if _taken(text[start:end]) and not _in_block(text, text.rfind("\n", 0, start) + 1,
-                                                     start + _line_length(text, start)):
+        if _taken(text[start:end]) and not _in_block(
+            text, text.rfind("\n", 0, start) + 1, start + _line_length(text, start)
+        ):
             yield start, end, "token", GENERIC
