@@ -130,6 +130,11 @@ class TurnController:
         self.lookup = LatestLookup()
         self.image: str | None = None  # attached for the next message (/attach)
         self.queued: list[str] = []  # sent while a reply streamed: sent when it ends, in order
+        # The slash command running (its name), e.g. /remember waiting on another process's
+        # memory lock, and what was sent meanwhile: held, and handled in order when it ends,
+        # as if typed then (a message after "/incognito" is incognito, after "/remember" sees the note).
+        self.command: str | None = None
+        self.held: list[str] = []
         self._numbers = itertools.count(1)
 
     # -- what the UI asks ------------------------------------------------------------
@@ -213,6 +218,11 @@ class TurnController:
         """Another conversation is shown: the failed message is not retried there."""
         if self.turn is not None and not self.turn.running:
             self.turn.retryable = False
+
+    @property
+    def unsent(self) -> list[str]:
+        """What was sent and is not yet: queued behind a reply, then held behind a command."""
+        return self.queued + self.held
 
     def take_queued(self) -> str | None:
         return self.queued.pop(0) if self.queued else None

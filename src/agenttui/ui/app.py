@@ -516,10 +516,10 @@ class AgentTUI(App[int]):
         """Quit; messages queued during a reply are asked about first (ui/screens/quit_confirm.py),
         an incognito chat offers to be saved (ui/widgets/incognito_mode.py)."""
         chat = self.main.chat if self.panes_ready else None
-        if chat is not None and chat.turns.queued:
+        if chat is not None and chat.turns.unsent:
             from agenttui.ui.screens.quit_confirm import QuitConfirm
 
-            question = None if isinstance(self.screen, QuitConfirm) else QuitConfirm.for_queue(chat.turns.queued)
+            question = None if isinstance(self.screen, QuitConfirm) else QuitConfirm.for_queue(chat.turns.unsent)
             if question is not None:  # (asked already: ctrl+q again quits)
                 self.push_screen(question, self._quit_if_confirmed)
                 return

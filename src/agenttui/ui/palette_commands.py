@@ -32,7 +32,6 @@ def slash_entries() -> Iterator[tuple[SlashCommand, str, str]]:
 
 
 async def run_slash_from_palette(app: App[object], command: SlashCommand) -> None:
-    from agenttui.ui.slash.dispatch import run_slash_command
     from agenttui.ui.widgets.chat_pane import ChatPane
 
     chat = next(iter(app.screen.query(ChatPane)), None)
@@ -44,7 +43,7 @@ async def run_slash_from_palette(app: App[object], command: SlashCommand) -> Non
         chat.prompt.move_cursor(chat.prompt.document.end)
         chat.prompt.focus()
         return
-    await run_slash_command(chat, f"/{command.name}")
+    chat.run_command(f"/{command.name}")  # as typed: after a command still running
 
 
 class AgentCommands(Provider):

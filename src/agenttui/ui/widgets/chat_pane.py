@@ -24,7 +24,8 @@ loop and the openai client are imported in the worker, after the first frame.
 
 An empty chat shows a welcome (:mod:`.chat_welcome`); a cold start shows the
 latest conversation (:mod:`.latest_conversation`); messages sent while a reply
-streams are queued (:mod:`.queued_line`); messages the history refused are
+streams, or while a slash command runs (a worker, so the pane keeps answering), are
+queued (:mod:`.queued_line`); messages the history refused are
 retried (:mod:`.unsaved_retry`).
 
 A conversation deleted while it is open (the History pane, clear history)
@@ -55,7 +56,7 @@ from agenttui.ui import messages as app_messages
 from agenttui.ui.host import app_parts
 from agenttui.ui.one_shot import OneShot, set_timer
 from agenttui.ui.slash.dispatch import run_slash_command
-from agenttui.ui.slash.table import completions
+from agenttui.ui.slash.table import completions, parse
 from agenttui.ui.survivable_errors import dispatch_guarded
 from agenttui.ui.widgets.branch_actions import BranchActions
 from agenttui.ui.widgets.chat_log import ChatLog, PageLoaded, last_shown_id
@@ -81,6 +82,7 @@ if TYPE_CHECKING:
 
 
 LOOKUP_WAIT = 5.0  # seconds a message waits for the latest-conversation lookup at most
+COMMAND_GROUP = "slash-command"  # the worker a slash command runs in (one at a time)
 STOP_KEY_AFTER_S = 0.25  # "esc Stop" shows in the footer this long after Enter (see the module doc)
 
 
@@ -218,19 +220,66 @@ class ChatPane(Vertical):
     @on(PromptInput.Submitted)
     async def _submitted(self, event: PromptInput.Submitted) -> None:
         self.query_one(SlashSuggestions).show([])
-        if await run_slash_command(self, event.text):
+        await self.submit(event.text)
+
+    async def submit(self, text: str) -> None:
+        """What Enter sent: a command, an edit, a message now or after the reply."""
+        if self.turns.command is not None:  # after the command, in order (the note first, then the question)
+            self._hold(text)
+            return
+        if parse(text) is not None:
+            self.run_command(text)
             return
         if self.editing is not None and not self.streaming:  # a new version of an earlier question
-            await self.branches.send_edit(event.text)
+            await self.branches.send_edit(text)
             return
         if self.streaming or self.turns.queued:  # after the reply (and what was queued before it)
-            self.turns.queued.append(event.text)
+            self.turns.queued.append(text)
             self.show_queued()
             return
-        await self.send(event.text)
+        await self.send(text)
 
     def show_queued(self) -> None:
-        self.query_one(QueuedLine).show(self.turns.queued)
+        self.query_one(QueuedLine).show(self.turns.queued, self.turns.held, self.turns.command)
+
+    def run_command(self, text: str) -> None:
+        """Run the slash command ``text`` now, or after the one still running (Enter, the palette).
+
+        A slash command runs as a worker, so this pane's messages keep flowing meanwhile.
+        Awaited in the Enter handler, a command that waits (``/remember`` on another
+        process's memory lock, up to 30 s; ``/compact`` on the model) held every later
+        Enter in this pane's message queue: the text left the prompt, was shown nowhere,
+        and was gone if the app quit. Now it is held where it shows, and quitting asks.
+        """
+        if self.turns.command is not None:
+            self._hold(text)
+            return
+        parsed = parse(text)
+        self.turns.command = parsed[0] if parsed else text
+        self.run_worker(self._command(text), group=COMMAND_GROUP, name=f"/{self.turns.command}")
+
+    def _hold(self, text: str) -> None:
+        self.turns.held.append(text)
+        self.show_queued()
+
+    async def _command(self, text: str) -> None:
+        try:
+            await run_slash_command(self, text)
+        finally:  # a failed command too; cancelled (the app ends), the call is dropped with the pane
+            self.turns.command = None
+            self.show_queued()
+            if self.turns.held:
+                self.call_later(self._release_held)
+
+    async def _release_held(self) -> None:
+        """Each text held behind the command, as if typed now; a command among them holds the rest."""
+        held, self.turns.held = self.turns.held, []
+        for index, text in enumerate(held):
+            if self.turns.command is not None:
+                self.turns.held[:0] = held[index:]
+                break
+            await self.submit(text)
+        self.show_queued()
 
     async def _send_queued(self) -> None:
         text = None if self.streaming else self.turns.take_queued()
