@@ -29,6 +29,7 @@ from .values import (
     is_template,
     looks_like_password,
     looks_random,
+    shannon_entropy,
     strip_quotes,
 )
 
@@ -162,6 +163,13 @@ def _classify_key(key: str, original_key: str) -> tuple[str, bool] | None:
     return "secret", strong
 
 
+@lru_cache(maxsize=4096)
+def _key_verdict(raw_key: str) -> tuple[str, bool] | None:
+    """`_classify_key` of a key as written: one cached look-up per assignment, where
+    the key's lower-casing and a two-argument cache key cost as much again."""
+    return _classify_key(raw_key.lower(), raw_key)
+
+
 _HEX64 = re.compile(r"(?:0x)?[0-9a-fA-F]{64}")
 _DOTTED_NAME = re.compile(r"[A-Za-z_][\w$]{0,100}(?:\.[A-Za-z_][\w$]{0,100}){1,20}(?:[@/#][\w.]{0,100})?:?")
 _NAME = re.compile(r"[A-Za-z_]{1,100}")  # an identifier without digits (`hunter2` is a password)
@@ -181,12 +189,14 @@ def find_assignments(
     sep_group, value_group = _ASSIGN_SEP, _ASSIGN_VALUE
     for m in _ASSIGN.finditer(lowered, present):
         if outranked:
-            # The span yielded below: the value less its quotes, if quoted.
+            # The span yielded below: the value less its quotes, if quoted (never empty:
+            # a quoted value has both quotes).
             vstart, vend = m.span(value_group)
-            if text[vstart] in "\"'":
-                vstart, vend = vstart + 1, vend - 1
-            if outranked.get(vstart, -1) >= vend:
+            quoted = text[vstart] in "\"'"
+            if outranked.get(vstart + quoted, -1) >= vend - quoted:
                 continue
+        else:
+            vstart = -1  # read below, past the key's checks (most matches in code stop there)
         # The filters below each `continue`: the cheapest and most selective run
         # first (on code, most matches are `max_tokens=…` or `key == "…"`).
         anchor = m.start()
@@ -194,10 +204,9 @@ def find_assignments(
         kstart = anchor - (len(before) - len(before.rstrip(_KEY_CHARS)))
         key_end = m.start(sep_group)
         raw_key = text[kstart:key_end].strip(" \t\"'[]")
-        key = raw_key.lower()
-        if not key:
+        if not raw_key:
             continue
-        verdict = _classify_key(key, raw_key)
+        verdict = _key_verdict(raw_key)
         if verdict is None:
             continue
         kind, strong = verdict
@@ -209,9 +218,10 @@ def find_assignments(
         # a marker's kind, not a key.
         if lowered.endswith(("://", "[redacted:"), 0, kstart):
             continue
-        vstart, vend = m.span(value_group)
+        if vstart < 0:
+            vstart, vend = m.span(value_group)
+            quoted = text[vstart] in "\"'"
         raw = text[vstart:vend]
-        quoted = raw[:1] in "\"'"
         if quoted:
             value = strip_quotes(raw)
             vstart, vend = vstart + 1, vend - 1
@@ -264,7 +274,7 @@ def find_assignments(
             )
         ):
             continue  # code: `self.token = nextchar` (a name), `token=EOF` (a constant)
-        if key.endswith("passcode") and is_dial_in_code(text, kstart, value):
+        if raw_key.lower().endswith("passcode") and is_dial_in_code(text, kstart, value):
             continue  # a conference call's access code, given to every caller with the number
         if kind == "private_key" and _HEX64.fullmatch(value):
             kind = "crypto_private_key"
@@ -278,7 +288,9 @@ def find_assignments(
             classes = ascii_classes(value)
             if b"d" not in classes or (b"l" not in classes and b"u" not in classes):
                 continue
-            if looks_random(value):
+            # `looks_random(value)`, read for what is known here: such a value is its own
+            # `strip_quotes` and has at least two classes (a digit, a letter).
+            if len(value) >= 16 and not is_placeholder(value) and shannon_entropy(value) >= 3.0:
                 yield vstart, vend, "high_entropy", GENERIC
             continue
         # "Reset password: click the link" — prose, unless it looks chosen;
