@@ -78,6 +78,8 @@ from agenttui.ui.widgets.usage_total import UsageTotal
 from agenttui.ui.widgets.used_line import UsedLine
 
 if TYPE_CHECKING:
+    from textual.screen import Screen
+
     from agenttui.bootstrap import Services
 
 
@@ -263,13 +265,40 @@ class ChatPane(Vertical):
         self.show_queued()
 
     async def _command(self, text: str) -> None:
+        before = list(self.app.screen_stack)
         try:
             await run_slash_command(self, text)
+            await self._until_answered([s for s in self.app.screen_stack if s not in before])
         finally:  # a failed command too; cancelled (the app ends), the call is dropped with the pane
             self.turns.command = None
             self.show_queued()
             if self.turns.held:
                 self.call_later(self._release_held)
+
+    async def _until_answered(self, opened: list[Screen[object]]) -> None:
+        """Until the dialogs the command opened are closed: it is not over before its answer.
+
+        Leaving incognito asks whether to save: a message typed after ``/incognito`` is
+        for the saved chat, so it waits for the answer, not sent into the incognito chat
+        that the answer then drops. A message after ``/model`` goes with the model picked.
+        """
+        app = self.app
+        closed = asyncio.Event()
+
+        def check(_screen: object = None) -> None:
+            if not any(screen in app.screen_stack for screen in opened):
+                closed.set()
+
+        check()
+        if closed.is_set():
+            return
+        # the screen's result callback is queued (call_next) before it is popped, so the
+        # command's own handling of the answer runs before what was held behind it
+        app.screen_change_signal.subscribe(self, check, immediate=True)
+        try:
+            await closed.wait()
+        finally:
+            app.screen_change_signal.unsubscribe(self)
 
     async def _release_held(self) -> None:
         """Each text held behind the command, as if typed now; a command among them holds the rest."""

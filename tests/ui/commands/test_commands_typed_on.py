@@ -1,0 +1,51 @@
+"""Slash commands typed quickly one after another, with messages between them.
+
+What is typed while a command runs is held and handled after it (chat_pane.run_command).
+A command that asks something in a dialog is not over until it is answered: what was
+typed after it belongs to what the answer makes of the chat.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from agenttui.ui.app import make_app
+from agenttui.ui.screens.confirm import ConfirmScreen
+from tests.ui.helpers import chat, replies, send_and_wait, type_at_once, wait_until
+
+SIZE = (120, 36)
+
+
+def _saved_texts(services) -> list[str]:
+    history = services.history
+    return [m.content for c in history.list_conversations(limit=1000) for m in history.messages(c.id)]
+
+
+@pytest.mark.slow
+async def test_a_message_typed_after_leaving_incognito_goes_to_the_saved_chat_once_answered(chat_services, fake_openai):
+    chat_services.settings.recall.semantic = False
+    fake_openai.reply("Secret noted.")
+    fake_openai.reply("Back in the saved chat.")
+    app = make_app(chat_services)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = chat(app)
+        type_at_once(app, "/incognito\r")
+        await wait_until(pilot, lambda: pane.incognito)
+        await send_and_wait(pilot, "a secret")
+        type_at_once(app, "/incognito\rfor the saved chat\r")  # leave, then a message for the saved chat
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, ConfirmScreen),
+            explain=lambda: (pane.turns.command, pane.turns.unsent, replies(app)),
+        )
+        assert pane.turns.unsent == ["for the saved chat"]  # shown as waiting, not sent incognito
+        assert len(fake_openai.chat_requests) == 1
+        await pilot.press("escape")  # Cancel: nothing of the incognito chat is kept
+        await wait_until(
+            pilot,
+            lambda: "Back in the saved chat." in replies(app),
+            explain=lambda: (pane.incognito, pane.turns.unsent, replies(app)),
+        )
+        assert not pane.incognito
+    saved = _saved_texts(chat_services)
+    assert "for the saved chat" in saved and "a secret" not in saved
