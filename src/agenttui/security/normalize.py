@@ -17,13 +17,18 @@ from collections.abc import Mapping
 
 # Zero-width and bidi controls (and the invisible "tag" block used for ASCII
 # smuggling). Their presence is itself a signal; see `hidden_characters`.
-_ZERO_WIDTH = "\u200b\u200c\u200d\u200e\u200f\u2060\ufeff\u180e\u2061\u2062\u2063\u2064"
+_ZERO_WIDTH = "\u200b\u200c\u200d\u200e\u200f\u061c\u2060\ufeff\u180e\u2061\u2062\u2063\u2064"
 _BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 _INVISIBLE = frozenset(_ZERO_WIDTH + _BIDI)
 _TAG_RANGE = range(0xE0000, 0xE0080)
 _STRIP_INVISIBLE = {ord(c): None for c in _INVISIBLE} | {c: None for c in _TAG_RANGE}
 # ZWJ/ZWNJ are legitimate inside emoji sequences and Indic/Arabic scripts.
 _JOINERS = "\u200c\u200d"
+# LRM, RLM and ALM are how Hebrew, Arabic and Persian writers place a number, a Latin word
+# or punctuation in a right-to-left sentence (keyboards type them): legitimate in a text
+# that has right-to-left letters. They are marks, not overrides: they cannot reorder text
+# the way U+202E or U+2067 can, which stay a signal everywhere. Views strip them for matching.
+_DIRECTION_MARKS = frozenset("\u200e\u200f\u061c")
 
 # Look-alikes that NFKC leaves alone (Cyrillic, Greek) → Latin.
 _HOMOGLYPHS = str.maketrans(
@@ -64,8 +69,11 @@ def hidden_characters(text: str) -> list[str]:
     """Names of invisible/bidi characters that have no legitimate role here."""
     found: set[str] = set()
     beside_spaces = _runs_beside_spaces(text)
+    marks_belong = _has_right_to_left_letters(text)
     for i, ch in enumerate(text):
         if ch in _INVISIBLE:
+            if marks_belong and ch in _DIRECTION_MARKS:
+                continue
             if ch in _JOINERS and 0 < i < len(text) - 1:
                 prev, nxt = text[i - 1], text[i + 1]
                 if ord(prev) > 0x2FF and ord(nxt) > 0x2FF:
@@ -78,6 +86,11 @@ def hidden_characters(text: str) -> list[str]:
         elif ord(ch) in _TAG_RANGE:
             found.add("TAG CHARACTER")
     return sorted(found)
+
+
+def _has_right_to_left_letters(text: str) -> bool:
+    return any(unicodedata.bidirectional(ch) in ("R", "AL") and ch not in _DIRECTION_MARKS  # RLM is "R" too
+               for ch in text if ord(ch) >= 0x590)
 
 
 _HIDDEN_CANDIDATE = re.compile(f"[{_ZERO_WIDTH}{_BIDI}\U000e0000-\U000e007f]")

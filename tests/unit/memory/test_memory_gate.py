@@ -176,9 +176,19 @@ def test_same_fact_key_updates_or_refreshes():
     existing = [fact("language", "en"), fact("language", "de", scope="profile")]
     update = gate("fact", key="Language", value="id", existing=existing)
     assert update.action == "update" and update.target_id == existing[0].id
-    assert "'en'" in update.reason and "'id'" in update.reason
+    assert "“en”" in update.reason and "“id”" in update.reason
     same = gate("fact", key="language", value="en", existing=existing)
     assert same.action == "refresh" and same.target_id == existing[0].id
+
+
+def test_reasons_quote_text_as_written_with_controls_still_visible():
+    existing = [note("Our family is 👨\u200d👩\u200d👧 and I live in Tehran"), fact("city", "تهران\x1b[2J")]
+    refresh = gate(text="our family is 👨\u200d👩\u200d👧 and I live in Tehran", existing=existing)
+    assert refresh.action == "refresh"
+    assert "“Our family is 👨\u200d👩\u200d👧 and I live in Tehran”" in refresh.reason  # joiners kept, not \\u200d
+    update = gate("fact", key="city", value="می\u200cخواهم", existing=existing)
+    assert "\\x1b[2J" in update.reason and "\x1b" not in update.reason  # a control shown, never sent raw
+    assert "می\u200cخواهم" in update.reason
 
 
 def test_model_consent_ask_makes_model_writes_pending():

@@ -45,8 +45,7 @@ def test_a_sentence_naming_the_secret_is_dropped_and_the_rest_kept():
     decision = gate(f"Call me Bob. My GitHub token is {GITHUB_PAT}.")
     assert decision.action == "add"
     assert decision.text == "Call me Bob."
-    assert "removed 'My GitHub token is [REDACTED:github_token].'" in decision.reason.lower() or \
-        "Removed 'My GitHub token is [REDACTED:github_token].'" in decision.reason
+    assert "Removed “My GitHub token is [REDACTED:github_token].”" in decision.reason
     assert GITHUB_PAT not in decision.reason
 
 

@@ -60,6 +60,7 @@ from agenttui.core.config.settings import MemorySettings
 from agenttui.core.memory.secret_notes import redacted_stub, trim_secret_sentences
 from agenttui.core.memory.text import is_near_duplicate
 from agenttui.core.models import SCOPES, SOURCES, MemoryItem
+from agenttui.core.visible_text import inert_line
 from agenttui.security import contains_secret, injection_reasons, is_suspicious_note, redact_secrets
 
 MODEL_SOURCES = frozenset({"model", "extraction", "mcp"})  # mcp: another agent, bound as the model
@@ -246,7 +247,7 @@ def _secrets(write: _Write, redact_patterns: Sequence[str]) -> GateDecision | No
     write.body = trim.kept
     if trim.removed:
         dropped = " ".join(trim.removed)
-        write.notes.append(f"removed {dropped!r}: it only named a secret ({trim.kinds_text}), "
+        write.notes.append(f"removed {_quoted(dropped)}: it only named a secret ({trim.kinds_text}), "
                            "and secrets are never stored in memory")
     else:
         write.notes.append(f"a secret ({trim.kinds_text}) was redacted before saving")
@@ -263,6 +264,12 @@ def _length(write: _Write, settings: MemorySettings) -> GateDecision | None:
     )
 
 
+def _quoted(text: str) -> str:
+    """Quoted for a reason shown to the user: inert, not repr (an emoji's joiners and Persian's
+    ZWNJ as typed, not ``\\u200d``; a control character still shown as an escape)."""
+    return f"“{inert_line(text, 200)}”"
+
+
 def _dedupe(decision: GateDecision, write: _Write, existing: Sequence[MemoryItem], editing_id: str | None,
             settings: MemorySettings) -> None:
     """A near-equal note refreshes its twin; a fact with a known key updates (or refreshes) it."""
@@ -273,7 +280,7 @@ def _dedupe(decision: GateDecision, write: _Write, existing: Sequence[MemoryItem
         twin = next((i for i in peers if is_near_duplicate(body, i.text, threshold)), None)
         if twin is not None:
             decision.action, decision.target_id = "refresh", twin.id
-            write.notes.append(f"already remembered as {twin.text!r}; refreshed it instead of adding")
+            write.notes.append(f"already remembered as {_quoted(twin.text)}; refreshed it instead of adding")
         return
     same = next((i for i in peers if i.key == write.key), None)
     if same is None:
@@ -281,10 +288,10 @@ def _dedupe(decision: GateDecision, write: _Write, existing: Sequence[MemoryItem
     decision.target_id = same.id
     if (same.value or "") == body:
         decision.action = "refresh"
-        write.notes.append(f"{write.key} was already {body!r}; refreshed it")
+        write.notes.append(f"{write.key} was already {_quoted(body)}; refreshed it")
     else:
         decision.action = "update"
-        write.notes.append(f"{write.key} changed from {same.value!r} to {body!r}")
+        write.notes.append(f"{write.key} changed from {_quoted(same.value or '')} to {_quoted(body)}")
 
 
 def _consent(decision: GateDecision, write: _Write, settings: MemorySettings, *, confirmed: bool,
