@@ -11,11 +11,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from textual import events
 from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Input
 
 from agenttui.core.models import MemoryItem
+from agenttui.ui.escape_then_key import typed_after_escape
 
 _FACT = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_.-]{0,63})\s*=(?!=)\s*(\S.*?)\s*$", re.DOTALL)
 
@@ -71,7 +73,15 @@ def apply_edit(memory, item: MemoryItem, raw: str):
 
 
 class MemoryItemEditor(Input):
-    """An Input prefilled with one item; Enter saves, Escape cancels."""
+    """An Input prefilled with one item; Enter saves, Escape cancels.
+
+    The cursor lands at the end, nothing selected: Textual's Input selects all on focus, so
+    the first key typed replaced the whole note. Esc typed together with what follows reaches
+    here as one alt+<letter> (:mod:`agenttui.ui.escape_then_key`): it cancels, like Esc. Once
+    cancelled or saved, the rest of a burst still on its way here changes nothing (an Enter
+    in it saved those letters over the item); it is not handed on either, since the focus
+    goes back to the list, whose letters are commands (``d`` deletes).
+    """
 
     BINDINGS = [Binding("escape", "cancel", "Cancel edit", id="memory.edit_cancel")]
 
@@ -88,8 +98,17 @@ class MemoryItemEditor(Input):
             self.editor = editor
 
     def __init__(self, **kwargs) -> None:
-        super().__init__(**kwargs)
+        super().__init__(select_on_focus=False, **kwargs)
         self.item: MemoryItem | None = None
+
+    async def _on_key(self, event: events.Key) -> None:
+        if self.item is None or typed_after_escape(event, self.screen.active_bindings, not self.value) is not None:
+            event.stop()
+            event.prevent_default()
+            if self.item is not None:
+                self.action_cancel()
+            return
+        await super()._on_key(event)
 
     def start(self, item: MemoryItem) -> None:
         self.item = item
@@ -108,6 +127,8 @@ class MemoryItemEditor(Input):
         event.stop()
         if self.item is not None:
             self.post_message(self.EditSubmitted(self, self.item, self.value))
+            self.item = None  # answered: a second Enter in the same burst saves nothing
 
     def action_cancel(self) -> None:
+        self.item = None
         self.post_message(self.EditCancelled(self))
