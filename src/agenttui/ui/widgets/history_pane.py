@@ -53,6 +53,7 @@ from agenttui.ui import messages
 from agenttui.ui.one_shot import OneShot, set_timer
 from agenttui.ui.survivable_errors import dispatch_guarded
 from agenttui.ui.widgets.conversation_list import ConversationList, SearchResults
+from agenttui.ui.widgets.edit_box import EditBox
 from agenttui.ui.widgets.escape_aware_input import EscapeAwareInput
 
 if TYPE_CHECKING:
@@ -180,7 +181,7 @@ class HistoryPane(Vertical):
         yield Static(id="history-mode")
         yield ConversationList(self.services, id="conversation-list")
         yield SearchResults(id="search-results")
-        yield Input(id="history-rename")
+        yield EditBox(id="history-rename")
 
     def on_mount(self) -> None:
         self.reload()
@@ -382,11 +383,9 @@ class HistoryPane(Vertical):
             return
         self._rename_from = focused if isinstance(focused, OptionList) else None
         self._renaming = conversation.id
-        rename = self.query_one("#history-rename", Input)
-        rename.value = conversation.title or ""
+        rename = self.query_one("#history-rename", EditBox)
         rename.border_title = "rename — Enter saves, Esc cancels"
-        rename.display = True
-        rename.focus()
+        rename.begin(conversation.title or "")
 
     @on(Input.Submitted, "#history-rename")
     def _rename_submitted(self, event: Input.Submitted) -> None:
@@ -398,7 +397,7 @@ class HistoryPane(Vertical):
 
     def _stop_rename(self) -> None:
         self._renaming = None
-        self.query_one("#history-rename", Input).display = False
+        self.query_one("#history-rename", EditBox).end()
         back = self._rename_from
         (back if back is not None and back.display else self.conversation_list).focus()
 

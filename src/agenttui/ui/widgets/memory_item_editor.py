@@ -11,13 +11,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from textual import events
 from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Input
 
 from agenttui.core.models import MemoryItem
-from agenttui.ui.escape_then_key import typed_after_escape
+from agenttui.ui.widgets.edit_box import EditBox
 
 _FACT = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_.-]{0,63})\s*=(?!=)\s*(\S.*?)\s*$", re.DOTALL)
 
@@ -72,15 +71,12 @@ def apply_edit(memory, item: MemoryItem, raw: str):
     return result
 
 
-class MemoryItemEditor(Input):
-    """An Input prefilled with one item; Enter saves, Escape cancels.
+class MemoryItemEditor(EditBox):
+    """A box prefilled with one item; Enter saves, Escape cancels (Esc typed with what
+    follows too: :mod:`.edit_box`).
 
-    The cursor lands at the end, nothing selected: Textual's Input selects all on focus, so
-    the first key typed replaced the whole note. Esc typed together with what follows reaches
-    here as one alt+<letter> (:mod:`agenttui.ui.escape_then_key`): it cancels, like Esc. Once
-    cancelled or saved, the rest of a burst still on its way here changes nothing (an Enter
-    in it saved those letters over the item); it is not handed on either, since the focus
-    goes back to the list, whose letters are commands (``d`` deletes).
+    The cursor lands at the end, nothing selected: with Textual's select-all on focus, the
+    first key typed replaced the whole note.
     """
 
     BINDINGS = [Binding("escape", "cancel", "Cancel edit", id="memory.edit_cancel")]
@@ -101,34 +97,21 @@ class MemoryItemEditor(Input):
         super().__init__(select_on_focus=False, **kwargs)
         self.item: MemoryItem | None = None
 
-    async def _on_key(self, event: events.Key) -> None:
-        if self.item is None or typed_after_escape(event, self.screen.active_bindings, not self.value) is not None:
-            event.stop()
-            event.prevent_default()
-            if self.item is not None:
-                self.action_cancel()
-            return
-        await super()._on_key(event)
-
     def start(self, item: MemoryItem) -> None:
         self.item = item
-        self.value = edit_text(item)
         self.border_title = f"edit {item.kind} ({item.scope}) — Enter saves, Esc cancels"
-        self.display = True
-        self.focus()
-        self.cursor_position = len(self.value)
+        self.begin(edit_text(item))
 
     def stop(self) -> None:
         self.item = None
-        self.display = False
+        self.end()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         # Re-posted as our own message so the parent's add-Input handler never sees it.
         event.stop()
         if self.item is not None:
             self.post_message(self.EditSubmitted(self, self.item, self.value))
-            self.item = None  # answered: a second Enter in the same burst saves nothing
 
     def action_cancel(self) -> None:
-        self.item = None
+        self.editing = False  # what is still on its way here changes nothing
         self.post_message(self.EditCancelled(self))
