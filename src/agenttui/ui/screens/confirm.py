@@ -23,14 +23,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, RadioButton, RadioSet, Static
 
+from agenttui.ui.escape_then_key import Handover
 from agenttui.ui.screens.answer_once import dismiss_once
+from agenttui.ui.widgets.dialog_input import DialogInput
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -56,6 +58,7 @@ class ConfirmScreen(ModalScreen[bool]):
         self.choice: str | None = choices[0][0] if choices else None
         self.backup = backup
         self.require_word = require_word
+        self._handover = Handover()
         self.confirm_label = confirm_label
 
     def compose(self) -> ComposeResult:
@@ -74,7 +77,7 @@ class ConfirmScreen(ModalScreen[bool]):
                 yield Static(
                     Text(f"Type {self.require_word!r} to confirm{where}:"), id="confirm-word-label"
                 )
-                yield Input(placeholder=self.require_word, id="confirm-word")
+                yield DialogInput(placeholder=self.require_word, id="confirm-word")
                 yield Static("", id="confirm-hint")
             with Horizontal(id="confirm-buttons"):
                 yield Button("Cancel", id="cancel", variant="primary")
@@ -113,6 +116,10 @@ class ConfirmScreen(ModalScreen[bool]):
     @on(Button.Pressed, "#confirm")
     def _confirmed(self) -> None:
         dismiss_once(self, True)
+
+    def on_key(self, event: events.Key) -> None:
+        # Esc and the next key typed at once reach us as one alt+key (escape_then_key.py)
+        self._handover.on_key(self.app, event, self.action_cancel)
 
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:

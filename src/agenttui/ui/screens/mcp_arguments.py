@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -20,7 +20,10 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
+from agenttui.ui.escape_then_key import Handover
 from agenttui.ui.inert import inert_line
+from agenttui.ui.screens.answer_once import dismiss_once
+from agenttui.ui.widgets.dialog_input import DialogInput
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,7 @@ class McpArgumentsScreen(ModalScreen[dict[str, str] | None]):
         self.title_text = title
         self.about = about
         self.fields = fields
+        self._handover = Handover()
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -60,7 +64,7 @@ class McpArgumentsScreen(ModalScreen[dict[str, str] | None]):
                                  classes="arg-name")
                     if field.description:
                         yield Static(Content(inert_line(field.description, 300)), classes="arg-help")
-                    yield Input(id=f"arg-{n}", placeholder=field.name if field.required else "(empty: leave out)")
+                    yield DialogInput(id=f"arg-{n}", placeholder=field.name if field.required else "(empty: leave out)")
             with Horizontal(id="buttons"):
                 yield Button("Insert", id="submit", variant="primary")
                 yield Button("Cancel", id="cancel")
@@ -90,6 +94,10 @@ class McpArgumentsScreen(ModalScreen[dict[str, str] | None]):
                 return
         self.dismiss(values)
 
+    def on_key(self, event: events.Key) -> None:
+        # Esc and the next key typed at once reach us as one alt+key (escape_then_key.py)
+        self._handover.on_key(self.app, event, self.action_cancel)
+
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        dismiss_once(self, None)

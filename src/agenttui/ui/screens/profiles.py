@@ -30,6 +30,7 @@ from textual.widgets.option_list import Option
 from agenttui.ui.escape_then_key import Handover
 from agenttui.ui.inert import inert_line
 from agenttui.ui.screens.answer_once import dismiss_once
+from agenttui.ui.widgets.dialog_input import DialogInput
 
 if TYPE_CHECKING:
     from agenttui.bootstrap import Services
@@ -92,7 +93,7 @@ class ProfilesScreen(ModalScreen[str | None]):
             yield Static(Text("Enter switches · d deletes · n creates · Esc closes"), id="profiles-help")
             yield OptionList(id="profiles-list", markup=False)
             with Horizontal(id="profiles-create"):
-                yield Input(self._suggested_name(), placeholder="new profile name", id="profile-name")
+                yield DialogInput(self._suggested_name(), placeholder="new profile name", id="profile-name")
                 yield Button("Create", id="profile-create", variant="primary")
             bind = Checkbox(f"bind to this folder: {inert_line(str(self.cwd), 60)}",
                             value=self._bind_by_default(), id="profile-bind")

@@ -41,7 +41,7 @@ import copy
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -50,7 +50,9 @@ from textual.screen import ModalScreen
 from textual.validation import ValidationResult, Validator
 from textual.widgets import Button, Input, Label, Select, Static, Switch, TextArea
 
+from agenttui.ui.escape_then_key import Handover
 from agenttui.ui.screens.answer_once import dismiss_once
+from agenttui.ui.widgets.dialog_input import DialogInput
 
 if TYPE_CHECKING:
     from agenttui.bootstrap import Services
@@ -121,6 +123,7 @@ class SettingsScreen(ModalScreen[bool]):
         super().__init__()
         self.services = services
         self._key_file_offered = False  # the file switch was shown (no keyring, or a file exists)
+        self._handover = Handover()
 
     @property
     def key_file(self):
@@ -140,14 +143,14 @@ class SettingsScreen(ModalScreen[bool]):
             with VerticalScroll(id="settings-form"):
                 yield Label("Model")
                 with Horizontal(id="model-row"):
-                    yield Input(base.model, id="set-model")
+                    yield DialogInput(base.model, id="set-model")
                     yield Select([], prompt="pick a listed model", id="set-model-list")
                 yield Static(Text(""), id="model-list-status", classes="hint")
                 yield Label("Base URL (empty = the OpenAI API)")
-                yield Input(base.base_url or "", placeholder="https://…/v1", id="set-base-url")
+                yield DialogInput(base.base_url or "", placeholder="https://…/v1", id="set-base-url")
                 yield from self._env_overrides()
                 yield Label("API key (saved to the OS keyring, never to config.toml)", id="api-key-label")
-                yield Input(password=True, placeholder="leave empty to keep the current key", id="set-api-key")
+                yield DialogInput(password=True, placeholder="leave empty to keep the current key", id="set-api-key")
                 yield Static(Text("checking the keyring…"), id="keyring-status")
                 with Horizontal(classes="switch-row", id="key-file-row"):  # shown once the check says so
                     yield Switch(False, id="set-key-file")
@@ -205,13 +208,13 @@ class SettingsScreen(ModalScreen[bool]):
             yield Select(options, value=value, allow_blank=False, id=field_id(key))
         elif hint in (int, float):
             yield Label(label)
-            yield Input("" if value is None else str(value), id=field_id(key),
+            yield DialogInput("" if value is None else str(value), id=field_id(key),
                         type="integer" if hint is int else "number",
                         placeholder="unset" if optional(key.hint) else "",
                         validators=[InRange(key)])
         else:
             yield Label(label)
-            yield Input(str(value or ""), id=field_id(key))
+            yield DialogInput(str(value or ""), id=field_id(key))
 
     def _env_overrides(self):
         """Say when the environment wins over these fields (the header showed
@@ -412,6 +415,10 @@ class SettingsScreen(ModalScreen[bool]):
         self.notify(f"Saved to {self.services.paths.config_file}", title="Settings")
         dismiss_once(self, True)
 
+    def on_key(self, event: events.Key) -> None:
+        # Esc and the next key typed at once reach us as one alt+key (escape_then_key.py)
+        self._handover.on_key(self.app, event, self.action_cancel)
+
     @on(Button.Pressed, "#settings-cancel")
     def action_cancel(self) -> None:
-        self.dismiss(False)
+        dismiss_once(self, False)
