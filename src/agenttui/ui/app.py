@@ -89,6 +89,7 @@ class AgentTUI(App[int]):
         self._typed_before = typed_before  # keys typed before the terminal left cooked mode (startup step 8)
         self.services = services
         self.check_api_key = check_api_key
+        self._palette: Screen[Any] | None = None  # the command palette last opened (on_event)
         self.defer_panes = defer_panes  # None: after the first frame in a terminal (see screens.main)
         self.keymap_ids, self._warnings = keymap_from_settings(services.settings.keys)
         self._warnings = list(services.config_warnings) + self._warnings
@@ -212,7 +213,8 @@ class AgentTUI(App[int]):
         from agenttui.ui.command_palette import SafeCommandPalette
 
         if self.use_command_palette and not isinstance(self.screen, SafeCommandPalette):
-            self.push_screen(SafeCommandPalette(id="--command-palette"))
+            palette = self._palette = SafeCommandPalette(id="--command-palette")
+            self.push_screen(palette)
 
     def pop_screen(self) -> AwaitComplete:
         """Textual's, except that the last screen is never popped. A list or a text box answers a
@@ -235,6 +237,13 @@ class AgentTUI(App[int]):
         typist, a paste or ``tmux send-keys`` vanished, or its Enter did).
         """
         event = as_paste(event)  # a full-width space, a joiner: typed, not dropped (typed_text)
+        if self._palette is not None and self._palette.is_current:
+            from agenttui.ui.command_palette import close_on_merged_escape
+
+            handed = await close_on_merged_escape(self, event)  # Esc merged with typing: closes it,
+            if handed is None:  # the typing goes on below
+                return
+            event = handed
         if (isinstance(event, (events.Key, events.Paste)) and self.type_ahead.active
                 and self.type_ahead.hold(event, self.focused, self._app_keys)):
             return

@@ -1,4 +1,4 @@
-"""Esc typed together with a message closes a dialog; the message goes to the chat.
+"""Esc typed together with a message closes a dialog (or the palette); the message goes to the chat.
 
 Textual reads ESC followed at once by a letter as alt+<letter>, and a dialog's text
 field typed it: Esc (cancel) in Settings and "hello", Enter typed quickly after it
@@ -49,3 +49,23 @@ async def test_esc_and_the_word_typed_at_once_in_a_confirm_box_confirms_nothing(
         await wait_until(pilot, lambda: app.screen is app.main)
         await workers_done(pilot)
     assert answers == [False]
+
+
+@pytest.mark.slow
+async def test_esc_and_a_message_typed_at_once_in_the_command_palette_sends_the_message(chat_services, fake_openai):
+    """The palette's search box typed it, and Enter ran its best match ("clear history") instead."""
+    from textual.command import CommandPalette
+
+    chat_services.settings.recall.semantic = False
+    fake_openai.reply("noted")
+    app = make_app(chat_services)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await focused_prompt(pilot, app)
+        await app.run_action("command_palette")
+        await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette) and app.focused is not None)
+
+        type_at_once(app, "\x1bclear history\r")
+        await wait_until(pilot, lambda: fake_openai.chat_requests, explain=lambda: (app.screen, chat(app).prompt.text))
+        await workers_done(pilot)
+        assert app.screen is app.main
+    assert fake_openai.chat_requests[-1]["messages"][-1]["content"] == "clear history"
