@@ -1,14 +1,15 @@
-"""How much the embedding ranking counts in the fusion (``retrieval.SEMANTIC_WEIGHT``).
+"""How the embedding ranking is fused with the lexical lists (``retrieval.fuse_sources``).
 
-A first-person statement holding the question's words is first in two lexical lists (the
-main one and the statements'). At equal weight the two outvoted the embedding ranking's
-first; weighted as measured, the nearest turn in meaning comes first, and a turn that
-three lexical lists agree on (the second look-up found it too) still does.
+The lexical lists (main, statements, second look-up, CJK bigrams, a span's ...) are fused
+into one ranking first; that ranking and the embedding ranking are then two sources of
+equal weight. How many lexical lists speak for a turn varies with the language and the
+question; it must not change what the embedding ranking counts against them.
 """
 
 from __future__ import annotations
 
 from datetime import date
+from typing import cast
 
 from agenttui.core.models import Message
 from agenttui.core.recall.retrieval import (
@@ -19,29 +20,55 @@ from agenttui.core.recall.retrieval import (
     RecallRequest,
     RecallResult,
     _message_lists,
+    fuse_sources,
     rrf,
 )
 from agenttui.core.recall.semantic import backfill
 
-KEYWORD, MEANING = "keyword hit", "meaning hit"
+KEYWORD, MEANING, BOTH, OTHER = 1, 2, 3, 4
 
 
-def test_the_first_in_meaning_outranks_the_first_of_two_keyword_lists_not_three():
-    two = rrf([([KEYWORD], 1.0), ([KEYWORD], STATEMENT_WEIGHT), ([MEANING], SEMANTIC_WEIGHT)])
-    assert two[MEANING] > two[KEYWORD]
-    three = rrf([([KEYWORD], 1.0), ([KEYWORD], STATEMENT_WEIGHT), ([KEYWORD], FEEDBACK_WEIGHT),
-                 ([MEANING], SEMANTIC_WEIGHT)])
-    assert three[KEYWORD] > three[MEANING]
+def _order(lists: list[tuple[list[int], float]]) -> list[int]:
+    scores = cast("dict[int, float]", rrf(lists))
+    return sorted(scores, key=lambda key: (-scores[key], -key))
 
 
-def test_recall_fuses_the_embedding_ranking_with_that_weight(fake_openai, services):
+def test_the_first_in_meaning_ranks_with_the_keyword_first_however_many_lists_hold_it():
+    for lexical in (
+        [([KEYWORD], 1.0)],
+        [([KEYWORD], 1.0), ([KEYWORD], STATEMENT_WEIGHT), ([KEYWORD], FEEDBACK_WEIGHT)],
+    ):
+        fused = rrf(fuse_sources(lexical, [MEANING]))
+        assert fused[MEANING] == fused[KEYWORD]
+
+
+def test_more_lexical_lists_agreeing_do_not_push_the_embedding_ranking_down():
+    one = [([KEYWORD, OTHER, BOTH], 1.0)]
+    three = [*one, ([KEYWORD, OTHER, BOTH], STATEMENT_WEIGHT), ([KEYWORD, OTHER], FEEDBACK_WEIGHT)]
+    semantic = [MEANING, BOTH]
+    assert _order(fuse_sources(one, semantic)) == _order(fuse_sources(three, semantic))
+    # a turn both sources rank comes before what only one of them ranks as high
+    assert _order(fuse_sources(three, [BOTH, MEANING]))[0] == BOTH
+
+
+def test_without_an_embedding_ranking_the_lexical_lists_are_fused_as_they_are():
+    lexical = [([KEYWORD, OTHER], 1.0), ([OTHER], STATEMENT_WEIGHT)]
+    assert fuse_sources(lexical, []) == [([KEYWORD, OTHER], 1.0), ([OTHER], STATEMENT_WEIGHT)]
+
+
+def test_recall_fuses_the_lexical_ranking_and_the_embedding_ranking_as_two_sources(fake_openai, services):
     question = "which dish do I cook on sundays?"
     history = services.history
     cid = history.create_conversation("chat").id
-    stored = history.append_many(cid, [
-        Message("assistant", "you cook on sundays when it rains"), Message("user", "nice"),
-        Message("user", "lasagna, layered with spinach"), Message("assistant", "the ferry leaves at noon"),
-    ])
+    stored = history.append_many(
+        cid,
+        [
+            Message("assistant", "you cook on sundays when it rains"),
+            Message("user", "nice"),
+            Message("user", "lasagna, layered with spinach"),
+            Message("assistant", "the ferry leaves at noon"),
+        ],
+    )
     fake_openai.embed_as(question, like="lasagna, layered with spinach")
     services.settings.recall.semantic = True
     assert backfill(services).complete
@@ -51,5 +78,6 @@ def test_recall_fuses_the_embedding_ranking_with_that_weight(fake_openai, servic
 
     _, lists = _message_lists(history, request, date.today(), RecallResult())
 
-    ranked, weight = lists[-1]
-    assert ranked[0] == stored[2].id and weight == SEMANTIC_WEIGHT
+    (words, lexical_weight), (ranked, weight) = lists
+    assert lexical_weight == 1.0 and weight == SEMANTIC_WEIGHT
+    assert ranked[0] == stored[2].id and stored[0].id in words

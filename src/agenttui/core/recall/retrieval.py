@@ -36,9 +36,11 @@ Ranking (lexical, always on):
 3. With a date span, messages of that span come first (a second ranked list,
    weighted double in the fusion); a span with no words left ("what did I do
    last week") lists the span's own user messages, newest first.
-4. Lists are fused by reciprocal rank fusion (``RRF_K`` = 60, Cormack et al.
-   2009), which needs no score calibration between bm25 lists, the span
-   list and, when ``[recall] semantic`` is on, the embedding ranking.
+4. Lists are fused by reciprocal rank fusion (``RRF_K`` = 20, Cormack et al.
+   2009), which needs no score calibration between bm25 lists and the span
+   list. When ``[recall] semantic`` is on, their fused ranking and the
+   embedding ranking are fused in turn, as two sources of equal weight
+   (:func:`fuse_sources`).
    That ranking starts in a thread before the lexical work and is waited
    for ``SEMANTIC_WAIT`` after it at most: when late (a remote endpoint's
    round trip), the lists are fused without it -- no notice, it is not an
@@ -77,7 +79,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from functools import lru_cache
 from itertools import islice
-from typing import TYPE_CHECKING, Literal, Protocol, TypedDict
+from typing import TYPE_CHECKING, Literal, Protocol, TypedDict, cast
 
 from agenttui.core.memory import read_screen
 from agenttui.core.recall import english_words
@@ -156,15 +158,15 @@ WIDEN_MIN_TOKENS = 12  # ... while at least this much is left (a one-line turn's
 BEST_HITS = 3
 BEST_HIT_RINGS = 2
 RELATED_WEIGHT = 0.8  # words related in meaning (recall.related): a paraphrase's bridge, noisier
-# The embedding ranking's weight in the fusion, against 1.0 for the main lexical list. At 1.0 the
-# lexical lists (a turn found by several adds up) outvoted it; weighted 2.0 it was level while
-# the question was embedded with its names (REALTALK 0.714 either way), and better once they
-# were left out (query_without_names): REALTALK 0.741 -> 0.757 (inference 0.519 -> 0.548,
-# multi-fact 0.602 -> 0.621, temporal 0.933 -> 0.943), RealMem 0.476 -> 0.477, MemDaily
-# 0.976 -> 0.975 (conditional 0.974 -> 0.970, level with keyword recall; the rest within 0.002);
-# 1.5 gave REALTALK 0.746 and 3.0 0.753 (bench/bench_recall_public.py --limit 0 --semantic-url,
-# MiniLM for the English sets, multilingual-e5-small for MemDaily).
-SEMANTIC_WEIGHT = 2.0
+# The embedding ranking's weight against the lexical ranking (``fuse_sources``): equal, two
+# sources of evidence. Fused list by list at 2.0 (it had been set against the lexical lists
+# one by one), the embedding ranking pushed out turns that several lexical lists agreed on
+# wherever those lists were many (a Chinese history: words, CJK bigrams, statements, the
+# second look-up) and the model weak in the language. bench/bench_recall_public.py --limit 0
+# --semantic-url, all-MiniLM-L6-v2 / multilingual-e5-small: MemDaily 0.944 -> 0.964 (noisy
+# 0.826 -> 0.885, conditional 0.939 -> 0.962; keyword recall 0.978) / 0.990 -> 0.989;
+# RealMem 0.485 -> 0.473 / 0.503 -> 0.513; REALTALK 0.767 -> 0.765 (MiniLM).
+SEMANTIC_WEIGHT = 1.0
 RECENCY_BONUS = 0.15  # the newest candidate gets +15 %: of two statements, the later is current
 CURRENT_BONUS = 0.5  # ... +50 % when the question asks how things are now ("these days")
 WHEN_TOLD_BONUS = 0.5  # "when did ...?": a turn telling its event as of its day ("this morning I ...")
@@ -385,6 +387,26 @@ def rrf(lists: Iterable[tuple[Sequence[object], float]]) -> dict[object, float]:
         for rank, key in enumerate(keys):
             scores[key] = scores.get(key, 0.0) + weight / (RRF_K + rank + 1)
     return scores
+
+
+def fuse_sources(lexical: Sequence[tuple[Sequence[int], float]], semantic: Sequence[int]
+                 ) -> list[tuple[list[int], float]]:
+    """The lists recall fuses when the embedding ranking came: the lexical lists fused into one
+    ranking, then that ranking and the embedding one, each a source (``SEMANTIC_WEIGHT``).
+
+    Fused list by list, the embedding ranking's weight was set against one lexical list; but
+    how many lexical lists speak for a turn depends on the language and the question (a
+    Chinese history's words and bigram indexes, a span, the second look-up), so its say
+    shrank or grew with them. As a source it counts the same against the lexical lists
+    whatever their number: a turn both sources put first comes first, a turn one puts
+    first ranks with the other's first. Without an embedding ranking the lexical lists are
+    fused as they are, so keyword recall is unchanged.
+    """
+    if not semantic:
+        return [(list(ids), weight) for ids, weight in lexical]
+    scores = cast("dict[int, float]", rrf(lexical))
+    words = sorted(scores, key=lambda mid: (-scores[mid], -mid))  # ties as the final order breaks them
+    return [(words, 1.0), (list(semantic), SEMANTIC_WEIGHT)]
 
 
 def _quote(content: str, terms: Sequence[str], limit: int) -> str:
@@ -623,15 +645,15 @@ def _message_lists(history: HistoryStore, request: RecallRequest, today: date,
     lexical = _lexical_cached(history, request, today)
     result.terms, result.span = lexical.terms, lexical.span
     rows = dict(lexical.rows)  # the cached one stays as it was
-    lists: list[tuple[list[int], float]] = [(list(ids), weight) for ids, weight in lexical.lists]
+    dense: list[int] = []
     if semantic is not None:
         ranked = _semantic_ids(semantic, result)
         missing = [mid for mid in ranked if mid not in rows and mid not in request.exclude_message_ids]
         for row in history.rows_for_ids(missing, before_id=request.before_id,
                                         conversation_id=request.conversation_id):
             rows[row.message_id] = row
-        lists.append(([mid for mid in ranked if mid in rows], SEMANTIC_WEIGHT))
-    return rows, lists
+        dense = [mid for mid in ranked if mid in rows]
+    return rows, fuse_sources(lexical.lists, dense)
 
 
 def _start_semantic(request: RecallRequest) -> Future[tuple[int, ...]] | None:
