@@ -144,3 +144,13 @@ async def focused_field(pilot, app, selector: str):
     field.focus()
     await wait_until(pilot, lambda: field.has_focus)
     return field
+
+
+async def history_list_focused(pilot, app, conversations: int):
+    """The History pane, once it lists ``conversations`` and F3 has focused its list."""
+    await wait_until(pilot, lambda: chat(app).prompt is not None)
+    pane = app.screen.query_one("#history-pane")
+    await wait_until(pilot, lambda: pane.conversation_list.option_count == conversations)
+    await pilot.press("f3")
+    await wait_until(pilot, lambda: pane.conversation_list.has_focus)
+    return pane

@@ -10,7 +10,7 @@ from textual.widgets import Footer, Input
 
 from agenttui.core.models import Message
 from agenttui.ui.app import make_app
-from tests.ui.helpers import chat, wait_until
+from tests.ui.helpers import chat, history_list_focused, wait_until
 
 SIZE = (120, 40)
 LIST_KEYS = ("Rename", "Archive/restore", "Delete", "Clear history")
@@ -27,11 +27,7 @@ async def test_f3_lands_on_the_list_whose_keys_are_shown_and_work(services):
     services.history.append(conversation.id, Message(role="user", content="how do we deploy?"))
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: chat(app).prompt is not None)
-        pane = app.screen.query_one("#history-pane")
-        await wait_until(pilot, lambda: pane.conversation_list.option_count == 1)
-        await pilot.press("f3")
-        await wait_until(pilot, lambda: pane.conversation_list.has_focus)
+        pane = await history_list_focused(pilot, app, 1)
         await wait_until(pilot, lambda: all(key in _footer(app) for key in LIST_KEYS))
         assert "slash Search" in _footer(app)
         await pilot.press("r")  # renames (it used to type into the search box)

@@ -12,7 +12,7 @@ import pytest
 
 from agenttui.core.models import Message
 from agenttui.ui.app import make_app
-from tests.ui.helpers import chat, type_at_once, wait_until, workers_done
+from tests.ui.helpers import history_list_focused, type_at_once, wait_until, workers_done
 
 SIZE = (120, 40)
 
@@ -24,11 +24,7 @@ async def test_esc_with_typing_cancels_the_rename(services, burst):
     services.history.append(conversation.id, Message(role="user", content="how do we deploy?"))
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: chat(app).prompt is not None)
-        pane = app.screen.query_one("#history-pane")
-        await wait_until(pilot, lambda: pane.conversation_list.option_count == 1)
-        await pilot.press("f3")
-        await wait_until(pilot, lambda: pane.conversation_list.has_focus)
+        pane = await history_list_focused(pilot, app, 1)
         await pilot.press("r")
         rename = pane.query_one("#history-rename")
         await wait_until(pilot, lambda: rename.has_focus)

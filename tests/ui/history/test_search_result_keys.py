@@ -8,7 +8,7 @@ from textual.widgets import Footer, Input
 
 from agenttui.core.models import Message
 from agenttui.ui.app import make_app
-from tests.ui.helpers import chat, wait_until
+from tests.ui.helpers import history_list_focused, wait_until
 
 SIZE = (120, 40)
 
@@ -23,11 +23,7 @@ async def test_rename_and_archive_act_on_a_search_hit_and_esc_says_it_clears(ser
     services.history.create_conversation("Lunch")
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: chat(app).prompt is not None)
-        pane = app.screen.query_one("#history-pane")
-        await wait_until(pilot, lambda: pane.conversation_list.option_count == 2)
-        await pilot.press("f3")
-        await wait_until(pilot, lambda: pane.conversation_list.has_focus)
+        pane = await history_list_focused(pilot, app, 2)
         await wait_until(pilot, lambda: _footer(app) == ["Chat"])
         await pilot.press("slash")
         search = pane.query_one("#history-search", Input)

@@ -9,6 +9,7 @@ prompt below, in order, where Enter sends them.
 from __future__ import annotations
 
 import pytest
+from textual.command import CommandPalette
 
 from agenttui.ui.app import make_app
 from agenttui.ui.screens.confirm import ConfirmScreen
@@ -17,23 +18,27 @@ from tests.ui.helpers import chat, focused_prompt, type_at_once, wait_until, wor
 
 
 @pytest.mark.slow
-async def test_esc_and_a_message_typed_at_once_in_settings_saves_nothing_and_sends_the_message(
-        chat_services, fake_openai):
+@pytest.mark.parametrize(("action", "dialog", "message"), [
+    ("open_settings", SettingsScreen, "hello"),  # the model field typed it; Enter saved model = "hello"
+    ("command_palette", CommandPalette, "clear history"),  # its search typed it; Enter ran the best match
+])
+async def test_esc_and_a_message_typed_at_once_close_it_save_nothing_and_send_the_message(
+        chat_services, fake_openai, action, dialog, message):
     chat_services.settings.recall.semantic = False
     fake_openai.reply("hi there")
     app = make_app(chat_services)
     async with app.run_test(size=(120, 36)) as pilot:
         await focused_prompt(pilot, app)
-        await app.run_action("open_settings")
-        await wait_until(pilot, lambda: isinstance(app.screen, SettingsScreen) and app.focused is not None)
+        await app.run_action(action)
+        await wait_until(pilot, lambda: isinstance(app.screen, dialog) and app.focused is not None)
 
-        type_at_once(app, "\x1bhello\r")
-        await wait_until(pilot, lambda: app.screen is app.main)
-        await wait_until(pilot, lambda: fake_openai.chat_requests, explain=lambda: chat(app).prompt.text)
+        type_at_once(app, f"\x1b{message}\r")
+        await wait_until(pilot, lambda: fake_openai.chat_requests, explain=lambda: (app.screen, chat(app).prompt.text))
         await workers_done(pilot)
+        assert app.screen is app.main
     config = chat_services.paths.config_file
-    assert not config.exists() or "hello" not in config.read_text()
-    assert fake_openai.chat_requests[-1]["messages"][-1]["content"] == "hello"
+    assert not config.exists() or message not in config.read_text()
+    assert fake_openai.chat_requests[-1]["messages"][-1]["content"] == message
 
 
 @pytest.mark.slow
@@ -49,23 +54,3 @@ async def test_esc_and_the_word_typed_at_once_in_a_confirm_box_confirms_nothing(
         await wait_until(pilot, lambda: app.screen is app.main)
         await workers_done(pilot)
     assert answers == [False]
-
-
-@pytest.mark.slow
-async def test_esc_and_a_message_typed_at_once_in_the_command_palette_sends_the_message(chat_services, fake_openai):
-    """The palette's search box typed it, and Enter ran its best match ("clear history") instead."""
-    from textual.command import CommandPalette
-
-    chat_services.settings.recall.semantic = False
-    fake_openai.reply("noted")
-    app = make_app(chat_services)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await focused_prompt(pilot, app)
-        await app.run_action("command_palette")
-        await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette) and app.focused is not None)
-
-        type_at_once(app, "\x1bclear history\r")
-        await wait_until(pilot, lambda: fake_openai.chat_requests, explain=lambda: (app.screen, chat(app).prompt.text))
-        await workers_done(pilot)
-        assert app.screen is app.main
-    assert fake_openai.chat_requests[-1]["messages"][-1]["content"] == "clear history"
