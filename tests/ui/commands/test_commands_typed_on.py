@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import pytest
 
+from agenttui.core import files
 from agenttui.ui.app import make_app
 from agenttui.ui.screens.confirm import ConfirmScreen
-from tests.ui.helpers import chat, replies, send_and_wait, type_at_once, wait_until
+from tests.ui.commands.test_typing_during_a_command import lock_held_elsewhere, release
+from tests.ui.helpers import chat, notifications, replies, send, send_and_wait, type_at_once, wait_until
 
 SIZE = (120, 36)
 
@@ -49,3 +51,24 @@ async def test_a_message_typed_after_leaving_incognito_goes_to_the_saved_chat_on
         assert not pane.incognito
     saved = _saved_texts(chat_services)
     assert "for the saved chat" in saved and "a secret" not in saved
+
+
+@pytest.mark.slow
+async def test_quitting_while_remember_waits_on_the_lock_shows_it_and_quits_once_the_note_is_kept(
+    chat_services, fake_openai, monkeypatch
+):
+    """ctrl+q left the terminal blank (the app gone, the process waiting on the write's thread)."""
+    monkeypatch.setattr(files, "LOCK_TIMEOUT_S", 600.0)
+    chat_services.settings.recall.semantic = False
+    app = make_app(chat_services)
+    with lock_held_elsewhere(chat_services.paths.user_memory_file) as holder:
+        async with app.run_test(size=SIZE) as pilot:
+            pane = chat(app)
+            await send(pilot, "/remember I drink jasmine tea")
+            await wait_until(pilot, lambda: pane.turns.command == "remember" and pane.prompt.text == "")
+            await pilot.press("ctrl+q")
+            await wait_until(pilot, lambda: any("/remember ends" in text for _, _, text in notifications(app)))
+            assert app.return_code is None and app.screen is app.main  # still there, saying why
+            release(holder)
+            await wait_until(pilot, lambda: app.return_code is not None, timeout=60)
+    assert [item.text for item in chat_services.memory.items()] == ["I drink jasmine tea"]

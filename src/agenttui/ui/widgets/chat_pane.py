@@ -40,6 +40,7 @@ once): recomposing the footer as the first words arrive delayed them by a frame.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, assert_never
 
@@ -54,6 +55,7 @@ from agenttui.agent.chat_session import ChatSession, Field
 from agenttui.agent.turn import Turn
 from agenttui.ui import messages as app_messages
 from agenttui.ui.host import app_parts
+from agenttui.ui.inert import inert_line
 from agenttui.ui.one_shot import OneShot, set_timer
 from agenttui.ui.slash.dispatch import run_slash_command
 from agenttui.ui.slash.table import completions, parse
@@ -129,6 +131,8 @@ class ChatPane(Vertical):
         self.draft_recall = DraftRecall(self)
         self.unsaved = UnsavedRetry(self)
         self._stop_key_timer: OneShot | None = None  # shows "esc Stop" in the footer (_set_streaming)
+        self._command_working = False  # a slash command's own work runs (not its dialog)
+        self._quit_after_command: Callable[[], object] | None = None  # ctrl+q meanwhile (quit_after_command)
 
     DEFAULT_CSS = """
     ChatPane > #chat-welcome { display: none; height: 1fr; padding: 1 2; color: $text-muted; }
@@ -266,14 +270,39 @@ class ChatPane(Vertical):
 
     async def _command(self, text: str) -> None:
         before = list(self.app.screen_stack)
+        quit_now: Callable[[], object] | None = None
         try:
-            await run_slash_command(self, text)
-            await self._until_answered([s for s in self.app.screen_stack if s not in before])
+            self._command_working = True
+            try:
+                await run_slash_command(self, text)
+            finally:
+                self._command_working = False
+                quit_now, self._quit_after_command = self._quit_after_command, None
+            if quit_now is None:
+                await self._until_answered([s for s in self.app.screen_stack if s not in before])
         finally:  # a failed command too; cancelled (the app ends), the call is dropped with the pane
             self.turns.command = None
             self.show_queued()
-            if self.turns.held:
+            if quit_now is not None:  # ctrl+q while it worked: the app ends now; what was held is dropped
+                self.call_later(quit_now)
+            elif self.turns.held:
                 self.call_later(self._release_held)
+
+    def quit_after_command(self, quit_now: Callable[[], object]) -> bool:
+        """ctrl+q while a command works: ``quit_now`` when it ends (True), or at once (False).
+
+        ``/remember`` waiting on another process's memory lock writes in a thread that
+        cannot be stopped: quitting there ended the app and left the terminal blank
+        until the thread was done (up to 30 s), and the user could not tell it from a
+        hang. Now the app stays, says what it waits for, and goes when the note is kept.
+        Asked again while it waits (or while the command only waits on its own dialog): at once.
+        """
+        if not self._command_working or self._quit_after_command is not None:
+            return False
+        self._quit_after_command = quit_now
+        self.notify(f"agenttui quits when /{inert_line(self.turns.command or '', 30)} ends (ctrl+q again: now).",
+                    title="Quitting")
+        return True
 
     async def _until_answered(self, opened: list[Screen[object]]) -> None:
         """Until the dialogs the command opened are closed: it is not over before its answer.
