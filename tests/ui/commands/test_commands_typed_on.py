@@ -72,3 +72,16 @@ async def test_quitting_while_remember_waits_on_the_lock_shows_it_and_quits_once
             release(holder)
             await wait_until(pilot, lambda: app.return_code is not None, timeout=60)
     assert [item.text for item in chat_services.memory.items()] == ["I drink jasmine tea"]
+
+
+async def test_a_message_that_only_looks_like_a_command_goes_back_to_the_prompt(chat_services, fake_openai):
+    """A path first ("/etc/hosts has…", often a paste) was refused as an unknown command, and gone."""
+    chat_services.settings.recall.semantic = False
+    text = "/etc/hosts has this line:\n127.0.0.1 localhost"
+    app = make_app(chat_services)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = chat(app)
+        await send(pilot, text)
+        await wait_until(pilot, lambda: any("Unknown command" in body for _, _, body in notifications(app)))
+        await wait_until(pilot, lambda: pane.prompt.text == text, explain=lambda: pane.prompt.text)
+        assert not fake_openai.chat_requests

@@ -58,7 +58,7 @@ from agenttui.ui.host import app_parts
 from agenttui.ui.inert import inert_line
 from agenttui.ui.one_shot import OneShot, set_timer
 from agenttui.ui.slash.dispatch import run_slash_command
-from agenttui.ui.slash.table import completions, parse
+from agenttui.ui.slash.table import BY_NAME, completions, parse
 from agenttui.ui.survivable_errors import dispatch_guarded
 from agenttui.ui.widgets.branch_actions import BranchActions
 from agenttui.ui.widgets.chat_log import ChatLog, PageLoaded, last_shown_id
@@ -261,6 +261,11 @@ class ChatPane(Vertical):
             self._hold(text)
             return
         parsed = parse(text)
+        if parsed is not None and parsed[0] not in BY_NAME:  # "/etc/hosts has…": a message, often a paste
+            self.notify(f"Unknown command /{inert_line(parsed[0], 40)}: your text is back in the prompt "
+                        "(// at its start sends it as a message). /help lists the commands.", severity="error")
+            back_to_prompt([text], self.prompt)
+            return
         self.turns.command = parsed[0] if parsed else text
         self.run_worker(self._command(text), group=COMMAND_GROUP, name=f"/{self.turns.command}")
 
