@@ -400,15 +400,20 @@ class ChatPane(Vertical):
                     await moved.wait()
                 elif not self.conversation_model.knows(cid) and self.conversation_id == cid:
                     self.conversation_model.adopt(existing)  # continued before it was opened (a cold start)
-            if self.conversation_id is None:
+            turn_cid = self.conversation_id
+            if turn_cid is None:
                 conversation = await asyncio.to_thread(
                     self.services.history.create_conversation, None, self.conversation_model.in_use)
-                self.conversation_id = conversation.id
-                self.chat_log.conversation_id = conversation.id
-                self.conversation_model.adopt(conversation)
-            await self.conversation_model.record_use(self.conversation_id)
-            async for event in self.turns.events(self.services, self.conversation_id, turn,
-                                                 model=self.conversation_model.name):
+                turn_cid = conversation.id
+                # Left while it was made (/new, another conversation opened: the turn is cancelled):
+                # the message is kept there, but the chat shows what it was left for, and the next
+                # message goes there, not into this one.
+                if not turn.cancel.is_set():
+                    self.conversation_id = turn_cid
+                    self.chat_log.conversation_id = turn_cid
+                    self.conversation_model.adopt(conversation)
+            await self.conversation_model.record_use(turn_cid)
+            async for event in self.turns.events(self.services, turn_cid, turn, model=self.conversation_model.name):
                 self.post_message(self.AgentEventReceived(event, turn.number))
         except Exception as exc:  # the loop reports faults as TurnFailed; this is a bug guard
             from agenttui.core.errors import explain  # e.g. no conversation: the disk is full
