@@ -85,3 +85,29 @@ async def test_a_message_that_only_looks_like_a_command_goes_back_to_the_prompt(
         await wait_until(pilot, lambda: any("Unknown command" in body for _, _, body in notifications(app)))
         await wait_until(pilot, lambda: pane.prompt.text == text, explain=lambda: pane.prompt.text)
         assert not fake_openai.chat_requests
+
+
+@pytest.mark.slow
+async def test_a_message_held_behind_a_command_goes_back_to_the_prompt_when_another_conversation_opens(
+    chat_services, fake_openai, monkeypatch
+):
+    """Typed for this conversation, then ctrl+n: not sent into the new one (as a queued message)."""
+    monkeypatch.setattr(files, "LOCK_TIMEOUT_S", 600.0)
+    chat_services.settings.recall.semantic = False
+    app = make_app(chat_services)
+    with lock_held_elsewhere(chat_services.paths.user_memory_file) as holder:
+        async with app.run_test(size=SIZE) as pilot:
+            pane = chat(app)
+            await send(pilot, "/remember I drink jasmine tea")
+            await wait_until(pilot, lambda: pane.turns.command == "remember" and pane.prompt.text == "")
+            type_at_once(app, "what do I drink?\r/remember I live in Bandung\r")
+            typed = ["what do I drink?", "/remember I live in Bandung"]
+            await wait_until(pilot, lambda: pane.turns.unsent == typed, explain=lambda: pane.turns.unsent)
+            await pilot.press("ctrl+n")
+            await wait_until(pilot, lambda: pane.prompt.text == "what do I drink?", explain=lambda: pane.prompt.text)
+            assert pane.turns.unsent == ["/remember I live in Bandung"]  # a command is no conversation's
+            release(holder)
+            await wait_until(pilot, lambda: len(chat_services.memory.items()) == 2, timeout=60)
+            await wait_until(pilot, lambda: pane.turns.command is None and not pane.turns.unsent)
+            assert pane.prompt.text == "what do I drink?"
+    assert not fake_openai.chat_requests

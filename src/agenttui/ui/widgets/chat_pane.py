@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING, assert_never
 
@@ -87,6 +88,9 @@ if TYPE_CHECKING:
 
 LOOKUP_WAIT = 5.0  # seconds a message waits for the latest-conversation lookup at most
 COMMAND_GROUP = "slash-command"  # the worker a slash command runs in (one at a time)
+# True in the slash command's worker task only (a copy of the context): a conversation it
+# opens (/new, /incognito) is where what was typed after it goes (_unqueue_to_prompt)
+_IN_COMMAND: ContextVar[bool] = ContextVar("agenttui_in_slash_command", default=False)
 STOP_KEY_AFTER_S = 0.25  # "esc Stop" shows in the footer this long after Enter (see the module doc)
 
 
@@ -132,6 +136,7 @@ class ChatPane(Vertical):
         self.unsaved = UnsavedRetry(self)
         self._stop_key_timer: OneShot | None = None  # shows "esc Stop" in the footer (_set_streaming)
         self._command_working = False  # a slash command's own work runs (not its dialog)
+        self._command_answer_pending = False  # its dialog was answered; the answer is being handled
         self._quit_after_command: Callable[[], object] | None = None  # ctrl+q meanwhile (quit_after_command)
 
     DEFAULT_CSS = """
@@ -276,6 +281,7 @@ class ChatPane(Vertical):
     async def _command(self, text: str) -> None:
         before = list(self.app.screen_stack)
         quit_now: Callable[[], object] | None = None
+        _IN_COMMAND.set(True)  # this worker's task only: what it opens is the command's doing
         try:
             self._command_working = True
             try:
@@ -291,7 +297,9 @@ class ChatPane(Vertical):
             if quit_now is not None:  # ctrl+q while it worked: the app ends now; what was held is dropped
                 self.call_later(quit_now)
             elif self.turns.held:
-                self.call_later(self._release_held)
+                self.call_later(self._release_held)  # after the dialog's answer is handled: it clears the flag
+            else:
+                self._command_answer_pending = False
 
     def quit_after_command(self, quit_now: Callable[[], object]) -> bool:
         """ctrl+q while a command works: ``quit_now`` when it ends (True), or at once (False).
@@ -326,6 +334,7 @@ class ChatPane(Vertical):
         check()
         if closed.is_set():
             return
+        self._command_answer_pending = True  # until the held text is released, after the answer's handling
         # the screen's result callback is queued (call_next) before it is popped, so the
         # command's own handling of the answer runs before what was held behind it
         app.screen_change_signal.subscribe(self, check, immediate=True)
@@ -336,6 +345,7 @@ class ChatPane(Vertical):
 
     async def _release_held(self) -> None:
         """Each text held behind the command, as if typed now; a command among them holds the rest."""
+        self._command_answer_pending = False
         held, self.turns.held = self.turns.held, []
         for index, text in enumerate(held):
             if self.turns.command is not None:
@@ -356,10 +366,18 @@ class ChatPane(Vertical):
         await self.send(text)
 
     def _unqueue_to_prompt(self) -> None:
-        """Another conversation opens: queued text goes back to the prompt, not to that one."""
-        if not self.turns.queued:
+        """Another conversation opens: queued text goes back to the prompt, not to that one.
+
+        So do the messages held behind a command, unless the command itself opens it
+        (``/new``, ``/incognito``, its dialog's answer): what was typed after those is
+        meant for the conversation they open. Held commands stay held (no conversation's).
+        """
+        by_the_command = _IN_COMMAND.get() or self._command_answer_pending
+        held = [] if by_the_command else [text for text in self.turns.held if parse(text) is None]
+        if not self.turns.queued and not held:
             return
-        texts, self.turns.queued = self.turns.queued, []
+        texts, self.turns.queued = self.turns.queued + held, []
+        self.turns.held = [text for text in self.turns.held if text not in held]
         back_to_prompt(texts, self.prompt)
         self.show_queued()
 
