@@ -528,7 +528,8 @@ class AgentTUI(App[int]):
         if chat is not None and chat.turns.unsent:
             from agenttui.ui.screens.quit_confirm import QuitConfirm
 
-            question = None if isinstance(self.screen, QuitConfirm) else QuitConfirm.for_queue(chat.turns.unsent)
+            question = None if isinstance(self.screen, QuitConfirm) else QuitConfirm.for_queue(
+                chat.turns.unsent, chat.waiting_for())
             if question is not None:  # (asked already: ctrl+q again quits)
                 self.push_screen(question, self._quit_if_confirmed)
                 return

@@ -111,3 +111,28 @@ async def test_a_message_held_behind_a_command_goes_back_to_the_prompt_when_anot
             await wait_until(pilot, lambda: pane.turns.command is None and not pane.turns.unsent)
             assert pane.prompt.text == "what do I drink?"
     assert not fake_openai.chat_requests
+
+
+@pytest.mark.slow
+async def test_quitting_with_a_message_held_behind_a_command_says_what_it_waits_for(
+    chat_services, fake_openai, monkeypatch
+):
+    """The question said 'typed during the reply' when no reply ran (held behind /remember)."""
+    from agenttui.ui.screens.quit_confirm import QuitConfirm
+
+    monkeypatch.setattr(files, "LOCK_TIMEOUT_S", 600.0)
+    chat_services.settings.recall.semantic = False
+    app = make_app(chat_services)
+    with lock_held_elsewhere(chat_services.paths.user_memory_file) as holder:
+        async with app.run_test(size=SIZE) as pilot:
+            pane = chat(app)
+            await send(pilot, "/remember I drink jasmine tea")
+            await wait_until(pilot, lambda: pane.turns.command == "remember" and pane.prompt.text == "")
+            await send(pilot, "what do I drink?")
+            await wait_until(pilot, lambda: pane.turns.unsent == ["what do I drink?"])
+            await pilot.press("ctrl+q")
+            await wait_until(pilot, lambda: isinstance(app.screen, QuitConfirm))
+            assert "typed during /remember is queued" in app.screen.statement, app.screen.statement
+            await pilot.press("escape")
+            release(holder)
+            await wait_until(pilot, lambda: pane.turns.command is None and not pane.turns.unsent, timeout=60)

@@ -15,8 +15,9 @@ class QuitConfirm(ConfirmScreen):
     """The confirm dialog for quitting with a queue (``AgentTUI.action_quit`` knows it by type)."""
 
     @classmethod
-    def for_queue(cls, queued: list[str]) -> QuitConfirm | None:
-        """The question for the chat's queue; None when it holds no message (only ``/incognito``)."""
+    def for_queue(cls, queued: list[str], during: str = "the reply") -> QuitConfirm | None:
+        """The question for the chat's queue (typed ``during`` what); None when it holds no message
+        (only ``/incognito``)."""
         waiting = [text for text in queued if text != ENTER_QUEUED]
         if not waiting:
             return None
@@ -24,6 +25,6 @@ class QuitConfirm(ConfirmScreen):
         first = " ".join(waiting[0].split())
         shown = first if len(first) <= 60 else first[:59] + "…"
         return cls("Quit with messages not sent?",
-                   f"{len(waiting)} message{'s' if many else ''} typed during the reply "
+                   f"{len(waiting)} message{'s' if many else ''} typed during {during} "
                    f"{'are' if many else 'is'} queued, not sent and not saved (“{shown}”); quitting drops "
                    f"{'them' if many else 'it'}. Esc keeps agenttui open.", confirm_label="Quit")

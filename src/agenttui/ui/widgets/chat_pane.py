@@ -253,6 +253,13 @@ class ChatPane(Vertical):
     def show_queued(self) -> None:
         self.query_one(QueuedLine).show(self.turns.queued, self.turns.held, self.turns.command)
 
+    def waiting_for(self) -> str:
+        """What the unsent messages wait for, in words: "the reply", "/remember", or both."""
+        running = self.turns.command
+        command = (f"/{inert_line(running, 30)}" if running else "a command") if self.turns.held else ""
+        return " and ".join(part for part in ("the reply" if self.turns.queued else "", command) if part) \
+            or "the reply"
+
     def run_command(self, text: str) -> None:
         """Run the slash command ``text`` now, or after the one still running (Enter, the palette).
 
