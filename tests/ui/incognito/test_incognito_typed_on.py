@@ -54,3 +54,23 @@ async def test_incognito_asked_twice_while_a_reply_streams_is_taken_back(chat_se
         await wait_until(pilot, lambda: "Saved as usual." in replies(app))
         assert not chat(app).incognito
     assert "nothing secret here" in _saved_texts(chat_services)
+
+
+@pytest.mark.slow
+async def test_incognito_typed_then_alt_i_at_once_ends_in_the_saved_chat_that_saves(chat_services, fake_openai):
+    """'/incognito' and alt+i ran at the same time: the second entry took the first's twin for the real
+    services, and leaving put the twin back: the chat said it was saved, and saved nothing."""
+    from agenttui.core.incognito import IncognitoHistory
+    from tests.ui.helpers import send_and_wait, workers_done
+
+    chat_services.settings.recall.semantic = False
+    fake_openai.reply("Kept.")
+    app = make_app(chat_services)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = chat(app)
+        type_at_once(app, "/incognito\r\x1bi")  # the command, then alt+i (in, then out again)
+        await workers_done(pilot)
+        await wait_until(pilot, lambda: not pane.incognito, explain=lambda: pane.incognito)
+        assert not isinstance(pane.services.history, IncognitoHistory)
+        await send_and_wait(pilot, "keep this one")
+    assert "keep this one" in _saved_texts(chat_services)

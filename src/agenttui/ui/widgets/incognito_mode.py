@@ -73,6 +73,10 @@ class IncognitoMode:
     def __init__(self, chat: IncognitoChat) -> None:
         self._chat = chat
         self._real_services: Services | None = None  # the app's services while incognito (chat's are the twin)
+        # One switch at a time: /incognito runs in the slash command's worker while alt+i runs in the
+        # app's handler; entering twice at once took the first twin for the real services, and leaving
+        # then kept the twin: a chat shown as saved that saved nothing.
+        self._switching = asyncio.Lock()
 
     @property
     def active(self) -> bool:
@@ -83,6 +87,10 @@ class IncognitoMode:
         return cast("IncognitoHistory", self._chat.services.history)
 
     async def toggle(self) -> None:
+        async with self._switching:
+            await self._toggle()
+
+    async def _toggle(self) -> None:
         if self.active:
             await self.leave()
         elif self._chat.streaming or self._chat.turns.queued:
@@ -106,7 +114,9 @@ class IncognitoMode:
         chat = self._chat
         after, chat.turns.queued = chat.turns.queued, []  # entering opens a new chat: it would hand them back
         if not self.active:
-            await self.enter()
+            async with self._switching:
+                if not self.active:
+                    await self.enter()
         if self.active:
             chat.turns.queued = after
         else:  # entering failed (and said why): nothing typed for incognito goes to the saved chat
