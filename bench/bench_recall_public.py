@@ -198,7 +198,7 @@ class Profile:
         import numpy as np
 
         from agenttui.core.recall.embeddings import from_blob
-        from agenttui.core.recall.semantic import backfill
+        from agenttui.core.recall.semantic import backfill, probe_languages, semantic_state
 
         started = time.perf_counter()
         # small batches: a CPU model embedding long turns must answer each request within
@@ -206,6 +206,9 @@ class Profile:
         result = backfill(self.services, batch=self.embed_batch)
         if result.error is not None:
             raise SystemExit(f"embedding backfill failed: {result.error}")
+        # what the app's background worker does after a complete pass: which languages the
+        # model reads (recall.language_probe), once per profile; the questions then find it
+        probe_languages(semantic_state(self.services))
         seconds = time.perf_counter() - started
         last = max((self.turns[k].message_id for k in self.dense_keys), default=0)
         with contextlib.closing(sqlite3.connect(self.services.history.db_path)) as db:

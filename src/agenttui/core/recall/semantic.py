@@ -22,7 +22,11 @@
   batch, an interruption loses at most the batch in flight, and the next run
   resumes where this one stopped (what has a vector is not sent again).
 * :func:`run_background` is the app's worker: a backfill after start-up,
-  then new messages every ``IDLE_S``.
+  then new messages every ``IDLE_S``. After its first complete pass it runs
+  the language probe (:mod:`recall.language_probe`) once, unless the margins
+  are kept in ``semantic.json``: a query in a language the model does not
+  understand is then ranked by keywords only (:meth:`SemanticState.understands`).
+  Until then rankings are fused as before; no turn waits for the probe.
 
 **One notice.** All of it shares one :class:`SemanticState` per session and
 profile. The first failure that turns semantic recall off makes one notice:
@@ -57,7 +61,9 @@ from typing import TYPE_CHECKING, TypeVar
 
 from agenttui.core.recall.embedding_client import EMBED_BATCH, EmbeddingClient, EmbeddingError
 from agenttui.core.recall.embeddings import EmbeddingIndex
+from agenttui.core.recall.language_probe import PROBE_VERSION, margins, not_understood
 from agenttui.core.recall.local_embedder import LOCAL_MODEL, Embedder, LocalEmbedder
+from agenttui.core.recall.query_language import language_of
 from agenttui.core.recall.query_without_names import without_names
 from agenttui.core.recall.retrieval import CANDIDATES, SemanticNotice
 from agenttui.core.recall.semantic_auto import (
@@ -97,11 +103,18 @@ class SemanticState:
     """Semantic recall of one session, profile and endpoint: client, index, on or off."""
 
     def __init__(self, history: HistoryStore, *, base_url: str | None, api_key: str | None, model: str,
-                 key: tuple[object, ...] = (), auto: AutoRecord | None = None) -> None:
+                 key: tuple[object, ...] = (), auto: AutoRecord | None = None,
+                 record: AutoRecord | None = None) -> None:
         self.key = key
         self.model = model
         self.base_url = base_url
         self.auto = auto  # "auto": what is said once per profile and endpoint (None: explicit true)
+        # where the language probe's margins are kept (``semantic.json``; None: this session only)
+        self.record = record or auto
+        kept = self.record.language_margins(base_url, model, PROBE_VERSION) if self.record else None
+        # languages the model does not understand (language_probe); None: not probed yet
+        self.weak_languages: frozenset[str] | None = None if kept is None else not_understood(kept)
+        self.probe_tried = False  # the probe ran (or failed) in this session: not again
         self.index = EmbeddingIndex.for_history(history, model)
         self.off_reason: str | None = None
         self.refused = False  # "auto": the endpoint answered that it has no embeddings
@@ -119,6 +132,31 @@ class SemanticState:
     @property
     def enabled(self) -> bool:
         return self.off_reason is None
+
+    def understands(self, query: str) -> bool:
+        """False when the probe found the model does not read the query's language
+        (:mod:`recall.language_probe`); True when it does, or nothing is known yet."""
+        weak = self.weak_languages
+        return not weak or language_of(query) not in weak
+
+    def probe_languages(self) -> None:
+        """Run the language probe once (the backfill's thread) and keep its margins; a failure
+        leaves the ranking fused as before (the batches say whether the endpoint works)."""
+        if self.probe_tried or self.weak_languages is not None or not self.enabled:
+            return
+        self.probe_tried = True
+        client = self.client()
+        try:
+            found = margins(lambda texts: client.embed(texts, timeout=BACKFILL_TIMEOUT_S), EMBED_BATCH)
+        except Exception as error:  # a bonus's bonus: never the backfill's failure
+            log.warning("semantic recall: language probe failed: %s", error)
+            return
+        self.weak_languages = not_understood(found)
+        log.info("semantic recall: %s does not understand %s", self.model, sorted(self.weak_languages) or "none")
+        if self.record is not None:
+            problem = self.record.mark_language_margins(self._base_url, self.model, PROBE_VERSION, found)
+            if problem:
+                log.warning("semantic recall: %s", problem)
 
     def client(self) -> Embedder:
         with self._lock:
@@ -194,6 +232,9 @@ class EmbeddingRanker:
                 if failure is not None and not failure.claimed:
                     return _settled(error=failure)
                 return _settled(())
+        if not self.state.understands(query):  # the model does not read its language: keywords only
+            return _settled(())
+        with self._lock:
             kept = self._rankings.get(key)
             if kept is not None and time.monotonic() - kept[0] < RANKING_TTL_S:
                 return _settled(kept[1])
@@ -294,7 +335,7 @@ def semantic_state(services: CoreServices) -> SemanticState:
         refused = auto.no_embeddings(services.base_url, model) if auto is not None else None
         lookup = services.api_key()
         state = SemanticState(history, base_url=services.base_url, api_key=lookup.value,
-                              model=model, key=key, auto=auto)
+                              model=model, key=key, auto=auto, record=auto or _auto_record(services))
         if state.missing_key:  # not kept: a key set later in the session counts
             state.off_reason = "no API key" + (f" ({lookup.problem})" if lookup.problem else "")
             return state
@@ -571,6 +612,14 @@ def _embed_rows(client: Embedder, rows: list[tuple[int, str]]) -> list[tuple[int
     return pairs
 
 
+def probe_languages(state: SemanticState) -> None:
+    """The language probe (:mod:`recall.language_probe`), once per session when its margins are
+    not kept yet, and only once something is embedded (the endpoint serves embeddings): the
+    background worker runs it after a complete backfill pass; never a turn. Blocks."""
+    if state.enabled and state.index.has_any():
+        state.probe_languages()
+
+
 PAUSED_POLL_S = 1.0  # how soon indexing resumes after incognito ends
 
 
@@ -626,6 +675,7 @@ def run_background(services: CoreServices, *, stop: threading.Event, notify: Cal
             return
         if result.complete:
             after = result.top_id
+            probe_languages(state)
         if result.embedded:
             log.info("semantic recall: embedded %d messages in %.1f s", result.embedded, result.seconds)
         wait(retry if result.error is not None else idle)

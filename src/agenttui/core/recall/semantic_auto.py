@@ -7,7 +7,8 @@ endpoint**, and remembered in that profile's folder of the data dir,
 
     {"endpoints": {"http://localhost:11434/v1": {
         "told": "2026-11-24T00:31:07Z",
-        "no_embeddings": {"model": "nomic-embed-text", "since": "...", "reason": "..."}}}}
+        "no_embeddings": {"model": "nomic-embed-text", "since": "...", "reason": "..."},
+        "languages": {"nomic-embed-text": {"version": 1, "margins": {"en": 0.57, "zh": 0.12}}}}}}
 
 * ``told``: the app's notice that this profile's history is sent to the
   endpoint for indexing, shown when the background indexing first succeeds.
@@ -19,6 +20,9 @@ endpoint**, and remembered in that profile's folder of the data dir,
   sessions do not ask again, nor say it again, until ``REPROBE_DAYS`` have passed (then one silent try: an endpoint that
   gained embeddings is used, and told). "Cannot reach the endpoint" is not
   remembered: the server may just be down.
+* ``languages``: per embedding model, the margins of the language probe
+  (:mod:`recall.language_probe`): which languages the model understands. Kept
+  with ``true`` as well as "auto" (it is what the model is, not what was said).
 
 Why the profile folder: the history that is sent is the profile's, so the
 record lives beside it and goes with it. An incognito or dry-run session
@@ -102,6 +106,24 @@ class AutoRecord:
         if (now or datetime.now(UTC)) - since > timedelta(days=REPROBE_DAYS):
             return None
         return str(value.get("reason") or "no embeddings")
+
+    def language_margins(self, base_url: str | None, model: str, version: int) -> dict[str, float] | None:
+        """The language probe's margins for ``model`` (measured with table ``version``), if kept."""
+        models = self.entry(base_url).get("languages")
+        kept = models.get(model) if isinstance(models, dict) else None
+        if not isinstance(kept, dict) or kept.get("version") != version or not isinstance(kept.get("margins"), dict):
+            return None
+        try:
+            return {str(lang): float(margin) for lang, margin in kept["margins"].items()}
+        except (TypeError, ValueError):
+            return None
+
+    def mark_language_margins(self, base_url: str | None, model: str, version: int,
+                              margins: dict[str, float]) -> str | None:
+        models = self.entry(base_url).get("languages")
+        kept = dict(models) if isinstance(models, dict) else {}
+        kept[model] = {"version": version, "margins": margins}
+        return self._update(base_url, {"languages": kept})
 
     def mark_told(self, base_url: str | None) -> str | None:
         """Record the notice as shown; a warning when it could not be saved."""
