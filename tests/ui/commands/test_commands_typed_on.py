@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from agenttui.core import files
 from agenttui.ui.app import make_app
 from agenttui.ui.screens.confirm import ConfirmScreen
-from tests.ui.commands.test_typing_during_a_command import lock_held_elsewhere, release
+from tests.ui.commands.memory_lock import remember_waiting
 from tests.ui.helpers import chat, notifications, replies, send, send_and_wait, type_at_once, wait_until
 
 SIZE = (120, 36)
@@ -58,19 +57,13 @@ async def test_quitting_while_remember_waits_on_the_lock_shows_it_and_quits_once
     chat_services, fake_openai, monkeypatch
 ):
     """ctrl+q left the terminal blank (the app gone, the process waiting on the write's thread)."""
-    monkeypatch.setattr(files, "LOCK_TIMEOUT_S", 600.0)
-    chat_services.settings.recall.semantic = False
-    app = make_app(chat_services)
-    with lock_held_elsewhere(chat_services.paths.user_memory_file) as holder:
-        async with app.run_test(size=SIZE) as pilot:
-            pane = chat(app)
-            await send(pilot, "/remember I drink jasmine tea")
-            await wait_until(pilot, lambda: pane.turns.command == "remember" and pane.prompt.text == "")
-            await pilot.press("ctrl+q")
-            await wait_until(pilot, lambda: any("/remember ends" in text for _, _, text in notifications(app)))
-            assert app.return_code is None and app.screen is app.main  # still there, saying why
-            release(holder)
-            await wait_until(pilot, lambda: app.return_code is not None, timeout=60)
+    async with remember_waiting(chat_services, monkeypatch, SIZE) as waiting:
+        app, pilot = waiting.app, waiting.pilot
+        await pilot.press("ctrl+q")
+        await wait_until(pilot, lambda: any("/remember ends" in text for _, _, text in notifications(app)))
+        assert app.return_code is None and app.screen is app.main  # still there, saying why
+        waiting.release()
+        await wait_until(pilot, lambda: app.return_code is not None, timeout=60)
     assert [item.text for item in chat_services.memory.items()] == ["I drink jasmine tea"]
 
 
@@ -92,24 +85,18 @@ async def test_a_message_held_behind_a_command_goes_back_to_the_prompt_when_anot
     chat_services, fake_openai, monkeypatch
 ):
     """Typed for this conversation, then ctrl+n: not sent into the new one (as a queued message)."""
-    monkeypatch.setattr(files, "LOCK_TIMEOUT_S", 600.0)
-    chat_services.settings.recall.semantic = False
-    app = make_app(chat_services)
-    with lock_held_elsewhere(chat_services.paths.user_memory_file) as holder:
-        async with app.run_test(size=SIZE) as pilot:
-            pane = chat(app)
-            await send(pilot, "/remember I drink jasmine tea")
-            await wait_until(pilot, lambda: pane.turns.command == "remember" and pane.prompt.text == "")
-            type_at_once(app, "what do I drink?\r/remember I live in Bandung\r")
-            typed = ["what do I drink?", "/remember I live in Bandung"]
-            await wait_until(pilot, lambda: pane.turns.unsent == typed, explain=lambda: pane.turns.unsent)
-            await pilot.press("ctrl+n")
-            await wait_until(pilot, lambda: pane.prompt.text == "what do I drink?", explain=lambda: pane.prompt.text)
-            assert pane.turns.unsent == ["/remember I live in Bandung"]  # a command is no conversation's
-            release(holder)
-            await wait_until(pilot, lambda: len(chat_services.memory.items()) == 2, timeout=60)
-            await wait_until(pilot, lambda: pane.turns.command is None and not pane.turns.unsent)
-            assert pane.prompt.text == "what do I drink?"
+    async with remember_waiting(chat_services, monkeypatch, SIZE) as waiting:
+        app, pilot, pane = waiting.app, waiting.pilot, waiting.pane
+        type_at_once(app, "what do I drink?\r/remember I live in Bandung\r")
+        typed = ["what do I drink?", "/remember I live in Bandung"]
+        await wait_until(pilot, lambda: pane.turns.unsent == typed, explain=lambda: pane.turns.unsent)
+        await pilot.press("ctrl+n")
+        await wait_until(pilot, lambda: pane.prompt.text == "what do I drink?", explain=lambda: pane.prompt.text)
+        assert pane.turns.unsent == ["/remember I live in Bandung"]  # a command is no conversation's
+        waiting.release()
+        await wait_until(pilot, lambda: len(chat_services.memory.items()) == 2, timeout=60)
+        await wait_until(pilot, lambda: pane.turns.command is None and not pane.turns.unsent)
+        assert pane.prompt.text == "what do I drink?"
     assert not fake_openai.chat_requests
 
 
@@ -120,19 +107,13 @@ async def test_quitting_with_a_message_held_behind_a_command_says_what_it_waits_
     """The question said 'typed during the reply' when no reply ran (held behind /remember)."""
     from agenttui.ui.screens.quit_confirm import QuitConfirm
 
-    monkeypatch.setattr(files, "LOCK_TIMEOUT_S", 600.0)
-    chat_services.settings.recall.semantic = False
-    app = make_app(chat_services)
-    with lock_held_elsewhere(chat_services.paths.user_memory_file) as holder:
-        async with app.run_test(size=SIZE) as pilot:
-            pane = chat(app)
-            await send(pilot, "/remember I drink jasmine tea")
-            await wait_until(pilot, lambda: pane.turns.command == "remember" and pane.prompt.text == "")
-            await send(pilot, "what do I drink?")
-            await wait_until(pilot, lambda: pane.turns.unsent == ["what do I drink?"])
-            await pilot.press("ctrl+q")
-            await wait_until(pilot, lambda: isinstance(app.screen, QuitConfirm))
-            assert "typed during /remember is queued" in app.screen.statement, app.screen.statement
-            await pilot.press("escape")
-            release(holder)
-            await wait_until(pilot, lambda: pane.turns.command is None and not pane.turns.unsent, timeout=60)
+    async with remember_waiting(chat_services, monkeypatch, SIZE) as waiting:
+        app, pilot, pane = waiting.app, waiting.pilot, waiting.pane
+        await send(pilot, "what do I drink?")
+        await wait_until(pilot, lambda: pane.turns.unsent == ["what do I drink?"])
+        await pilot.press("ctrl+q")
+        await wait_until(pilot, lambda: isinstance(app.screen, QuitConfirm))
+        assert "typed during /remember is queued" in app.screen.statement, app.screen.statement
+        await pilot.press("escape")
+        waiting.release()
+        await wait_until(pilot, lambda: pane.turns.command is None and not pane.turns.unsent, timeout=60)

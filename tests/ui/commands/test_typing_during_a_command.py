@@ -8,42 +8,16 @@ Here another process really holds the lock (a child python with ``filelock``).
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
-
 import pytest
 
 from agenttui.core import files
 from agenttui.ui.app import make_app
 from agenttui.ui.screens.quit_confirm import QuitConfirm
 from agenttui.ui.widgets.queued_line import QueuedLine
+from tests.ui.commands.memory_lock import lock_held_elsewhere, release
 from tests.ui.helpers import chat, notifications, replies, send, wait_until
 
 SIZE = (100, 30)
-HOLD = ("import sys\nfrom filelock import FileLock\nlock = FileLock(sys.argv[1])\nlock.acquire()\n"
-        "print('held', flush=True)\nsys.stdin.read()\n")
-
-
-@contextmanager
-def lock_held_elsewhere(path: Path) -> Iterator[subprocess.Popen[str]]:
-    """Another process holds ``path``'s lock (the store's sibling ``.lock``) until the block ends."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    holder = subprocess.Popen([sys.executable, "-c", HOLD, str(path.with_name(path.name + ".lock"))],
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
-        yield holder
-    finally:
-        release(holder)
-
-
-def release(holder: subprocess.Popen[str]) -> None:
-    if holder.stdin is not None and not holder.stdin.closed:
-        holder.stdin.close()  # the child reads to EOF and exits: its lock goes with it
-    holder.wait(timeout=60)
 
 
 def queued_line(app) -> str:
