@@ -7,13 +7,12 @@ Real services, SQLite and the ``openai`` client against the fake server. A
 from __future__ import annotations
 
 import json
-import threading
-import time
 
 from agenttui.core.context.assemble import assemble
 from agenttui.core.models import Message
-from agenttui.core.recall.semantic import backfill, run_background, semantic_state
+from agenttui.core.recall.semantic import backfill, semantic_state
 from agenttui.core.recall.semantic_auto import FILE_NAME, REPROBE_DAYS
+from tests.unit.history.background_worker import run_worker_until
 
 
 def _seed(services, texts=("how do we deploy the kraken service?", "run make deploy")) -> str:
@@ -21,23 +20,6 @@ def _seed(services, texts=("how do we deploy the kraken service?", "run make dep
     cid = history.create_conversation("seeded").id
     history.append_many(cid, [Message("user" if i % 2 == 0 else "assistant", t) for i, t in enumerate(texts)])
     return cid
-
-
-def _worker_notices(services, until) -> list[str]:
-    """Run the app's background worker until ``until()`` holds; the notices it gave."""
-    stop, notices = threading.Event(), []
-    worker = threading.Thread(target=run_background, args=(services,),
-                              kwargs={"stop": stop, "notify": notices.append, "idle": 0.05, "retry": 0.05})
-    worker.start()
-    try:
-        deadline = time.monotonic() + 30
-        while not until():
-            assert time.monotonic() < deadline, "timed out"
-            time.sleep(0.02)
-    finally:
-        stop.set()
-        worker.join(timeout=10)
-    return notices
 
 
 def _record(services) -> dict:
@@ -50,7 +32,7 @@ def test_auto_is_the_default_and_says_once_per_profile_and_endpoint_that_history
     assert first.settings.recall.semantic == "auto"
     _seed(first)
     index = semantic_state(first).index
-    notices = _worker_notices(first, lambda: index.has_any())
+    notices = run_worker_until(first, lambda: index.has_any())
     assert len(notices) == 1
     assert fake_openai.base_url.rstrip("/") + "/embeddings" in notices[0]
     assert "semantic = false" in notices[0]
@@ -59,7 +41,7 @@ def test_auto_is_the_default_and_says_once_per_profile_and_endpoint_that_history
     second = session()  # a later session: already told
     _seed(second, ("a newer message",))
     sent = len(fake_openai.embedding_requests)
-    assert _worker_notices(second, lambda: len(fake_openai.embedding_requests) > sent) == []
+    assert run_worker_until(second, lambda: len(fake_openai.embedding_requests) > sent) == []
 
 
 def test_an_endpoint_without_embeddings_gives_one_notice_then_is_not_asked_again(fake_openai, session,
@@ -68,7 +50,7 @@ def test_an_endpoint_without_embeddings_gives_one_notice_then_is_not_asked_again
     first = session()
     _seed(first)
     current = first.history.create_conversation("today").id
-    notices = _worker_notices(first, lambda: not semantic_state(first).enabled)
+    notices = run_worker_until(first, lambda: not semantic_state(first).enabled)
     assert len(notices) == 1 and "keyword search" in notices[0] and "404" in notices[0]
     asked = len(fake_openai.embedding_requests)
     assert asked == 1
@@ -116,5 +98,5 @@ def test_false_sends_nothing(fake_openai, session):
     first = session()
     first.settings.recall.semantic = False
     _seed(first)
-    assert _worker_notices(first, lambda: True) == []
+    assert run_worker_until(first, lambda: True) == []
     assert fake_openai.embedding_requests == []

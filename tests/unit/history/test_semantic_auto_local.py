@@ -10,16 +10,14 @@ Real services, SQLite and the ``openai`` client against the fake server.
 
 from __future__ import annotations
 
-import threading
-import time
-
 import pytest
 
 from agenttui.core.context.assemble import assemble
 from agenttui.core.models import Message
 from agenttui.core.recall.embeddings import EmbeddingIndex
 from agenttui.core.recall.local_embedder import LOCAL_MODEL
-from agenttui.core.recall.semantic import backfill, rank_before_turn, run_background, semantic_state
+from agenttui.core.recall.semantic import backfill, rank_before_turn, semantic_state
+from tests.unit.history.background_worker import run_worker_until
 
 pytest.importorskip("numpy", reason="the local embedder needs NumPy (agenttui[local-embeddings])")
 
@@ -42,22 +40,6 @@ def _local_vectors(services) -> int:
         return index.count()
     finally:
         index.close()
-
-
-def _run_worker(services, until) -> list[str]:
-    stop, notices = threading.Event(), []
-    worker = threading.Thread(target=run_background, args=(services,),
-                              kwargs={"stop": stop, "notify": notices.append, "idle": 0.05, "retry": 0.05})
-    worker.start()
-    try:
-        deadline = time.monotonic() + 60  # generous: a shared machine
-        while not until():
-            assert time.monotonic() < deadline, "timed out"
-            time.sleep(0.02)
-    finally:
-        stop.set()
-        worker.join(timeout=30)
-    return notices
 
 
 def test_auto_without_endpoint_embeddings_stays_lexical_even_with_the_local_extra(fake_openai, session):
@@ -91,7 +73,7 @@ def test_local_by_name_still_indexes_on_this_machine(fake_openai, session, paths
     services = session()
     assert services.settings.recall.semantic == "local"
     _seed(services)
-    _run_worker(services, lambda: _local_vectors(services) == 5)
+    run_worker_until(services, lambda: _local_vectors(services) == 5)
     ranking = semantic_state(services).ranker.rank_messages("how is my puppy doing after the vet visit?", 3)
     assert services.history.get_message(ranking[0]).content == DOG
     assert fake_openai.requests == []

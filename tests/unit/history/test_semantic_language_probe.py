@@ -10,8 +10,6 @@ something by serving each English pair's second sentence as its first (``embed_a
 from __future__ import annotations
 
 import json
-import threading
-import time
 
 from agenttui.core.context.assemble import assemble
 from agenttui.core.models import Message
@@ -19,9 +17,10 @@ from agenttui.core.recall.language_pairs import PAIRS
 from agenttui.core.recall.language_probe import UNDERSTOOD, margins, not_understood
 from agenttui.core.recall.query_language import language_of
 from agenttui.core.recall.retrieval import CANDIDATES
-from agenttui.core.recall.semantic import backfill, probe_languages, run_background, semantic_state
+from agenttui.core.recall.semantic import backfill, probe_languages, semantic_state
 from agenttui.core.recall.semantic_auto import FILE_NAME
 from tests.fakes.openai_server import fake_embedding
+from tests.unit.history.background_worker import run_worker_until
 
 CHINESE_QUESTION = "我的猫叫什么名字？"
 ENGLISH_QUESTION = "what is my cat called?"
@@ -49,25 +48,6 @@ def _seed(services) -> str:
 
 def _probe_requests(fake) -> int:
     return sum(1 for body in fake.embedding_requests if PROBE_TEXTS & set(body["input"]))
-
-
-def _run_worker(services, until) -> None:
-    """The app's background worker (backfill, then the probe) until ``until()`` holds."""
-    stop = threading.Event()
-    worker = threading.Thread(
-        target=run_background,
-        args=(services,),
-        kwargs={"stop": stop, "notify": lambda _notice: None, "idle": 0.05, "retry": 0.05},
-    )
-    worker.start()
-    try:
-        deadline = time.monotonic() + 30
-        while not until():
-            assert time.monotonic() < deadline, "timed out"
-            time.sleep(0.02)
-    finally:
-        stop.set()
-        worker.join(timeout=10)
 
 
 def _queries(fake, text: str) -> int:
@@ -110,7 +90,7 @@ def test_the_indexer_probes_once_and_a_not_understood_language_ranks_by_keywords
     state = semantic_state(first)
     assert state.weak_languages is None  # not probed yet
 
-    _run_worker(first, lambda: state.weak_languages is not None)
+    run_worker_until(first, lambda: state.weak_languages is not None)
     probed = _probe_requests(fake_openai)  # a request per EMBED_BATCH sentences
     assert probed > 0
     assert state.weak_languages is not None and "zh" in state.weak_languages and "en" not in state.weak_languages
@@ -126,7 +106,7 @@ def test_the_indexer_probes_once_and_a_not_understood_language_ranks_by_keywords
     assert "zh" in (semantic_state(second).weak_languages or ())
     _seed(second)
     sent = len(fake_openai.embedding_requests)
-    _run_worker(second, lambda: len(fake_openai.embedding_requests) > sent)
+    run_worker_until(second, lambda: len(fake_openai.embedding_requests) > sent)
     probe_languages(semantic_state(second))
     assert _probe_requests(fake_openai) == probed
 
