@@ -409,23 +409,32 @@ class ChatPane(Vertical):
         self.chat_log.anchor()
         self.turn_view.reset()
         self.session.turn_started()
-        self._run_turn(turn)
+        self._run_turn(turn, self.conversation_id)
 
     @work(group="chat-turn", exclusive=True, exit_on_error=False)
-    async def _run_turn(self, turn: Turn) -> None:
+    async def _run_turn(self, turn: Turn, sent_in: str | None) -> None:
+        """``sent_in``: the conversation shown when Enter sent it (None: a new one, or the one the
+        cold start's lookup finds). Read here instead, after the waits below, it was the one shown
+        by then: a message sent, then /new (or another conversation opened) at once, went into a
+        new conversation of its own that nobody had opened, or into the one opened."""
         try:
             await app_parts(self).first_turn_ready()  # being prepared: wait rather than race it
             await self.turns.conversation_ready(turn, LOOKUP_WAIT)
-            if self.conversation_id is not None:
-                cid = self.conversation_id
+            # a turn that waited for the lookup continues what it found, unless the user left first
+            turn_cid = sent_in if sent_in is not None or turn.cancel.is_set() else self.conversation_id
+            if turn_cid is not None:
+                cid = turn_cid
                 existing = await asyncio.to_thread(self.services.history.get_conversation, cid)
                 if existing is None:
-                    moved = asyncio.Event()
-                    self.post_message(self._ConversationGone(turn, moved))
-                    await moved.wait()
+                    turn_cid = None  # deleted meanwhile: the message starts a new conversation
+                    if self.conversation_id == cid:  # still shown: the chat leaves it and says so
+                        moved = asyncio.Event()
+                        self.post_message(self._ConversationGone(turn, moved))
+                        await moved.wait()
+                    else:  # left already: kept in a conversation of its own, as a new question
+                        self.turns.conversation_lost(turn)
                 elif not self.conversation_model.knows(cid) and self.conversation_id == cid:
                     self.conversation_model.adopt(existing)  # continued before it was opened (a cold start)
-            turn_cid = self.conversation_id
             if turn_cid is None:
                 conversation = await asyncio.to_thread(
                     self.services.history.create_conversation, None, self.conversation_model.in_use)
