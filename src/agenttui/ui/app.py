@@ -607,7 +607,9 @@ def make_app(services: Services, *, check_api_key: bool = True, defer_panes: boo
 
 def run_app(profile: str | None = None, typed_before: str = "") -> int:
     from agenttui.bootstrap import build_services
+    from agenttui.ui import escape_or_option_arrow
 
+    escape_or_option_arrow.install()  # the terminal's reads: ESC f + typing is Esc then "f"
     services = build_services(profile=profile)
     try:
         app = make_app(services, typed_before=typed_before)

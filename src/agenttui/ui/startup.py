@@ -328,11 +328,11 @@ def keys_typed_before(text: str) -> list[Message]:
     """The key events of ``text``, bytes typed before the app read the terminal (step 8), as
     Textual's own input thread would parse them (escape sequences included); the app posts
     them to itself before its driver starts, so they come first and the type-ahead holds them."""
-    from textual._xterm_parser import XTermParser
+    from agenttui.ui.escape_or_option_arrow import EscapeAwareParser
 
     if not text:
         return []
-    parser = XTermParser()
+    parser = EscapeAwareParser()  # as the driver's (run_app installs it): ESC f + typing is Esc, "f"
     return [*parser.feed(text), *parser.feed("")]  # "": the end, so a lone Esc is a key too
 
 
