@@ -79,6 +79,12 @@ class ScratchHistory(HistoryStore):
                 self._conn = None
 
 
+def _named(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[str]:
+    """The conversation ids a history call names (its first argument, ``cid=``, ``conversation_id=``)."""
+    named = [a for a in args[:1] if isinstance(a, str)]
+    return named + [kwargs[k] for k in ("cid", "conversation_id") if isinstance(kwargs.get(k), str)]
+
+
 class IncognitoHistory:
     """Reads every conversation; writes only the in-memory ones (see the module doc).
 
@@ -101,6 +107,9 @@ class IncognitoHistory:
         self.notices: list[str] = []
         self._scratch: ScratchHistory | None = None
         self._ids: set[str] = set()
+        # conversations dropped by discard(): a write still on its way (the cancelled turn's
+        # partial reply) finds them gone, as a deleted conversation, not refused and kept for later
+        self._discarded: set[str] = set()
 
     # -- routing ---------------------------------------------------------------
     @property
@@ -130,9 +139,7 @@ class IncognitoHistory:
         return cid is not None and cid in self._ids
 
     def _store_for(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> HistoryStore:
-        named = [a for a in args[:1] if isinstance(a, str)]
-        named += [kwargs[k] for k in ("cid", "conversation_id") if isinstance(kwargs.get(k), str)]
-        return self.scratch if any(self.owns(c) for c in named) else self.real
+        return self.scratch if any(self.owns(c) for c in _named(args, kwargs)) else self.real
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
@@ -143,6 +150,11 @@ class IncognitoHistory:
             try:
                 return getattr(store, name)(*args, **kwargs)
             except HistoryWriteError as exc:
+                gone = next((c for c in _named(args, kwargs) if c in self._discarded), None)
+                if store is self.real and gone is not None:  # left incognito meanwhile: nothing to keep
+                    from agenttui.core.history.store import UnknownConversationError
+
+                    raise UnknownConversationError(gone) from exc
                 if store is self.real:
                     raise IncognitoRefused(
                         f"incognito: saved conversations are not changed ({name}); leave "
@@ -190,6 +202,7 @@ class IncognitoHistory:
         if self._scratch is not None:
             self._scratch.close()
             self._scratch = None
+        self._discarded |= self._ids
         self._ids.clear()
         self.real.close()
 
