@@ -73,7 +73,7 @@ class TurnEnd:
         if event.stop_reason == "cancelled":
             if turn.stopped:  # marked when Esc was pressed: one marker
                 self._cancel_shown(turn)
-            else:
+            elif not _left(turn):
                 if reply is not None:
                     reply.mark_incomplete("cancelled")
                 await self._cancelled_notice()
@@ -98,7 +98,8 @@ class TurnEnd:
         if shown:
             self._cancel_shown(turn)
         elif event.stop_reason == "cancelled":
-            await self._cancelled_notice()
+            if not _left(turn):
+                await self._cancelled_notice()
         else:
             hint = f"  Press {self.retry_key()} to retry." if event.retryable else ""
             await chat.chat_log.notice(f"{event.error}{hint}", error=True)
@@ -170,3 +171,10 @@ class TurnEnd:
         else:
             chat.notify("Nothing to retry yet: it asks again after a reply that failed or was "
                         "cancelled, and regenerates a finished one.")
+
+
+def _left(turn: Turn) -> bool:
+    """The turn was cancelled by leaving its conversation (/new, another one opened, incognito
+    left), not by Esc: its end comes once the chat shows where the user went, which its
+    "Cancelled. ctrl+r asks again." is not about -- and there ctrl+r had nothing to ask again."""
+    return turn.cancel.is_set() and not turn.stopped
