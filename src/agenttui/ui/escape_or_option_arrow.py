@@ -18,8 +18,15 @@ character is followed in the same read by a printable character is not looked up
 table (:class:`EscapeAwareParser`): the parser reads on, as after any ESC + letter, and
 makes alt+f, "o", "l"... of it. Alone at the end of a read it stays ctrl+right. "ESC O" with an
 upper-case letter (F1-F4, Home/End, application-mode arrows) is left alone: F2 opens the
-Memory box and typing follows it, in the same read when the app is busy. ESC + a digit
-(Option+1 types "¡") is left too: alt+1..3 are the app's pane keys.
+Memory box and typing follows it, in the same read when the app is busy.
+
+ESC + a digit, "-" or "=" is a macOS Option character in the table (ESC 2 is "™"), and ESC +
+a space or other punctuation is read as that character alone: the Esc vanished either way,
+and in Settings, Esc and "2 cats?" typed at once saved ``model = "™ cats?"``. Such a
+sequence with text typed right after it is an Esc key, then the character
+(:data:`TYPED_AFTER_ESC`): an Esc, not alt+<digit>, since alt+1..3 are the pane keys. The
+characters that open a terminal's own sequences ("[", "]", "P", "X", "^", "_", "\\") are
+not among them: a reply the terminal sends must never read as Esc.
 
 Textual's driver builds its parser in its input thread from ``linux_driver.XTermParser``;
 :func:`install` points that name at :class:`EscapeAwareParser`, and does nothing when
@@ -43,14 +50,23 @@ MERGEABLE: frozenset[str] = frozenset(
     ({"\x1bf", "\x1bb"} & ANSI_SEQUENCES_KEYS.keys())
     | {key for key in ANSI_SEQUENCES_KEYS if len(key) == 3 and key.startswith("\x1bO") and key[2].islower()}
 )
-_MERGEABLE_RE = re.compile("|".join(re.escape(key) for key in sorted(MERGEABLE, key=len, reverse=True)))
-_TAIL = max(map(len, MERGEABLE), default=1) - 1  # of the previous read: an Esc, or Esc and "O"
+# ESC + a digit, "-", "=" (macOS Option characters in the table), a space or punctuation (read as
+# that character alone): with text after them, an Esc key and then the character as typed
+_SEQUENCE_OPENERS = frozenset("[]PX^_\\O")
+TYPED_AFTER_ESC: frozenset[str] = frozenset(
+    "\x1b" + c
+    for c in "0123456789 !\"#$%&'()*+,-./:;<=>?@{|}~`"
+    if c not in _SEQUENCE_OPENERS and not isinstance(ANSI_SEQUENCES_KEYS.get("\x1b" + c), tuple)
+)
+_WATCHED = MERGEABLE | TYPED_AFTER_ESC
+_MERGEABLE_RE = re.compile("|".join(re.escape(key) for key in sorted(_WATCHED, key=len, reverse=True)))
+_TAIL = max(map(len, _WATCHED), default=1) - 1  # of the previous read: an Esc, or Esc and "O"
 
 
 def typed_on_at(data: str, before: str = "") -> list[int]:
-    """Where in ``data`` (one read) a :data:`MERGEABLE` sequence ends with a printable character
-    read right after it: the index of its last character. ``before``: the previous read (an Esc
-    at its end, the letter at the start of this one)."""
+    """Where in ``data`` (one read) a :data:`MERGEABLE` or :data:`TYPED_AFTER_ESC` sequence ends
+    with a printable character read right after it: the index of its last character. ``before``:
+    the previous read (an Esc at its end, the letter at the start of this one)."""
     tail = before[max(0, len(before) - _TAIL) :]
     text = tail + data
     ends = []
@@ -97,6 +113,8 @@ class EscapeAwareParser(XTermParser):
         # is not the end of such a sequence (its ESC was in a paste) changes nothing
         if self._typed_on and sequence in MERGEABLE:
             return ()
+        if self._typed_on and sequence in TYPED_AFTER_ESC:
+            return [events.Key("escape", "\x1b"), *super()._sequence_to_key_events(sequence[1])]
         return super()._sequence_to_key_events(sequence, alt)
 
 

@@ -12,13 +12,14 @@ import pytest
 
 from agenttui.core.models import Message
 from agenttui.ui.app import make_app
-from tests.ui.helpers import history_list_focused, type_at_once, wait_until, workers_done
+from agenttui.ui.escape_or_option_arrow import EscapeAwareParser
+from tests.ui.helpers import history_list_focused, wait_until, workers_done
 
 SIZE = (120, 40)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("burst", ["\x1bhello\r", "\x1bdelete\r", "\x1b\x1bad\r"])
+@pytest.mark.parametrize("burst", ["\x1bhello\r", "\x1bdelete\r", "\x1b\x1bad\r", "\x1b2 cats?\r"])
 async def test_esc_with_typing_cancels_the_rename(services, burst):
     conversation = services.history.create_conversation("Deploy notes")
     services.history.append(conversation.id, Message(role="user", content="how do we deploy?"))
@@ -29,7 +30,9 @@ async def test_esc_with_typing_cancels_the_rename(services, burst):
         rename = pane.query_one("#history-rename")
         await wait_until(pilot, lambda: rename.has_focus)
 
-        type_at_once(app, burst)
+        parser = EscapeAwareParser()  # the app's parser in a terminal: Esc + "2 …" is Esc, then "2 …"
+        for event in [*parser.feed(burst), *parser.feed("")]:
+            app.post_message(event)
         await wait_until(pilot, lambda: not rename.display)
         await workers_done(pilot)
         assert app.screen is app.main  # no delete confirmation asked for

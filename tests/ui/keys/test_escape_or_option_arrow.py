@@ -52,6 +52,21 @@ def test_esc_o_and_a_lowercase_letter_with_text_after_it():
     assert keys("\x1bOk") == [("plus", "+")]  # the application keypad's +, alone
 
 
+@pytest.mark.parametrize("typed", ["2 cats?", "1 more thing", " cats", "?x", ".x", "-x", "=x"])
+def test_esc_and_a_digit_space_or_punctuation_with_text_after_it_is_esc_then_the_text(typed):
+    """ESC 2 was "™" (a macOS Option character) and ESC + space was a space: the Esc vanished,
+    and in Settings Esc and "2 cats?" typed at once saved model = "™ cats?"."""
+    got = keys("\x1b" + typed)
+    assert got[0] == ("escape", "\x1b")
+    assert "".join(character or "" for _, character in got[1:]) == typed
+
+
+def test_esc_and_a_digit_alone_in_its_read_is_left_as_textual_reads_it():
+    assert keys("\x1b2") == [("trade_mark_sign", "™")]
+    assert keys("\x1b[Cab")[0] == ("right", None)  # a terminal's own sequences never read as Esc
+    assert keys("\x1b]x")[0] != ("escape", "\x1b")
+
+
 def test_f_keys_and_other_sequences_are_unchanged():
     assert keys("\x1bOQhello")[0] == ("f2", None)  # F2 and typing after it in one read
     assert keys("\x1b[Cab")[0] == ("right", None)
@@ -91,4 +106,45 @@ async def test_esc_and_follow_up_at_once_in_the_add_box_send_the_message(chat_se
             explain=lambda: (repr(field.value), repr(chat(app).prompt.text)),
         )
         assert fake_openai.last_messages()[-1]["content"] == "follow up 1"
+    assert [item.text for item in chat_services.memory.items()] == notes
+
+
+@pytest.mark.slow
+async def test_esc_and_a_message_starting_with_a_digit_in_settings_saves_nothing_and_sends_it(
+    chat_services, fake_openai
+):
+    """Esc and "2 cats?" read at once were "™ cats?": Settings' model field typed it and Enter
+    saved it to config.toml, and the app then asked for that model."""
+    from agenttui.ui.screens.settings import SettingsScreen
+
+    chat_services.settings.recall.semantic = False
+    fake_openai.reply("Noted.")
+    app = make_app(chat_services)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await focused_field(pilot, app, "#prompt")
+        await app.run_action("open_settings")
+        await wait_until(pilot, lambda: isinstance(app.screen, SettingsScreen) and app.focused is not None)
+        parser = EscapeAwareParser()
+        for event in [*parser.feed("\x1b2 cats?\r"), *parser.feed("")]:
+            app.post_message(event)
+        await wait_until(pilot, lambda: bool(fake_openai.chat_requests),
+                         explain=lambda: (app.screen, app.focused, repr(chat(app).prompt.text)))
+        assert fake_openai.last_messages()[-1]["content"] == "2 cats?"
+    config = chat_services.paths.config_file
+    assert not config.exists() or "cats" not in config.read_text()
+
+
+@pytest.mark.slow
+async def test_esc_and_a_message_starting_with_a_digit_in_the_add_box_send_the_message(chat_services, fake_openai):
+    fake_openai.reply("Noted.")
+    notes = [item.text for item in chat_services.memory.items()]
+    app = make_app(chat_services)
+    async with app.run_test(size=(120, 36)) as pilot:
+        field = await focused_field(pilot, app, "#memory-add")
+        parser = EscapeAwareParser()
+        for event in [*parser.feed("\x1b2 cats?\r"), *parser.feed("")]:
+            app.post_message(event)
+        await wait_until(pilot, lambda: bool(fake_openai.chat_requests),
+                         explain=lambda: (repr(field.value), repr(chat(app).prompt.text)))
+        assert fake_openai.last_messages()[-1]["content"] == "2 cats?"
     assert [item.text for item in chat_services.memory.items()] == notes

@@ -14,10 +14,11 @@ from __future__ import annotations
 import pytest
 from textual.widgets import OptionList
 
+from agenttui.ui.escape_or_option_arrow import EscapeAwareParser
 from agenttui.ui.widgets.memory_item_editor import MemoryItemEditor
 from agenttui.ui.widgets.memory_pane import MemoryPane
 from tests.ui.data_harness import Harness, services_for, settle
-from tests.ui.helpers import type_at_once, wait_until
+from tests.ui.helpers import wait_until
 
 
 async def _editing(pilot, app, services):
@@ -46,7 +47,7 @@ async def test_typing_in_the_editor_adds_to_the_item_instead_of_replacing_it(tmp
     assert [i.text for i in services.memory.items()] == ["prefer metric units, always"]
 
 
-@pytest.mark.parametrize("burst", ["\x1bhello\r", "\x1bdelete\r", "\x1b\x1bd\r"])
+@pytest.mark.parametrize("burst", ["\x1bhello\r", "\x1bdelete\r", "\x1b\x1bd\r", "\x1b2 cats?\r"])
 async def test_esc_with_typing_cancels_the_edit_and_changes_nothing(tmp_path, burst):
     services = services_for(tmp_path)
     services.memory.add_note("prefer metric units")
@@ -54,7 +55,9 @@ async def test_esc_with_typing_cancels_the_edit_and_changes_nothing(tmp_path, bu
     app = Harness(services, MemoryPane)
     async with app.run_test(size=(120, 36)) as pilot:
         editor = await _editing(pilot, app, services)
-        type_at_once(app, burst)
+        parser = EscapeAwareParser()  # the app's parser in a terminal: Esc + "2 …" is Esc, then "2 …"
+        for event in [*parser.feed(burst), *parser.feed("")]:
+            app.post_message(event)
         await wait_until(pilot, lambda: not editor.display, explain=lambda: editor.value)
         await settle(pilot, app)
     assert sorted(i.text for i in services.memory.items()) == ["lives in Bandung", "prefer metric units"]

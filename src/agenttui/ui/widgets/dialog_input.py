@@ -8,7 +8,9 @@ key runs Esc's binding at once (the dialog closes) and the letter goes to the ap
 the keys of the burst already queued to this field follow it there, in order, instead of
 being typed here (an Enter would submit the closed dialog). Waiting for the key to bubble to
 the dialog's own :class:`~agenttui.ui.escape_then_key.Handover` is too late: the field
-handles the whole burst first.
+handles the whole burst first. A plain Esc with keys read right behind it (the parser's
+Esc + "2 cats?") closes the dialog here too, before those keys: through the dialog's
+binding they were typed into the closing field and lost.
 """
 
 from __future__ import annotations
@@ -23,6 +25,11 @@ class DialogInput(Input):
     async def _on_key(self, event: events.Key) -> None:
         if not self.screen.is_current:  # the dialog closed under a burst: typed for below
             self._hand_on(event, event.key, event.character)
+            return
+        if event.key == "escape":  # closes the dialog now: keys queued behind it are for below
+            event.stop()
+            event.prevent_default()
+            await press_escape(self.app, self.screen.active_bindings)
             return
         after = typed_after_escape(event, self.screen.active_bindings, not self.value)
         if after is None:

@@ -37,6 +37,12 @@ class EditBox(Input):
         self.display = False
 
     async def _on_key(self, event: events.Key) -> None:
+        if self.editing and event.key == "escape":  # at once: the keys read behind it are queued here
+            event.stop()
+            event.prevent_default()
+            await press_escape(self.app, self.screen.active_bindings)
+            self.editing = False
+            return
         if self.editing and typed_after_escape(event, self.screen.active_bindings, not self.value) is None:
             await super()._on_key(event)
             return

@@ -47,6 +47,14 @@ class EscapeAwareInput(Input):
         elif self._handing_on:
             self._hand_on(event.key, event.character, event)
             return
+        elif event.key == "escape" and not (self.ONLY_WHEN_EMPTY and self.value):
+            # run here, at once: keys read right behind it (the parser's Esc + "2 cats?") are
+            # already queued to this box, and through the binding they were typed into it
+            await press_escape(self.app, self.screen.active_bindings)
+            self._handing_on = True
+            event.stop()
+            event.prevent_default()
+            return
         elif merged_character(event) is not None and not (self.ONLY_WHEN_EMPTY and self.value):
             bindings = self.screen.active_bindings
             after = typed_after_escape(event, bindings, empty=not self.value)
