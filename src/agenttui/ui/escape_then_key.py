@@ -69,6 +69,14 @@ async def press_escape(app: App[object], bindings: Mapping[str, ActiveBinding]) 
         await app.run_action(active.binding.action, active.node)
 
 
+async def escape_here(app: App[object], event: events.Key, bindings: Mapping[str, ActiveBinding]) -> None:
+    """Esc's binding run by the box that got the key, at once: the keys read right behind it
+    are already queued to that box, and through the normal dispatch they were typed into it."""
+    event.stop()
+    event.prevent_default()
+    await press_escape(app, bindings)
+
+
 def _enabled(active: ActiveBinding | None) -> bool:
     return active is not None and active.enabled
 

@@ -90,22 +90,25 @@ def test_the_driver_builds_its_parser_from_the_name_install_replaces(monkeypatch
     assert escape_or_option_arrow.install()  # twice: still in place
 
 
+def typed_in_terminal(app, raw: str) -> None:
+    """``raw`` read at once by the app's own parser in a terminal, its events posted to the app."""
+    parser = EscapeAwareParser()
+    for event in [*parser.feed(raw), *parser.feed("")]:
+        app.post_message(event)
+
+
 @pytest.mark.slow
-async def test_esc_and_follow_up_at_once_in_the_add_box_send_the_message(chat_services, fake_openai):
+@pytest.mark.parametrize("message", ["follow up 1", "2 cats?"])  # ESC f was Option+Right; ESC 2 was "™"
+async def test_esc_and_a_message_at_once_in_the_add_box_send_the_message(chat_services, fake_openai, message):
     fake_openai.reply("Noted.")
     notes = [item.text for item in chat_services.memory.items()]
     app = make_app(chat_services)
     async with app.run_test(size=(120, 36)) as pilot:
         field = await focused_field(pilot, app, "#memory-add")
-        parser = EscapeAwareParser()
-        for event in [*parser.feed("\x1bfollow up 1\r"), *parser.feed("")]:
-            app.post_message(event)
-        await wait_until(
-            pilot,
-            lambda: bool(fake_openai.chat_requests),
-            explain=lambda: (repr(field.value), repr(chat(app).prompt.text)),
-        )
-        assert fake_openai.last_messages()[-1]["content"] == "follow up 1"
+        typed_in_terminal(app, f"\x1b{message}\r")
+        await wait_until(pilot, lambda: bool(fake_openai.chat_requests),
+                         explain=lambda: (repr(field.value), repr(chat(app).prompt.text)))
+        assert fake_openai.last_messages()[-1]["content"] == message
     assert [item.text for item in chat_services.memory.items()] == notes
 
 
@@ -124,27 +127,9 @@ async def test_esc_and_a_message_starting_with_a_digit_in_settings_saves_nothing
         await focused_field(pilot, app, "#prompt")
         await app.run_action("open_settings")
         await wait_until(pilot, lambda: isinstance(app.screen, SettingsScreen) and app.focused is not None)
-        parser = EscapeAwareParser()
-        for event in [*parser.feed("\x1b2 cats?\r"), *parser.feed("")]:
-            app.post_message(event)
+        typed_in_terminal(app, "\x1b2 cats?\r")
         await wait_until(pilot, lambda: bool(fake_openai.chat_requests),
                          explain=lambda: (app.screen, app.focused, repr(chat(app).prompt.text)))
         assert fake_openai.last_messages()[-1]["content"] == "2 cats?"
     config = chat_services.paths.config_file
     assert not config.exists() or "cats" not in config.read_text()
-
-
-@pytest.mark.slow
-async def test_esc_and_a_message_starting_with_a_digit_in_the_add_box_send_the_message(chat_services, fake_openai):
-    fake_openai.reply("Noted.")
-    notes = [item.text for item in chat_services.memory.items()]
-    app = make_app(chat_services)
-    async with app.run_test(size=(120, 36)) as pilot:
-        field = await focused_field(pilot, app, "#memory-add")
-        parser = EscapeAwareParser()
-        for event in [*parser.feed("\x1b2 cats?\r"), *parser.feed("")]:
-            app.post_message(event)
-        await wait_until(pilot, lambda: bool(fake_openai.chat_requests),
-                         explain=lambda: (repr(field.value), repr(chat(app).prompt.text)))
-        assert fake_openai.last_messages()[-1]["content"] == "2 cats?"
-    assert [item.text for item in chat_services.memory.items()] == notes

@@ -18,7 +18,7 @@ from __future__ import annotations
 from textual import events
 from textual.widgets import Input
 
-from agenttui.ui.escape_then_key import press_escape, typed_after_escape
+from agenttui.ui.escape_then_key import escape_here, press_escape, typed_after_escape
 
 
 class DialogInput(Input):
@@ -27,9 +27,7 @@ class DialogInput(Input):
             self._hand_on(event, event.key, event.character)
             return
         if event.key == "escape":  # closes the dialog now: keys queued behind it are for below
-            event.stop()
-            event.prevent_default()
-            await press_escape(self.app, self.screen.active_bindings)
+            await escape_here(self.app, event, self.screen.active_bindings)
             return
         after = typed_after_escape(event, self.screen.active_bindings, not self.value)
         if after is None:

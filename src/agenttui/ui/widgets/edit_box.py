@@ -17,7 +17,7 @@ from typing import Any
 from textual import events
 from textual.widgets import Input
 
-from agenttui.ui.escape_then_key import press_escape, typed_after_escape
+from agenttui.ui.escape_then_key import escape_here, typed_after_escape
 
 
 class EditBox(Input):
@@ -37,20 +37,17 @@ class EditBox(Input):
         self.display = False
 
     async def _on_key(self, event: events.Key) -> None:
-        if self.editing and event.key == "escape":  # at once: the keys read behind it are queued here
-            event.stop()
-            event.prevent_default()
-            await press_escape(self.app, self.screen.active_bindings)
-            self.editing = False
-            return
-        if self.editing and typed_after_escape(event, self.screen.active_bindings, not self.value) is None:
+        bindings = self.screen.active_bindings
+        escape = event.key == "escape" or typed_after_escape(event, bindings, not self.value) is not None
+        if self.editing and not escape:
             await super()._on_key(event)
             return
-        event.stop()
-        event.prevent_default()
-        if self.editing:  # Esc merged with the typing after it
-            await press_escape(self.app, self.screen.active_bindings)
-            self.editing = False
+        if not self.editing:  # answered: the rest of the burst changes nothing here
+            event.stop()
+            event.prevent_default()
+            return
+        await escape_here(self.app, event, bindings)  # Esc, or Esc merged with the typing after it
+        self.editing = False
 
     async def action_submit(self) -> None:
         if self.editing:  # one answer: a second Enter in the same burst saves nothing

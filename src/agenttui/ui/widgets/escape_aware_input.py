@@ -24,7 +24,7 @@ from typing import Any
 from textual import events
 from textual.widgets import Input
 
-from agenttui.ui.escape_then_key import merged_character, press_escape, typed_after_escape
+from agenttui.ui.escape_then_key import escape_here, merged_character, press_escape, typed_after_escape
 
 
 class EscapeAwareInput(Input):
@@ -50,10 +50,8 @@ class EscapeAwareInput(Input):
         elif event.key == "escape" and not (self.ONLY_WHEN_EMPTY and self.value):
             # run here, at once: keys read right behind it (the parser's Esc + "2 cats?") are
             # already queued to this box, and through the binding they were typed into it
-            await press_escape(self.app, self.screen.active_bindings)
+            await escape_here(self.app, event, self.screen.active_bindings)
             self._handing_on = True
-            event.stop()
-            event.prevent_default()
             return
         elif merged_character(event) is not None and not (self.ONLY_WHEN_EMPTY and self.value):
             bindings = self.screen.active_bindings
