@@ -541,7 +541,7 @@ class AgentTUI(App[int]):
 
     async def _quit_now(self) -> None:
         chat = self.main.chat if self.panes_ready else None
-        if chat is not None and chat.quit_after_command(self._quit_now):  # /remember on a lock: it says so
+        if chat is not None and chat.commands.quit_after(self._quit_now):  # /remember on a lock: it says so
             return
         if chat is not None and chat.incognito:
             await chat.incognito_mode.leave(then=self.exit)

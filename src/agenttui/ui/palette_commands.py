@@ -43,7 +43,7 @@ async def run_slash_from_palette(app: App[object], command: SlashCommand) -> Non
         chat.prompt.move_cursor(chat.prompt.document.end)
         chat.prompt.focus()
         return
-    chat.run_command(f"/{command.name}")  # as typed: after a command still running
+    chat.commands.run(f"/{command.name}")  # as typed: after a command still running
 
 
 class AgentCommands(Provider):

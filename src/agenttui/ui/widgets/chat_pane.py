@@ -14,6 +14,8 @@ A thin container of parts, each in its own module:
   typing pauses (a hidden child widget);
 * :class:`~.branch_actions.BranchActions` -- edit, regenerate, branch, fork;
 * :class:`~.incognito_mode.IncognitoMode` -- /incognito and back;
+* :class:`~.slash_runner.SlashRunner` -- a slash command running as a worker, and
+  what is typed meanwhile (held, then handled in order);
 * :mod:`agenttui.ui.slash` -- the slash commands (the pane is their
   :class:`~agenttui.ui.slash.context.SlashContext`).
 
@@ -24,7 +26,7 @@ loop and the openai client are imported in the worker, after the first frame.
 
 An empty chat shows a welcome (:mod:`.chat_welcome`); a cold start shows the
 latest conversation (:mod:`.latest_conversation`); messages sent while a reply
-streams, or while a slash command runs (a worker, so the pane keeps answering), are
+streams, or while a slash command runs (:mod:`.slash_runner`), are
 queued (:mod:`.queued_line`); messages the history refused are
 retried (:mod:`.unsaved_retry`).
 
@@ -40,8 +42,6 @@ once): recomposing the footer as the first words arrive delayed them by a frame.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
-from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING, assert_never
 
@@ -58,8 +58,7 @@ from agenttui.ui import messages as app_messages
 from agenttui.ui.host import app_parts
 from agenttui.ui.inert import inert_line
 from agenttui.ui.one_shot import OneShot, set_timer
-from agenttui.ui.slash.dispatch import run_slash_command
-from agenttui.ui.slash.table import BY_NAME, completions, parse
+from agenttui.ui.slash.table import completions, parse
 from agenttui.ui.survivable_errors import dispatch_guarded
 from agenttui.ui.widgets.branch_actions import BranchActions
 from agenttui.ui.widgets.chat_log import ChatLog, PageLoaded, last_shown_id
@@ -73,6 +72,7 @@ from agenttui.ui.widgets.message_cursor import MessageAction
 from agenttui.ui.widgets.message_view import UserMessage
 from agenttui.ui.widgets.prompt_input import PromptInput
 from agenttui.ui.widgets.queued_line import QueuedLine, back_to_prompt
+from agenttui.ui.widgets.slash_runner import SlashRunner
 from agenttui.ui.widgets.slash_suggestions import SlashSuggestions
 from agenttui.ui.widgets.turn_end import TurnEnd
 from agenttui.ui.widgets.turn_view import TurnView, bug_text
@@ -81,16 +81,10 @@ from agenttui.ui.widgets.usage_total import UsageTotal
 from agenttui.ui.widgets.used_line import UsedLine
 
 if TYPE_CHECKING:
-    from textual.screen import Screen
-
     from agenttui.bootstrap import Services
 
 
 LOOKUP_WAIT = 5.0  # seconds a message waits for the latest-conversation lookup at most
-COMMAND_GROUP = "slash-command"  # the worker a slash command runs in (one at a time)
-# True in the slash command's worker task only (a copy of the context): a conversation it
-# opens (/new, /incognito) is where what was typed after it goes (_unqueue_to_prompt)
-_IN_COMMAND: ContextVar[bool] = ContextVar("agenttui_in_slash_command", default=False)
 STOP_KEY_AFTER_S = 0.25  # "esc Stop" shows in the footer this long after Enter (see the module doc)
 
 
@@ -135,9 +129,7 @@ class ChatPane(Vertical):
         self.draft_recall = DraftRecall(self)
         self.unsaved = UnsavedRetry(self)
         self._stop_key_timer: OneShot | None = None  # shows "esc Stop" in the footer (_set_streaming)
-        self._command_working = False  # a slash command's own work runs (not its dialog)
-        self._command_answer_pending = False  # its dialog was answered; the answer is being handled
-        self._quit_after_command: Callable[[], object] | None = None  # ctrl+q meanwhile (quit_after_command)
+        self.commands = SlashRunner(self)  # a slash command running, and what is typed meanwhile
 
     DEFAULT_CSS = """
     ChatPane > #chat-welcome { display: none; height: 1fr; padding: 1 2; color: $text-muted; }
@@ -235,11 +227,11 @@ class ChatPane(Vertical):
 
     async def submit(self, text: str) -> None:
         """What Enter sent: a command, an edit, a message now or after the reply."""
-        if self.turns.command is not None:  # after the command, in order (the note first, then the question)
-            self._hold(text)
+        if self.commands.running:  # after the command, in order (the note first, then the question)
+            self.commands.hold(text)
             return
         if parse(text) is not None:
-            self.run_command(text)
+            self.commands.run(text)
             return
         if self.editing is not None and not self.streaming:  # a new version of an earlier question
             await self.branches.send_edit(text)
@@ -260,107 +252,6 @@ class ChatPane(Vertical):
         return " and ".join(part for part in ("the reply" if self.turns.queued else "", command) if part) \
             or "the reply"
 
-    def run_command(self, text: str) -> None:
-        """Run the slash command ``text`` now, or after the one still running (Enter, the palette).
-
-        A slash command runs as a worker, so this pane's messages keep flowing meanwhile.
-        Awaited in the Enter handler, a command that waits (``/remember`` on another
-        process's memory lock, up to 30 s; ``/compact`` on the model) held every later
-        Enter in this pane's message queue: the text left the prompt, was shown nowhere,
-        and was gone if the app quit. Now it is held where it shows, and quitting asks.
-        """
-        if self.turns.command is not None:
-            self._hold(text)
-            return
-        parsed = parse(text)
-        if parsed is not None and parsed[0] not in BY_NAME:  # "/etc/hosts has…": a message, often a paste
-            self.notify(f"Unknown command /{inert_line(parsed[0], 40)}: your text is back in the prompt "
-                        "(// at its start sends it as a message). /help lists the commands.", severity="error")
-            back_to_prompt([text], self.prompt)
-            return
-        self.turns.command = parsed[0] if parsed else text
-        self.run_worker(self._command(text), group=COMMAND_GROUP, name=f"/{self.turns.command}")
-
-    def _hold(self, text: str) -> None:
-        self.turns.held.append(text)
-        self.show_queued()
-
-    async def _command(self, text: str) -> None:
-        before = list(self.app.screen_stack)
-        quit_now: Callable[[], object] | None = None
-        _IN_COMMAND.set(True)  # this worker's task only: what it opens is the command's doing
-        try:
-            self._command_working = True
-            try:
-                await run_slash_command(self, text)
-            finally:
-                self._command_working = False
-                quit_now, self._quit_after_command = self._quit_after_command, None
-            if quit_now is None:
-                await self._until_answered([s for s in self.app.screen_stack if s not in before])
-        finally:  # a failed command too; cancelled (the app ends), the call is dropped with the pane
-            self.turns.command = None
-            self.show_queued()
-            if quit_now is not None:  # ctrl+q while it worked: the app ends now; what was held is dropped
-                self.call_later(quit_now)
-            elif self.turns.held:
-                self.call_later(self._release_held)  # after the dialog's answer is handled: it clears the flag
-            else:
-                self._command_answer_pending = False
-
-    def quit_after_command(self, quit_now: Callable[[], object]) -> bool:
-        """ctrl+q while a command works: ``quit_now`` when it ends (True), or at once (False).
-
-        ``/remember`` waiting on another process's memory lock writes in a thread that
-        cannot be stopped: quitting there ended the app and left the terminal blank
-        until the thread was done (up to 30 s), and the user could not tell it from a
-        hang. Now the app stays, says what it waits for, and goes when the note is kept.
-        Asked again while it waits (or while the command only waits on its own dialog): at once.
-        """
-        if not self._command_working or self._quit_after_command is not None:
-            return False
-        self._quit_after_command = quit_now
-        self.notify(f"agenttui quits when /{inert_line(self.turns.command or '', 30)} ends (ctrl+q again: now).",
-                    title="Quitting")
-        return True
-
-    async def _until_answered(self, opened: list[Screen[object]]) -> None:
-        """Until the dialogs the command opened are closed: it is not over before its answer.
-
-        Leaving incognito asks whether to save: a message typed after ``/incognito`` is
-        for the saved chat, so it waits for the answer, not sent into the incognito chat
-        that the answer then drops. A message after ``/model`` goes with the model picked.
-        """
-        app = self.app
-        closed = asyncio.Event()
-
-        def check(_screen: object = None) -> None:
-            if not any(screen in app.screen_stack for screen in opened):
-                closed.set()
-
-        check()
-        if closed.is_set():
-            return
-        self._command_answer_pending = True  # until the held text is released, after the answer's handling
-        # the screen's result callback is queued (call_next) before it is popped, so the
-        # command's own handling of the answer runs before what was held behind it
-        app.screen_change_signal.subscribe(self, check, immediate=True)
-        try:
-            await closed.wait()
-        finally:
-            app.screen_change_signal.unsubscribe(self)
-
-    async def _release_held(self) -> None:
-        """Each text held behind the command, as if typed now; a command among them holds the rest."""
-        self._command_answer_pending = False
-        held, self.turns.held = self.turns.held, []
-        for index, text in enumerate(held):
-            if self.turns.command is not None:
-                self.turns.held[:0] = held[index:]
-                break
-            await self.submit(text)
-        self.show_queued()
-
     async def _send_queued(self) -> None:
         text = None if self.streaming else self.turns.take_queued()
         if text is None:
@@ -379,8 +270,7 @@ class ChatPane(Vertical):
         (``/new``, ``/incognito``, its dialog's answer): what was typed after those is
         meant for the conversation they open. Held commands stay held (no conversation's).
         """
-        by_the_command = _IN_COMMAND.get() or self._command_answer_pending
-        held = [] if by_the_command else [text for text in self.turns.held if parse(text) is None]
+        held = [] if self.commands.opened_by_command() else [text for text in self.turns.held if parse(text) is None]
         if not self.turns.queued and not held:
             return
         texts, self.turns.queued = self.turns.queued + held, []
