@@ -546,7 +546,13 @@ class AgentTUI(App[int]):
         if chat is not None and chat.incognito:
             await chat.incognito_mode.leave(then=self.exit)
             return
-        self.exit()
+        working = chat.commands.still_working() if chat is not None else None
+        if working is None:
+            self.exit()
+            return
+        from rich.text import Text
+
+        self.exit(message=Text(working))  # shown once the terminal is back, while the write ends
 
     async def on_unmount(self) -> None:
         with contextlib.suppress(Exception):  # ended another way (SIGTERM): its connection closed

@@ -107,6 +107,23 @@ class SlashRunner:
         self._chat.notify(f"agenttui quits when /{name} ends (ctrl+q again: now).", title="Quitting")
         return True
 
+    def still_working(self) -> str | None:
+        """The line the terminal shows when the app quits while a command still works, or None.
+
+        ``/remember`` writes in a thread that the quit cannot stop (another agenttui may hold
+        the memory lock): the process ends only when it is done, and a blank terminal for up
+        to the lock's timeout looked like a hang.
+        """
+        if not self._working:
+            return None
+        from agenttui.core.files import LOCK_TIMEOUT_S
+
+        name = inert_line(self._chat.turns.command or "", 30)
+        return (
+            f"agenttui: /{name} was still working when you quit; a write it began ends first "
+            f"(up to {LOCK_TIMEOUT_S:g} s while another agenttui holds the lock)."
+        )
+
     async def _command(self, text: str) -> None:
         chat = self._chat
         before = list(chat.app.screen_stack)
