@@ -26,8 +26,10 @@ def test_a_second_ctrl_q_says_what_the_process_still_waits_for(fake_openai, isol
     with lock_held_elsewhere(memory_file) as holder, \
             PtyTerminal([str(AGENTTUI)], env=env, size=(120, 36), cwd=str(tmp_path)) as term:
         term.wait_for(panes_up, timeout=30)
-        term.type("/remember I drink jasmine tea\r")
-        term.wait_for("/remember", timeout=15)
+        term.type("/remember I drink jasmine tea")
+        term.wait_for("jasmine tea", timeout=15)
+        term.press("enter")
+        term.wait_for(lambda screen: "jasmine" not in screen, timeout=15)  # sent: it waits on the lock
         term.press("ctrl+q")
         term.wait_for("agenttui quits when /remember ends", timeout=15)
         term.press("ctrl+q")
