@@ -1084,45 +1084,106 @@ def _judged_per_rule(
     """(rule, its candidates) per generated rule with starts, in the order judged: each
     rule's candidates are to be read whole before the next rule (the spans it accepts
     are skipped by the rules after it). See `find_rule_matches`."""
-    c = c or compiled()
-    if hits is None:
-        hits = keyword_hits(lowered.encode("latin-1", "replace"), c)
-    per_rule = starts_per_rule(c.rules_of, hits)
-    for r, seek_starts in _seek_starts(c, lowered, alnum, present, runs):
-        per_rule.setdefault(r, set()).update(seek_starts)
-    # Spans already accepted, by whether gitleaks' rules found them. On
-    # secret-dense text a token is often matched by a rule of each set: a span
-    # that a rule of the same or a higher priority accepted would add nothing
-    # to the merged result, so its checks are skipped.
-    # (by gitleaks' rules, by the other sets' rules): start -> furthest end.
-    accepted: tuple[dict[int, int], dict[int, int]] | None = ({}, {}) if skip_taken else None
-    if accepted is not None and outranked:
-        accepted[0].update(outranked)  # as if a gitleaks rule had taken them: they outrank both sets' rules
-    facts = _TextFacts(text)
-    # Rules of two or three sets often share a pattern (and so their keywords):
-    # the regex runs once per pattern and set of starts, each rule judges the
-    # same matches. Only patterns that occur more than once are kept. (Where taken
-    # spans are skipped, the later rule of each such pair is subsumed and not run.)
-    shared: dict[tuple[str, bool, tuple[int, ...]], list[re.Match[str]]] = {}
-    rule_starts: Iterable[tuple[int, set[int]]] = per_rule.items()
-    shared_pattern = c.shared_pattern if accepted is None else c.shared_unsubsumed
-    if accepted is not None:
-        # gitleaks' rules first: a span one of them took is then not judged again by
-        # the other sets' rules (often the same pattern). Each set keeps its order, and
-        # each set has one priority, so the merged spans and their kinds are the same.
-        # A subsumed rule would find nothing not taken already (`_subsumed`): not run.
-        unsubsumed = (rs for rs in rule_starts if rs[0] not in c.subsumed)
-        rule_starts = sorted(unsubsumed, key=lambda rs: not c.rules[rs[0]].gitleaks_globals)
-    for r, starts in rule_starts:
-        rule = c.rules[r]
-        ordered = sorted(starts)
-        key = (rule.pattern, rule.anchored, tuple(ordered)) if r in shared_pattern else None
-        matches: Iterable[re.Match[str]] | None = None if key is None else shared.get(key)
-        if matches is None:
-            if rule.anchored:
-                matches = filter(None, map(rule.regex.match, [text] * len(ordered), ordered))
-            else:
-                matches = _windowed(rule, text, ordered, lowered)
-            if key is not None:
-                matches = shared[key] = list(matches)
-        yield rule, _accepted_spans(c, rule, text, matches, accepted, facts)
+    judging = _Judging(text, lowered, hits, c, skip_taken, alnum, present, runs, outranked)
+    return judging.judged(judging.order)
+
+
+def find_gitleaks_in_stages(
+    text: str,
+    lowered: str,
+    hits: Sequence[Hit] | None,
+    c: _Compiled | None,
+    alnum: bytes | None,
+    present: AbstractSet[str] | None,
+    runs: list[tuple[int, int]] | None | bool,
+    outranked: Mapping[int, int] | None,
+) -> tuple[list[Candidate], Callable[[Mapping[int, int]], list[Candidate]]]:
+    """`find_gitleaks` in two stages: (the candidates of gitleaks' rules, a function that
+    gives those of the other sets' rules). It takes `outranking_ends` of candidates found
+    in between above OTHER_SETS (agenttui's context finders'): a match of the other sets
+    there is not judged either. On secret-dense text an assignment's value is often a
+    token Nosey Parker's or Kingfisher's rules match too (~2,300 per MB).
+
+    Concatenated, the two lists are `find_gitleaks` less those matches: both stages run
+    in the same order, with the same spans taken before each rule."""
+    judging = _Judging(text, lowered, hits, c, True, alnum, present, runs, outranked)
+    rules = judging.order
+    split = next((i for i, (r, _) in enumerate(rules) if not judging.c.rules[r].gitleaks_globals), len(rules))
+    first = list(chain.from_iterable(candidates for _, candidates in judging.judged(rules[:split])))
+
+    def other_sets(above: Mapping[int, int]) -> list[Candidate]:
+        assert judging.accepted is not None
+        taken = judging.accepted[1]
+        get = taken.get
+        for start, end in above.items():
+            if get(start, -1) < end:
+                taken[start] = end
+        return list(chain.from_iterable(candidates for _, candidates in judging.judged(rules[split:])))
+
+    return first, other_sets
+
+
+class _Judging:
+    """One text's scan of the generated rules: where each rule is tried, in which order,
+    and the spans taken so far (which the rules after skip)."""
+
+    def __init__(
+        self,
+        text: str,
+        lowered: str,
+        hits: Sequence[Hit] | None,
+        c: _Compiled | None,
+        skip_taken: bool,
+        alnum: bytes | None,
+        present: AbstractSet[str] | None,
+        runs: list[tuple[int, int]] | None | bool,
+        outranked: Mapping[int, int] | None,
+    ) -> None:
+        self.text, self.lowered = text, lowered
+        self.c = c = c or compiled()
+        if hits is None:
+            hits = keyword_hits(lowered.encode("latin-1", "replace"), c)
+        per_rule = starts_per_rule(c.rules_of, hits)
+        for r, seek_starts in _seek_starts(c, lowered, alnum, present, runs):
+            per_rule.setdefault(r, set()).update(seek_starts)
+        # Spans already accepted, by whether gitleaks' rules found them. On
+        # secret-dense text a token is often matched by a rule of each set: a span
+        # that a rule of the same or a higher priority accepted would add nothing
+        # to the merged result, so its checks are skipped.
+        # (by gitleaks' rules, by the other sets' rules): start -> furthest end.
+        self.accepted: tuple[dict[int, int], dict[int, int]] | None = ({}, {}) if skip_taken else None
+        if self.accepted is not None and outranked:
+            self.accepted[0].update(outranked)  # as if a gitleaks rule had taken them: they outrank both sets' rules
+        self.facts = _TextFacts(text)
+        # Rules of two or three sets often share a pattern (and so their keywords):
+        # the regex runs once per pattern and set of starts, each rule judges the
+        # same matches. Only patterns that occur more than once are kept. (Where taken
+        # spans are skipped, the later rule of each such pair is subsumed and not run.)
+        self.shared: dict[tuple[str, bool, tuple[int, ...]], list[re.Match[str]]] = {}
+        self.shared_pattern = c.shared_pattern if self.accepted is None else c.shared_unsubsumed
+        order: list[tuple[int, set[int]]] = list(per_rule.items())
+        if self.accepted is not None:
+            # gitleaks' rules first: a span one of them took is then not judged again by
+            # the other sets' rules (often the same pattern). Each set keeps its order, and
+            # each set has one priority, so the merged spans and their kinds are the same.
+            # A subsumed rule would find nothing not taken already (`_subsumed`): not run.
+            unsubsumed = (rs for rs in order if rs[0] not in c.subsumed)
+            order = sorted(unsubsumed, key=lambda rs: not c.rules[rs[0]].gitleaks_globals)
+        self.order = order
+
+    def judged(self, rule_starts: Iterable[tuple[int, set[int]]]) -> Iterator[tuple[_Rule, list[Candidate]]]:
+        c, text, lowered, shared, shared_pattern = self.c, self.text, self.lowered, self.shared, self.shared_pattern
+        accepted, facts = self.accepted, self.facts
+        for r, starts in rule_starts:
+            rule = c.rules[r]
+            ordered = sorted(starts)
+            key = (rule.pattern, rule.anchored, tuple(ordered)) if r in shared_pattern else None
+            matches: Iterable[re.Match[str]] | None = None if key is None else shared.get(key)
+            if matches is None:
+                if rule.anchored:
+                    matches = filter(None, map(rule.regex.match, [text] * len(ordered), ordered))
+                else:
+                    matches = _windowed(rule, text, ordered, lowered)
+                if key is not None:
+                    matches = shared[key] = list(matches)
+            yield rule, _accepted_spans(c, rule, text, matches, accepted, facts)

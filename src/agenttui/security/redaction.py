@@ -159,8 +159,16 @@ def _compile_extra(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
 # is a list of groups: the finder runs only if every group has a needle in the
 # text, and every match of the finder contains one needle of each group
 # (lower-cased).
-_SECRET_KEY = ("secret key", "secret_key", "secret-key", "secretkey", "secret access", "secret_access",
-               "secret-access", "secretaccess")
+_SECRET_KEY = (
+    "secret key",
+    "secret_key",
+    "secret-key",
+    "secretkey",
+    "secret access",
+    "secret_access",
+    "secret-access",
+    "secretaccess",
+)
 Finder = Callable[[str, str], Iterator[Candidate]]
 _FINDER_NEEDLES: dict[Finder, tuple[tuple[str, ...], ...]] = {
     find_mysql_passwords: (("mysql", "mariadb"), ("-p",)),
@@ -176,8 +184,23 @@ _FINDER_NEEDLES: dict[Finder, tuple[tuple[str, ...], ...]] = {
     # The context finders: every match starts with one of its regexes' literal
     # anchors (lowered; "-u" of curl's flag is in `text` and so in `lowered`).
     # Most notes hold none, and these scans were a third of an audit's cost.
-    find_assignments: (("pass", "pwd", "sandi", "secret", "token", "key", "auth", "session", "cookie", "sig",
-                        "seed", "mnemonic", "cred"),),
+    find_assignments: (
+        (
+            "pass",
+            "pwd",
+            "sandi",
+            "secret",
+            "token",
+            "key",
+            "auth",
+            "session",
+            "cookie",
+            "sig",
+            "seed",
+            "mnemonic",
+            "cred",
+        ),
+    ),
     find_prose: (("pass", "sandi", "private key", "secret key", "api key", "token"),),
     find_flags: (("--", "-u", "--user", *FLAG_NEEDLES),),  # (the others hold "--" or "-u": needles to locate)
     find_url_passwords: (("://",),),
@@ -206,14 +229,46 @@ _ANCHORED_FINDERS: dict[Finder, AnchoredPattern] = {
 
 
 # Finders that take the needles found, to skip their patterns whose needle is absent.
-_TAKE_FOUND = frozenset((*_ANCHORED_FINDERS, find_credential_calls, find_headers, find_flags, find_password_hashes,
-                         find_url_passwords, find_private_key_blocks, find_xml_key_values, find_pins,
-                         find_sshpass_passwords, find_kubernetes_secret_values, *_SOURCE_FORMAT_FINDERS,
-                         *_KEYWORD_SHAPE_FINDERS))
+_TAKE_FOUND = frozenset(
+    (
+        *_ANCHORED_FINDERS,
+        find_credential_calls,
+        find_headers,
+        find_flags,
+        find_password_hashes,
+        find_url_passwords,
+        find_private_key_blocks,
+        find_xml_key_values,
+        find_pins,
+        find_sshpass_passwords,
+        find_kubernetes_secret_values,
+        *_SOURCE_FORMAT_FINDERS,
+        *_KEYWORD_SHAPE_FINDERS,
+    )
+)
 # Literals that finders' regexes start with, located for them (`anchor_positions.scan`).
-_LOCATED_NEEDLES = frozenset((*_CALL_NEEDLES, "authorization", "bearer", "cookie", "x-", "-b", *_HASH_NEEDLES,
-                              *FLAG_NEEDLES, "-u", "--user", "://", "-----begin", "<add", "pin", "sshpass", "kind",
-                              *_SOURCE_FORMAT_NEEDLES, *_KEYWORD_SHAPE_NEEDLES))
+_LOCATED_NEEDLES = frozenset(
+    (
+        *_CALL_NEEDLES,
+        "authorization",
+        "bearer",
+        "cookie",
+        "x-",
+        "-b",
+        *_HASH_NEEDLES,
+        *FLAG_NEEDLES,
+        "-u",
+        "--user",
+        "://",
+        "-----begin",
+        "<add",
+        "pin",
+        "sshpass",
+        "kind",
+        *_SOURCE_FORMAT_NEEDLES,
+        *_KEYWORD_SHAPE_NEEDLES,
+    )
+)
 
 
 def _useful(needles: tuple[str, ...] | None) -> tuple[str, ...] | None:
@@ -228,9 +283,11 @@ def _useful(needles: tuple[str, ...] | None) -> tuple[str, ...] | None:
 def _needles() -> tuple[tuple[tuple[str, ...] | None, ...], tuple[str, ...]]:
     """(gate needles per provider rule, all own needles for the automaton)."""
     per_rule = tuple(r.needles or _useful(gate_needles(r.regex.pattern, r.regex.flags)) for r in PROVIDER_RULES)
-    every = {n for g in per_rule if g for n in g} | {
-        n for gate in _FINDER_NEEDLES.values() for group in gate for n in group
-    } | {a for p in _ANCHORED_FINDERS.values() for a in p.anchors}
+    every = (
+        {n for g in per_rule if g for n in g}
+        | {n for gate in _FINDER_NEEDLES.values() for group in gate for n in group}
+        | {a for p in _ANCHORED_FINDERS.values() for a in p.anchors}
+    )
     return per_rule, tuple(sorted(every))
 
 
@@ -241,9 +298,12 @@ def _anchors() -> frozenset[str]:
     regexes start with (`anchor_positions.scan`) and the needles gitleaks' seeks
     start with (`gitleaks_scan.seek_start_needles`)."""
     seeks = gitleaks_scan.seek_start_needles(gitleaks_scan.compiled(_needles()[1]))
-    return frozenset(a for p in _ANCHORED_FINDERS.values() for a in p.anchors) | {
-        p for prefixes in _provider_prefixes() if prefixes for p in prefixes} | _LOCATED_NEEDLES | {
-        n for needles in seeks.values() for n in needles}
+    return (
+        frozenset(a for p in _ANCHORED_FINDERS.values() for a in p.anchors)
+        | {p for prefixes in _provider_prefixes() if prefixes for p in prefixes}
+        | _LOCATED_NEEDLES
+        | {n for needles in seeks.values() for n in needles}
+    )
 
 
 @cache
@@ -256,7 +316,8 @@ def _provider_prefixes() -> tuple[tuple[str, ...] | None, ...]:
     for rule in PROVIDER_RULES:
         prefixes = literal_prefixes(rule.regex.pattern, rule.regex.flags)
         usable = bool(prefixes) and all(
-            p and p.lower() in every and (rule.hint is None or rule.hint.match(p)) for p in prefixes or ())
+            p and p.lower() in every and (rule.hint is None or rule.hint.match(p)) for p in prefixes or ()
+        )
         out.append(tuple(sorted({p.lower() for p in prefixes or ()})) if usable else _needle_starts(rule, every))
     return tuple(out)
 
@@ -328,23 +389,56 @@ def _gated_finders() -> tuple[tuple[Finder, tuple[frozenset[str], ...] | None], 
     """(finder, its gate as sets) in the order they run."""
     return tuple(
         (f, None if (g := _FINDER_NEEDLES.get(f)) is None else tuple(map(frozenset, g)))
-        for f in (*CONTEXT_FINDERS, *COMMAND_FINDERS, *PROSE_FINDERS, *PIN_FINDERS, find_password_hashes,
-                  find_credential_calls, find_token_lines, *_SOURCE_FORMAT_FINDERS, *_KEYWORD_SHAPE_FINDERS)
+        for f in (
+            *CONTEXT_FINDERS,
+            *COMMAND_FINDERS,
+            *PROSE_FINDERS,
+            *PIN_FINDERS,
+            find_password_hashes,
+            find_credential_calls,
+            find_token_lines,
+            *_SOURCE_FORMAT_FINDERS,
+            *_KEYWORD_SHAPE_FINDERS,
+        )
     )
 
 
+@cache
+def _finder_stages() -> tuple[int, int]:
+    """(the first finder that runs after the other sets' generated rules, the number of
+    finders). Those before run first, and a match of the other sets' rules that one of
+    their spans above OTHER_SETS outranks is not judged
+    (`gitleaks_scan.find_gitleaks_in_stages`): the first that reads the spans below
+    CONTEXT found before it (`_OUTRANKABLE`) must see the other sets' among them."""
+    finders = [f for f, _ in _gated_finders()]
+    split = next((i for i, f in enumerate(finders) if _OUTRANKABLE.get(f, CONTEXT) < CONTEXT), len(finders))
+    # Those before read none of the other sets' spans (all below CONTEXT).
+    assert all(_OUTRANKABLE.get(f, CONTEXT) >= gitleaks_scan.OTHER_SETS for f in finders[:split])
+    return split, len(finders)
+
+
 def _context_candidates(
-    text: str, lowered: str, found: set[str] | None = None, view: str | None = None,
-    view_bytes: bytes | None = None, alnum: bytes | None = None, alnum_runs: list[tuple[int, int]] | None = None,
+    text: str,
+    lowered: str,
+    found: set[str] | None = None,
+    view: str | None = None,
+    view_bytes: bytes | None = None,
+    alnum: bytes | None = None,
+    alnum_runs: list[tuple[int, int]] | None = None,
     earlier: Sequence[Candidate] = (),
+    finders: tuple[int, int] | None = None,
 ) -> Iterator[Candidate]:
     """`view`: `byte_view(text)`, for the format rules at the end (default: `text`);
     `view_bytes`: its bytes, if known; `alnum`: `alnum_view(view_bytes)`, if known;
     `alnum_runs`: its maximal runs of 51 characters or fewer, if known; `earlier`: the
     candidates found before (provider and generated rules), whose spans the finders
-    in `_OUTRANKABLE` need not judge again where they outrank them."""
+    in `_OUTRANKABLE` need not judge again where they outrank them; `finders`: (first,
+    end) of `_gated_finders()` to run (default: all), and the format rules at the end
+    run only with the last of them."""
     ends_above: dict[int, dict[int, int]] = {}  # priority -> `outranking_ends` above it, made on first use
-    for finder, gate in _gated_finders():
+    gated = _gated_finders()
+    first, end = (0, len(gated)) if finders is None else finders
+    for finder, gate in gated[first:end]:
         if found is not None and gate is not None and not all(not found.isdisjoint(g) for g in gate):
             continue
         args = (text, lowered, found) if finder in _TAKE_FOUND else (text, lowered)
@@ -362,6 +456,8 @@ def _context_candidates(
         if "private_key" in map(itemgetter(2), batch):
             batch = [(s, e, k, _BLOCK_PRIORITY if k == "private_key" and p > CONTEXT else p) for s, e, k, p in batch]
         yield from batch
+    if end < len(gated):
+        return
     view = text if view is None else view
     yield from find_seed_phrases(view, lowered, view_bytes)
     yield from find_wallet_keys(view, lowered, view_bytes, alnum, alnum_runs)
@@ -379,13 +475,21 @@ def _extra_candidates(text: str, patterns: Sequence[str]) -> Iterator[Candidate]
 
 
 def _merge(candidates: Iterable[Candidate]) -> list[list[Any]]:
+    return _merge_noting_long(candidates)[0]
+
+
+def _merge_noting_long(candidates: Iterable[Candidate]) -> tuple[list[list[Any]], list[int]]:
+    """(`_merge` of `candidates`, the indexes of the merged spans `_extend_long` looks at):
+    noted as they are made, so it need not read every span again (~16 k per MB of
+    secret-dense text, a tenth of them long)."""
     merged: list[list[Any]] = []
+    long: list[int] = []
     # By start, then longest first, ties in their order: two stable sorts with C
     # keys (a tuple key built by a lambda per candidate costs twice as much).
     ordered = sorted(candidates, key=itemgetter(1), reverse=True)
     ordered.sort(key=itemgetter(0))
     if not ordered:
-        return merged
+        return merged, long
     # The open span in locals, appended when the next one starts at or after its
     # end: on secret-dense text (~15 k candidates per MB) indexing `merged[-1]`
     # for each was most of this loop's cost.
@@ -398,10 +502,14 @@ def _merge(candidates: Iterable[Candidate]) -> list[list[Any]]:
             if priority > p:
                 k, p = kind, priority
         else:
+            if e - s >= _LONG_SPAN:
+                long.append(len(merged))
             merged.append([s, e, k, p])
             s, e, k, p = start, end, kind, priority
+    if e - s >= _LONG_SPAN:
+        long.append(len(merged))
     merged.append([s, e, k, p])
-    return merged
+    return merged, long
 
 
 # Rules bound their value (`{1,500}`, so an attempt costs O(1)); a longer
@@ -411,36 +519,47 @@ _LONG_SPAN = 100
 _VALUE_RUN = re.compile(r"[A-Za-z0-9+/=_-]*+")
 
 
-def _extend_long(text: str, spans: list[list[Any]]) -> list[list[Any]]:
-    extended = False
-    for span in spans:
-        start, end = span[0], span[1]
-        if end - start < _LONG_SPAN or end >= len(text):
+def _extend_long(text: str, spans: list[list[Any]], long: list[int] | None = None) -> list[list[Any]]:
+    """`long`: the indexes of the spans of `_LONG_SPAN` or more, if known."""
+    if long is None:
+        long = [i for i, span in enumerate(spans) if span[1] - span[0] >= _LONG_SPAN]
+    n = len(text)
+    extended: list[int] = []
+    for i in long:
+        span = spans[i]
+        end = span[1]
+        if end >= n:
             continue
         run = _VALUE_RUN.match(text, end - 1)  # the pattern matches the empty string: never None
         if run is not None and run.end() > end:
             span[1] = run.end()
-            extended = True
+            extended.append(i)
+    if not extended:
+        return spans
     # Merged spans are disjoint and sorted by start; only an extended one can reach
-    # the next, so one pass in order joins them as `_merge` would (with distinct
-    # starts its sorts leave the order as it is; on secret-dense text they cost as
-    # much as the first merge).
-    return _merge_sorted(spans) if extended else spans
-
-
-def _merge_sorted(spans: list[list[Any]]) -> list[list[Any]]:
-    """`_merge` of spans already sorted by start, with distinct starts."""
-    merged: list[list[Any]] = []
-    for span in spans:
-        if merged and span[0] < merged[-1][1]:
-            last = merged[-1]
+    # the next, so each joins the spans after it that it reaches, as `_merge` would
+    # (with distinct starts its sorts leave the order as it is). On secret-dense text
+    # a pass over every span, or the sorts, cost as much as the first merge.
+    joined: list[tuple[int, int]] = []  # (first, end) of the spans joined into the one before
+    reached = -1
+    for i in extended:
+        if i <= reached:
+            continue  # joined into an earlier one, its extension with it
+        last = spans[i]
+        j = i + 1
+        while j < len(spans) and spans[j][0] < last[1]:
+            span = spans[j]
             if span[1] > last[1]:
                 last[1] = span[1]
             if span[3] > last[3]:
                 last[2], last[3] = span[2], span[3]
-        else:
-            merged.append(span)
-    return merged
+            j += 1
+        if j > i + 1:
+            joined.append((i + 1, j))
+        reached = j - 1
+    for first, end in reversed(joined):
+        del spans[first:end]
+    return spans
 
 
 def keyword_pass(
@@ -477,12 +596,21 @@ def _collected_spans(text: str, extra_patterns: Sequence[str]) -> list[list[Any]
     alnum = alnum_view(view_bytes)  # wallet keys and gitleaks' seeks look for long alphanumeric runs
     runs = gitleaks_scan.seek_runs(keywords, alnum)  # found once for both
     candidates = list(_provider_candidates(view, found))
-    candidates += gitleaks_scan.find_gitleaks(view, lowered, hits, keywords, alnum, found, runs,
-                                              outranking_ends(candidates, gitleaks_scan.GITLEAKS))
-    candidates += _context_candidates(text, lowered, found, view, view_bytes, alnum, runs, candidates)
+    generated, other_sets = gitleaks_scan.find_gitleaks_in_stages(
+        view, lowered, hits, keywords, alnum, found, runs, outranking_ends(candidates, gitleaks_scan.GITLEAKS)
+    )
+    candidates += generated
+    # The context finders that need not see the other sets' spans run before those
+    # rules, which then skip what their spans outrank; the candidates keep the order
+    # `find_gitleaks` then `_context_candidates` give them (`_merge` breaks ties by it).
+    split, count = _finder_stages()
+    early = list(_context_candidates(text, lowered, found, view, view_bytes, alnum, runs, candidates, (0, split)))
+    candidates += other_sets(outranking_ends(early, gitleaks_scan.OTHER_SETS))
+    candidates += early
+    candidates += _context_candidates(text, lowered, found, view, view_bytes, alnum, runs, candidates, (split, count))
     if extra_patterns:
         candidates.extend(_extra_candidates(text, extra_patterns))
-    return _extend_long(text, _merge(candidates))
+    return _extend_long(text, *_merge_noting_long(candidates))
 
 
 def find_secrets(text: str, extra_patterns: Sequence[str] = ()) -> list[SecretMatch]:

@@ -15,7 +15,7 @@ import re
 
 from agenttui.security import gitleaks_scan
 from agenttui.security.gitleaks_scan import _URL_USERINFO, _url_password_only, starts_per_rule
-from agenttui.security.redaction import _extend_long, _merge
+from agenttui.security.redaction import _extend_long, _merge, _merge_noting_long
 
 
 def _hit_by_hit(rules_of: tuple[tuple[int, ...], ...], hits: list[tuple[int, int]]) -> dict[int, set[int]]:
@@ -55,8 +55,16 @@ def test_url_password_only_searches_as_from_the_match_start() -> None:
             scheme = rng.choice("ab") + "".join(rng.choice(letters) for _ in range(rng.randint(0, 24)))
             user = "".join(rng.choice("ux:/") for _ in range(rng.randint(0, 4)))
             password = "".join(rng.choice("pw@:") for _ in range(rng.randint(0, 4)))
-            parts.append(rng.choice(["", "x", "-", ":"]) + scheme + rng.choice(["://", ":/", "://"]) + user
-                         + rng.choice([":", ""]) + password + rng.choice(["@", ""]) + "host")
+            parts.append(
+                rng.choice(["", "x", "-", ":"])
+                + scheme
+                + rng.choice(["://", ":/", "://"])
+                + user
+                + rng.choice([":", ""])
+                + password
+                + rng.choice(["@", ""])
+                + "host"
+            )
         text = rng.choice(["", " ", "see "]) + "".join(parts)
         for m in re.finditer(r"\S+", text):
             want_u = _URL_USERINFO.search(text, m.start(), m.end()) if "://" in m.group() else None
@@ -81,6 +89,8 @@ def test_extend_long_joins_as_a_full_merge_does() -> None:
         merged = _merge(candidates)
         want = _extend_long_by_full_merge(text, [list(s) for s in merged])
         assert _extend_long(text, [list(s) for s in merged]) == want
+        # With the long spans noted by the merge, as redaction calls it.
+        assert _extend_long(text, *_merge_noting_long(candidates)) == want
 
 
 def _extend_long_by_full_merge(text: str, spans: list[list[object]]) -> list[list[object]]:
