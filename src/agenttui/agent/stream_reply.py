@@ -44,6 +44,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from agenttui.core.well_formed import has_surrogates, well_formed
+
 COMPLETE = frozenset({"stop", "tool_calls", "function_call", "eos", "eos_token",
                       "stop_sequence", "end_turn"})
 LIMIT = frozenset({"length", "max_tokens", "model_length"})
@@ -91,6 +93,7 @@ class StreamedReply:
     usage_seen: bool = False  # the provider sent counts (else the message's are estimated)
     model: str = ""  # the model the provider says answered (may differ from the one asked)
     _by_index: dict[int, CallSlot] = field(default_factory=dict)
+    _held: dict[str, str] = field(default_factory=dict)  # a pair's first half, per field (_joined)
 
     # ------------------------------------------------------------ folding
     def absorb(self, chunk: Any) -> tuple[str, str]:
@@ -125,9 +128,23 @@ class StreamedReply:
             self._note_filter(choice_extra.get("content_filter_results"))
             if getattr(choice, "finish_reason", None):
                 self.finish_reason = choice.finish_reason
+        text, reasoning = self._joined("text", text), self._joined("reasoning", reasoning)
         self.text += text
         self.reasoning += reasoning
         return text, reasoning
+
+    def _joined(self, name: str, piece: str) -> str:
+        """``piece`` well-formed: a provider that cuts text by UTF-16 units sends an emoji's
+        ``\\ud83d`` in one chunk and its ``\\ude00`` in the next. A first half at the end waits
+        for the next chunk (one the stream ends on is dropped); a half without its partner is
+        U+FFFD. Kept as they came, the halves were shown as escapes and failed the save."""
+        held = self._held.pop(name, "")
+        if not held and not has_surrogates(piece):
+            return piece
+        piece = held + piece
+        if piece and "\ud800" <= piece[-1] <= "\udbff":
+            piece, self._held[name] = piece[:-1], piece[-1]
+        return well_formed(piece)
 
     def _reasoning(self, delta: Any) -> str:
         extra = getattr(delta, "model_extra", None) or {}

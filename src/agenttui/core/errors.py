@@ -194,6 +194,12 @@ def _damaged_advice() -> str:
 def _unicode(exc: UnicodeError) -> str:
     if isinstance(exc, UnicodeEncodeError | UnicodeDecodeError):
         bad = exc.object[exc.start:exc.end]
+        if isinstance(bad, str) and any(not "\udc80" <= c <= "\udcff" for c in bad):
+            # half of a UTF-16 pair (a \ud83d escape in JSON), not an undecodable byte
+            return (f"text holds half of a character (a lone UTF-16 surrogate, "
+                    f"{' '.join(f'U+{ord(c):04X}' for c in bad[:4])} at position {exc.start}: a "
+                    "\\u escape cut from its pair). Remove or complete it in the input, then run "
+                    "the command again.")
         shown = (bad.encode("utf-8", "surrogateescape") if isinstance(bad, str) else bad)[:8]
         return (f"text is not valid UTF-8 (bytes {shown.hex(' ')} at position {exc.start}). "
                 "agenttui stores UTF-8 text: convert the input (e.g. `iconv -f latin1 -t utf-8`) "

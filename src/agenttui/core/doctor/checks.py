@@ -173,7 +173,7 @@ def _memory_files(paths: Paths) -> Iterator[Path]:
 
 def _validate_memory_file(path: Path) -> str | None:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8-sig"))  # a BOM is read past, as the app does
         if not isinstance(data, dict) or not isinstance(data.get("items", []), list):
             return "not a memory file (expected an object with an 'items' list)"
         for n, raw in enumerate([*data.get("items", []), *data.get("archive", [])]):

@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -58,6 +59,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from agenttui.core.history.export import EXPORT_FORMAT, EXPORT_VERSION
 from agenttui.core.models import Conversation, Message, ToolCall, from_iso, utcnow
+from agenttui.core.well_formed import well_formed
 
 if TYPE_CHECKING:
     from agenttui.core.history.store import HistoryStore
@@ -272,7 +274,7 @@ def _agenttui_message(raw: Any, number: int) -> Message:
         tool_call_id=_str_or_none(raw.get("tool_call_id")), name=_str_or_none(raw.get("name")),
         image_b64=_str_or_none(raw.get("image_b64")), image_mime=_str_or_none(raw.get("image_mime")),
         turn_id=_str_or_none(raw.get("turn_id")), created=created,
-        tokens=int(raw.get("tokens") or 0), incomplete=bool(raw.get("incomplete", False)),
+        tokens=_count(raw.get("tokens")), incomplete=bool(raw.get("incomplete", False)),
         incomplete_reason=_str_or_none(raw.get("incomplete_reason")),
         provider_fields=provider if isinstance(provider, dict) else {},
         reasoning=_str_or_none(raw.get("reasoning")),
@@ -284,13 +286,27 @@ def _iso(value: Any, what: str) -> datetime | None:
     if value in (None, ""):
         return None
     try:
-        return from_iso(str(value))
+        moment = from_iso(str(value))
+        if moment is not None:
+            moment.astimezone(UTC)  # stored in UTC: 9999-12-31T23:00-05:00 has no UTC year
+        return moment
     except ValueError as exc:
         raise ImportFormatError(f"{what}: {value!r} is not an ISO 8601 time") from exc
+    except OverflowError as exc:
+        raise ImportFormatError(f"{what}: {value!r} is out of range (years 1 to 9999 in UTC)") from exc
+
+
+def _count(value: Any) -> int:
+    """A stored count (``tokens``): one SQLite can hold, else 0 (unknown) -- a bookkeeping
+    number out of range (1e400, NaN, 2**70) must not cost the conversation."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return 0
+    number = int(value or 0)  # "abc", a list: a malformed message (ValueError, TypeError)
+    return number if 0 <= number < 2**63 else 0
 
 
 def _str_or_none(value: Any) -> str | None:
-    return None if value is None else str(value)
+    return None if value is None else well_formed(str(value))
 
 
 # --------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from agenttui.core.models import Message, ToolCall
+from agenttui.core.well_formed import well_formed
 
 
 def to_ts(moment: datetime) -> str:
@@ -74,7 +75,8 @@ def message_meta(message: Message) -> str | None:
         meta["cut_tool_calls"] = message.cut_tool_calls
     if message.summary_of:
         meta["summary_of"] = list(message.summary_of)
-    return json.dumps(meta, ensure_ascii=False) if meta else None
+    # well-formed: a provider field with half a surrogate pair would fail the INSERT
+    return well_formed(json.dumps(meta, ensure_ascii=False)) if meta else None
 
 
 def apply_meta(message: Message, meta: str) -> None:

@@ -76,6 +76,7 @@ from agenttui.core.models import Conversation, Message, SearchHit, ToolCall, new
 from agenttui.core.recall.text import fts_phrase
 from agenttui.core.usage import usage_rows
 from agenttui.core.usage.message_usage import MessageUsage
+from agenttui.core.well_formed import well_formed
 from agenttui.security import redact_secrets
 
 BUSY_TIMEOUT_S = 5.0
@@ -468,9 +469,11 @@ class HistoryStore:
         self.close()
 
     def _redact(self, text: str | None) -> str | None:
+        """``text`` as stored: secrets redacted, and well-formed (half of a surrogate pair
+        from a stream or an export would fail the INSERT and lose the whole write)."""
         if not text:
             return text
-        return redact_secrets(text, self.redact_patterns)
+        return redact_secrets(well_formed(text), self.redact_patterns)
 
     # -- conversations -------------------------------------------------------
     def create_conversation(self, title: str | None = None, model: str | None = None) -> Conversation:

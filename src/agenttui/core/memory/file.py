@@ -29,12 +29,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from agenttui.core import files
 from agenttui.core.models import MemoryItem, Scope, new_id
+from agenttui.core.well_formed import has_surrogates, well_formed
 
 SCHEMA = 1
 
@@ -78,6 +80,7 @@ def parse(raw: str, scope: Scope) -> LoadResult:
     data = ScopeData(scope)
     bad: list[str] = []
     fixed: list[str] = []
+    surrogates = _ESCAPED_SURROGATE.search(raw) is not None  # only a \u escape can spell one
     seen: set[str] = set()
     for section in ("items", "archive"):
         entries = doc.get(section, [])
@@ -90,6 +93,8 @@ def parse(raw: str, scope: Scope) -> LoadResult:
                     raise TypeError("not an object")
                 item_fixed: list[str] = []
                 entry = _clamped(entry, f"{section}[{n}]", item_fixed)
+                if surrogates:
+                    entry = _well_formed_entry(entry, f"{section}[{n}]", item_fixed)
                 item = MemoryItem.from_dict({**entry, "scope": scope})
                 fixed.extend(item_fixed)
             except (KeyError, ValueError, TypeError, AttributeError, OverflowError,
@@ -135,10 +140,49 @@ def _clamped(entry: dict[str, Any], where: str, fixed: list[str]) -> dict[str, A
     return out
 
 
+_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _well_formed_entry(entry: dict[str, Any], where: str, fixed: list[str]) -> dict[str, Any]:
+    """``entry`` with half a character (a lone ``\\ud83d`` escape, from a hand edit or a
+    tool that cut a pair) replaced by U+FFFD in its strings, each change recorded in
+    ``fixed``: kept as it was, the item could never be written back, nor could any other."""
+    out = entry
+    for key, value in entry.items():
+        if _holds_surrogates(value):
+            if out is entry:
+                out = dict(entry)
+            out[key] = _well_formed_value(value)
+            fixed.append(f"{where}.{key} held half of a character (a lone \\u surrogate escape); "
+                         "it was replaced by U+FFFD (\ufffd)")
+    return out
+
+
+def _holds_surrogates(value: Any) -> bool:
+    if isinstance(value, str):
+        return has_surrogates(value)
+    if isinstance(value, list):
+        return any(_holds_surrogates(v) for v in value)
+    if isinstance(value, dict):
+        return any(_holds_surrogates(k) or _holds_surrogates(v) for k, v in value.items())
+    return False
+
+
+def _well_formed_value(value: Any) -> Any:
+    if isinstance(value, str):
+        return well_formed(value)
+    if isinstance(value, list):
+        return [_well_formed_value(v) for v in value]
+    if isinstance(value, dict):
+        return {well_formed(k): _well_formed_value(v) for k, v in value.items()}
+    return value
+
+
 def read(path: Path, scope: Scope) -> LoadResult:
-    """Read and parse ``path``; a missing file is an empty scope."""
+    """Read and parse ``path``; a missing file is an empty scope. A byte order mark (an
+    editor's UTF-8 with BOM) is read past: the file is valid, the next write drops it."""
     try:
-        raw = path.read_text(encoding="utf-8")
+        raw = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         return LoadResult(ScopeData(scope))
     except UnicodeDecodeError as exc:
@@ -263,7 +307,7 @@ def load_repairing(path: Path, scope: Scope) -> LoadResult:
             what = f"{len(result.bad_items)} item(s) could not be read ({shown})"
         else:
             shown = "; ".join(result.fixed[:5]) + (" ..." if len(result.fixed) > 5 else "")
-            what = f"{len(result.fixed)} value(s) were out of range ({shown})"
+            what = f"{len(result.fixed)} value(s) were repaired ({shown})"
         result.problem = (
             f"Memory file {path}: {what}; the original file was saved as {err.moved_to}, "
             f"and the {kept} readable item(s) were kept."

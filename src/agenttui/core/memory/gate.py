@@ -61,6 +61,7 @@ from agenttui.core.memory.secret_notes import redacted_stub, trim_secret_sentenc
 from agenttui.core.memory.text import is_near_duplicate
 from agenttui.core.models import SCOPES, SOURCES, MemoryItem
 from agenttui.core.visible_text import inert_line
+from agenttui.core.well_formed import well_formed
 from agenttui.security import contains_secret, injection_reasons, is_suspicious_note, redact_secrets
 
 MODEL_SOURCES = frozenset({"model", "extraction", "mcp"})  # mcp: another agent, bound as the model
@@ -191,7 +192,8 @@ def _shape(kind: str, scope: str, source: str, settings: MemorySettings) -> Gate
 
 
 def _note(write: _Write, text: str) -> GateDecision | None:
-    write.body = (text or "").strip()
+    # well-formed: half a surrogate pair (a model's or an import's \ud83d) would fail every save
+    write.body = well_formed((text or "").strip())
     return None if write.body else _reject("Nothing to remember: the note is empty.")
 
 
@@ -206,7 +208,7 @@ def _fact(write: _Write, key: str | None, value: str | None, source: str,
             f"Invalid fact key {raw_key!r}: use lowercase letters, digits and '_' "
             f"(starting with a letter, up to {MAX_KEY_CHARS} characters)."
         )
-    write.body = (value or "").strip()
+    write.body = well_formed((value or "").strip())
     if not write.body:
         return _reject(f"The fact {write.key!r} needs a value.")
     blocked = key_is_blocked(write.key, settings.blocked_keys)  # runtime boundary, every source
