@@ -87,7 +87,8 @@ _OPEN_SLOT = re.compile(r"<[A-Za-z_-]{1,40}")
 _FILE_PATH = re.compile(
     r"(?:[\w.-]{1,60}/){1,12}[\w-]{1,60}\."
     r"(?:py|pyi|js|mjs|ts|tsx|jsx|go|rs|rb|php|java|kt|c|h|cc|cpp|hpp|cs|swift|sh|md|rst|txt"
-    r"|json|ya?ml|toml|ini|cfg|conf|xml|html|css|csv|log|sql|lock)")
+    r"|json|ya?ml|toml|ini|cfg|conf|xml|html|css|csv|log|sql|lock)"
+)
 _TWO_ALNUM = re.compile(r"[^\W_][\W_]*[^\W_]")  # two letters or digits, whatever between
 
 # Code that names a value rather than spelling it: self.password,
@@ -156,8 +157,7 @@ def _one_character_but_separators(value: str) -> bool:
 
 # Expression starters: `token = await get()`, `key = new Key()`.
 _CODE_KEYWORDS = frozenset(
-    "await new lambda function async yield require typeof not self this cls "
-    "None True False null undefined nil".split()
+    "await new lambda function async yield require typeof not self this cls None True False null undefined nil".split()
 )
 
 
@@ -175,13 +175,14 @@ def is_code_reference(value: str, key: str = "") -> bool:
         return True
     if "." in v and _CODE_REF.fullmatch(v):  # (every match holds a dot: a token is tried for none)
         return True
-    # Identifier that repeats the key (password=password, token=access_token).
+    # Identifier that repeats the key (password=password, token=access_token). The
+    # comparisons first: a token value is an identifier too ([a-z0-9_]), and on
+    # secret-dense text the regex was most of this check's cost.
     if key:
         lowered = v.lower()
-        if _IDENTIFIER.fullmatch(lowered):
-            k = key.lower().strip(_QUOTES)
-            if lowered == k or lowered.endswith(k) or k.endswith(lowered):
-                return True
+        k = key.lower().strip(_QUOTES)
+        if (lowered == k or lowered.endswith(k) or k.endswith(lowered)) and _IDENTIFIER.fullmatch(lowered):
+            return True
     return False
 
 
@@ -205,8 +206,10 @@ def char_counts(value: str) -> Iterable[int]:
 # say of them): one C pass and a set, where the generators below cost a Python
 # step per character (hot on secret-dense text).
 ASCII_CLASS = str.maketrans(
-    {chr(c): "l" if chr(c).islower() else "u" if chr(c).isupper() else "d" if chr(c).isdigit() else "o"
-     for c in range(128)}
+    {
+        chr(c): "l" if chr(c).islower() else "u" if chr(c).isupper() else "d" if chr(c).isdigit() else "o"
+        for c in range(128)
+    }
 )
 
 
@@ -265,5 +268,7 @@ _DIAL_IN = re.compile(r"call-in|dial-in|call in|dial in|conference|bridge|[0-9]{
 def is_dial_in_code(text: str, key_start: int, value: str) -> bool:
     """`Passcode: 4153030` under a dial-in number: a conference call's access code,
     typed on a phone keypad and sent to every invitee with the number."""
-    return bool(_KEYPAD_CODE.fullmatch(value)) and _DIAL_IN.search(
-        text[max(0, key_start - 160) : key_start].lower()) is not None
+    return (
+        bool(_KEYPAD_CODE.fullmatch(value))
+        and _DIAL_IN.search(text[max(0, key_start - 160) : key_start].lower()) is not None
+    )
