@@ -24,6 +24,7 @@ from agenttui.core.history.search import ConversationMatches
 from agenttui.core.models import Conversation, SearchHit, utcnow
 from agenttui.ui.host import app_parts
 from agenttui.ui.inert import inert_line
+from agenttui.ui.widgets.command_list import CommandList
 
 if TYPE_CHECKING:
     from agenttui.bootstrap import Services
@@ -86,7 +87,7 @@ def matches_label(group: ConversationMatches) -> Text:
     return label
 
 
-class ConversationList(OptionList):
+class ConversationList(CommandList):
     """The profile's conversations, newest first, paged from the database."""
 
     class _PageLoaded(Message):
@@ -207,7 +208,7 @@ class ConversationList(OptionList):
         return self.conversations.get(option.id) if option and option.id else None
 
 
-class SearchResults(OptionList):
+class SearchResults(CommandList):
     """Full-text search results, one row per conversation.
 
     Option ids are ``<conversation id>:<message id>`` of the conversation's best hit,

@@ -18,6 +18,7 @@ from textual import events
 from textual.widgets import Input
 
 from agenttui.ui.escape_then_key import escape_here, typed_after_escape
+from agenttui.ui.widgets.command_list import focus_now
 
 
 class EditBox(Input):
@@ -29,7 +30,7 @@ class EditBox(Input):
         self.value = value
         self.editing = True
         self.display = True
-        self.focus()
+        focus_now(self)  # the keys typed right after the key that opened it are for it (command_list)
         self.cursor_position = len(value)
 
     def end(self) -> None:

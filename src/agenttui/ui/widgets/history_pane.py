@@ -52,6 +52,7 @@ from textual.widgets import Input, OptionList, Static
 from agenttui.ui import messages
 from agenttui.ui.one_shot import OneShot, set_timer
 from agenttui.ui.survivable_errors import dispatch_guarded
+from agenttui.ui.widgets.command_list import focus_now
 from agenttui.ui.widgets.conversation_list import ConversationList, SearchResults
 from agenttui.ui.widgets.edit_box import EditBox
 from agenttui.ui.widgets.escape_aware_input import EscapeAwareInput
@@ -62,6 +63,7 @@ if TYPE_CHECKING:
 
 SEARCH_DELAY = 0.25
 _LIST_ACTIONS = frozenset({"rename", "archive_or_restore", "toggle_archived", "delete", "clear_history"})
+_TYPING_BINDINGS = ("history.search", "history.rename")  # keys whose box takes what is typed next
 _HIT_ACTIONS = frozenset({"rename", "archive_or_restore", "delete"})  # act on a search hit's conversation too
 SEARCH_LIMIT = 200  # messages a page of results holds; shown grouped, one row per conversation
 
@@ -179,8 +181,8 @@ class HistoryPane(Vertical):
     def compose(self) -> ComposeResult:
         yield SearchBox(placeholder="search history…  (/)", id="history-search")
         yield Static(id="history-mode")
-        yield ConversationList(self.services, id="conversation-list")
-        yield SearchResults(id="search-results")
+        yield ConversationList(self.services, id="conversation-list", typing_bindings=_TYPING_BINDINGS)
+        yield SearchResults(id="search-results", typing_bindings=_TYPING_BINDINGS)
         yield EditBox(id="history-rename")
 
     def on_mount(self) -> None:
@@ -263,7 +265,7 @@ class HistoryPane(Vertical):
 
     # -- search ---------------------------------------------------------------
     def action_focus_search(self) -> None:
-        self.query_one("#history-search", Input).focus()
+        focus_now(self.query_one("#history-search", Input))
 
     @on(Input.Changed, "#history-search")
     def _search_changed(self, event: Input.Changed) -> None:

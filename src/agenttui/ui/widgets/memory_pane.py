@@ -52,6 +52,7 @@ from agenttui.core.models import MemoryItem, WriteResult
 from agenttui.ui import messages
 from agenttui.ui.inert import inert_line
 from agenttui.ui.survivable_errors import dispatch_guarded
+from agenttui.ui.widgets.command_list import CommandList, focus_now
 from agenttui.ui.widgets.escape_aware_input import EscapeAwareInput
 from agenttui.ui.widgets.memory_item_editor import MemoryItemEditor, apply_edit, parse_entry
 from agenttui.ui.widgets.memory_offer import MemoryOffer
@@ -208,7 +209,7 @@ class MemoryPane(Vertical):
 
     # -- layout ---------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        listing = OptionList(id="memory-list", markup=False)
+        listing = CommandList(id="memory-list", markup=False, typing_bindings=("memory.add", "memory.edit"))
         listing.tooltip = LEGEND
         yield listing
         yield MemoryItemEditor(id="memory-editor")
@@ -378,7 +379,7 @@ class MemoryPane(Vertical):
         return True
 
     def action_focus_add(self) -> None:
-        self.query_one("#memory-add", Input).focus()
+        focus_now(self.query_one("#memory-add", Input))
 
     def action_toggle_scope(self) -> None:
         self.add_scope = "profile" if self.add_scope == "user" else "user"

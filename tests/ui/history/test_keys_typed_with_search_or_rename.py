@@ -1,0 +1,59 @@
+"""'/' (search) or 'r' (rename) typed at once with the text for its box on the conversation list.
+
+'/' moves the focus to the search box, but a focus move lands after the keys already on
+their way: with the query typed in the same burst (fast typing while the app was busy,
+a terminal that sends keys together), its letters reached the list, whose letters are
+commands -- "/weather" archived the conversation (a), "/rename" opened a rename (r) that
+the rest of the burst typed into.
+"""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Input
+
+from agenttui.core.models import Message
+from agenttui.ui.app import make_app
+from agenttui.ui.escape_or_option_arrow import EscapeAwareParser
+from tests.ui.helpers import history_list_focused, wait_until, workers_done
+
+SIZE = (120, 40)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("query", ["weather", "rename it", "dad"])
+async def test_slash_and_a_query_typed_at_once_search(services, query):
+    conversation = services.history.create_conversation("Deploy notes")
+    services.history.append(conversation.id, Message(role="user", content="how do we deploy?"))
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = await history_list_focused(pilot, app, 1)
+        parser = EscapeAwareParser()
+        for event in [*parser.feed("/" + query), *parser.feed("")]:
+            app.post_message(event)
+        search = pane.query_one("#history-search", Input)
+        await wait_until(pilot, lambda: search.value == query)
+        await workers_done(pilot)
+        assert search.has_focus
+        assert not pane.query_one("#history-rename").display
+        assert app.screen is app.main  # no delete confirmation asked for
+    kept = services.history.get_conversation(conversation.id)
+    assert kept is not None and kept.title == "Deploy notes" and not kept.archived
+
+
+@pytest.mark.slow
+async def test_r_and_a_title_typed_at_once_rename(services):
+    conversation = services.history.create_conversation("Deploy notes")
+    services.history.append(conversation.id, Message(role="user", content="how do we deploy?"))
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = await history_list_focused(pilot, app, 1)
+        parser = EscapeAwareParser()
+        for event in [*parser.feed("rRelease day\r"), *parser.feed("")]:  # the box selects the old title
+            app.post_message(event)
+        await wait_until(pilot, lambda: services.history.get_conversation(conversation.id).title == "Release day")
+        await workers_done(pilot)
+        assert not pane.query_one("#history-rename").display
+        assert app.screen is app.main
+    kept = services.history.get_conversation(conversation.id)
+    assert kept is not None and not kept.archived
