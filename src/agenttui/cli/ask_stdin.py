@@ -11,11 +11,13 @@
   or a log cut at an arbitrary byte would be reviewed as if it were whole.
   Text with a NUL byte is refused as binary (an image goes with ``--image``);
   bytes that are not UTF-8 become U+FFFD with a warning (a pasted log with
-  one stray byte is still a fine question).
+  one stray byte is still a fine question); a leading UTF-8 byte order mark
+  (a file saved "with BOM") is dropped.
 """
 
 from __future__ import annotations
 
+import codecs
 import sys
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING, without importing typing before the command runs
@@ -76,6 +78,8 @@ def read_stdin(stream: object) -> str:
         raise StdinRefused(
             f"stdin looks binary (a NUL byte at offset {nul}); nothing was sent. `ask` takes text: "
             "an image goes with --image PATH; UTF-16 text can be converted (iconv -f utf-16 -t utf-8).")
+    if data.startswith(codecs.BOM_UTF8):  # a file saved as "UTF-8 with BOM": the mark is not text
+        data = data[len(codecs.BOM_UTF8):]
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
