@@ -96,6 +96,7 @@ from agenttui.core.recall.usage import RecallUsage, count_usage
 from agenttui.ui.inert import InertStream, inert
 from agenttui.ui.one_shot import OneShot, set_timer
 from agenttui.ui.widgets.prompt_input import PromptInput
+from agenttui.ui.widgets.too_deep_markdown import keep_too_deep
 from agenttui.ui.widgets.used_line import UsedLine
 
 STREAM_INTERVAL = 1 / 5  # seconds between Markdown updates while a reply streams
@@ -106,8 +107,9 @@ _log = logging.getLogger(__name__)
 
 
 def reply_parser() -> MarkdownIt:
-    """Textual's "gfm-like" Markdown without raw HTML: a tag is shown as text (module doc)."""
-    return MarkdownIt("gfm-like", {"html": False})
+    """Textual's "gfm-like" Markdown without raw HTML: a tag is shown as text (module doc); a
+    block nested past the parser's limit is shown as written (:mod:`.too_deep_markdown`)."""
+    return keep_too_deep(MarkdownIt("gfm-like", {"html": False}))
 
 
 # A table column is never narrower than its longest word (up to this) plus its padding: Textual
