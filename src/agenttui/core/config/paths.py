@@ -41,8 +41,8 @@ def check_profile_name(name: str) -> str:
         from agenttui.core.errors import clip
 
         raise InvalidProfileName(
-            f"invalid profile name {clip(repr(name), 80)}: use letters, digits, '.', '_' or '-' "
-            "(up to 64 characters, starting with a letter or digit)"
+            f"invalid profile name {clip(repr(name), 80)}: use the Latin letters A-Z and a-z, digits, "
+            "'.', '_' or '-' (up to 64 characters, starting with a letter or digit; it names a folder)"
         )
     return name
 

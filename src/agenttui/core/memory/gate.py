@@ -205,7 +205,7 @@ def _fact(write: _Write, key: str | None, value: str | None, source: str,
     write.key = normalise_key(raw_key)
     if len(write.key) > MAX_KEY_CHARS or not _KEY.match(write.key):
         return _reject(
-            f"Invalid fact key {raw_key!r}: use lowercase letters, digits and '_' "
+            f"Invalid fact key {raw_key!r}: use the Latin letters a-z, digits and '_' "
             f"(starting with a letter, up to {MAX_KEY_CHARS} characters)."
         )
     write.body = well_formed((value or "").strip())
