@@ -15,7 +15,7 @@ from textual.widgets import Input
 from agenttui.core.models import Message
 from agenttui.ui.app import make_app
 from agenttui.ui.escape_or_option_arrow import EscapeAwareParser
-from tests.ui.helpers import history_list_focused, wait_until, workers_done
+from tests.ui.helpers import chat, history_list_focused, wait_until, workers_done
 
 SIZE = (120, 40)
 
@@ -57,3 +57,21 @@ async def test_r_and_a_title_typed_at_once_rename(services):
         assert app.screen is app.main
     kept = services.history.get_conversation(conversation.id)
     assert kept is not None and not kept.archived
+
+
+@pytest.mark.slow
+async def test_enter_and_a_question_typed_at_once_open_the_conversation_and_type_the_question(services):
+    conversation = services.history.create_conversation("Deploy notes")
+    services.history.append(conversation.id, Message(role="user", content="how do we deploy?"))
+    app = make_app(services, check_api_key=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await history_list_focused(pilot, app, 1)
+        parser = EscapeAwareParser()
+        for event in [*parser.feed("\rdo you remember"), *parser.feed("")]:
+            app.post_message(event)
+        await wait_until(pilot, lambda: app.screen is app.main and chat(app).prompt.text == "do you remember")
+        await workers_done(pilot)
+        assert app.screen is app.main  # no delete confirmation asked for
+        assert chat(app).conversation_id == conversation.id
+    kept = services.history.get_conversation(conversation.id)
+    assert kept is not None and kept.title == "Deploy notes" and not kept.archived

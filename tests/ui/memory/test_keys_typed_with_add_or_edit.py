@@ -61,3 +61,18 @@ async def test_e_and_text_typed_at_once_edit_the_item(tmp_path):
     texts = sorted(i.text for i in services.memory.items())
     assert len(texts) == 2 and sum(t.endswith(", always") for t in texts) == 1
     assert sorted(t.removesuffix(", always") for t in texts) == sorted(NOTES)
+
+
+async def test_enter_and_text_typed_at_once_edit_the_item(tmp_path):
+    services = services_for(tmp_path)
+    for note in NOTES:
+        services.memory.add_note(note)
+    app = Harness(services, MemoryPane)
+    async with app.run_test(size=(120, 36)) as pilot:
+        pane = await _typed_at_once(pilot, app, "\r in winter\r")
+        editor = pane.query_one(MemoryItemEditor)
+        await wait_until(pilot, lambda: any(i.text.endswith(" in winter") for i in services.memory.items()))
+        await wait_until(pilot, lambda: not editor.display)
+        await settle(pilot, app)
+    texts = sorted(i.text for i in services.memory.items())
+    assert len(texts) == 2 and sorted(t.removesuffix(" in winter") for t in texts) == sorted(NOTES)
