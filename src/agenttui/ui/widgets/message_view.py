@@ -96,6 +96,7 @@ from agenttui.core.recall.usage import RecallUsage, count_usage
 from agenttui.ui.inert import InertStream, inert
 from agenttui.ui.one_shot import OneShot, set_timer
 from agenttui.ui.widgets.prompt_input import PromptInput
+from agenttui.ui.widgets.reply_lists import ReplyBulletList, ReplyOrderedList
 from agenttui.ui.widgets.too_deep_markdown import keep_too_deep
 from agenttui.ui.widgets.used_line import UsedLine
 
@@ -165,9 +166,11 @@ class ReplyFence(MarkdownFence):
 
 
 class ReplyMarkdown(Markdown):
-    """Textual's Markdown with :class:`ReplyTable` for tables and :class:`ReplyFence` for code."""
+    """Textual's Markdown with :class:`ReplyTable` for tables, :class:`ReplyFence` for code and
+    lists that a streamed reply appends to (:mod:`.reply_lists`)."""
 
-    BLOCKS = {**Markdown.BLOCKS, "table_open": ReplyTable, "fence": ReplyFence, "code_block": ReplyFence}
+    BLOCKS = {**Markdown.BLOCKS, "table_open": ReplyTable, "fence": ReplyFence, "code_block": ReplyFence,
+              "bullet_list_open": ReplyBulletList, "ordered_list_open": ReplyOrderedList}
 
 
 def code_blocks(text: str) -> list[str]:
