@@ -589,8 +589,15 @@ class AgentTUI(App[int]):
             self._prepare_again()  # the endpoint, model or key may have changed
 
     def _switch_profile(self, name: str | None) -> None:
-        if not name:
-            return
+        if name:
+            self._switch_profile_after_turn(name)
+
+    @work(group="profile-switch", exclusive=True)
+    async def _switch_profile_after_turn(self, name: str) -> None:
+        """A reply streaming stops first and is saved in this profile (``stop_for_profile_switch``)."""
+        chat = self.main.chat_or_none()
+        if chat is not None:
+            await chat.stop_for_profile_switch()
         try:
             self.services.switch_profile(name)
         except (KeyError, ValueError, OSError) as exc:

@@ -42,6 +42,7 @@ once): recomposing the footer as the first words arrive delayed them by a frame.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from pathlib import Path
 from typing import TYPE_CHECKING, assert_never
 
@@ -81,10 +82,13 @@ from agenttui.ui.widgets.usage_total import UsageTotal
 from agenttui.ui.widgets.used_line import UsedLine
 
 if TYPE_CHECKING:
+    from textual.worker import Worker
+
     from agenttui.bootstrap import Services
 
 
 LOOKUP_WAIT = 5.0  # seconds a message waits for the latest-conversation lookup at most
+SWITCH_WAIT_S = 10.0  # a profile switch waits this long at most for the stopped turn to save what came
 STOP_KEY_AFTER_S = 0.25  # "esc Stop" shows in the footer this long after Enter (see the module doc)
 
 
@@ -130,6 +134,7 @@ class ChatPane(Vertical):
         self.unsaved = UnsavedRetry(self)
         self._stop_key_timer: OneShot | None = None  # shows "esc Stop" in the footer (_set_streaming)
         self.commands = SlashRunner(self)  # a slash command running, and what is typed meanwhile
+        self._turn_worker: Worker[None] | None = None  # the running turn's (a profile switch waits for it)
 
     DEFAULT_CSS = """
     ChatPane > #chat-welcome { display: none; height: 1fr; padding: 1 2; color: $text-muted; }
@@ -299,7 +304,7 @@ class ChatPane(Vertical):
         self.chat_log.anchor()
         self.turn_view.reset()
         self.session.turn_started()
-        self._run_turn(turn, self.conversation_id)
+        self._turn_worker = self._run_turn(turn, self.conversation_id)
 
     @work(group="chat-turn", exclusive=True, exit_on_error=False)
     async def _run_turn(self, turn: Turn, sent_in: str | None) -> None:
@@ -369,6 +374,23 @@ class ChatPane(Vertical):
             self.turns.abandon()
             self.session.turn_over()
         await self._leave_deleted("This conversation was deleted: what you send next starts a new one.")
+
+    async def stop_for_profile_switch(self) -> None:
+        """Before the profile switches: the running turn stops (as with Esc) and its loop is
+        waited for, so what came is saved in the profile it was asked in. Switched under it, the
+        turn wrote to the other profile's history, which has no such conversation: the reply on
+        screen was dropped. What was queued behind it goes back to the prompt, unsent."""
+        if not self.streaming:
+            return
+        self._unqueue_to_prompt()
+        self.stop_turn()
+        worker = self._turn_worker
+        if worker is not None:
+            with contextlib.suppress(Exception):  # failed or cancelled: it ended all the same
+                await asyncio.wait_for(worker.wait(), SWITCH_WAIT_S)
+        if self.streaming:  # its end is not shown yet: the chat opens the other profile's latest
+            self.turns.abandon()
+            self.session.turn_over()
 
     async def _leave_deleted(self, notice: str) -> None:
         self._unqueue_to_prompt()
