@@ -1108,8 +1108,12 @@ def find_gitleaks_in_stages(
     in the same order, with the same spans taken before each rule."""
     judging = _Judging(text, lowered, hits, c, True, alnum, present, runs, outranked)
     rules = judging.order
+    if not rules:  # most short texts: no keyword of any rule (a few µs of a ~60 µs redaction)
+        return [], _no_candidates
     split = next((i for i, (r, _) in enumerate(rules) if not judging.c.rules[r].gitleaks_globals), len(rules))
     first = list(chain.from_iterable(candidates for _, candidates in judging.judged(rules[:split])))
+    if split == len(rules):
+        return first, _no_candidates
 
     def other_sets(above: Mapping[int, int]) -> list[Candidate]:
         assert judging.accepted is not None
@@ -1123,9 +1127,15 @@ def find_gitleaks_in_stages(
     return first, other_sets
 
 
+def _no_candidates(above: Mapping[int, int]) -> list[Candidate]:
+    return []
+
+
 class _Judging:
     """One text's scan of the generated rules: where each rule is tried, in which order,
     and the spans taken so far (which the rules after skip)."""
+
+    __slots__ = ("text", "lowered", "c", "accepted", "facts", "shared", "shared_pattern", "order")
 
     def __init__(
         self,
@@ -1161,15 +1171,15 @@ class _Judging:
         # spans are skipped, the later rule of each such pair is subsumed and not run.)
         self.shared: dict[tuple[str, bool, tuple[int, ...]], list[re.Match[str]]] = {}
         self.shared_pattern = c.shared_pattern if self.accepted is None else c.shared_unsubsumed
-        order: list[tuple[int, set[int]]] = list(per_rule.items())
         if self.accepted is not None:
             # gitleaks' rules first: a span one of them took is then not judged again by
             # the other sets' rules (often the same pattern). Each set keeps its order, and
             # each set has one priority, so the merged spans and their kinds are the same.
             # A subsumed rule would find nothing not taken already (`_subsumed`): not run.
-            unsubsumed = (rs for rs in order if rs[0] not in c.subsumed)
-            order = sorted(unsubsumed, key=lambda rs: not c.rules[rs[0]].gitleaks_globals)
-        self.order = order
+            unsubsumed = (rs for rs in per_rule.items() if rs[0] not in c.subsumed)
+            self.order = sorted(unsubsumed, key=lambda rs: not c.rules[rs[0]].gitleaks_globals)
+        else:
+            self.order = list(per_rule.items())
 
     def judged(self, rule_starts: Iterable[tuple[int, set[int]]]) -> Iterator[tuple[_Rule, list[Candidate]]]:
         c, text, lowered, shared, shared_pattern = self.c, self.text, self.lowered, self.shared, self.shared_pattern

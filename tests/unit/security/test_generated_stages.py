@@ -9,6 +9,8 @@ then the other finders; the candidates keep the order of an unstaged run.
 
 from __future__ import annotations
 
+import pytest
+
 from agenttui.security import gitleaks_scan
 from agenttui.security.outranked import outranking_ends
 from agenttui.security.redaction import (
@@ -65,3 +67,16 @@ def test_finders_before_the_other_sets_read_no_span_below_context() -> None:
     for finder, _gate in _gated_finders()[:split]:
         assert _OUTRANKABLE.get(finder, CONTEXT) >= gitleaks_scan.OTHER_SETS
     assert _OUTRANKABLE[_gated_finders()[split][0]] < CONTEXT
+
+
+def test_long_and_short_paths_redact_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A long text takes the staged path; with the threshold out of reach the same text
+    # takes the unstaged one: the spans and kinds must not differ.
+    from agenttui.security import redaction
+
+    text = _texts()[0]
+    assert len(text) >= redaction._STAGED_MIN
+    staged = redaction.find_secrets(text)
+    monkeypatch.setattr(redaction, "_STAGED_MIN", len(text) + 1)
+    assert redaction.find_secrets(text) == staged
+    assert len(staged) > 1000  # the text is secret-dense: the comparison covers many spans
