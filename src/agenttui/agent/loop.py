@@ -291,6 +291,7 @@ class _Turn:
         self.started = time.monotonic()
         self.deadline = self.started + float(agent.max_seconds)
         self.open_calls: list[ToolCall] = []  # persisted tool calls still without a result
+        self.running: ToolCall | None = None  # the open call executing now (a stop kills it mid-way)
         self.partial: Message | None = None
         self.reply: Message | None = None
         self.user: Message | None = None
@@ -332,14 +333,20 @@ class _Turn:
         self.trace.seconds = time.monotonic() - self.started
         return self.trace
 
-    def close_open_calls(self, output: str) -> None:
-        """Give every persisted tool call a result (keeps history valid for the API).
+    def close_open_calls(self, output: str, stopped: str = "") -> None:
+        """Give every persisted tool call a result (keeps history valid for the API): ``output``
+        for those never started, ``stopped`` for the one stopped while it ran (it may have done
+        part of its work: "not run" would tell the model otherwise).
 
         Queued only: the turn ends next, and ``_end`` writes the queue (off the loop).
         """
+        running = self.running.id if self.running is not None and stopped else None
         for call in self.open_calls:
-            self.queue(Message(role="tool", content=output, tool_call_id=call.id, name=call.name))
+            was_running = call.id == running
+            self.queue(Message(role="tool", content=stopped if was_running else output, tool_call_id=call.id,
+                               name=call.name, tool_status="stopped" if was_running else "not run"))
         self.open_calls = []
+        self.running = None
 
     def keep_partial(self, completion: _Completion | None, reason: str) -> Message | None:
         """Persist what a reply the provider did not finish produced, marked incomplete with ``reason``.
@@ -609,15 +616,18 @@ class _Turn:
                 denied = True
                 output, ok = "Denied by the user: the tool was not run.", False
             else:
+                self.running = call
                 try:
                     outcome = await self.wait(self.registry.execute(call))
                 except _Stop:
-                    raise
+                    raise  # still ``running``: its result says it was stopped mid-way
                 except Exception as exc:  # noqa: BLE001 -- a bug in a tool: stop the turn
+                    self.running = None
                     await self._record(call, f"Tool `{call.name}` crashed: {type(exc).__name__}: {exc}",
                                  False, False, started)
                     yield ToolCallFinished(call=call, output=self.last_output, ok=False)
                     raise _ToolCrash(f"The tool `{call.name}` crashed: {type(exc).__name__}: {exc}") from exc
+                self.running = None
                 output, ok = outcome.output, outcome.ok
                 for result in getattr(outcome, "memory", None) or ():
                     yield self._memory_event(result, call)
@@ -635,7 +645,9 @@ class _Turn:
         self.trace.steps.append(TraceStep(tool=call.name, arguments=call.arguments, ok=ok,
                                           denied=denied, seconds=time.monotonic() - started))
         self.open_calls = [c for c in self.open_calls if c.id != call.id]
-        return await self.persist(Message(role="tool", content=output, tool_call_id=call.id, name=call.name))
+        status = "denied" if denied else ("ok" if ok else "failed")
+        return await self.persist(Message(role="tool", content=output, tool_call_id=call.id, name=call.name,
+                                          tool_status=status))
 
     async def _answer(self, future: asyncio.Future[bool]) -> bool:
         try:
@@ -749,7 +761,8 @@ async def run_turn(
     finally:
         if not finished:  # task cancelled or generator closed: keep what we have
             turn.keep_partial(turn.completion, "The turn was stopped before the reply finished.")
-            turn.close_open_calls("Cancelled: the turn was stopped before this tool ran.")
+            turn.close_open_calls("Cancelled: the turn was stopped before this tool ran.",
+                                  stopped="Stopped while it ran: the turn was stopped" + STOPPED_MID_WAY)
             flush_pending(services)  # the task is being torn down: no awaiting here
 
 
@@ -894,13 +907,21 @@ async def _steps(services: Services, turn: _Turn, outcome: list[AgentEvent]) -> 
         outcome.append(_stopped(turn, stop))
 
 
+#: The end of a stopped tool's result: the model must not take it for a tool that did nothing.
+STOPPED_MID_WAY = "; it may have done part of its work, and its output is lost."
+
+
 def _stopped(turn: _Turn, stop: Exception) -> AgentEvent:
     """The final event of a turn ended early: what came is kept, open tool calls get a result."""
     if isinstance(stop, _Stop):
         partial = turn.keep_partial(turn.completion, "Cancelled by the user." if stop.reason == "cancelled"
                                     else "The turn ran out of time (agent.max_seconds).")
-        turn.close_open_calls("Cancelled by the user: the tool was not run." if stop.reason == "cancelled"
-                              else "Not run: the turn ran out of time.")
+        cancelled = stop.reason == "cancelled"
+        turn.close_open_calls("Cancelled by the user: the tool was not run." if cancelled
+                              else "Not run: the turn ran out of time.",
+                              stopped=("Stopped by the user while it ran" if cancelled else
+                                       "Stopped while it ran: the turn ran out of time (agent.max_seconds)")
+                              + STOPPED_MID_WAY)
         return TurnFinished(stop.reason, turn.finish_trace(), partial or turn.reply)  # type: ignore[arg-type]
     if isinstance(stop, _LLMError):
         partial = turn.keep_partial(turn.completion, stop.failure.message)

@@ -255,6 +255,9 @@ class Message:
     # An assistant message's model, tokens and cost (schema v9's ``message_usage`` row);
     # None for other messages and for replies stored before v9.
     usage: MessageUsage | None = None
+    # A tool result's outcome, for the chat's ✓ / ✗ / denied when the conversation is opened
+    # again (TOOL_STATUSES); kept in ``messages.meta``. None: stored before it was kept.
+    tool_status: str | None = None
 
     def to_openai(self) -> dict[str, Any]:
         """The Chat Completions wire form of this message."""
@@ -277,6 +280,11 @@ class Message:
         if self.provider_fields and self.role == "assistant":
             data = {**self.provider_fields, **data}
         return data
+
+
+#: What became of a tool call: run ("ok" / "failed"), refused by the user ("denied"), never
+#: started (the turn ended first: "not run"), or stopped while it ran ("stopped").
+TOOL_STATUSES = ("ok", "failed", "denied", "not run", "stopped")
 
 
 @dataclass

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from agenttui.core.models import Message, ToolCall
+from agenttui.core.models import TOOL_STATUSES, Message, ToolCall
 from agenttui.core.well_formed import well_formed
 
 
@@ -75,6 +75,8 @@ def message_meta(message: Message) -> str | None:
         meta["cut_tool_calls"] = message.cut_tool_calls
     if message.summary_of:
         meta["summary_of"] = list(message.summary_of)
+    if message.tool_status:
+        meta["tool_status"] = message.tool_status
     # well-formed: a provider field with half a surrogate pair would fail the INSERT
     return well_formed(json.dumps(meta, ensure_ascii=False)) if meta else None
 
@@ -93,3 +95,5 @@ def apply_meta(message: Message, meta: str) -> None:
             span = data.get("summary_of")
             if isinstance(span, list) and len(span) == 2 and all(isinstance(i, int) for i in span):
                 message.summary_of = (span[0], span[1])
+            status = data.get("tool_status")
+            message.tool_status = status if status in TOOL_STATUSES else None

@@ -184,8 +184,8 @@ def widgets_for(messages: list[Message], used: Mapping[int, RecallUsage] | None 
             widgets.append(SummaryView(message.content or "", message.id))
         elif message.role == "tool":
             view = calls.get(message.tool_call_id or "")
-            if view is not None:
-                view.set_status("ok", message.content or "")
+            if view is not None:  # stored before outcomes were kept: it ran
+                view.set_status(message.tool_status or "ok", message.content or "")
     return widgets
 
 

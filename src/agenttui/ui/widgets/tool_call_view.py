@@ -13,7 +13,8 @@ from textual.widgets import Collapsible, Static
 from agenttui.core.models import ToolCall
 from agenttui.ui.inert import exact_line, inert, inert_line
 
-_STATUS = {"running": "…", "ok": "✓", "failed": "✗", "denied": "denied", "waiting": "awaiting approval"}
+_STATUS = {"running": "…", "ok": "✓", "failed": "✗", "denied": "denied", "waiting": "awaiting approval",
+           "not run": "not run", "stopped": "stopped while running"}
 
 
 def summarize_arguments(arguments: str, limit: int = 60) -> str:

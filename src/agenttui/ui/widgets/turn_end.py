@@ -57,6 +57,7 @@ class TurnEnd:
         reply = view.reply
         stored = event.reply if isinstance(event, ev.TurnFinished) else event.partial
         await view.first_words_drawn()
+        view.tools_ended()
         await chat.turn_over()
         await view.show_used(reply, stored, event.trace)
         if isinstance(event, ev.TurnFinished) and reply is not None and stored is not None \

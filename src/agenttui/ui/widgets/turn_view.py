@@ -114,6 +114,8 @@ class TurnView:
         def answered(approved: bool | None) -> None:
             if not request.future.done():
                 request.future.set_result(bool(approved))
+                if approved and view is not None:  # it runs now: no longer "awaiting approval"
+                    view.set_status("running")
 
         self._chat.app.push_screen(ApprovalScreen(request), answered)
 
@@ -129,6 +131,13 @@ class TurnView:
             chat.notify(f"{event.text}\n{event.result.reason}", title="Memory write blocked", severity="error")
         elif event.action in ("offered", "pending"):
             chat.post_message(app_messages.MemoryOffered(event.text, event.result))
+
+    def tools_ended(self) -> None:
+        """The turn ended: a call still running was stopped mid-way, one still awaiting approval
+        never ran (the loop stored the same outcomes; without this they said "…" for good)."""
+        for view in self._tool_views.values():
+            if view.status in ("running", "waiting"):
+                view.set_status("stopped" if view.status == "running" else "not run")
 
     def end_thinking(self) -> None:
         if self._thinking is not None:
