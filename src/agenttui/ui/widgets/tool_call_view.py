@@ -49,20 +49,19 @@ class ToolCallView(Collapsible):
         )
 
     def _heading(self) -> Content:
-        label = _STATUS.get(self.status, self.status)
+        # The status before the arguments: the heading is one line, and after a long argument
+        # summary a narrow chat cut it off (a denied command showed no "denied").
+        status = (f" {_STATUS.get(self.status, self.status)} ", "italic")
+        arguments = f"({summarize_arguments(self.call.arguments)})"
         from agenttui.mcp.bridge import split_name
 
         mcp = split_name(self.call.name)  # mcp__server__tool: the server's name first, then the tool
         if mcp is not None:
             return Content.assemble(
                 ("⚙ ", "dim"), (f"{exact_line(mcp[0], 24)} › ", "italic"), (exact_line(mcp[1], 40), "bold"),
-                (" (MCP)", "dim"),
-                f"({summarize_arguments(self.call.arguments)}) ", (label, "italic"),
+                (" (MCP)", "dim"), status, arguments,
             )
-        return Content.assemble(
-            ("⚙ ", "dim"), (exact_line(self.call.name, 40), "bold"),
-            f"({summarize_arguments(self.call.arguments)}) ", (label, "italic"),
-        )
+        return Content.assemble(("⚙ ", "dim"), (exact_line(self.call.name, 40), "bold"), status, arguments)
 
     def set_status(self, status: str, output: str = "") -> None:
         self.status = status
