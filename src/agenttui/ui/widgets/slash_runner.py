@@ -116,12 +116,10 @@ class SlashRunner:
         """
         if not self._working:
             return None
-        from agenttui.core.files import LOCK_TIMEOUT_S
-
         name = inert_line(self._chat.turns.command or "", 30)
         return (
             f"agenttui: /{name} was still working when you quit; a write it began ends first "
-            f"(up to {LOCK_TIMEOUT_S:g} s while another agenttui holds the lock)."
+            "(it waits while another agenttui holds the memory lock)."
         )
 
     async def _command(self, text: str) -> None:
