@@ -88,8 +88,13 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
+from textual.widget import Widget
 from textual.widgets import Markdown, Static
-from textual.widgets._markdown import MarkdownFence, MarkdownTable  # not exported by textual.widgets.markdown
+from textual.widgets._markdown import (  # not exported by textual.widgets.markdown
+    MarkdownFence,
+    MarkdownTable,
+    MarkdownTableContent,
+)
 from textual.widgets.markdown import MarkdownBlock
 
 from agenttui.core.recall.usage import RecallUsage, count_usage
@@ -131,13 +136,26 @@ def _column_minimums(headers: list[Content], rows: list[list[Content]]) -> list[
 
 class ReplyTable(MarkdownTable):
     """A reply's table: at least as wide as its columns' longest words, scrolled sideways in
-    the reply when that is wider than the chat (see ``AssistantMessage``'s CSS)."""
+    the reply when that is wider than the chat (see ``AssistantMessage``'s CSS).
+
+    A streamed table is composed with its first rows and grows by the rows after them
+    (Textual's ``_update_from_block``): its width is set again from every row then. Set once,
+    from a first row of short cells, it squeezed the longer rows below into a column of "…"
+    each, where the same table rendered whole (a reopened conversation) showed their words."""
 
     def compose(self) -> ComposeResult:
         for content in super().compose():  # the table's grid, its headers and rows read
-            minimums = _column_minimums(self._headers, self._rows)
-            content.styles.min_width = sum(minimums) + len(minimums) + 1  # a keyline either side of each
+            self._fit(content)
             yield content
+
+    def _fit(self, content: Widget) -> None:
+        minimums = _column_minimums(self._headers, self._rows)
+        content.styles.min_width = sum(minimums) + len(minimums) + 1  # a keyline either side of each
+
+    async def _update_from_block(self, block: MarkdownBlock) -> None:
+        await super()._update_from_block(block)  # the rows added in place, or the block replaced
+        for content in self.query_children(MarkdownTableContent):
+            self._fit(content)
 
 
 class ReplyFence(MarkdownFence):
