@@ -70,7 +70,8 @@ async def grow(shown: MarkdownBlock, new: MarkdownBlock, symbols: list[str]) -> 
     shown._copy_context(new)
     new._blocks.clear()
     await rows[-1].remove()
-    await shown.mount_all([_row(symbol, item) for symbol, item in zip(symbols[kept:], items[kept:], strict=True)])
+    if shown.is_attached:  # not when the reply is being removed (its conversation left mid-reply)
+        await shown.mount_all([_row(symbol, item) for symbol, item in zip(symbols[kept:], items[kept:], strict=True)])
     return True
 
 
