@@ -11,7 +11,9 @@ High risk is drawn in the error colour and focus starts on Deny, so a stray
 Enter never runs a destructive command; Approve (button and "y") answers only
 ``APPROVE_AFTER_S`` after the dialog opens, so keys the user was typing when it
 appeared (a "y", a space on the focused button) never approve anything. Dismisses with True only on Approve;
-the chat pane resolves the loop's future with the answer.
+the chat pane resolves the loop's future with the answer. A turn that ends without the answer
+(a profile switch stops it, its time limit) withdraws the question: the dialog closes once it is
+on top, instead of asking, for good, about a command nothing will run.
 """
 
 from __future__ import annotations
@@ -67,6 +69,8 @@ class ApprovalScreen(ModalScreen[bool]):
     def __init__(self, request: ApprovalRequested) -> None:
         super().__init__(classes=f"-{request.risk}")
         self.request = request
+        # the loop cancels the future when its turn ends unanswered; an answer sets a result
+        request.future.add_done_callback(lambda future: future.cancelled() and self.call_later(self._withdraw))
 
     def compose(self) -> ComposeResult:
         request = self.request
@@ -102,6 +106,16 @@ class ApprovalScreen(ModalScreen[bool]):
         set_timer(self, APPROVE_AFTER_S, self._allow_approval)  # one_shot: it fires under load too
         box = self.query_one("#approval-command-box", VerticalScroll)
         self.watch(box, "virtual_size", self._note_overflow)  # known once the command is laid out
+
+    def _withdraw(self) -> None:
+        """The turn no longer waits for this answer: close, unless another screen is on top
+        (closing would pop that one); then when this one is shown again (``on_screen_resume``)."""
+        if self.is_current:
+            self.dismiss(False)
+
+    def on_screen_resume(self) -> None:
+        if self.request.future.cancelled():
+            self.dismiss(False)
 
     def _allow_approval(self) -> None:
         approve = self.query_one("#approve", Button)
