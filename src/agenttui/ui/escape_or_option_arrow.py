@@ -28,6 +28,12 @@ sequence with text typed right after it is an Esc key, then the character
 characters that open a terminal's own sequences ("[", "]", "P", "X", "^", "_", "\\") are
 not among them: a reply the terminal sends must never read as Esc.
 
+ESC + a ctrl+letter byte was that ctrl key alone (Textual drops the alt of alt+ctrl+r): Esc and
+ctrl+r pressed one after the other -- stop the reply, ask again -- read at once lost the Esc, and
+the chat said "A reply is still streaming: Esc stops it" to someone who had just pressed it. It is
+an Esc key, then the ctrl key (:data:`ESC_THEN_CTRL`; the app binds no alt+ctrl key). Tab, Enter,
+Backspace and ctrl+h are left as they were (ESC + Backspace is Option+Backspace, delete a word).
+
 Textual's driver builds its parser in its input thread from ``linux_driver.XTermParser``;
 :func:`install` points that name at :class:`EscapeAwareParser`, and does nothing when
 Textual's internals are no longer as written for (pyproject pins its minor version; a
@@ -58,6 +64,9 @@ TYPED_AFTER_ESC: frozenset[str] = frozenset(
     for c in "0123456789 !\"#$%&'()*+,-./:;<=>?@{|}~`"
     if c not in _SEQUENCE_OPENERS and not isinstance(ANSI_SEQUENCES_KEYS.get("\x1b" + c), tuple)
 )
+# ctrl+a .. ctrl+z as bytes, without Backspace (ctrl+h), Tab (ctrl+i), Enter (ctrl+j, ctrl+m): after an
+# ESC, an Esc key and then the ctrl key
+ESC_THEN_CTRL: frozenset[str] = frozenset(chr(code) for code in range(1, 27)) - {"\x08", "\t", "\n", "\r"}
 _WATCHED = MERGEABLE | TYPED_AFTER_ESC
 _MERGEABLE_RE = re.compile("|".join(re.escape(key) for key in sorted(_WATCHED, key=len, reverse=True)))
 _TAIL = max(map(len, _WATCHED), default=1) - 1  # of the previous read: an Esc, or Esc and "O"
@@ -115,6 +124,8 @@ class EscapeAwareParser(XTermParser):
             return ()
         if self._typed_on and sequence in TYPED_AFTER_ESC:
             return [events.Key("escape", "\x1b"), *super()._sequence_to_key_events(sequence[1])]
+        if alt and sequence in ESC_THEN_CTRL:
+            return [events.Key("escape", "\x1b"), *super()._sequence_to_key_events(sequence)]
         return super()._sequence_to_key_events(sequence, alt)
 
 
