@@ -15,9 +15,10 @@ conversation just opened and renamed it "emember".
 Here ``/ r a e`` run their action from the list's own queue, before the list reads the next key,
 and the action moves the focus at once (:func:`focus_now`); the keys that reach the list after
 the focus went to that box are handed to it through the app, in the order typed. Enter's action
-(the pane's, then the chat's) moves the focus later: the keys read with it wait on the list
-until the focus has left, then follow it. Keys go on only to a text box (never to a dialog's
-buttons, where ``y`` could answer); keys typed after the list had answered are its commands again.
+(the pane's, then the chat's, after loading the conversation) moves the focus later: the keys
+typed with it and while it works wait on the list until the focus has left, then follow it. Keys
+go on only to a text box (never to a dialog's buttons, where ``y`` could answer); keys typed well
+after an Enter that moved nothing are the list's commands again.
 """
 
 from __future__ import annotations
@@ -28,6 +29,10 @@ from textual import events
 from textual._time import get_time  # the clock Textual stamps each event with (Message.time)
 from textual.widget import Widget
 from textual.widgets import Input, OptionList, TextArea
+
+#: How long an Enter's action may take to move the focus (opening a long conversation
+#: included): keys typed within it, the focus still on the list, wait for where it goes.
+ENTER_MOVES_FOCUS_WITHIN_S = 3.0
 
 
 def focus_now(widget: Widget) -> None:
@@ -81,12 +86,12 @@ class CommandList(OptionList):
     def _hold(self, event: events.Key, focused: Widget | None) -> bool:
         """After Enter: hold ``event`` (True) while the focus is still here, hand it on once it left."""
         if focused is self:
-            if self._selected_at is not None and event.time <= self._selected_at:
+            if self._selected_at is not None and event.time - self._selected_at < ENTER_MOVES_FOCUS_WITHIN_S:
                 self._stop(event)
                 self._held.append(event)
                 return True
-            # typed after the Enter was answered and the focus stayed: a command; what was
-            # held was meant for a box that never came, and is not run as commands either
+            # typed well after the Enter and the focus stayed: a command; what was held
+            # was meant for a box that never came, and is not run as commands either
             self._held, self._selected_at = [], None
             return False
         held, self._held, self._selected_at = self._held, [], None
