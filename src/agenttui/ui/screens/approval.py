@@ -10,7 +10,10 @@ blank lines or a run of spaces is not missed). Literal Content, never markup.
 High risk is drawn in the error colour and focus starts on Deny, so a stray
 Enter never runs a destructive command; Approve (button and "y") answers only
 ``APPROVE_AFTER_S`` after the dialog opens, so keys the user was typing when it
-appeared (a "y", a space on the focused button) never approve anything. Dismisses with True only on Approve;
+appeared (a "y", a space on the focused button) never approve anything; text typed into the
+dialog (someone writing their next message, eyes on the prompt) holds Approve back again for
+``APPROVE_AFTER_S`` after each key and leaves the focus on Deny, so the "y" of "my" or the Enter
+ending their message is no answer. Dismisses with True only on Approve;
 the chat pane resolves the loop's future with the answer. A turn that ends without the answer
 (a profile switch stops it, its time limit) withdraws the question: the dialog closes once it is
 on top, instead of asking, for good, about a command nothing will run.
@@ -18,7 +21,7 @@ on top, instead of asking, for good, about a command nothing will run.
 
 from __future__ import annotations
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -28,7 +31,7 @@ from textual.widgets import Button, Static
 
 from agenttui.agent.events import ApprovalRequested
 from agenttui.core.visible_text import exact_line, exact_parts
-from agenttui.ui.one_shot import set_timer
+from agenttui.ui.one_shot import OneShot, set_timer
 
 
 def command_content(parts: list[tuple[str, bool]]) -> Content:
@@ -69,6 +72,8 @@ class ApprovalScreen(ModalScreen[bool]):
     def __init__(self, request: ApprovalRequested) -> None:
         super().__init__(classes=f"-{request.risk}")
         self.request = request
+        self._approval_timer: OneShot | None = None
+        self._typed_into = False  # text was typed here: Approve never takes the focus
         # the loop cancels the future when its turn ends unanswered; an answer sets a result
         request.future.add_done_callback(lambda future: future.cancelled() and self.call_later(self._withdraw))
 
@@ -103,7 +108,7 @@ class ApprovalScreen(ModalScreen[bool]):
         # space press the focused Approve). So Approve is off for APPROVE_AFTER_S; Deny is not.
         self.query_one("#approve", Button).disabled = True
         self.query_one("#deny", Button).focus()
-        set_timer(self, APPROVE_AFTER_S, self._allow_approval)  # one_shot: it fires under load too
+        self._approval_timer = set_timer(self, APPROVE_AFTER_S, self._allow_approval)  # fires under load too
         box = self.query_one("#approval-command-box", VerticalScroll)
         self.watch(box, "virtual_size", self._note_overflow)  # known once the command is laid out
 
@@ -117,10 +122,25 @@ class ApprovalScreen(ModalScreen[bool]):
         if self.request.future.cancelled():
             self.dismiss(False)
 
+    def on_key(self, event: events.Key) -> None:
+        """A printable key that is none of the dialog's own: text typed at it (see the module doc)."""
+        if event.key not in ("y", "n") and event.character is not None and event.character.isprintable():
+            self._typed_into = True
+            self._hold_approval()
+
+    def _hold_approval(self) -> None:
+        deny = self.query_one("#deny", Button)
+        if self.focused is not deny:
+            deny.focus()
+        self.query_one("#approve", Button).disabled = True
+        if self._approval_timer is not None:
+            self._approval_timer.stop()
+        self._approval_timer = set_timer(self, APPROVE_AFTER_S, self._allow_approval)
+
     def _allow_approval(self) -> None:
         approve = self.query_one("#approve", Button)
         approve.disabled = False
-        if self.request.risk != "high" and self.focused is self.query_one("#deny", Button):
+        if self.request.risk != "high" and not self._typed_into and self.focused is self.query_one("#deny", Button):
             approve.focus()  # High risk: Deny first. Otherwise Approve is one Enter away, as expected.
 
     def _note_overflow(self) -> None:
