@@ -588,6 +588,9 @@ class AgentTUI(App[int]):
             self.refresh_header()
             self._prepare_again()  # the endpoint, model or key may have changed
 
+    def switch_profile(self, name: str | None) -> None:
+        self._switch_profile(name)
+
     def _switch_profile(self, name: str | None) -> None:
         if name:
             self._switch_profile_after_turn(name)

@@ -72,6 +72,10 @@ class AppParts(Protocol):
         """After a screen that may have changed memory (the audit, a reset)."""
         ...
 
+    def switch_profile(self, name: str | None) -> None:
+        """Use profile ``name`` (a reply streaming stops first and is saved in this one)."""
+        ...
+
 
 def app_parts(node: DOMNode) -> AppParts:
     """The running app, as the widgets see it (every screen and pane runs inside ``AgentTUI``).

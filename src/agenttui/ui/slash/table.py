@@ -64,6 +64,24 @@ def _app_action(action: str) -> Handler:
     return run
 
 
+async def _profile(ctx: SlashContext, argument: str) -> None:
+    """``/profile``: the picker; ``/profile NAME``: that profile (it was ignored: the picker opened,
+    and nothing said the name was not used)."""
+    from agenttui.ui.host import app_parts
+    from agenttui.ui.inert import inert_line
+
+    if not argument:
+        await ctx.app.run_action("open_profiles")
+    elif argument == ctx.services.profile_name:
+        ctx.notify(f"Profile {inert_line(argument, 40)!r} is the one in use.")
+    elif ctx.services.profiles.get(argument) is None:
+        names = ", ".join(p.name for p in ctx.services.profiles.list())
+        ctx.notify(f"No profile named {inert_line(argument, 40)!r} (there are: {names}). /profile opens the "
+                   "picker, where new ones are made.", title="/profile", severity="error")
+    else:
+        app_parts(ctx.app).switch_profile(argument)
+
+
 async def _help(ctx: SlashContext, argument: str) -> None:
     await ctx.app.run_action("help")
 
@@ -83,7 +101,8 @@ COMMANDS: tuple[SlashCommand, ...] = (
                  mem.audit, "/audit deep"),
     SlashCommand("model", "[NAME]", "the model for this conversation only (no name: pick from the "
                  "endpoint's models; new conversations use the default)", model, "/model gpt-4o-mini"),
-    SlashCommand("profile", "", "switch, create or delete profiles", _app_action("open_profiles")),
+    SlashCommand("profile", "[NAME]", "switch to profile NAME; no name: switch, create or delete profiles",
+                 _profile, "/profile work"),
     SlashCommand("export", "[md|json] [PATH]", "export this conversation", conv.export, "/export md notes.md"),
     SlashCommand("end", "", "ask the agent to update context.md, then archive the session", conv.end),
     SlashCommand("attach", "PATH", "attach an image to the next message", conv.attach,
