@@ -47,7 +47,7 @@ async def test_a_reply_streamed_from_its_first_words_ends_as_one_streamed_from_e
     text, source, blocks = from_first
     assert text == "".join(CHUNKS)
     assert source == "Hello\nworld, a *second* line\n\n- and a list item"
-    assert blocks == ["MarkdownParagraph", "MarkdownBulletList"]
+    assert blocks == ["MarkdownParagraph", "ReplyBulletList"]  # a list a streamed reply appends to
 
 
 async def test_a_reply_shows_its_first_words_once_mounted():
