@@ -184,6 +184,8 @@ def import_notes(memory: MemoryStore, proposals: Iterable[Proposal], scope: Scop
     """
     report = MemoryImportReport()
     now = utcnow()
+    submitted: list[Proposal] = []
+    items = []
     for proposal in proposals:
         if proposal.problem:
             report.refused.append((proposal, proposal.problem))
@@ -191,11 +193,15 @@ def import_notes(memory: MemoryStore, proposals: Iterable[Proposal], scope: Scop
         target: Scope = scope or proposal.scope or "user"
         ttl = (proposal.expires - now).total_seconds() / 86400 if proposal.expires else None
         if proposal.kind == "fact":
-            result = memory.set_fact(proposal.key or "", proposal.value or "", target, SOURCE,
-                                     pinned=proposal.pinned, ttl_days=ttl, confidence=proposal.confidence)
+            item = memory.proposed_fact(proposal.key or "", proposal.value or "", target, SOURCE,
+                                        pinned=proposal.pinned, ttl_days=ttl, confidence=proposal.confidence)
         else:
-            result = memory.add_note(proposal.text, target, SOURCE,
-                                     pinned=proposal.pinned, ttl_days=ttl, confidence=proposal.confidence)
+            item = memory.proposed_note(proposal.text, target, SOURCE,
+                                        pinned=proposal.pinned, ttl_days=ttl, confidence=proposal.confidence)
+        submitted.append(proposal)
+        items.append(item)
+    # One write per batch, not per item (MemoryStore.submit_many); results come in order.
+    for proposal, result in zip(submitted, memory.submit_many(items), strict=True):
         if result.status == "added":
             report.added.append(result)
         elif result.status == "refreshed":
