@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Any
 
 from textual._xterm_parser import XTermParser
 
@@ -107,6 +109,20 @@ async def ask_for_approval(pilot, app, text: str = "run it") -> None:
 
     await send(pilot, text)
     await wait_until(pilot, lambda: isinstance(app.screen, ApprovalScreen) and app.focused is not None)
+
+
+@asynccontextmanager
+async def approval_asked(chat_services, fake_openai, marker, reply: str,
+                         size: tuple[int, int]) -> AsyncIterator[tuple[Any, Any]]:
+    """The app (and its pilot) with a shell command that writes ``marker`` waiting at the
+    approval dialog; the model says ``reply`` after it."""
+    from agenttui.ui.app import make_app
+
+    queue_shell_call(fake_openai, marker, reply)
+    app = make_app(chat_services)
+    async with app.run_test(size=size) as pilot:
+        await ask_for_approval(pilot, app)
+        yield app, pilot
 
 
 def terminal_keys(raw: str) -> list:

@@ -10,10 +10,9 @@ from __future__ import annotations
 import pytest
 from textual import events
 
-from agenttui.ui.app import make_app
 from agenttui.ui.screens import approval
 from agenttui.ui.widgets.tool_call_view import ToolCallView
-from tests.ui.helpers import ask_for_approval, chat, queue_shell_call, wait_until
+from tests.ui.helpers import approval_asked, chat, wait_until
 
 SIZE = (100, 30)
 
@@ -22,10 +21,7 @@ SIZE = (100, 30)
 async def test_keys_typed_as_it_opens_do_not_approve(chat_services, fake_openai, tmp_path, monkeypatch):
     monkeypatch.setattr(approval, "APPROVE_AFTER_S", 3600.0)  # every key below is "as it opens"
     marker = tmp_path / "ran.txt"
-    queue_shell_call(fake_openai, marker, "not run")
-    app = make_app(chat_services)
-    async with app.run_test(size=SIZE) as pilot:
-        await ask_for_approval(pilot, app)
+    async with approval_asked(chat_services, fake_openai, marker, "not run", SIZE) as (app, pilot):
         dialog = app.screen
         for char in "yes ":  # "yes, and …": its y, then a space on whatever has the focus
             app.post_message(events.Key("space" if char == " " else char, char))
@@ -42,10 +38,7 @@ async def test_keys_typed_as_it_opens_do_not_approve(chat_services, fake_openai,
 async def test_y_approves_once_the_dialog_can_answer(chat_services, fake_openai, tmp_path, monkeypatch):
     monkeypatch.setattr(approval, "APPROVE_AFTER_S", 0.05)
     marker = tmp_path / "ran.txt"
-    queue_shell_call(fake_openai, marker, "it ran")
-    app = make_app(chat_services)
-    async with app.run_test(size=SIZE) as pilot:
-        await ask_for_approval(pilot, app)
+    async with approval_asked(chat_services, fake_openai, marker, "it ran", SIZE) as (app, pilot):
         await wait_until(pilot, lambda: not app.screen.query_one("#approve").disabled)
         await pilot.press("y")
         await wait_until(pilot, lambda: not chat(app).streaming)

@@ -11,11 +11,10 @@ from __future__ import annotations
 import pytest
 from textual import events
 
-from agenttui.ui.app import make_app
 from agenttui.ui.screens import approval
 from agenttui.ui.screens.approval import ApprovalScreen
 from agenttui.ui.widgets.tool_call_view import ToolCallView
-from tests.ui.helpers import ask_for_approval, chat, queue_shell_call, wait_until, workers_done
+from tests.ui.helpers import approval_asked, chat, wait_until, workers_done
 
 SIZE = (100, 30)
 
@@ -28,10 +27,7 @@ def _key(char: str) -> events.Key:
 async def test_a_y_inside_typed_words_does_not_approve(chat_services, fake_openai, tmp_path, monkeypatch):
     monkeypatch.setattr(approval, "APPROVE_AFTER_S", 3600.0)  # no key below comes after the hold
     marker = tmp_path / "ran.txt"
-    queue_shell_call(fake_openai, marker, "not run")
-    app = make_app(chat_services)
-    async with app.run_test(size=SIZE) as pilot:
-        await ask_for_approval(pilot, app)
+    async with approval_asked(chat_services, fake_openai, marker, "not run", SIZE) as (app, pilot):
         dialog = app.screen
         dialog._allow_approval()  # the dialog has been up long enough: "y" alone would approve now
         assert not dialog.query_one("#approve").disabled
@@ -51,10 +47,7 @@ async def test_a_y_inside_typed_words_does_not_approve(chat_services, fake_opena
 async def test_y_on_its_own_still_approves(chat_services, fake_openai, tmp_path, monkeypatch):
     monkeypatch.setattr(approval, "APPROVE_AFTER_S", 3600.0)
     marker = tmp_path / "ran.txt"
-    queue_shell_call(fake_openai, marker, "it ran")
-    app = make_app(chat_services)
-    async with app.run_test(size=SIZE) as pilot:
-        await ask_for_approval(pilot, app)
+    async with approval_asked(chat_services, fake_openai, marker, "it ran", SIZE) as (app, pilot):
         app.screen._allow_approval()
         await pilot.press("y")
         await wait_until(pilot, lambda: not chat(app).streaming)

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from agenttui.ui.app import make_app
 from agenttui.ui.screens import approval
 from agenttui.ui.screens.approval import ApprovalScreen
 from agenttui.ui.screens.profiles import ProfilesScreen
-from tests.ui.helpers import ask_for_approval, chat, queue_shell_call, wait_until
+from tests.ui.helpers import approval_asked, chat, wait_until
 
 SIZE = (100, 30)
 
@@ -27,10 +26,7 @@ async def test_a_profile_switch_withdraws_the_question(chat_services, fake_opena
     monkeypatch.setattr(approval, "APPROVE_AFTER_S", 0.05)
     chat_services.profiles.create("work")
     marker = tmp_path / "ran.txt"
-    queue_shell_call(fake_openai, marker, "not run")
-    app = make_app(chat_services)
-    async with app.run_test(size=SIZE) as pilot:
-        await ask_for_approval(pilot, app)
+    async with approval_asked(chat_services, fake_openai, marker, "not run", SIZE) as (app, pilot):
         app.action_open_profiles()  # ctrl+p → Profiles opens over the dialog
         await wait_until(pilot, lambda: isinstance(app.screen, ProfilesScreen) and app.screen.query("#profiles-list"))
         app.screen._switch("work")
@@ -43,10 +39,7 @@ async def test_a_profile_switch_withdraws_the_question(chat_services, fake_opena
 async def test_the_time_limit_withdraws_the_question(chat_services, fake_openai, tmp_path, monkeypatch):
     monkeypatch.setattr(approval, "APPROVE_AFTER_S", 0.05)
     marker = tmp_path / "ran.txt"
-    queue_shell_call(fake_openai, marker, "not run")
-    app = make_app(chat_services)
-    async with app.run_test(size=SIZE) as pilot:
-        await ask_for_approval(pilot, app)
+    async with approval_asked(chat_services, fake_openai, marker, "not run", SIZE) as (app, pilot):
         dialog = app.screen
         await wait_until(pilot, lambda: not dialog.query_one("#approve").disabled)
         dialog.request.future.cancel()  # what the loop does when the turn's time runs out unanswered

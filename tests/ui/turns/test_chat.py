@@ -9,10 +9,9 @@ from agenttui.ui.screens.approval import ApprovalScreen
 from agenttui.ui.widgets.message_view import AssistantMessage, Notice, UserMessage
 from agenttui.ui.widgets.tool_call_view import ToolCallView
 from tests.ui.helpers import (
+    approval_asked,
     approve,
-    ask_for_approval,
     chat,
-    queue_shell_call,
     replies,
     send,
     wait_until,
@@ -104,10 +103,7 @@ async def test_high_risk_command_asks_with_deny_focused_and_deny_blocks_it(chat_
 @pytest.mark.slow
 async def test_approving_runs_the_command_once(chat_services, fake_openai, tmp_path):
     marker = tmp_path / "ran.txt"
-    queue_shell_call(fake_openai, marker, "it ran")
-    app = make_app(chat_services)
-    async with app.run_test(size=SIZE) as pilot:
-        await ask_for_approval(pilot, app)
+    async with approval_asked(chat_services, fake_openai, marker, "it ran", SIZE) as (app, pilot):
         await wait_until(pilot, lambda: app.focused is not None and app.focused.id == "approve")
         # not high risk: approve is the default, once it can answer
         await approve(pilot, app)
