@@ -195,7 +195,7 @@ def run_show(args: argparse.Namespace) -> int:
         place = history.branch_positions(conversation.id, [message.id]).get(message.id) if branched else None
         version = f" (version {place[0]} of {place[1]})" if place else ""
         print(f"\n[{message.role}] {message.created:%Y-%m-%d %H:%M} #{message.id}{parent}{version}"
-              + (" (incomplete)" if message.incomplete else ""))
+              + (" (incomplete)" if message.incomplete else "") + _tool_outcome(message))
         if message.usage is not None:
             print(f"  {inert(message.usage.describe())}")
         if message.content:
@@ -205,6 +205,17 @@ def run_show(args: argparse.Namespace) -> int:
         if message.image_b64:
             print("[image attached]")
     return 0
+
+
+def _tool_outcome(message) -> str:
+    """`` shell: denied`` for a tool result: which tool and how its call ended (ok, failed,
+    denied, not run, stopped); without a kept outcome (stored before they were kept) the name only."""
+    if message.role != "tool":
+        return ""
+    name = f" {inert(message.name)}" if message.name else ""
+    if not message.tool_status:
+        return name
+    return f"{name}: {message.tool_status}" if name else f" {message.tool_status}"
 
 
 def _with_usage(history, messages):

@@ -74,6 +74,8 @@ def conversation_to_markdown(conversation: Conversation, messages: Iterable[Mess
         if message.role == "tool" and message.name:
             heading += f" `{redact(message.name)}`"
         flags = " (incomplete)" if message.incomplete else ""
+        if message.role == "tool" and message.tool_status and message.tool_status != "ok":
+            flags += f" ({message.tool_status})"  # denied, failed, not run, stopped
         lines += [f"## {heading}{flags}", "", f"<sub>#{message.id} · {to_iso(message.created)}</sub>", ""]
         if message.image_b64:
             size = len(message.image_b64) * 3 // 4
@@ -117,6 +119,9 @@ def _message_dict(message: Message, redact: Redact) -> dict[str, Any]:
         **({"cut_tool_calls": message.cut_tool_calls} if message.cut_tool_calls else {}),
         # a /compact summary names the first and last message (ids above) it replaces
         **({"summary_of": list(message.summary_of)} if message.summary_of else {}),
+        # a tool result's outcome (ok, failed, denied, not run, stopped); absent: it ran, or it
+        # was stored before outcomes were kept
+        **({"tool_status": message.tool_status} if message.tool_status else {}),
     }
 
 

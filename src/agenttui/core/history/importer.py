@@ -8,7 +8,8 @@ printing (the CLI reports):
   (:mod:`agenttui.core.history.export`), or a JSON array of them. Every field
   comes back: roles, content, tool calls and results, images, turn ids,
   ``created``, ``incomplete`` (with its reason), provider fields (thought
-  signatures, ``reasoning_content``), saved reasoning; title, times, model and
+  signatures, ``reasoning_content``), saved reasoning, each tool result's
+  ``tool_status`` (an export without it: the calls ran, as before); title, times, model and
   the archived flag; and the tree: each message's ``parent_id``
   (an ``id`` of an earlier message of the document) and the conversation's
   ``active_leaf_id``. A document without parent ids (written before trees)
@@ -58,7 +59,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from agenttui.core.history.export import EXPORT_FORMAT, EXPORT_VERSION
-from agenttui.core.models import Conversation, Message, ToolCall, from_iso, utcnow
+from agenttui.core.models import TOOL_STATUSES, Conversation, Message, ToolCall, from_iso, utcnow
 from agenttui.core.well_formed import well_formed
 
 if TYPE_CHECKING:
@@ -266,6 +267,7 @@ def _agenttui_message(raw: Any, number: int) -> Message:
     cut = raw.get("cut_tool_calls")
     span = raw.get("summary_of")  # a /compact summary: ids of this document, renumbered on storing
     ident = raw.get("id")
+    status = raw.get("tool_status")  # absent in exports written before outcomes were kept
     return Message(
         id=ident if isinstance(ident, int) and not isinstance(ident, bool) else None,
         summary_of=(span[0], span[1]) if isinstance(span, list) and len(span) == 2 and all(
@@ -279,6 +281,7 @@ def _agenttui_message(raw: Any, number: int) -> Message:
         provider_fields=provider if isinstance(provider, dict) else {},
         reasoning=_str_or_none(raw.get("reasoning")),
         cut_tool_calls=[c for c in cut if isinstance(c, dict)] if isinstance(cut, list) else [],
+        tool_status=status if role == "tool" and status in TOOL_STATUSES else None,
     )
 
 
