@@ -131,6 +131,16 @@ def terminal_keys(raw: str) -> list:
     return [*parser.feed(raw), *parser.feed("")]
 
 
+def typed_in_terminal(app, raw: str) -> None:
+    """``raw`` read at once by the app's own parser in a terminal (ui/escape_or_option_arrow.py),
+    its events posted to the app before it handles the first."""
+    from agenttui.ui.escape_or_option_arrow import EscapeAwareParser
+
+    parser = EscapeAwareParser()
+    for event in [*parser.feed(raw), *parser.feed("")]:
+        app.post_message(event)
+
+
 def type_at_once(app, raw: str) -> None:
     """``raw`` typed in one burst: every event posted before the app handles the first
     (as a terminal delivers fast typing; Pilot.press waits between keys)."""

@@ -17,8 +17,7 @@ from textual.widgets import Input
 
 from agenttui.core.models import Message
 from agenttui.ui.app import make_app
-from agenttui.ui.escape_or_option_arrow import EscapeAwareParser
-from tests.ui.helpers import chat, history_list_focused, wait_until, workers_done
+from tests.ui.helpers import chat, history_list_focused, typed_in_terminal, wait_until, workers_done
 
 SIZE = (120, 40)
 
@@ -31,9 +30,7 @@ async def test_slash_and_a_query_typed_at_once_search(services, query):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=SIZE) as pilot:
         pane = await history_list_focused(pilot, app, 1)
-        parser = EscapeAwareParser()
-        for event in [*parser.feed("/" + query), *parser.feed("")]:
-            app.post_message(event)
+        typed_in_terminal(app, "/" + query)
         search = pane.query_one("#history-search", Input)
         await wait_until(pilot, lambda: search.value == query)
         await workers_done(pilot)
@@ -51,9 +48,7 @@ async def test_r_and_a_title_typed_at_once_rename(services):
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=SIZE) as pilot:
         pane = await history_list_focused(pilot, app, 1)
-        parser = EscapeAwareParser()
-        for event in [*parser.feed("rRelease day\r"), *parser.feed("")]:  # the box selects the old title
-            app.post_message(event)
+        typed_in_terminal(app, "rRelease day\r")  # the box selects the old title
         await wait_until(pilot, lambda: services.history.get_conversation(conversation.id).title == "Release day")
         await workers_done(pilot)
         assert not pane.query_one("#history-rename").display
@@ -69,9 +64,7 @@ async def test_enter_and_a_question_typed_at_once_open_the_conversation_and_type
     app = make_app(services, check_api_key=False)
     async with app.run_test(size=SIZE) as pilot:
         await history_list_focused(pilot, app, 1)
-        parser = EscapeAwareParser()
-        for event in [*parser.feed("\rdo you remember"), *parser.feed("")]:
-            app.post_message(event)
+        typed_in_terminal(app, "\rdo you remember")
         await wait_until(pilot, lambda: app.screen is app.main and chat(app).prompt.text == "do you remember")
         await workers_done(pilot)
         assert app.screen is app.main  # no delete confirmation asked for
@@ -105,14 +98,10 @@ async def test_keys_typed_while_a_conversation_loads_after_enter_go_to_the_promp
 
         monkeypatch.setattr(pane_chat, "open_conversation", slow_open)
         # (no pilot steps while it loads: they wait for the screen's queue, which the load holds)
-        parser = EscapeAwareParser()
-        for event in [*parser.feed("\r"), *parser.feed("")]:
-            app.post_message(event)
+        typed_in_terminal(app, "\r")
         await _polled(lambda: listing._selected_at is not None)
         typed = "do you remember"  # after the Enter was handled, before the chat is there
-        parser = EscapeAwareParser()
-        for event in [*parser.feed(typed), *parser.feed("")]:
-            app.post_message(event)
+        typed_in_terminal(app, typed)
         try:
             await _polled(lambda: len(listing._held) == len(typed))
             assert app.screen is app.main and not pane.query_one("#history-rename").display

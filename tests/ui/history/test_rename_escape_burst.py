@@ -12,8 +12,7 @@ import pytest
 
 from agenttui.core.models import Message
 from agenttui.ui.app import make_app
-from agenttui.ui.escape_or_option_arrow import EscapeAwareParser
-from tests.ui.helpers import history_list_focused, wait_until, workers_done
+from tests.ui.helpers import history_list_focused, typed_in_terminal, wait_until, workers_done
 
 SIZE = (120, 40)
 
@@ -30,9 +29,7 @@ async def test_esc_with_typing_cancels_the_rename(services, burst):
         rename = pane.query_one("#history-rename")
         await wait_until(pilot, lambda: rename.has_focus)
 
-        parser = EscapeAwareParser()  # the app's parser in a terminal: Esc + "2 …" is Esc, then "2 …"
-        for event in [*parser.feed(burst), *parser.feed("")]:
-            app.post_message(event)
+        typed_in_terminal(app, burst)  # the app's parser in a terminal: Esc + "2 …" is Esc, then "2 …"
         await wait_until(pilot, lambda: not rename.display)
         await workers_done(pilot)
         assert app.screen is app.main  # no delete confirmation asked for

@@ -14,7 +14,7 @@ import pytest
 
 from agenttui.ui.app import make_app
 from agenttui.ui.escape_or_option_arrow import EscapeAwareParser
-from tests.ui.helpers import chat, replies, send, wait_until
+from tests.ui.helpers import chat, replies, send, typed_in_terminal, wait_until
 
 SIZE = (100, 30)
 
@@ -47,9 +47,7 @@ async def test_esc_and_ctrl_r_read_at_once_stop_the_reply_and_ask_again(chat_ser
         async with app.run_test(size=SIZE) as pilot:
             await send(pilot, "tell me a long story")
             await wait_until(pilot, lambda: replies(app) and "word5" in replies(app)[0])
-            parser = EscapeAwareParser()
-            for event in [*parser.feed("\x1b\x12"), *parser.feed("")]:  # one read, posted at once
-                app.post_message(event)
+            typed_in_terminal(app, "\x1b\x12")  # one read, posted at once
             await wait_until(
                 pilot,
                 lambda: "asked again" in replies(app) and not chat(app).streaming,

@@ -15,7 +15,7 @@ from textual.drivers import linux_driver
 from agenttui.ui import escape_or_option_arrow
 from agenttui.ui.app import make_app
 from agenttui.ui.escape_or_option_arrow import EscapeAwareParser, typed_on_at
-from tests.ui.helpers import chat, focused_field, wait_until
+from tests.ui.helpers import chat, focused_field, typed_in_terminal, wait_until
 
 
 def keys(*reads: str) -> list[tuple[str, str | None]]:
@@ -88,13 +88,6 @@ def test_the_driver_builds_its_parser_from_the_name_install_replaces(monkeypatch
     assert escape_or_option_arrow.install()
     assert linux_driver.XTermParser is EscapeAwareParser
     assert escape_or_option_arrow.install()  # twice: still in place
-
-
-def typed_in_terminal(app, raw: str) -> None:
-    """``raw`` read at once by the app's own parser in a terminal, its events posted to the app."""
-    parser = EscapeAwareParser()
-    for event in [*parser.feed(raw), *parser.feed("")]:
-        app.post_message(event)
 
 
 @pytest.mark.slow

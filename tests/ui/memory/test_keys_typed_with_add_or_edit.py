@@ -11,11 +11,10 @@ from __future__ import annotations
 import pytest
 from textual.widgets import OptionList
 
-from agenttui.ui.escape_or_option_arrow import EscapeAwareParser
 from agenttui.ui.widgets.memory_item_editor import MemoryItemEditor
 from agenttui.ui.widgets.memory_pane import MemoryPane
 from tests.ui.data_harness import Harness, services_for, settle
-from tests.ui.helpers import wait_until
+from tests.ui.helpers import typed_in_terminal, wait_until
 
 NOTES = ["prefer metric units", "lives in Bandung"]
 
@@ -26,9 +25,7 @@ async def _typed_at_once(pilot, app, text: str) -> MemoryPane:
     listing = pane.query_one("#memory-list", OptionList)
     listing.focus()
     await wait_until(pilot, lambda: listing.has_focus and listing.highlighted == 0)
-    parser = EscapeAwareParser()  # as the app's parser reads one burst from the terminal
-    for event in [*parser.feed(text), *parser.feed("")]:
-        app.post_message(event)
+    typed_in_terminal(app, text)  # as the app's parser reads one burst from the terminal
     return pane
 
 
