@@ -28,6 +28,14 @@ Decisions:
   first) are not memory yet: ``k`` accepts one (through the gate again), ``d``
   rejects it. The queue's file is looked at every two seconds, so a note an
   agent adds while the pane is open shows up.
+* **An offer belongs to its profile**: a "remember this?" (or "remembered",
+  with Undo) row is made by one profile's chat, and its Remember / Undo act on
+  that profile's memory. A profile switch takes it out of the pane and keeps it
+  (the last one per profile, in this process only) until that profile is
+  active again, where it is shown as it was; it is kept rather than dropped so
+  an unanswered question is not lost by a look at another profile. An offer
+  that arrives after the switch (a turn of the old profile ending late) waits
+  for its profile the same way.
 * Store calls run in thread workers (file locks, fsync); handlers update the
   list and post :class:`MemoryPane.MemoryChanged` so the app rebuilds the
   next turn's prompt from disk.
@@ -206,6 +214,8 @@ class MemoryPane(Vertical):
         self._deleting: set[str] = set()
         self._reset_undo: tuple[Path, str] | None = None  # (snapshot, scope) of the last reset
         self._reported_problems: set[str] = set()
+        self._offer_profile: str | None = None  # the profile the shown offer was made in
+        self._parked_offers: dict[str, tuple[str, WriteResult]] = {}  # profile -> its unanswered offer
 
     # -- layout ---------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -479,13 +489,32 @@ class MemoryPane(Vertical):
         if not result.ok:
             self.notify(result.reason or "rejected", title="Not remembered", severity="error")
             return
+        made_in = _offer_profile(result) or self.services.profile_name
+        if made_in != self.services.profile_name:  # its turn ended after a switch: wait for its profile
+            self._parked_offers[made_in] = (text, result)
+            return
+        self._offer_profile = made_in
         self.query_one(MemoryOffer).show(text, result)
         if result.ok and not (result.pending or result.status == "pending"):
             self.reload()
 
+    def profile_switched(self) -> None:
+        """The stores now point at another profile: the offer shown leaves with its profile, the
+        new profile's own comes back (module doc), and the list is read again."""
+        offer = self.query_one(MemoryOffer)
+        if offer.display and offer.result is not None and self._offer_profile is not None:
+            self._parked_offers[self._offer_profile] = (offer.text, offer.result)
+        offer.hide()
+        self._offer_profile = None
+        waiting = self._parked_offers.pop(self.services.profile_name, None)
+        if waiting is not None:
+            self.offer(*waiting)
+        self.reload()
+
     @on(MemoryOffer.Chosen)
     def _offer_chosen(self, event: MemoryOffer.Chosen) -> None:
         event.stop()
+        self._offer_profile = None
         memory, item = self.services.memory, event.result.item
         if event.choice == "remember" and item is not None:
             self._write("add", memory.accept_proposal, item)
@@ -493,6 +522,11 @@ class MemoryPane(Vertical):
             self._write("undo", memory.remove, [item.id])
         elif event.choice == "dismiss" and item is not None:
             memory.discard_pending(item.id)  # in-process only: no I/O
+
+
+def _offer_profile(result: WriteResult) -> str | None:
+    """The profile whose chat made the offer (the item's origin), where known."""
+    return result.item.origin.profile if result.item is not None else None
 
 
 def _readd(memory: MemoryStore, items: list[MemoryItem]) -> WriteResult | None:
