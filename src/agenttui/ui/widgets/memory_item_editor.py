@@ -15,7 +15,7 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Input
 
-from agenttui.core.models import MemoryItem
+from agenttui.core.models import MemoryItem, utcnow
 from agenttui.ui.widgets.edit_box import EditBox
 
 _FACT = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_.-]{0,63})\s*=(?!=)\s*(\S.*?)\s*$", re.DOTALL)
@@ -54,7 +54,9 @@ def apply_edit(memory, item: MemoryItem, raw: str):
     """Write an edit through the gate; returns the store's ``WriteResult``.
 
     A fact whose key changed becomes a new fact (the store edits values, not
-    keys) and the old one is removed only if the new one was accepted.
+    keys) and the old one is removed only if the new one was accepted. The new
+    fact keeps what the user set on the old one: its pin and its expiry (a
+    renamed ``★ language`` lost its star, and its place in every prompt).
     """
     entry = parse_entry(raw)
     if entry is None:
@@ -65,10 +67,18 @@ def apply_edit(memory, item: MemoryItem, raw: str):
         raise ValueError("a fact needs the form 'key = value'")
     if entry.key == item.key:
         return memory.edit(item.id, value=entry.value)
-    result = memory.set_fact(entry.key, entry.value, scope=item.scope, source="manual")
+    result = memory.set_fact(entry.key, entry.value, scope=item.scope, source="manual", pinned=item.pinned,
+                             ttl_days=_days_left(item))
     if result.ok and not getattr(result, "pending", False):
         memory.remove([item.id])
     return result
+
+
+def _days_left(item: MemoryItem) -> float | None:
+    """The item's expiry as days from now (None: it has none); one already past stays past-due."""
+    if item.expires is None:
+        return None
+    return max((item.expires - utcnow()).total_seconds() / 86400, 1e-9)
 
 
 class MemoryItemEditor(EditBox):
