@@ -63,10 +63,12 @@ if TYPE_CHECKING:
 
     from agenttui.bootstrap import Services
     from agenttui.ui.host import AppParts
+    from agenttui.ui.widgets.chat_pane import ChatPane
 
 APP_NAME = "agenttui"
 HEADER_CHROME = 8 + 10  # Textual's Header: the icon's column and the clock's space on the right
 _HERE = Path(__file__).parent  # as Textual resolves CSS_PATH: same strings, no re-parse
+SWITCH_SHOWN_S = 10.0  # what is typed during a profile switch waits this long at most for the panes
 EMBED_AFTER_S = 2.0  # the embeddings backfill starts once start-up work is done
 PREPARE_FALLBACK_S = 1.0  # the first turn is prepared once the panes are up, or by then at the latest
 PREPARE_AFTER_PANES_S = 0.15
@@ -597,8 +599,15 @@ class AgentTUI(App[int]):
 
     @work(group="profile-switch", exclusive=True)
     async def _switch_profile_after_turn(self, name: str) -> None:
-        """A reply streaming stops first and is saved in this profile (``stop_for_profile_switch``)."""
+        """A reply streaming stops first and is saved in this profile (``stop_for_profile_switch``);
+        what is sent meanwhile waits until the panes show the new profile (``hold_during``)."""
         chat = self.main.chat_or_none()
+        if chat is None:
+            await self._switch_profile_now(name, None)
+        else:
+            await chat.commands.hold_during("profile", self._switch_profile_now(name, chat))
+
+    async def _switch_profile_now(self, name: str, chat: ChatPane | None) -> None:
         if chat is not None:
             await chat.stop_for_profile_switch()
         try:
@@ -608,11 +617,14 @@ class AgentTUI(App[int]):
             return
         self.refresh_header()
         self._prepare_again()
-        self.main.post_message(ProfileSwitched(name))
+        switched = ProfileSwitched(name)
+        self.main.post_message(switched)
         self.notify(f"Now using profile {name!r}.", title="Profile")
         from agenttui.ui.mcp_servers import restart_mcp
 
         restart_mcp(self)  # the new profile's MCP servers (its own and the user's)
+        with contextlib.suppress(TimeoutError):  # (the screen going away must not hold input for good)
+            await asyncio.wait_for(switched.shown.wait(), SWITCH_SHOWN_S)
 
 
 def make_app(services: Services, *, check_api_key: bool = True, defer_panes: bool | None = None,

@@ -13,6 +13,8 @@ other:
 
 from __future__ import annotations
 
+import asyncio
+
 from textual.message import Message
 
 
@@ -46,11 +48,13 @@ class ConversationRequested(Message):
 
 
 class ProfileSwitched(Message):
-    """``services.switch_profile`` ran; stores now point at the new profile."""
+    """``services.switch_profile`` ran; stores now point at the new profile. ``shown`` is set
+    once the panes show it (what was typed during the switch is sent after that)."""
 
     def __init__(self, profile: str) -> None:
         super().__init__()
         self.profile = profile
+        self.shown = asyncio.Event()
 
 
 class MemoryOffered(Message):

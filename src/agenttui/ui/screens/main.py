@@ -304,10 +304,13 @@ class MainScreen(Screen):
 
     @on(messages.ProfileSwitched)
     async def _profile_switched(self, event: messages.ProfileSwitched) -> None:
-        app_parts(self).refresh_header()
-        if not self.panes_ready:
-            return  # the panes load the new profile's data when they mount
-        self.pane("memory").profile_switched()  # type: ignore[attr-defined]  # its offer stays with its profile
-        self.pane("history").reload()  # type: ignore[attr-defined]
-        await self.chat.incognito_mode.profile_switched()
-        self.chat.open_latest()
+        try:
+            app_parts(self).refresh_header()
+            if not self.panes_ready:
+                return  # the panes load the new profile's data when they mount
+            self.pane("memory").profile_switched()  # type: ignore[attr-defined]  # its offer stays with its profile
+            self.pane("history").reload()  # type: ignore[attr-defined]
+            await self.chat.incognito_mode.profile_switched()
+            self.chat.open_latest()
+        finally:
+            event.shown.set()

@@ -248,11 +248,11 @@ class ChatPane(Vertical):
         await self.send(text)
 
     def show_queued(self) -> None:
-        self.query_one(QueuedLine).show(self.turns.queued, self.turns.held, self.turns.command)
+        self.query_one(QueuedLine).show(self.turns.queued, self.turns.held, self.commands.label)
 
     def waiting_for(self) -> str:
         """What the unsent messages wait for, in words: "the reply", "/remember", or both."""
-        running = self.turns.command
+        running = self.commands.label
         command = (f"/{inert_line(running, 30)}" if running else "a command") if self.turns.held else ""
         return " and ".join(part for part in ("the reply" if self.turns.queued else "", command) if part) \
             or "the reply"

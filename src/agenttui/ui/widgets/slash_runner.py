@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from agenttui.ui.inert import inert_line
 from agenttui.ui.slash.context import SlashContext
@@ -40,6 +40,7 @@ COMMAND_GROUP = "slash-command"  # the worker a slash command runs in (one at a 
 # True in the slash command's worker task only (a copy of the context): a conversation it
 # opens (/new, /incognito) is where what was typed after it goes
 _IN_COMMAND: ContextVar[bool] = ContextVar("agenttui_in_slash_command", default=False)
+T = TypeVar("T")
 
 
 class CommandChat(SlashContext, Protocol):
@@ -59,10 +60,34 @@ class SlashRunner:
         self._working = False  # the command's own work runs (not its dialog)
         self._answer_pending = False  # its dialog was answered; the answer is being handled
         self._quit_after: Callable[[], object] | None = None  # ctrl+q meanwhile (quit_after)
+        self._holds: list[str] = []  # what holds input besides a command (hold_during), by name
 
     @property
     def running(self) -> bool:
-        return self._chat.turns.command is not None
+        """A command runs, or something else holds what is sent (:meth:`hold_during`)."""
+        return self._chat.turns.command is not None or bool(self._holds)
+
+    @property
+    def label(self) -> str | None:
+        """What held text waits for: the command's name (``remember`` for /remember), or None."""
+        return self._chat.turns.command or (self._holds[-1] if self._holds else None)
+
+    async def hold_during(self, name: str, work: Awaitable[T]) -> T:
+        """Await ``work`` with what is sent meanwhile held, as behind a command, and handled
+        after it in order (``name`` says what it waits for: "sent when /profile ends").
+
+        A profile switch runs in a worker of its own, past the command or dialog that asked
+        for it: a message typed right after ``/profile work`` was sent while the stores were
+        being swapped, stored in the new profile unanswered, and covered by that profile's
+        latest conversation. What the switch opens is where held text goes, as with ``/new``.
+        """
+        self._holds.append(name)
+        try:
+            return await work
+        finally:
+            self._holds.remove(name)
+            if not self.running and self._chat.turns.held:
+                self._chat.call_later(self._release_held)
 
     def run(self, text: str) -> None:
         """Run the slash command ``text`` now, or after the one still running (Enter, the palette)."""
@@ -89,7 +114,7 @@ class SlashRunner:
 
     def opened_by_command(self) -> bool:
         """A conversation opening now is the running command's doing (or its dialog's answer)."""
-        return _IN_COMMAND.get() or self._answer_pending
+        return _IN_COMMAND.get() or self._answer_pending or bool(self._holds)
 
     def quit_after(self, quit_now: Callable[[], object]) -> bool:
         """ctrl+q while a command works: ``quit_now`` when it ends (True), or at once (False).
@@ -141,7 +166,7 @@ class SlashRunner:
             chat.show_queued()
             if quit_now is not None:  # ctrl+q while it worked: the app ends now; what was held is dropped
                 chat.call_later(quit_now)
-            elif chat.turns.held:
+            elif chat.turns.held and not self._holds:  # (else when the hold ends)
                 chat.call_later(self._release_held)  # after the dialog's answer is handled: it clears the flag
             else:
                 self._answer_pending = False
@@ -180,7 +205,7 @@ class SlashRunner:
         held, turns.held = turns.held, []
         submit: Callable[[str], Awaitable[None]] = chat.submit
         for index, text in enumerate(held):
-            if turns.command is not None:
+            if self.running:
                 turns.held[:0] = held[index:]
                 break
             await submit(text)
