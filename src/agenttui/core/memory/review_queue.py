@@ -15,6 +15,10 @@ Decisions:
 * Nothing held reaches a prompt: the queue is not memory until accepted.
 * An unreadable queue file is read as empty and replaced by the next write
   (a proposal is cheap to make again; a broken file must not block memory).
+* A note that says what one already waiting says (the same scope, a near
+  duplicate as the write gate counts them) is not held again: an agent that
+  retries in a new session (so "do not propose it again" no longer binds it)
+  put the same row in the pane twice. The one waiting is the answer.
 * At most :data:`MAX_HELD` proposals wait; past that the oldest is dropped, so
   an agent in a loop cannot grow the file without bound.
 """
@@ -22,6 +26,7 @@ Decisions:
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from agenttui.core import files
@@ -51,11 +56,18 @@ class ReviewQueue:
 
         return stat_key(self.path)
 
-    def hold(self, item: MemoryItem) -> None:
+    def hold(self, item: MemoryItem, same: Callable[[str, str], bool] | None = None) -> MemoryItem:
+        """Hold ``item``; returns it, or the proposal of its scope already waiting that ``same``
+        (two texts) says it repeats, in which case nothing is written."""
         with files.locked(self.path):
             held = [i for i in self._read() if i.id != item.id]
+            if same is not None:
+                twin = next((i for i in held if i.scope == item.scope and same(i.text, item.text)), None)
+                if twin is not None:
+                    return twin
             held.append(item)
             self._write(held[-MAX_HELD:])
+        return item
 
     def take(self, item_id: str) -> MemoryItem | None:
         """Remove one proposal and return it (None: it is no longer waiting)."""

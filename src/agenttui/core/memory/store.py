@@ -63,6 +63,7 @@ from agenttui.core.memory.gate import check_write
 from agenttui.core.memory.read_screen import content_hash
 from agenttui.core.memory.review_queue import FILE_NAME as REVIEW_FILE
 from agenttui.core.memory.review_queue import ReviewQueue
+from agenttui.core.memory.text import is_near_duplicate
 from agenttui.core.models import SCOPES, ItemKind, MemoryItem, Origin, Scope, Source, WriteResult, WriteStatus, utcnow
 
 ScopeArg = Scope | Literal["all"]
@@ -286,7 +287,8 @@ class MemoryStore:
         """Check a note as a confirmed write would be, then hold it for the user instead of storing it.
 
         A refusal is answered at once (the proposer learns why); a twin of a
-        stored note is "refreshed" in the answer only (nothing to ask about)."""
+        stored note is "refreshed" in the answer only (nothing to ask about); a twin
+        of a note already waiting is answered with that one, held once."""
         item = self.proposed_note(text, scope, source, origin)
         if item.scope not in SCOPES:
             return _unknown_scope(item.scope)
@@ -299,7 +301,11 @@ class MemoryStore:
             twin = next((i for i in self.items(item.scope) if i.id == decision.target_id), None)
             return WriteResult("refreshed", item=twin, reason="already remembered; nothing to review")
         item.text = decision.text
-        self.review_queue.hold(item)
+        threshold = self.settings.near_duplicate_threshold
+        held = self.review_queue.hold(item, partial(is_near_duplicate, threshold=threshold))
+        if held is not item:
+            return WriteResult("pending", item=held.detached(), pending=True,
+                               reason="already waiting for the user's review in agenttui's Memory pane")
         return WriteResult("pending", item=item.detached(), pending=True,
                            reason="held for the user's review in agenttui's Memory pane")
 
