@@ -244,7 +244,9 @@ def _insert_messages(db: sqlite3.Connection, cid: str, stored: Sequence[Message]
             if db.execute("SELECT 1 FROM messages WHERE id = ? AND conversation_id = ?",
                           (parent, cid)).fetchone() is None:
                 raise HistoryError(f"message {parent} is not in conversation {cid}")
-        if (parents is not None or message.parent_id is not None) and not branched:
+        # a parent given, or a turn's own latest message (another window may have written
+        # under it meanwhile) rather than the message just before: it may have children already
+        if (parents is not None or message.parent_id is not None or parent != previous) and not branched:
             # a sibling for an existing message: the conversation has branches from now on
             branched = db.execute("SELECT 1 FROM messages WHERE conversation_id = ? AND parent_id IS ? "
                                   "LIMIT 1", (cid, parent)).fetchone() is not None
