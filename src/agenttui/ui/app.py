@@ -57,7 +57,7 @@ from agenttui.ui.themes import load_themes, register_start_theme
 from agenttui.ui.typed_text import as_paste
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
 
     from textual.screen import Screen
 
@@ -103,6 +103,7 @@ class AgentTUI(App[int]):
         self._can_notify = False  # toasts need the screen: queued until on_mount
         self.type_ahead = TypeAhead()  # keys from the first frame on reach the prompt (see on_event)
         self._failure_notices: set[str] = set()
+        self._switching = asyncio.Lock()  # profile switches, one after the other
         self.refresh_header()
 
     # -- errors: one line + a crash log, not a traceback (ui/error_policy.py) ----------
@@ -594,18 +595,25 @@ class AgentTUI(App[int]):
         self._switch_profile(name)
 
     def _switch_profile(self, name: str | None) -> None:
-        if name:
-            self._switch_profile_after_turn(name)
-
-    @work(group="profile-switch", exclusive=True)
-    async def _switch_profile_after_turn(self, name: str) -> None:
-        """A reply streaming stops first and is saved in this profile (``stop_for_profile_switch``);
-        what is sent meanwhile waits until the panes show the new profile (``hold_during``)."""
+        if not name:
+            return
         chat = self.main.chat_or_none()
-        if chat is None:
-            await self._switch_profile_now(name, None)
-        else:
-            await chat.commands.hold_during("profile", self._switch_profile_now(name, chat))
+        # held from this moment, not from when the worker runs: the command or dialog that
+        # asked for the switch may end first, and what is typed after it is for the new profile
+        release = chat.commands.hold_input("profile") if chat is not None else None
+        self._switch_profile_after_turn(name, chat, release)
+
+    @work(group="profile-switch")  # not exclusive: cancelled before it ran, the hold would stay
+    async def _switch_profile_after_turn(self, name: str, chat: ChatPane | None,
+                                         release: Callable[[], None] | None) -> None:
+        """A reply streaming stops first and is saved in this profile (``stop_for_profile_switch``);
+        what is sent meanwhile waits until the panes show the new profile. One switch at a time."""
+        try:
+            async with self._switching:
+                await self._switch_profile_now(name, chat)
+        finally:
+            if release is not None:
+                release()
 
     async def _switch_profile_now(self, name: str, chat: ChatPane | None) -> None:
         if chat is not None:

@@ -20,8 +20,8 @@ WORDS = " ".join(f"word{i}" for i in range(40))
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("streaming", [False, True])
-async def test_a_message_after_profile_name_goes_to_that_profile(chat_services, fake_openai, streaming):
+@pytest.mark.parametrize(("streaming", "at_once"), [(False, True), (True, True), (True, False)])
+async def test_a_message_after_profile_name_goes_to_that_profile(chat_services, fake_openai, streaming, at_once):
     chat_services.profiles.create("work")
     held = threading.Event()  # a reply still streaming at the switch stops after word5
     if streaming:
@@ -33,7 +33,11 @@ async def test_a_message_after_profile_name_goes_to_that_profile(chat_services, 
             if streaming:
                 await send(pilot, "tell me a long story")
                 await wait_until(pilot, lambda: replies(app) and "word5" in replies(app)[0])
-            type_at_once(app, "/profile work\ra message for work\r")
+            if at_once:
+                type_at_once(app, "/profile work\ra message for work\r")
+            else:  # Enter on the command, then the message: the reply is still winding down
+                await send(pilot, "/profile work")
+                await send(pilot, "a message for work")
             await wait_until(
                 pilot,
                 lambda: chat_services.profile_name == "work" and "Noted for work." in replies(app),

@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol
 
 from agenttui.ui.inert import inert_line
 from agenttui.ui.slash.context import SlashContext
@@ -40,7 +40,6 @@ COMMAND_GROUP = "slash-command"  # the worker a slash command runs in (one at a 
 # True in the slash command's worker task only (a copy of the context): a conversation it
 # opens (/new, /incognito) is where what was typed after it goes
 _IN_COMMAND: ContextVar[bool] = ContextVar("agenttui_in_slash_command", default=False)
-T = TypeVar("T")
 
 
 class CommandChat(SlashContext, Protocol):
@@ -72,9 +71,10 @@ class SlashRunner:
         """What held text waits for: the command's name (``remember`` for /remember), or None."""
         return self._chat.turns.command or (self._holds[-1] if self._holds else None)
 
-    async def hold_during(self, name: str, work: Awaitable[T]) -> T:
-        """Await ``work`` with what is sent meanwhile held, as behind a command, and handled
-        after it in order (``name`` says what it waits for: "sent when /profile ends").
+    def hold_input(self, name: str) -> Callable[[], None]:
+        """From now on what is sent is held, as behind a command, until the function returned
+        is called; then it is handled in order (``name`` says what it waits for: "sent when
+        /profile ends").
 
         A profile switch runs in a worker of its own, past the command or dialog that asked
         for it: a message typed right after ``/profile work`` was sent while the stores were
@@ -82,12 +82,13 @@ class SlashRunner:
         latest conversation. What the switch opens is where held text goes, as with ``/new``.
         """
         self._holds.append(name)
-        try:
-            return await work
-        finally:
+
+        def release() -> None:
             self._holds.remove(name)
             if not self.running and self._chat.turns.held:
                 self._chat.call_later(self._release_held)
+
+        return release
 
     def run(self, text: str) -> None:
         """Run the slash command ``text`` now, or after the one still running (Enter, the palette)."""
