@@ -10,9 +10,15 @@ Decisions:
   backup writes (:data:`ALLOWED`): config.toml, theme files, the memory JSON,
   each profile's profile.toml / memory.json / history database / project
   notes (Markdown), endpoint state, and the ``NAME.corrupt-<time>`` copies
-  agenttui sets aside. ``create_backup`` uses the same list, so a backup it
-  makes always restores; a stray file in the data dir is left out of the
-  backup and named (``manifest["skipped"]``) instead of making it unrestorable.
+  agenttui sets aside. With memory go the user's decisions about it, kept in
+  files of their own: the held notes the user kept (``*.kept.json``) and the
+  notes other agents left for review (``mcp-review.json``); without them a
+  restored kept note was held again and the waiting notes were gone. Each
+  profile's ``semantic.json`` (what recall told and learned about its endpoints)
+  goes with it too: it is agenttui's, and "not agenttui's files" was said of it.
+  ``create_backup`` uses the same list, so a backup it makes always restores;
+  a stray file in the data dir is left out of the backup and named
+  (``manifest["skipped"]``) instead of making it unrestorable.
 * **Limits**: at most :data:`MAX_FILES` members and :data:`MAX_BYTES` expanded
   (sizes as the tar headers declare them, which is exactly what extraction
   writes). A years-long history with embeddings stays well under 2 GiB; a
@@ -40,9 +46,9 @@ _DB = r"history\.sqlite3((-wal|-shm)" + r"\.[a-z]+-\d{8}T\d{6}Z(-\d+)?)?"
 ALLOWED: tuple[tuple[str, str], ...] = (
     (r"config/config\.toml", "config/config.toml"),
     (rf"config/themes/{_NAME}\.toml", "config/themes/*.toml"),
-    (rf"data/memory/user\.json{_ASIDE}", "data/memory/user.json"),
-    (rf"data/profiles/{_PROFILE}/(profile\.toml|memory\.json){_ASIDE}",
-     "data/profiles/<name>/profile.toml, memory.json"),
+    (rf"data/memory/user(\.kept)?\.json{_ASIDE}", "data/memory/user.json, user.kept.json"),
+    (rf"data/profiles/{_PROFILE}/(profile\.toml|memory(\.kept)?\.json|mcp-review\.json|semantic\.json){_ASIDE}",
+     "data/profiles/<name>/profile.toml, memory.json, memory.kept.json, mcp-review.json, semantic.json"),
     (rf"data/profiles/{_PROFILE}/{_DB}{_ASIDE}", "data/profiles/<name>/history.sqlite3"),
     (rf"data/profiles/{_PROFILE}/project/(sessions/)?{_NAME}\.md",
      "data/profiles/<name>/project/*.md, project/sessions/*.md"),
