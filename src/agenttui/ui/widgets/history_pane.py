@@ -211,7 +211,8 @@ class HistoryPane(Vertical):
     @on(ConversationList.CountChanged)
     def _count_changed(self, event: ConversationList.CountChanged) -> None:
         event.stop()
-        self._show_mode()
+        if not self.search_results.display:  # else the search's line stands: the list is hidden
+            self._show_mode()
 
     def _show_mode(self, text: str | None = None, hint: str | None = None) -> None:
         """The count on the mode line, the key hint in the border subtitle.
