@@ -39,6 +39,7 @@ from textual.widget import Widget
 
 from agenttui.ui import messages
 from agenttui.ui.host import app_parts
+from agenttui.ui.inert import inert_line
 from agenttui.ui.one_shot import set_timer
 from agenttui.ui.startup import (
     HEADER_ICON,
@@ -284,7 +285,13 @@ class MainScreen(Screen):
 
     @on(messages.MemoryOffered)
     def _memory_offered(self, event: messages.MemoryOffered) -> None:
-        self.pane("memory").offer(event.text, event.result)  # type: ignore[attr-defined]
+        pane = self.pane("memory")
+        shown = pane.offer(event.text, event.result)  # type: ignore[attr-defined]
+        waiting = event.result.pending or event.result.status == "pending"
+        if shown and waiting and not pane.display:
+            # a narrow terminal hides the pane, and with it the question: say it where the user is
+            self.notify(f"{inert_line(event.text, 200)}\nf2 opens the Memory pane: Remember or Dismiss it there.",
+                        title="Remember this?", timeout=12)
 
     @on(messages.ConversationsChanged)
     def _conversations_changed(self) -> None:

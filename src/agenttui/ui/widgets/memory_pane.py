@@ -479,8 +479,8 @@ class MemoryPane(Vertical):
             self._write("restore", self.services.memory.restore_snapshot, snapshot, scope)
 
     # -- corrections and model proposals -----------------------------
-    def offer(self, text: str, result: WriteResult) -> None:
-        """Show an offer to remember ``text`` (or a saved item with Undo).
+    def offer(self, text: str, result: WriteResult) -> bool:
+        """Show an offer to remember ``text`` (or a saved item with Undo); True if it is shown now.
 
         ``result`` is what the gate returned: ``pending`` (or an item that
         was not stored) -> Remember/Dismiss; stored -> Undo/OK; rejected ->
@@ -488,15 +488,16 @@ class MemoryPane(Vertical):
         """
         if not result.ok:
             self.notify(result.reason or "rejected", title="Not remembered", severity="error")
-            return
+            return False
         made_in = _offer_profile(result) or self.services.profile_name
         if made_in != self.services.profile_name:  # its turn ended after a switch: wait for its profile
             self._parked_offers[made_in] = (text, result)
-            return
+            return False
         self._offer_profile = made_in
         self.query_one(MemoryOffer).show(text, result)
         if result.ok and not (result.pending or result.status == "pending"):
             self.reload()
+        return True
 
     def profile_switched(self) -> None:
         """The stores now point at another profile: the offer shown leaves with its profile, the
