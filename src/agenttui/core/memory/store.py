@@ -580,6 +580,29 @@ class MemoryStore:
             removed.extend(self._mutate(scope, change))
         return removed
 
+    def put_back(self, items: Sequence[MemoryItem]) -> list[MemoryItem]:
+        """Undo of :meth:`remove`: the items go back as they were (id, dates, pin, use count).
+
+        Not through the gate, as :meth:`restore_snapshot` is not: they were in memory a
+        moment ago, and a gate that refuses them now (an instruction-like note from a hand
+        edit, held and kept by the user) made the undo a loss. The read screen still holds
+        back what reads like an instruction. An item whose id is back already is skipped.
+        """
+        returned: list[MemoryItem] = []
+        for scope in SCOPES:
+            mine = [item.detached() for item in items if item.scope == scope]
+            if not mine:
+                continue
+
+            def change(data: ScopeData, mine: list[MemoryItem] = mine) -> tuple[list[MemoryItem], bool]:
+                have = {item.id for item in data.items} | {item.id for item in data.archive}
+                back = [item for item in mine if item.id not in have]
+                data.items.extend(back)
+                return back, bool(back)
+
+            returned.extend(item.detached() for item in self._mutate(scope, change))
+        return returned
+
     def reset(self, scope: ScopeArg = "all") -> Path:
         """Empty a scope (items and archive); returns the backup taken first."""
         backup = self._snapshot(f"reset-{scope}")

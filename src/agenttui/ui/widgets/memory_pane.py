@@ -18,8 +18,8 @@ Decisions:
   is an error toast with the gate's reason; nothing is written.
 * **Delete is immediate, with undo** rather than a confirm dialog: deleting
   one item is small and the store backs the file up before removing; ``u``
-  (or the toast's hint) re-adds the removed item through the gate with its
-  text, scope, source and pin. Bulk and whole-scope deletes (the app's
+  (or the toast's hint) puts the removed item back as it was (its id, dates,
+  pin and use count; not through the gate: a refused re-add lost it). Bulk and whole-scope deletes (the app's
   reset-memory action, the audit) use the confirm dialog instead.
 * **Screened where read** (core/memory/read_screen.py): an item that reads
   like an instruction is flagged ``⚠held`` and sent to no model until ``k``
@@ -69,7 +69,6 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from agenttui.bootstrap import Services
-    from agenttui.core.memory.store import MemoryStore
 
 # Where an item came from, shown only when the user did not write it themselves.
 SOURCE_TAGS = {"correction": "fix", "model": "model", "extraction": "auto", "import": "import"}
@@ -457,7 +456,7 @@ class MemoryPane(Vertical):
             self.notify("Nothing to undo.", title="Memory", timeout=3)
             return
         items, self._undo = self._undo, []
-        self._write("undo", _readd, self.services.memory, items)
+        self._write("undo", self.services.memory.put_back, items)
 
     # -- undoing a reset ------------------------------------------------------
     def remember_reset(self, snapshot: Path, scope: str) -> None:
@@ -528,15 +527,3 @@ class MemoryPane(Vertical):
 def _offer_profile(result: WriteResult) -> str | None:
     """The profile whose chat made the offer (the item's origin), where known."""
     return result.item.origin.profile if result.item is not None else None
-
-
-def _readd(memory: MemoryStore, items: list[MemoryItem]) -> WriteResult | None:
-    """Put back what was just removed; the last write's result (None: nothing to put back)."""
-    result = None
-    for item in items:
-        if item.kind == "fact":
-            result = memory.set_fact(item.key or "", item.value or "", scope=item.scope, source=item.source,
-                                     pinned=item.pinned)
-        else:
-            result = memory.add_note(item.text, scope=item.scope, source=item.source, pinned=item.pinned)
-    return result
