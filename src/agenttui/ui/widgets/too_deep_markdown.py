@@ -37,7 +37,8 @@ def _opens_container(state: StateBlock, line: int, end_line: int) -> bool:
 def _too_deep(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
     if state.level < state.md.options.maxNesting - _LEVELS_PER_CONTAINER:
         return False
-    if state.is_code_block(start_line) or not _opens_container(state, start_line, end_line):
+    # indented 4 or more: an indented code block (StateBlock.is_code_block, not in markdown-it-py 2.x)
+    if state.sCount[start_line] - state.blkIndent >= 4 or not _opens_container(state, start_line, end_line):
         return False
     if silent:
         return True
