@@ -35,7 +35,8 @@ Decisions:
   active again, where it is shown as it was; it is kept rather than dropped so
   an unanswered question is not lost by a look at another profile. An offer
   that arrives after the switch (a turn of the old profile ending late) waits
-  for its profile the same way.
+  for its profile the same way, and so does what ``u`` would undo (a delete, a
+  reset): put back in another profile, a profile-scope note landed there.
 * Store calls run in thread workers (file locks, fsync); handlers update the
   list and post :class:`MemoryPane.MemoryChanged` so the app rebuilds the
   next turn's prompt from disk.
@@ -215,6 +216,9 @@ class MemoryPane(Vertical):
         self._reported_problems: set[str] = set()
         self._offer_profile: str | None = None  # the profile the shown offer was made in
         self._parked_offers: dict[str, tuple[str, WriteResult]] = {}  # profile -> its unanswered offer
+        # What ``u`` undoes belongs to the profile it was done in, as an offer does (module doc).
+        self._undo_profile = services.profile_name
+        self._parked_undo: dict[str, tuple[list[MemoryItem], tuple[Path, str] | None]] = {}
 
     # -- layout ---------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -509,6 +513,10 @@ class MemoryPane(Vertical):
         waiting = self._parked_offers.pop(self.services.profile_name, None)
         if waiting is not None:
             self.offer(*waiting)
+        if self._undo or self._reset_undo is not None:
+            self._parked_undo[self._undo_profile] = (self._undo, self._reset_undo)
+        self._undo_profile = self.services.profile_name
+        self._undo, self._reset_undo = self._parked_undo.pop(self._undo_profile, ([], None))
         self.reload()
 
     @on(MemoryOffer.Chosen)
