@@ -36,7 +36,7 @@ from typing import Any
 
 from agenttui.core import files
 from agenttui.core.models import MemoryItem, Scope, new_id
-from agenttui.core.well_formed import has_surrogates, well_formed
+from agenttui.core.well_formed import well_formed
 
 SCHEMA = 1
 
@@ -149,23 +149,14 @@ def _well_formed_entry(entry: dict[str, Any], where: str, fixed: list[str]) -> d
     ``fixed``: kept as it was, the item could never be written back, nor could any other."""
     out = entry
     for key, value in entry.items():
-        if _holds_surrogates(value):
+        repaired = _well_formed_value(value)
+        if repaired is not value and repaired != value:  # (identity first: NaN is not equal to itself)
             if out is entry:
                 out = dict(entry)
-            out[key] = _well_formed_value(value)
+            out[key] = repaired
             fixed.append(f"{where}.{key} held half of a character (a lone \\u surrogate escape); "
                          "it was replaced by U+FFFD (\ufffd)")
     return out
-
-
-def _holds_surrogates(value: Any) -> bool:
-    if isinstance(value, str):
-        return has_surrogates(value)
-    if isinstance(value, list):
-        return any(_holds_surrogates(v) for v in value)
-    if isinstance(value, dict):
-        return any(_holds_surrogates(k) or _holds_surrogates(v) for k, v in value.items())
-    return False
 
 
 def _well_formed_value(value: Any) -> Any:
